@@ -1,0 +1,2 @@
+// Empty on purpose: lets service tests import modules marked 'server-only'.
+export {};

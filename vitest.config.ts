@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname),
+      // `server-only` throws outside the react-server condition; service tests run lib/server directly.
+      'server-only': path.resolve(import.meta.dirname, 'lib/testing/server-only-stub.ts'),
+    },
+  },
+  test: {
+    include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 30_000,
+  },
+});
