@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { databasePath } from '@/lib/env';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const REQUIRED_PRAGMAS = { journal_mode: 'wal', foreign_keys: 1, synchronous: 2, busy_timeout: 5000 } as const;
+
+function migrationsFolder(): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.env.CONCORD_MIGRATIONS ?? path.join(process.cwd(), 'db', 'migrations'));
+}
+
+/** Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  const actual = {
+    journal_mode: sqlite.pragma('journal_mode', { simple: true }),
+    foreign_keys: sqlite.pragma('foreign_keys', { simple: true }),
+    synchronous: sqlite.pragma('synchronous', { simple: true }),
+    busy_timeout: sqlite.pragma('busy_timeout', { simple: true }),
+  };
+  for (const [name, want] of Object.entries(REQUIRED_PRAGMAS)) {
+    if (actual[name as keyof typeof actual] !== want) {
+      sqlite.close();
+      throw new Error(`SQLite pragma ${name} is ${String(actual[name as keyof typeof actual])}, expected ${want} (${file})`);
+    }
+  }
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder: migrationsFolder() });
+  return db;
+}
+
+const globalForDb = globalThis as unknown as { concordDb?: Db };
+
+/** The process's single connection, opened and migrated on first use. A failed migration throws. */
+export function getDb(): Db {
+  if (!globalForDb.concordDb) globalForDb.concordDb = openDatabase(databasePath());
+  return globalForDb.concordDb;
+}
+
+/** For tests and the CLI: close the process connection so the file can be removed or reopened. */
+export function closeDb(): void {
+  globalForDb.concordDb?.$client.close();
+  globalForDb.concordDb = undefined;
+}
+
+/**
+ * A separate read-only connection holding one snapshot (a read transaction) for a long streamed read such as
+ * an export, so the process connection stays free for other requests while the stream is consumed.
+ * The caller must call `close()`.
+ */
+export function openSnapshot(): { db: Db; close: () => void } {
+  getDb(); // the file exists and is migrated
+  const sqlite = new Database(databasePath(), { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('BEGIN');
+  const db = drizzle(sqlite, { schema }) as Db;
+  return {
+    db,
+    close: () => {
+      if (sqlite.open) {
+        if (sqlite.inTransaction) sqlite.exec('COMMIT');
+        sqlite.close();
+      }
+    },
+  };
+}
+
+/**
+ * Runs `fn` in one SQLite transaction on the process connection (IMMEDIATE by default: it takes the write lock
+ * first, so a read-then-write inside cannot race another writer). `fn` must be synchronous.
+ */
+export function inTransaction<T>(db: Db, fn: () => T, behavior: 'deferred' | 'immediate' = 'immediate'): T {
+  return db.$client.transaction(fn)[behavior]();
+}

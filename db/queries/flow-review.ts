@@ -1,0 +1,119 @@
+import type { Db } from '../client';
+
+/** The counting revision of every submitted assignment in a study: the newest one. */
+const LATEST = `
+  SELECT a.id AS assignmentId, a.item_id AS itemId, a.user_id AS userId, a.active_ms AS activeMs, a.submitted_at AS submittedAt,
+         an.decision, an.after_step AS afterStep, an.reasons, an.note
+    FROM assignments a
+    JOIN annotations an ON an.assignment_id = a.id
+     AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+   WHERE a.study_id = @studyId AND a.state = 'submitted'`;
+
+export type DecisionRow = {
+  assignmentId: number;
+  itemId: number;
+  userId: number;
+  activeMs: number;
+  submittedAt: number;
+  decision: 'verify' | 'truncate' | 'discard';
+  afterStep: number | null;
+  reasons: string | null;
+  note: string | null;
+};
+
+export const decisionCounts = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(`SELECT decision, count(*) AS n FROM (${LATEST}) GROUP BY decision`)
+    .all({ studyId }) as { decision: DecisionRow['decision']; n: number }[];
+
+export const discardReasonCounts = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT r.value AS reason, count(*) AS n FROM (${LATEST}) l, json_each(l.reasons) r
+        WHERE l.decision = 'discard' GROUP BY r.value ORDER BY n DESC`,
+    )
+    .all({ studyId }) as { reason: string; n: number }[];
+
+export const reviewerStats = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT u.id AS userId, u.username, u.display_name AS displayName,
+              count(a.id) AS assigned,
+              coalesce(sum(a.state = 'submitted'), 0) AS submitted,
+              coalesce(sum(CASE WHEN a.state = 'submitted' THEN a.active_ms END), 0) AS activeMs
+         FROM assignments a JOIN users u ON u.id = a.user_id
+        WHERE a.study_id = @studyId
+        GROUP BY u.id ORDER BY u.username`,
+    )
+    .all({ studyId }) as { userId: number; username: string; displayName: string; assigned: number; submitted: number; activeMs: number }[];
+
+export const submissionsPerDay = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT date(a.submitted_at / 1000, 'unixepoch') AS day, u.username, count(*) AS n
+         FROM assignments a JOIN users u ON u.id = a.user_id
+        WHERE a.study_id = @studyId AND a.state = 'submitted'
+        GROUP BY day, u.username ORDER BY day`,
+    )
+    .all({ studyId }) as { day: string; username: string; n: number }[];
+
+/** Every submitted decision with its item and reviewer, in item order then reviewer. */
+export const iterateDecisions = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT l.*, i.external_id AS externalId, i.position, i.payload AS itemPayload, u.username
+         FROM (${LATEST}) l JOIN items i ON i.id = l.itemId JOIN users u ON u.id = l.userId
+        ORDER BY i.position, u.username`,
+    )
+    .iterate({ studyId }) as IterableIterator<DecisionRow & { externalId: string; position: number; itemPayload: string; username: string }>;
+
+export type FlowListRow = {
+  itemId: number;
+  externalId: string;
+  stepCount: number | null;
+  reviewers: string | null;
+  decisions: string | null;
+  submitted: number;
+  assigned: number;
+};
+
+/** Items with their (possibly several) reviewers' decisions, filterable, for the lead's list. */
+export function listFlows(
+  db: Db,
+  studyId: number,
+  opts: { decision?: string; reviewer?: string; search?: string; limit: number; offset: number },
+) {
+  const where: string[] = ['i.study_id = @studyId'];
+  if (opts.search) where.push(`i.external_id LIKE @search ESCAPE '\\'`);
+  const having: string[] = [];
+  if (opts.decision === 'pending') having.push(`(coalesce(sum(a.state = 'submitted'), 0) < count(a.id) OR count(a.id) = 0)`);
+  else if (opts.decision) having.push(`sum(l.decision = @decision) > 0`);
+  if (opts.reviewer) having.push(`sum(u.username = @reviewer) > 0`);
+  const sql = `
+    SELECT i.id AS itemId, i.external_id AS externalId, i.step_count AS stepCount,
+           group_concat(u.username, ',') AS reviewers,
+           group_concat(coalesce(l.decision || CASE WHEN l.afterStep IS NOT NULL THEN ':' || l.afterStep ELSE '' END, 'pending'), ',') AS decisions,
+           coalesce(sum(a.state = 'submitted'), 0) AS submitted, count(a.id) AS assigned
+      FROM items i
+      LEFT JOIN assignments a ON a.item_id = i.id
+      LEFT JOIN users u ON u.id = a.user_id
+      LEFT JOIN (${LATEST}) l ON l.assignmentId = a.id
+     WHERE ${where.join(' AND ')}
+     GROUP BY i.id
+     ${having.length ? `HAVING ${having.join(' AND ')}` : ''}
+     ORDER BY i.position`;
+  const params = {
+    studyId,
+    decision: opts.decision ?? null,
+    reviewer: opts.reviewer ?? null,
+    search: opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+  };
+  const total = (db.$client.prepare(`SELECT count(*) FROM (${sql})`).pluck().get(params) as number) ?? 0;
+  const rows = db.$client.prepare(`${sql} LIMIT @limit OFFSET @offset`).all({ ...params, limit: opts.limit, offset: opts.offset }) as FlowListRow[];
+  return { total, rows };
+}
+
+export const iterateItems = (db: Db, studyId: number) =>
+  db.$client
+    .prepare('SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY position')
+    .iterate(studyId) as IterableIterator<{ id: number; externalId: string; payload: string }>;

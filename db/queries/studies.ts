@@ -1,0 +1,67 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { assignments, items, studies, studyMembers, users } from '../schema';
+
+export type StudyRow = typeof studies.$inferSelect;
+
+export const findStudy = (db: Db, id: number) => db.select().from(studies).where(eq(studies.id, id)).get();
+
+export const listStudies = (db: Db) => db.select().from(studies).orderBy(asc(studies.id)).all();
+
+export const insertStudy = (db: Db, values: typeof studies.$inferInsert) =>
+  db.insert(studies).values(values).returning().get();
+
+export const updateStudy = (db: Db, id: number, values: Partial<typeof studies.$inferInsert>) =>
+  db.update(studies).set(values).where(eq(studies.id, id)).returning().get();
+
+export const isMember = (db: Db, studyId: number, userId: number) =>
+  !!db
+    .select({ one: sql`1` })
+    .from(studyMembers)
+    .where(and(eq(studyMembers.studyId, studyId), eq(studyMembers.userId, userId)))
+    .get();
+
+export const listMembers = (db: Db, studyId: number) =>
+  db
+    .select({ userId: users.id, username: users.username, displayName: users.displayName, setIndex: studyMembers.setIndex })
+    .from(studyMembers)
+    .innerJoin(users, eq(users.id, studyMembers.userId))
+    .where(eq(studyMembers.studyId, studyId))
+    .orderBy(asc(users.username))
+    .all();
+
+export function replaceMembers(db: Db, studyId: number, userIds: number[]) {
+  db.delete(studyMembers).where(eq(studyMembers.studyId, studyId)).run();
+  if (userIds.length) db.insert(studyMembers).values(userIds.map((userId) => ({ studyId, userId }))).run();
+}
+
+export const countItems = (db: Db, studyId: number) =>
+  db.select({ n: sql<number>`count(*)` }).from(items).where(eq(items.studyId, studyId)).get()!.n;
+
+/** Studies where the user has assignments or is named adjudicator, with their own progress. */
+export const listStudiesForUser = (db: Db, userId: number) =>
+  db.$client
+    .prepare(
+      `SELECT s.id, s.kind, s.name, s.status,
+              count(a.id) AS assigned,
+              coalesce(sum(a.state = 'submitted'), 0) AS submitted,
+              s.adjudicator_id = @userId AS isAdjudicator
+         FROM studies s
+         LEFT JOIN assignments a ON a.study_id = s.id AND a.user_id = @userId
+        WHERE s.status != 'draft'
+          AND (s.adjudicator_id = @userId OR EXISTS (SELECT 1 FROM study_members m WHERE m.study_id = s.id AND m.user_id = @userId))
+        GROUP BY s.id
+        ORDER BY s.status = 'closed', s.id DESC`,
+    )
+    .all({ userId }) as {
+    id: number;
+    kind: StudyRow['kind'];
+    name: string;
+    status: StudyRow['status'];
+    assigned: number;
+    submitted: number;
+    isAdjudicator: 0 | 1;
+  }[];
+
+export const hasAssignments = (db: Db, studyId: number) =>
+  !!db.select({ one: sql`1` }).from(assignments).where(eq(assignments.studyId, studyId)).limit(1).get();

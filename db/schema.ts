@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const ROLES = ['admin', 'lead', 'annotator'] as const;
+export const STUDY_KINDS = ['flow_review', 'pairwise', 'rubric'] as const;
+export const STUDY_STATUSES = ['draft', 'open', 'closed'] as const;
+export const ASSIGNMENT_STATES = ['pending', 'submitted'] as const;
+export const FLOW_DECISIONS = ['verify', 'truncate', 'discard'] as const;
+
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    username: text('username').notNull(),
+    displayName: text('display_name').notNull(),
+    // Null for accounts created by an import of prior annotations: they cannot sign in.
+    passwordHash: text('password_hash'),
+    role: text('role', { enum: ROLES }).notNull().default('annotator'),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    // Bumped on disable, role change and password reset; a JWT carrying an older value is refused.
+    sessionVersion: integer('session_version').notNull().default(1),
+    failedSignIns: integer('failed_sign_ins').notNull().default(0),
+    lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_unique').on(t.username),
+    check('users_username_format', sql`${t.username} GLOB '[a-z0-9]*' AND length(${t.username}) BETWEEN 2 AND 64`),
+  ],
+);
+
+export const studies = sqliteTable(
+  'studies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: STUDY_KINDS }).notNull(),
+    name: text('name').notNull(),
+    guidelines: text('guidelines').notNull().default(''),
+    status: text('status', { enum: STUDY_STATUSES }).notNull().default('draft'),
+    payRateCents: integer('pay_rate_cents').notNull().default(0),
+    reviewersPerItem: integer('reviewers_per_item').notNull().default(1),
+    // Assignments are derived from this seed when the study opens, so they can be reproduced.
+    seed: integer('seed').notNull(),
+    principles: text('principles', { mode: 'json' }).$type<string[]>().notNull(),
+    criteria: text('criteria', { mode: 'json' }).$type<unknown[] | null>(),
+    adjudicatorId: integer('adjudicator_id').references(() => users.id),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    check('studies_reviewers_range', sql`${t.reviewersPerItem} BETWEEN 1 AND 10`),
+    check('studies_pay_rate_nonnegative', sql`${t.payRateCents} >= 0`),
+  ],
+);
+
+export const studyMembers = sqliteTable(
+  'study_members',
+  {
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    // For the KMP scheme: reviewers sharing a set number judge the same items.
+    setIndex: integer('set_index'),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.userId] })],
+);
+
+export const items = sqliteTable(
+  'items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    position: integer('position').notNull(),
+    payload: text('payload').notNull(),
+    contentHash: text('content_hash').notNull(),
+    stepCount: integer('step_count'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('items_study_external_unique').on(t.studyId, t.externalId),
+    uniqueIndex('items_study_position_unique').on(t.studyId, t.position),
+  ],
+);
+
+export const assignments = sqliteTable(
+  'assignments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    // 1..reviewers_per_item; unique per item, so an item can never get more reviewers than planned.
+    slot: integer('slot').notNull(),
+    queuePosition: integer('queue_position').notNull(),
+    // Pairwise blinding: true when this reviewer sees b as "Response 1".
+    swapped: integer('swapped', { mode: 'boolean' }).notNull().default(false),
+    state: text('state', { enum: ASSIGNMENT_STATES }).notNull().default('pending'),
+    activeMs: integer('active_ms').notNull().default(0),
+    firstSeenAt: integer('first_seen_at', { mode: 'timestamp_ms' }),
+    submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('assignments_item_user_unique').on(t.itemId, t.userId),
+    uniqueIndex('assignments_item_slot_unique').on(t.itemId, t.slot),
+    index('assignments_queue_idx').on(t.userId, t.studyId, t.state, t.queuePosition),
+    index('assignments_study_state_idx').on(t.studyId, t.state, t.submittedAt),
+    check('assignments_slot_positive', sql`${t.slot} >= 1`),
+    check('assignments_active_ms_nonnegative', sql`${t.activeMs} >= 0`),
+  ],
+);
+
+/** Append-only: every submission is a new revision; the newest revision of a submitted assignment counts. */
+export const annotations = sqliteTable(
+  'annotations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    assignmentId: integer('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    // Client-generated key: a retried or double-clicked submit finds its first result instead of writing again.
+    requestId: text('request_id').notNull(),
+    decision: text('decision', { enum: FLOW_DECISIONS }),
+    afterStep: integer('after_step'),
+    reasons: text('reasons', { mode: 'json' }).$type<string[]>(),
+    note: text('note'),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('annotations_assignment_revision_unique').on(t.assignmentId, t.revision),
+    uniqueIndex('annotations_request_unique').on(t.requestId),
+    check('annotations_truncate_has_step', sql`${t.decision} IS NOT 'truncate' OR ${t.afterStep} >= 1`),
+  ],
+);
+
+export const drafts = sqliteTable('drafts', {
+  assignmentId: integer('assignment_id')
+    .primaryKey()
+    .references(() => assignments.id, { onDelete: 'cascade' }),
+  payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+export const imports = sqliteTable('imports', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  studyId: integer('study_id')
+    .notNull()
+    .references(() => studies.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['items', 'annotations', 'judge'] }).notNull(),
+  format: text('format').notNull(),
+  filename: text('filename').notNull(),
+  records: integer('records').notNull(),
+  inserted: integer('inserted').notNull(),
+  unchanged: integer('unchanged').notNull(),
+  createdBy: integer('created_by')
+    .notNull()
+    .references(() => users.id),
+  createdAt: createdAt(),
+});
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').references(() => users.id),
+    action: text('action').notNull(),
+    studyId: integer('study_id'),
+    objectId: integer('object_id'),
+    detail: text('detail', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_study_idx').on(t.studyId, t.createdAt)],
+);
