@@ -1,0 +1,63 @@
+import 'server-only';
+import NextAuth, { CredentialsSignin } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import { authSecret } from '@/lib/env';
+import { DomainError } from '@/lib/server/errors';
+import { verifyCredentials } from '@/lib/server/users';
+import { signInSchema } from '@/lib/validation/accounts';
+
+class ThrottledSignIn extends CredentialsSignin {
+  code = 'throttled';
+}
+
+declare module 'next-auth' {
+  interface Session {
+    uid: number;
+    sv: number;
+  }
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth({
+  secret: authSecret(),
+  trustHost: true,
+  // JWT sessions, no adapter: Concord keeps its own users table and re-checks it on every guarded call.
+  session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+  pages: { signIn: '/sign-in' },
+  logger: {
+    // A wrong password is an expected outcome, already counted and audited: no stack trace in the server log.
+    error(error) {
+      if (error instanceof CredentialsSignin || (error as { type?: string }).type === 'CredentialsSignin') return;
+      console.error(error);
+    },
+  },
+  providers: [
+    Credentials({
+      credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+      async authorize(raw) {
+        const parsed = signInSchema.safeParse(raw);
+        if (!parsed.success) return null;
+        try {
+          const user = await verifyCredentials(parsed.data.username, parsed.data.password);
+          return user ? { id: String(user.id), name: user.name, sessionVersion: user.sessionVersion } : null;
+        } catch (e) {
+          if (e instanceof DomainError && e.code === 'throttled') throw new ThrottledSignIn(e.message);
+          throw e;
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        token.uid = Number(user.id);
+        token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      session.uid = Number(token.uid);
+      session.sv = Number(token.sv);
+      return session;
+    },
+  },
+});

@@ -1,0 +1,34 @@
+import 'server-only';
+import { redirect } from 'next/navigation';
+import { cache } from 'react';
+import type { Actor, Role } from '@/lib/server/actor';
+import { DomainError, forbidden } from '@/lib/server/errors';
+import { loadActor } from '@/lib/server/users';
+import { auth } from './config';
+
+/** The signed-in actor, re-read from the database (role, active flag and session version), or null. */
+export const currentActor = cache(async (): Promise<Actor | null> => {
+  const session = await auth();
+  if (!session?.uid) return null;
+  return loadActor(session.uid, session.sv);
+});
+
+/** For pages: sends the signed-out to the sign-in page. */
+export async function requireUserPage(): Promise<Actor> {
+  const actor = await currentActor();
+  if (!actor) redirect('/sign-in');
+  return actor;
+}
+
+/** For actions and routes: throws an `unauthenticated` DomainError. */
+export async function requireUser(): Promise<Actor> {
+  const actor = await currentActor();
+  if (!actor) throw new DomainError('unauthenticated', 'Please sign in again.');
+  return actor;
+}
+
+export async function requireRole(...roles: Role[]): Promise<Actor> {
+  const actor = await requireUser();
+  if (!roles.includes(actor.role)) throw forbidden();
+  return actor;
+}

@@ -1,0 +1,178 @@
+import 'server-only';
+import { getDb, inTransaction, type Db } from '@/db/client';
+import * as q from '@/db/queries/assignments';
+import type { FlowItem } from '@/lib/validation/flow';
+import { flowDecisionFor } from '@/lib/validation/flow';
+import { flowWarnings } from '@/lib/validation/flow-warnings';
+import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
+import type { Actor } from './actor';
+import { studyForWorker } from './access';
+import { audit } from './audit';
+import { conflict, notFound } from './errors';
+import { parseInput } from './parse';
+
+export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
+
+export type FlowAssignmentDto = {
+  assignmentId: number;
+  studyId: number;
+  queuePosition: number;
+  state: 'pending' | 'submitted';
+  externalId: string;
+  flow: FlowItem;
+  warnings: ReturnType<typeof flowWarnings>;
+  draft: FlowDraft | null;
+  submitted: FlowDecisionDto | null;
+  activeMs: number;
+};
+
+export type QueueDto = {
+  studyId: number;
+  studyName: string;
+  kind: string;
+  guidelines: string;
+  status: string;
+  total: number;
+  submitted: number;
+  currentId: number | null;
+  nextId: number | null;
+  /** The reviewer's most recent submission, which `u` can take back while the study is open. */
+  undoableId: number | null;
+};
+
+/** An assignment of the actor's own; anyone else's is "not found", never "forbidden", so ids leak nothing. */
+function ownAssignment(db: Db, actor: Actor, assignmentId: number) {
+  const a = q.findAssignment(db, assignmentId);
+  if (!a || a.userId !== actor.id) throw notFound('That assignment');
+  return a;
+}
+
+export function getQueue(actor: Actor, studyId: number): QueueDto {
+  const db = getDb();
+  const study = studyForWorker(db, actor, studyId);
+  const counts = q.queueCounts(db, studyId, actor.id);
+  const [currentId = null, nextId = null] = q.nextPending(db, studyId, actor.id, 2);
+  const last = study.status === 'open' ? q.lastSubmitted(db, studyId, actor.id) : undefined;
+  return {
+    studyId,
+    studyName: study.name,
+    kind: study.kind,
+    guidelines: study.guidelines,
+    status: study.status,
+    total: counts.total,
+    submitted: counts.submitted,
+    currentId,
+    nextId,
+    undoableId: last?.id ?? null,
+  };
+}
+
+function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
+  if (!row?.decision) return null;
+  return {
+    decision: row.decision,
+    ...(row.afterStep !== null ? { afterStep: row.afterStep } : {}),
+    ...(row.reasons ? { reasons: JSON.parse(row.reasons) as string[] } : {}),
+    ...(row.note ? { note: row.note } : {}),
+  };
+}
+
+export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  const item = q.itemPayload(db, a.itemId)!;
+  const flow = JSON.parse(item.payload) as FlowItem;
+  const draft = q.findDraft(db, a.id);
+  return {
+    assignmentId: a.id,
+    studyId: a.studyId,
+    queuePosition: a.queuePosition,
+    state: a.state,
+    externalId: item.externalId,
+    flow,
+    warnings: flowWarnings(flow),
+    draft: draft ? flowDraftSchema.parse(draft) : null,
+    submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
+    activeMs: a.activeMs,
+  };
+}
+
+function requireOpen(db: Db, actor: Actor, studyId: number) {
+  const study = studyForWorker(db, actor, studyId);
+  if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
+  return study;
+}
+
+export function saveFlowDraft(actor: Actor, input: unknown) {
+  const { assignmentId, draft, activeMs } = parseInput(saveDraftSchema, input);
+  const db = getDb();
+  inTransaction(db, () => {
+      const a = ownAssignment(db, actor, assignmentId);
+      requireOpen(db, actor, a.studyId);
+      if (a.state !== 'pending') throw conflict('This item was already submitted.');
+      q.upsertDraft(db, a.id, draft, Date.now());
+      q.addActiveTime(db, a.id, activeMs);
+      q.markSeen(db, a.id, Date.now());
+    });
+  return { saved: true as const };
+}
+
+/** Checks a decision against the flow it is about: truncation must keep at least one step and drop at least one. */
+export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecisionDto {
+  return parseInput(flowDecisionFor(stepCount), raw) as FlowDecisionDto;
+}
+
+/**
+ * Records a review decision. Idempotent: the same requestId returns the first result without writing again;
+ * an assignment that is already submitted is never annotated twice.
+ */
+export function submitFlowReview(actor: Actor, input: unknown) {
+  const { assignmentId, requestId, activeMs, decision: raw } = parseInput(submitFlowSchema, input);
+  const db = getDb();
+  return inTransaction(db, () => {
+      const prior = q.findAnnotationByRequest(db, requestId);
+      if (prior) {
+        if (prior.assignmentId !== assignmentId || prior.createdBy !== actor.id) throw conflict('That request id was already used.');
+        return { assignmentId, revision: prior.revision, duplicate: true };
+      }
+      const a = ownAssignment(db, actor, assignmentId);
+      requireOpen(db, actor, a.studyId);
+      if (a.state !== 'pending') throw conflict('This item was already submitted.');
+      const item = q.itemPayload(db, a.itemId)!;
+      const d = parseFlowDecision(raw, item.stepCount ?? 0);
+      const { revision } = q.insertAnnotation(db, {
+        assignmentId,
+        requestId,
+        decision: d.decision,
+        afterStep: d.decision === 'truncate' ? d.afterStep : null,
+        reasons: d.decision === 'discard' ? d.reasons : null,
+        note: d.note?.trim() || null,
+        createdBy: actor.id,
+      });
+      q.addActiveTime(db, a.id, activeMs);
+      q.markSeen(db, a.id, Date.now());
+      q.markSubmitted(db, a.id, Date.now());
+      q.deleteDraft(db, a.id);
+      return { assignmentId, revision, duplicate: false };
+    });
+}
+
+/**
+ * Takes back the reviewer's most recent submission in a study: the assignment is pending again, with the
+ * submitted decision as its draft. The annotation itself stays in the history.
+ */
+export function undoLastSubmission(actor: Actor, input: unknown) {
+  const { studyId } = parseInput(undoSchema, input);
+  const db = getDb();
+  return inTransaction(db, () => {
+      requireOpen(db, actor, studyId);
+      const last = q.lastSubmitted(db, studyId, actor.id);
+      if (!last) throw conflict('There is no submission to undo.');
+      const ann = q.latestAnnotation(db, last.id);
+      const d = decisionOf(ann);
+      q.markPending(db, last.id);
+      q.upsertDraft(db, last.id, d ? { ...d } : {}, Date.now());
+      audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
+      return { assignmentId: last.id };
+    });
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise'] as const;
+
+const intFromForm = (min: number, max: number, what: string) =>
+  z.coerce
+    .number({ error: `${what} must be a number.` })
+    .int({ error: `${what} must be a whole number.` })
+    .min(min, { error: `${what} must be at least ${min}.` })
+    .max(max, { error: `${what} must be at most ${max}.` });
+
+export const createStudySchema = z.object({
+  kind: z.enum(STUDY_KIND_CHOICES, { error: 'Choose flow_review or pairwise.' }),
+  name: z.string().trim().min(1, { error: 'Enter a name.' }).max(200, { error: 'Use at most 200 characters.' }),
+  guidelines: z.string().max(100_000, { error: 'Guidelines are limited to 100,000 characters.' }).default(''),
+  // Entered in currency units per item (e.g. 0.35), kept in cents.
+  payRate: z.coerce
+    .number({ error: 'Pay rate must be a number.' })
+    .min(0, { error: 'Pay rate cannot be negative.' })
+    .max(10_000, { error: 'Pay rate is limited to 10,000 per item.' })
+    .default(0),
+  reviewersPerItem: intFromForm(1, 10, 'Reviewers per item').optional(),
+  // Fixes the assignment draw so a study can be reproduced; drawn at random when absent.
+  seed: intFromForm(1, 2 ** 31 - 2, 'Seed').optional(),
+});
+export type CreateStudyInput = z.input<typeof createStudySchema>;
+
+export const studyMembersSchema = z.object({
+  usernames: z.array(z.string().trim().toLowerCase().min(1)).max(500),
+  adjudicator: z.string().trim().toLowerCase().min(1).nullable().optional(),
+});
+
+export const IMPORT_FORMATS = {
+  flow_review: ['concord', 'mathdial'],
+  pairwise: ['concord', 'bridge', 'pandalm'],
+} as const;

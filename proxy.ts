@@ -1,0 +1,20 @@
+import { NextResponse, type NextRequest } from 'next/server';
+
+// A first gate only: it sends visitors without a session cookie to sign in. Every page, action and route
+// still checks the session and the caller's rights itself.
+const SESSION_COOKIES = ['authjs.session-token', '__Secure-authjs.session-token'];
+
+export function proxy(request: NextRequest) {
+  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
+  if (hasSession) return NextResponse.next();
+  if (request.nextUrl.pathname.startsWith('/api/')) {
+    return NextResponse.json({ ok: false, error: 'Please sign in.' }, { status: 401 });
+  }
+  const url = new URL('/sign-in', request.url);
+  url.searchParams.set('next', request.nextUrl.pathname + request.nextUrl.search);
+  return NextResponse.redirect(url);
+}
+
+export const config = {
+  matcher: ['/((?!sign-in|api/auth|api/health|_next/static|_next/image|favicon.ico).*)'],
+};
