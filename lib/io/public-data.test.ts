@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { publicDataDir, publicDataPath } from './public-data';
+
+const saved = process.env.CONCORD_PUBLIC_DATA;
+afterEach(() => {
+  if (saved === undefined) delete process.env.CONCORD_PUBLIC_DATA;
+  else process.env.CONCORD_PUBLIC_DATA = saved;
+});
+
+describe('publicDataDir', () => {
+  it('uses CONCORD_PUBLIC_DATA when set, resolved against the working directory', () => {
+    process.env.CONCORD_PUBLIC_DATA = 'some/where';
+    expect(publicDataDir()).toBe(path.resolve(process.cwd(), 'some/where'));
+  });
+
+  it('defaults to ../shared/data beside the repository', () => {
+    delete process.env.CONCORD_PUBLIC_DATA;
+    expect(publicDataDir()).toBe(path.resolve(process.cwd(), '../shared/data'));
+    process.env.CONCORD_PUBLIC_DATA = '';
+    expect(publicDataDir()).toBe(path.resolve(process.cwd(), '../shared/data'));
+  });
+
+  it('publicDataPath explains how to fix a missing dataset', () => {
+    process.env.CONCORD_PUBLIC_DATA = '/nonexistent/concord-data';
+    expect(() => publicDataPath('mathdial', 'test.jsonl')).toThrow(
+      /Public data not found: \/nonexistent\/concord-data\/mathdial\/test\.jsonl\. Set CONCORD_PUBLIC_DATA/,
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Where the public datasets live (MathDial, Bridge, PandaLM, …). They are read
+ * at seed or import time and never copied into the repository.
+ * `CONCORD_PUBLIC_DATA` if set (relative paths against the working directory),
+ * else `../shared/data` next to the repository root, which is the working
+ * directory of the app, the CLI and the tests.
+ */
+export function publicDataDir(): string {
+  const fromEnv = process.env.CONCORD_PUBLIC_DATA;
+  return fromEnv ? path.resolve(fromEnv) : path.resolve(process.cwd(), '../shared/data');
+}
+
+/**
+ * The path of a file or folder inside publicDataDir(), or an Error that says
+ * where it was looked for and how to point Concord at the data.
+ */
+export function publicDataPath(...segments: string[]): string {
+  const full = path.join(publicDataDir(), ...segments);
+  if (!fs.existsSync(full)) {
+    throw new Error(
+      `Public data not found: ${full}. Set CONCORD_PUBLIC_DATA to the folder that holds the public datasets ` +
+        `(mathdial/, bridge/, pandalm/, …); see its README.`,
+    );
+  }
+  return full;
+}

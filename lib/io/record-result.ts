@@ -1,0 +1,12 @@
+import type { ImportError } from '@/lib/validation/import-errors';
+
+/**
+ * One record of an import source: its value, or every problem found in it.
+ * `line` is the 1-based line of a JSONL file or the 1-based record of a JSON
+ * array; 0 means the file as a whole.
+ */
+export type RecordResult<T> = { line: number; ok: true; value: T } | { line: number; ok: false; errors: ImportError[] };
+
+export function failure(line: number, path: string, message: string): RecordResult<never> {
+  return { line, ok: false, errors: [{ line, path, message }] };
+}
