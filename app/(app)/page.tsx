@@ -1,0 +1,55 @@
+import Link from 'next/link';
+import { requireUserPage } from '@/lib/auth/guards';
+import { isStaff } from '@/lib/server/actor';
+import { listMyStudies } from '@/lib/server/studies';
+import { ProgressBar } from '@/components/ui/progress-bar';
+
+export default async function HomePage() {
+  const actor = await requireUserPage();
+  const studies = listMyStudies(actor);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">My work</h1>
+      {studies.length === 0 ? (
+        <p className="text-slate-600">
+          Nothing is assigned to you yet.
+          {isStaff(actor) && (
+            <>
+              {' '}
+              Go to <Link href="/studies" className="text-accent-700 underline">Studies</Link> to create or open one.
+            </>
+          )}
+        </p>
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {studies.map((s) => {
+            const done = s.assigned > 0 && s.submitted === s.assigned;
+            return (
+              <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+                <div className="flex items-baseline justify-between gap-2">
+                  <h2 className="font-medium">{s.name}</h2>
+                  <span className="text-xs uppercase tracking-wide text-slate-500">
+                    {s.kind === 'flow_review' ? 'Flow review' : s.kind} · {s.status}
+                  </span>
+                </div>
+                <div className="mt-3">
+                  <ProgressBar done={s.submitted} total={s.assigned} />
+                </div>
+                <div className="mt-3">
+                  {s.status === 'open' && s.assigned > 0 && (
+                    <Link
+                      href={`/studies/${s.id}/review`}
+                      className="inline-block rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
+                    >
+                      {done ? 'Review my submissions' : s.submitted ? 'Continue' : 'Start'}
+                    </Link>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,279 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
+import { isTypingTarget, newRequestId } from '@/components/review/keyboard';
+import { useActiveTime } from '@/components/review/use-active-time';
+import { assignmentKey, queueKey } from '@/lib/query/review';
+import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
+import { DISCARD_REASONS } from '@/lib/validation/labels';
+import { saveFlowDraftAction, submitFlowReviewAction } from '../actions';
+
+type Decision = 'verify' | 'truncate' | 'discard';
+type Draft = { decision: Decision | null; afterStep: number | null; reasons: string[]; note: string; focus: number };
+
+const REASON_LABELS: Record<(typeof DISCARD_REASONS)[number], string> = {
+  hallucinated_material: 'Hallucinated material',
+  illogical_sequence: 'Illogical sequence',
+  incorrect_math: 'Incorrect math',
+  off_topic: 'Off topic',
+  other: 'Other (explain in the note)',
+};
+
+function initialDraft(a: FlowAssignmentDto): Draft {
+  const d = a.draft ?? {};
+  return {
+    decision: d.decision ?? null,
+    afterStep: d.afterStep ?? null,
+    reasons: d.reasons ?? [],
+    note: d.note ?? '',
+    focus: Math.min(d.focus ?? 0, a.flow.steps.length - 1),
+  };
+}
+
+/** Why the draft cannot be submitted yet, or null when it can. */
+function missing(d: Draft, stepCount: number): string | null {
+  if (!d.decision) return 'Choose verify (v), truncate (t) or discard (d).';
+  if (d.decision === 'truncate' && !(d.afterStep && d.afterStep >= 1 && d.afterStep < stepCount))
+    return `Truncate after a step from 1 to ${stepCount - 1}.`;
+  if (d.decision === 'discard' && d.reasons.length === 0) return 'Tick at least one reason to discard.';
+  if (d.decision === 'discard' && d.reasons.includes('other') && !d.note.trim()) return 'Explain "other" in the note.';
+  return null;
+}
+
+function toDecision(d: Draft) {
+  const note = d.note.trim() || undefined;
+  if (d.decision === 'truncate') return { decision: 'truncate', afterStep: d.afterStep, note };
+  if (d.decision === 'discard') return { decision: 'discard', reasons: d.reasons, note };
+  return { decision: 'verify', note };
+}
+
+export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: FlowAssignmentDto; queue: QueueDto; onUndo: () => void }) {
+  const qc = useQueryClient();
+  const steps = assignment.flow.steps.length;
+  const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
+  const [hint, setHint] = useState<string | null>(null);
+  const activeMs = useActiveTime(assignment.assignmentId, assignment.activeMs);
+  // One id per item view: a retried or double-clicked submit is recognised by the server and written once.
+  const requestId = useRef(newRequestId());
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+  const dirty = useRef(false);
+
+  const update = useCallback((change: Partial<Draft>) => {
+    dirty.current = true;
+    setHint(null);
+    setDraft((d) => ({ ...d, ...change }));
+  }, []);
+
+  const save = useMutation({
+    mutationFn: (d: Draft) =>
+      saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: Math.round(activeMs.current) }),
+  });
+  const saveRef = useRef(save.mutate);
+  saveRef.current = save.mutate;
+
+  // Drafts save themselves shortly after each change, and when the tab is hidden.
+  useEffect(() => {
+    if (!dirty.current) return;
+    const timer = window.setTimeout(() => saveRef.current(draft), 400);
+    return () => window.clearTimeout(timer);
+  }, [draft]);
+  useEffect(() => {
+    const flush = () => {
+      if (document.visibilityState === 'hidden' && dirty.current) saveRef.current(draftRef.current);
+    };
+    document.addEventListener('visibilitychange', flush);
+    return () => document.removeEventListener('visibilitychange', flush);
+  }, []);
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+
+  const submit = useMutation({
+    mutationFn: () =>
+      submitFlowReviewAction({
+        studyId: assignment.studyId,
+        assignmentId: assignment.assignmentId,
+        requestId: requestId.current,
+        activeMs: Math.round(activeMs.current),
+        decision: toDecision(draftRef.current),
+      }),
+    onSuccess: (res) => {
+      if (!res.ok) return;
+      dirty.current = false;
+      qc.removeQueries({ queryKey: assignmentKey(assignment.assignmentId) });
+      qc.setQueryData(queueKey(assignment.studyId), res.data.queue);
+    },
+  });
+  const submitError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? 'The server could not be reached; your choice is kept — press Enter to retry.' : null;
+
+  const trySubmit = useCallback(() => {
+    const why = missing(draftRef.current, steps);
+    if (why) return setHint(why);
+    if (!submit.isPending) submit.mutate();
+  }, [steps, submit]);
+
+  useEffect(() => {
+    document.getElementById(`step-${draft.focus + 1}`)?.scrollIntoView({ block: 'nearest' });
+  }, [draft.focus]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          trySubmit();
+        }
+        return;
+      }
+      if (isTypingTarget(e.target)) {
+        if (e.key === 'Escape') (e.target as HTMLElement).blur();
+        return;
+      }
+      const d = draftRef.current;
+      switch (e.key) {
+        case 'j':
+        case 'ArrowDown':
+          e.preventDefault();
+          update({ focus: Math.min(d.focus + 1, steps - 1) });
+          break;
+        case 'k':
+        case 'ArrowUp':
+          e.preventDefault();
+          update({ focus: Math.max(d.focus - 1, 0) });
+          break;
+        case 'v':
+          update({ decision: 'verify' });
+          break;
+        case 't':
+          if (d.focus + 1 >= steps) setHint('Focus the last step to keep (j/k), then press t: the steps after it are cut.');
+          else update({ decision: 'truncate', afterStep: d.focus + 1 });
+          break;
+        case 'd':
+          update({ decision: 'discard' });
+          break;
+        case 'n':
+          e.preventDefault();
+          noteRef.current?.focus();
+          break;
+        case 'Enter':
+          e.preventDefault();
+          trySubmit();
+          break;
+        case 'u':
+          if (queue.undoableId !== null) onUndo();
+          break;
+        default:
+          if (d.decision === 'discard' && /^[1-5]$/.test(e.key)) {
+            const reason = DISCARD_REASONS[Number(e.key) - 1];
+            update({ reasons: d.reasons.includes(reason) ? d.reasons.filter((r) => r !== reason) : [...d.reasons, reason] });
+          }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [steps, trySubmit, update, onUndo, queue.undoableId]);
+
+  const cutAfter = draft.decision === 'truncate' ? draft.afterStep : null;
+  const blocker = missing(draft, steps);
+  const choice = (value: Decision, label: string, key: string) => (
+    <button
+      type="button"
+      aria-pressed={draft.decision === value}
+      onClick={() =>
+        value === 'truncate'
+          ? draft.focus + 1 < steps
+            ? update({ decision: 'truncate', afterStep: draft.focus + 1 })
+            : setHint('Click the last step to keep, then Truncate.')
+          : update({ decision: value })
+      }
+      className={[
+        'rounded-md border px-3 py-1.5 text-sm font-medium',
+        draft.decision === value ? 'border-accent-600 bg-accent-600 text-white' : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+      ].join(' ')}
+    >
+      {label} <kbd className="ml-1 text-xs opacity-70">{key}</kbd>
+    </button>
+  );
+
+  return (
+    <div data-testid="flow-review" data-assignment={assignment.assignmentId}>
+      <p className="mb-3 text-sm text-slate-500">
+        Flow <span className="font-mono text-slate-700" data-testid="flow-id">{assignment.flow.id}</span> · {steps} steps
+        {assignment.warnings.length > 0 && (
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-amber-900">
+            {assignment.warnings.length} warning{assignment.warnings.length === 1 ? '' : 's'}
+          </span>
+        )}
+      </p>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <FlowContext flow={assignment.flow} />
+        <FlowSteps flow={assignment.flow} warnings={assignment.warnings} focus={draft.focus} cutAfter={cutAfter} onFocus={(i) => update({ focus: i })} />
+      </div>
+
+      <section aria-label="Decision" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-start gap-3">
+          <div className="flex gap-2">
+            {choice('verify', 'Verify', 'v')}
+            {choice('truncate', draft.decision === 'truncate' ? `Truncate after step ${draft.afterStep}` : 'Truncate', 't')}
+            {choice('discard', 'Discard', 'd')}
+          </div>
+          {draft.decision === 'discard' && (
+            <fieldset className="flex flex-wrap gap-x-3 gap-y-1 text-sm">
+              <legend className="sr-only">Reasons to discard</legend>
+              {DISCARD_REASONS.map((r, i) => (
+                <label key={r} className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    checked={draft.reasons.includes(r)}
+                    onChange={(e) => update({ reasons: e.target.checked ? [...draft.reasons, r] : draft.reasons.filter((x) => x !== r) })}
+                  />
+                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400">{i + 1}</kbd>
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <label className="min-w-56 flex-1 text-sm">
+            <span className="sr-only">Note</span>
+            <textarea
+              ref={noteRef}
+              rows={1}
+              value={draft.note}
+              maxLength={5000}
+              onChange={(e) => update({ note: e.target.value })}
+              placeholder={draft.reasons.includes('other') ? 'Note (required for "other")' : 'Note (optional, n)'}
+              className="w-full rounded-md border border-slate-300 px-2 py-1.5"
+            />
+          </label>
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              onClick={trySubmit}
+              disabled={submit.isPending}
+              aria-disabled={!!blocker}
+              className="rounded-md bg-emerald-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-emerald-800 disabled:opacity-60 aria-disabled:opacity-60"
+            >
+              {submit.isPending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80">Enter</kbd>
+            </button>
+            {queue.undoableId !== null && (
+              <button type="button" onClick={onUndo} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
+                Undo last <kbd className="text-xs text-slate-400">u</kbd>
+              </button>
+            )}
+          </div>
+        </div>
+        <div className="mx-auto mt-1 max-w-7xl text-xs" aria-live="polite">
+          {submitError ? (
+            <span role="alert" className="text-red-700">{submitError}</span>
+          ) : hint ? (
+            <span className="text-amber-800">{hint}</span>
+          ) : (
+            <span className="text-slate-500">
+              {blocker ?? 'Ready to submit.'} {save.isPending ? ' Saving draft…' : save.data?.ok ? ' Draft saved.' : ''}
+            </span>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { json, route } from '@/lib/auth/handlers';
+import { importItems } from '@/lib/server/imports';
+import { parseStudyId } from '@/lib/server/studies';
+import { withUploadedFile } from '@/lib/server/uploads';
+
+/** Body: the raw JSONL file. Query: `format` and `filename`. */
+export const POST = route(async (actor, request, { id }) => {
+  const url = new URL(request.url);
+  const format = url.searchParams.get('format') ?? 'concord';
+  const filename = (url.searchParams.get('filename') ?? 'upload.jsonl').slice(0, 200);
+  const report = await withUploadedFile(request.body, (file) => importItems(actor, parseStudyId(id), file, format, filename));
+  return json({ ok: true, data: report });
+});

@@ -1,0 +1,5 @@
+import { json, route } from '@/lib/auth/handlers';
+import { getQueue } from '@/lib/server/review';
+import { parseStudyId } from '@/lib/server/studies';
+
+export const GET = route((actor, _req, { id }) => json(getQueue(actor, parseStudyId(id))));

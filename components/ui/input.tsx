@@ -1,0 +1,35 @@
+import type { ComponentPropsWithRef } from 'react';
+import { FieldFrame, controlClasses, describedBy, errorText, useFieldIds, type FieldProps } from './field';
+
+export type InputProps = ComponentPropsWithRef<'input'> &
+  FieldProps & {
+    /** Class of the wrapper holding label, control and messages; `className` styles the control. */
+    wrapperClassName?: string;
+  };
+
+export function Input({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  className,
+  wrapperClassName,
+  'aria-describedby': extraDescribedBy,
+  ...props
+}: InputProps) {
+  const ids = useFieldIds(id);
+  const message = errorText(error);
+  return (
+    <FieldFrame ids={ids} label={label} hint={hint} error={message} required={required} className={wrapperClassName}>
+      <input
+        id={ids.id}
+        required={required}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={describedBy(extraDescribedBy, hint != null && ids.hintId, message && ids.errorId)}
+        className={controlClasses(message !== null, className)}
+        {...props}
+      />
+    </FieldFrame>
+  );
+}

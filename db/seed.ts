@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { getDb } from './client';
+import { publicDataDir } from '@/lib/io/public-data';
+import { importItems } from '@/lib/server/imports';
+import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies';
+import { cliActor } from '@/lib/server/system';
+import { createUser } from '@/lib/server/users';
+
+export const DEMO_PASSWORD = 'concord-demo';
+
+export const DEMO_ACCOUNTS = [
+  { username: 'admin', displayName: 'Ada Admin', role: 'admin' },
+  { username: 'lead', displayName: 'Lee Lead', role: 'lead' },
+  { username: 'ann1', displayName: 'Annotator One', role: 'annotator' },
+  { username: 'ann2', displayName: 'Annotator Two', role: 'annotator' },
+  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator' },
+  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator' },
+] as const;
+
+const here = path.join(process.cwd(), 'db', 'seed-data');
+
+/**
+ * Loads the demo: accounts, the MathDial test split as a flow review study (read from the public data folder,
+ * never copied into the repository) and the hand-written KMP-style flows. Deterministic: fixed study seeds.
+ */
+export async function seedDemo({ ifEmpty = false, log = (_: string) => {} } = {}) {
+  const db = getDb();
+  const people = db.$client.prepare("SELECT count(*) FROM users WHERE username != 'concord-cli'").pluck().get() as number;
+  if (ifEmpty && people > 0) return { skipped: true };
+  const actor = cliActor();
+  for (const a of DEMO_ACCOUNTS) await createUser(actor, { ...a, password: DEMO_PASSWORD });
+  log(`Accounts: ${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} (password "${DEMO_PASSWORD}")`);
+
+  const guidelines = fs.readFileSync(path.join(here, 'flow-guidelines.md'), 'utf8');
+
+  const kmp = createStudy(actor, { kind: 'flow_review', name: 'KMP-style flows', guidelines, payRate: 0.5, reviewersPerItem: 2, seed: 1 });
+  importItems(actor, kmp.id, path.join(here, 'kmp-style', 'flows.jsonl'), 'concord');
+  setStudyMembers(actor, kmp.id, { usernames: ['ann1', 'ann2'] });
+  openStudy(actor, kmp.id);
+  log(`Study ${kmp.id}: KMP-style flows (6 flows, ann1 and ann2 each review all)`);
+
+  const mathdial = path.join(publicDataDir(), 'mathdial', 'test.jsonl');
+  if (fs.existsSync(mathdial)) {
+    const study = createStudy(actor, { kind: 'flow_review', name: 'MathDial flows', guidelines, payRate: 0.4, reviewersPerItem: 1, seed: 2 });
+    const report = importItems(actor, study.id, mathdial, 'mathdial');
+    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3'] });
+    openStudy(actor, study.id);
+    log(`Study ${study.id}: MathDial flows (${report.inserted} flows, split between ann1, ann2, ann3)`);
+  } else {
+    log(`MathDial data not found at ${mathdial}; set CONCORD_PUBLIC_DATA to include it.`);
+  }
+  return { skipped: false };
+}

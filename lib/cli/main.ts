@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { closeDb } from '@/db/client';
+import { DomainError } from '@/lib/server/errors';
+import { ImportRejected } from '@/lib/server/imports';
+import { COMMANDS, type Command } from './commands';
+
+const USAGE = `Usage: npx concord <command> [options]
+
+${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}
+
+Every command works on the database at CONCORD_DB (default ./data/concord.db).
+Errors go to stderr with a non-zero exit code.`;
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
+  for (const command of COMMANDS) {
+    const words = command.name.split(' ');
+    if (words.every((w, i) => argv[i] === w)) return { command, rest: argv.slice(words.length) };
+  }
+  return null;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (!argv.length || argv[0] === '--help' || argv[0] === 'help' || argv[0] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length ? 0 : 2;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    process.stderr.write(`concord: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { command, rest } = found;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`concord ${command.name}: ${(e as Error).message}\nUsage: ${command.usage}\n`);
+    return 2;
+  }
+  try {
+    await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+    return 0;
+  } catch (e) {
+    if (e instanceof ImportRejected) {
+      process.stderr.write(`concord ${command.name}: ${e.message}\n`);
+      for (const err of e.errors) process.stderr.write(`  line ${err.line}${err.path ? `, ${err.path}` : ''}: ${err.message}\n`);
+      if (e.errorCount > e.errors.length) process.stderr.write(`  … and ${e.errorCount - e.errors.length} more\n`);
+      return 1;
+    }
+    if (e instanceof DomainError) {
+      process.stderr.write(`concord ${command.name}: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`concord ${command.name}: unexpected error: ${(e as Error).stack ?? e}\n`);
+    return 1;
+  } finally {
+    closeDb();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));
