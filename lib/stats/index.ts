@@ -1,0 +1,19 @@
+/**
+ * Public API of Concord's statistics core: pure functions, no I/O. Inputs carry the declared
+ * label set (as codes into it, count tables, or labels plus the set); undefined values are
+ * `null` with a reason. Formulas and decisions: `../shared/stats/STATS.md`.
+ */
+export * from './types';
+export * from './encode';
+export * from './agreement';
+export * from './multirater';
+export * from './krippendorff';
+export * from './classification';
+export * from './intervals';
+export * from './random';
+export * from './bootstrap';
+export * from './winrate';
+export * from './leaderboard';
+export * from './alignment';
+export * from './ratings';
+export * from './hybrid';
