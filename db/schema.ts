@@ -6,6 +6,10 @@ export const STUDY_KINDS = ['flow_review', 'pairwise', 'rubric'] as const;
 export const STUDY_STATUSES = ['draft', 'open', 'closed'] as const;
 export const ASSIGNMENT_STATES = ['pending', 'submitted'] as const;
 export const FLOW_DECISIONS = ['verify', 'truncate', 'discard'] as const;
+export const LABELS = ['lose', 'tie', 'win'] as const;
+export const SCREEN_CHOICES = ['r1', 'tie', 'r2'] as const;
+export const ASSIGNMENT_MODES = ['balanced', 'fixed_sets'] as const;
+export const GROUND_TRUTH_RULES = ['adjudicated', 'majority'] as const;
 
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' })
@@ -49,6 +53,9 @@ export const studies = sqliteTable(
     principles: text('principles', { mode: 'json' }).$type<string[]>().notNull(),
     criteria: text('criteria', { mode: 'json' }).$type<unknown[] | null>(),
     adjudicatorId: integer('adjudicator_id').references(() => users.id),
+    // balanced: least-loaded reviewers per item; fixed_sets: items split into sets, each judged by one fixed group.
+    assignmentMode: text('assignment_mode', { enum: ASSIGNMENT_MODES }).notNull().default('balanced'),
+    groundTruthRule: text('ground_truth_rule', { enum: GROUND_TRUTH_RULES }).notNull().default('adjudicated'),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
@@ -89,6 +96,9 @@ export const items = sqliteTable(
     payload: text('payload').notNull(),
     contentHash: text('content_hash').notNull(),
     stepCount: integer('step_count'),
+    // Pairwise: who wrote each reply. Kept for the lead's statistics; never sent to annotators or adjudicators.
+    sourceA: text('source_a'),
+    sourceB: text('source_b'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -195,4 +205,48 @@ export const auditLog = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_study_idx').on(t.studyId, t.createdAt)],
+);
+
+/** Pairwise labels of one annotation, one row per criterion, canonical (from reply a's side) and as seen on screen. */
+export const labels = sqliteTable(
+  'labels',
+  {
+    annotationId: integer('annotation_id')
+      .notNull()
+      .references(() => annotations.id, { onDelete: 'cascade' }),
+    criterion: text('criterion').notNull(),
+    label: text('label', { enum: LABELS }).notNull(),
+    // What the reviewer pressed: Response 1 better, tie, Response 2 better. Null for imported prior annotations.
+    screenChoice: text('screen_choice', { enum: SCREEN_CHOICES }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.annotationId, t.criterion] }),
+    check('labels_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
+    check('labels_screen_choice_valid', sql`${t.screenChoice} IS NULL OR ${t.screenChoice} IN ('r1', 'tie', 'r2')`),
+  ],
+);
+
+/** Append-only: the newest revision per (item, criterion) is the adjudicated label. */
+export const adjudications = sqliteTable(
+  'adjudications',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    criterion: text('criterion').notNull(),
+    revision: integer('revision').notNull(),
+    label: text('label', { enum: LABELS }).notNull(),
+    rationale: text('rationale'),
+    adjudicatorId: integer('adjudicator_id')
+      .notNull()
+      .references(() => users.id),
+    requestId: text('request_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('adjudications_item_criterion_revision_unique').on(t.itemId, t.criterion, t.revision),
+    index('adjudications_request_idx').on(t.requestId),
+    check('adjudications_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
+  ],
 );

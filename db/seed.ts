@@ -3,7 +3,7 @@ import path from 'node:path';
 import { getDb } from './client';
 import { publicDataDir } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports';
-import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
 import { createUser } from '@/lib/server/users';
 
@@ -16,6 +16,7 @@ export const DEMO_ACCOUNTS = [
   { username: 'ann2', displayName: 'Annotator Two', role: 'annotator' },
   { username: 'ann3', displayName: 'Annotator Three', role: 'annotator' },
   { username: 'ann4', displayName: 'Annotator Four', role: 'annotator' },
+  { username: 'adj', displayName: 'Adjudicator Five', role: 'annotator' },
 ] as const;
 
 const here = path.join(process.cwd(), 'db', 'seed-data');
@@ -49,6 +50,32 @@ export async function seedDemo({ ifEmpty = false, log = (_: string) => {} } = {}
     log(`Study ${study.id}: MathDial flows (${report.inserted} flows, split between ann1, ann2, ann3)`);
   } else {
     log(`MathDial data not found at ${mathdial}; set CONCORD_PUBLIC_DATA to include it.`);
+  }
+
+  const judging = fs.readFileSync(path.join(here, 'pairwise-guidelines.md'), 'utf8');
+  const kmpPairs = createStudy(actor, { kind: 'pairwise', name: 'KMP-style pairwise', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 3 });
+  importItems(actor, kmpPairs.id, path.join(here, 'kmp-style', 'pairwise.jsonl'), 'concord');
+  setStudyMembers(actor, kmpPairs.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
+  openStudy(actor, kmpPairs.id);
+  log(`Study ${kmpPairs.id}: KMP-style pairwise (3 items, judged by ann1 and ann2, adjudicated by adj)`);
+
+  const bridge = path.join(publicDataDir(), 'bridge');
+  if (fs.existsSync(path.join(bridge, 'test.json'))) {
+    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: GPT-4 vs expert tutors', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
+    const report = importItems(actor, study.id, bridge, 'bridge');
+    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3', 'ann4'], mode: 'fixed_sets', adjudicator: 'adj' });
+    openStudy(actor, study.id);
+    log(`Study ${study.id}: Bridge (${report.inserted} items in two sets: ann1+ann2 and ann3+ann4, adjudicated by adj)`);
+  }
+
+  const pandalm = path.join(publicDataDir(), 'pandalm', 'testset-v1.json');
+  if (fs.existsSync(pandalm)) {
+    const study = createStudy(actor, { kind: 'pairwise', name: 'PandaLM test set', payRate: 0, reviewersPerItem: 3, seed: 5, groundTruthRule: 'majority' });
+    setStudyCriteria(actor, study.id, []);
+    const report = importItems(actor, study.id, pandalm, 'pandalm');
+    setStudyMembers(actor, study.id, { usernames: [], adjudicator: 'adj' });
+    openStudy(actor, study.id);
+    log(`Study ${study.id}: PandaLM (${report.inserted} items with ${report.annotations?.inserted ?? 0} labels from its three annotators)`);
   }
   return { skipped: false };
 }

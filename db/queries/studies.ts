@@ -27,12 +27,12 @@ export const listMembers = (db: Db, studyId: number) =>
     .from(studyMembers)
     .innerJoin(users, eq(users.id, studyMembers.userId))
     .where(eq(studyMembers.studyId, studyId))
-    .orderBy(asc(users.username))
+    .orderBy(asc(studyMembers.setIndex), asc(users.username))
     .all();
 
-export function replaceMembers(db: Db, studyId: number, userIds: number[]) {
+export function replaceMembers(db: Db, studyId: number, members: { userId: number; setIndex: number | null }[]) {
   db.delete(studyMembers).where(eq(studyMembers.studyId, studyId)).run();
-  if (userIds.length) db.insert(studyMembers).values(userIds.map((userId) => ({ studyId, userId }))).run();
+  if (members.length) db.insert(studyMembers).values(members.map((m) => ({ studyId, ...m }))).run();
 }
 
 export const countItems = (db: Db, studyId: number) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planBalanced } from './plan';
+import { planBalanced, planFixedSets } from './plan';
 
 const items = Array.from({ length: 101 }, (_, i) => i + 1);
 
@@ -45,5 +45,36 @@ describe('planBalanced', () => {
 
   it('refuses too few reviewers', () => {
     expect(() => planBalanced(items, [1], 2, 1)).toThrow(/at least 2 people/);
+  });
+});
+
+describe('planFixedSets', () => {
+  const groups = [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ];
+  it('deals every item to exactly one group, whose members both judge it', () => {
+    const plan = planFixedSets(items, groups, 3);
+    for (const item of items) {
+      const rows = plan.filter((p) => p.itemId === item);
+      expect(rows).toHaveLength(2);
+      const group = groups.find((g) => g.includes(rows[0].userId))!;
+      expect(rows.map((r) => r.userId).sort()).toEqual([...group].sort());
+      expect(rows.map((r) => r.slot)).toEqual([1, 2]);
+    }
+  });
+
+  it('makes sets whose sizes differ by at most one', () => {
+    const plan = planFixedSets(items, groups, 3);
+    const sizes = [1, 2, 3].map((s) => new Set(plan.filter((p) => p.set === s).map((p) => p.itemId)).size);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    expect(sizes.reduce((a, b) => a + b)).toBe(items.length);
+  });
+
+  it('is reproducible and refuses overlapping or uneven groups', () => {
+    expect(planFixedSets(items, groups, 8)).toEqual(planFixedSets(items, groups, 8));
+    expect(() => planFixedSets(items, [[1, 2], [2, 3]], 1)).toThrow(/one group only/);
+    expect(() => planFixedSets(items, [[1, 2], [3]], 1)).toThrow(/same number/);
   });
 });

@@ -6,7 +6,9 @@ import { seedDemo } from '@/db/seed';
 import { exportFlows } from '@/lib/server/exports';
 import { flowReport } from '@/lib/server/flow-report';
 import { importItems } from '@/lib/server/imports';
-import { createStudy, openStudy, parseStudyId, setStudyMembers } from '@/lib/server/studies';
+import { exportGroundTruth } from '@/lib/server/ground-truth';
+import { importAnnotations } from '@/lib/server/prior-annotations';
+import { createStudy, openStudy, parseStudyId, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
 import { createUser } from '@/lib/server/users';
 import { invalid } from '@/lib/server/errors';
@@ -27,6 +29,14 @@ function required(v: Values, key: string): string {
   const value = str(v, key);
   if (!value) throw invalid(`--${key} is required.`);
   return value;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw invalid(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -67,7 +77,9 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'study create',
-    usage: 'study create --kind flow_review --name NAME [--guidelines FILE.md] [--pay-rate 0.50] [--reviewers N] [--json]',
+    usage:
+      'study create --kind flow_review|pairwise --name NAME [--guidelines FILE.md] [--pay-rate 0.50] [--reviewers N] [--seed N]\n' +
+      '             [--criteria FILE.json|none] [--ground-truth adjudicated|majority] [--json]',
     summary: 'Creates a draft study and prints its id.',
     options: {
       kind: { type: 'string' },
@@ -75,6 +87,9 @@ export const COMMANDS: Command[] = [
       guidelines: { type: 'string' },
       'pay-rate': { type: 'string' },
       reviewers: { type: 'string' },
+      seed: { type: 'string' },
+      criteria: { type: 'string' },
+      'ground-truth': { type: 'string' },
       json: { type: 'boolean' },
     },
     run(v) {
@@ -85,18 +100,30 @@ export const COMMANDS: Command[] = [
         guidelines: guidelinesFile ? fs.readFileSync(existingFile(guidelinesFile), 'utf8') : '',
         payRate: str(v, 'pay-rate') ?? 0,
         reviewersPerItem: str(v, 'reviewers'),
+        seed: str(v, 'seed'),
+        groundTruthRule: str(v, 'ground-truth'),
       });
+      const criteria = str(v, 'criteria');
+      if (criteria) setStudyCriteria(cliActor(), study.id, criteria === 'none' ? [] : readJson(existingFile(criteria)));
       if (v.json) print({ id: study.id });
       else process.stdout.write(`${study.id}\n`);
     },
   },
   {
     name: 'study members',
-    usage: 'study members STUDY USERNAME...',
-    summary: 'Chooses the reviewers of a draft study (replaces the previous choice).',
-    run(_v, [study, ...usernames]) {
-      const dto = setStudyMembers(cliActor(), parseStudyId(study ?? ''), { usernames });
-      process.stdout.write(`Study ${dto.id} reviewers: ${dto.members.map((m) => m.username).join(', ') || '(none)'}\n`);
+    usage: 'study members STUDY USERNAME... [--sets] [--adjudicator USERNAME]',
+    summary:
+      'Chooses the reviewers of a draft study. With --sets (the KMP scheme) the reviewers, in the order given, form fixed groups of\n' +
+      '      reviewers-per-item and the items are split into one set per group. The adjudicator settles pairwise disagreements.',
+    options: { sets: { type: 'boolean' }, adjudicator: { type: 'string' } },
+    run(v, [study, ...usernames]) {
+      const dto = setStudyMembers(cliActor(), parseStudyId(study ?? ''), {
+        usernames,
+        mode: v.sets ? 'fixed_sets' : 'balanced',
+        adjudicator: str(v, 'adjudicator') ?? null,
+      });
+      const who = dto.members.map((m) => (m.setIndex ? `${m.username} (set ${m.setIndex})` : m.username)).join(', ');
+      process.stdout.write(`Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`);
     },
   },
   {
@@ -110,12 +137,25 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'import items',
-    usage: 'import items --study STUDY [--format concord|mathdial] FILE',
-    summary: 'Imports items (JSON Lines); a file with any bad line is refused whole.',
+    usage: 'import items --study STUDY [--format concord|mathdial|bridge|pandalm] FILE',
+    summary: 'Imports items (JSON Lines; Bridge: its folder; PandaLM: testset-v1.json with its annotators). A file with any bad line is refused whole.',
     options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
       const report = importItems(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
       process.stdout.write(`Imported ${report.inserted} new item(s); ${report.unchanged} already present and unchanged (${report.records} records).\n`);
+      if (report.annotations) {
+        process.stdout.write(`Imported ${report.annotations.inserted} prior annotation(s); ${report.annotations.unchanged} unchanged.\n`);
+      }
+    },
+  },
+  {
+    name: 'import annotations',
+    usage: 'import annotations --study STUDY FILE',
+    summary: 'Imports labels made elsewhere ({"item", "annotator", "labels"} lines); unknown annotators become accounts that cannot sign in.',
+    options: { study: { type: 'string' } },
+    run(v, [file]) {
+      const r = importAnnotations(cliActor(), parseStudyId(required(v, 'study')), existingFile(file));
+      process.stdout.write(`Imported ${r.inserted} annotation(s); ${r.unchanged} already present and unchanged (${r.records} records).\n`);
     },
   },
   {
@@ -146,6 +186,17 @@ export const COMMANDS: Command[] = [
     async run(v) {
       const out = exportFlows(cliActor(), parseStudyId(required(v, 'study')), str(v, 'what')!, str(v, 'format')!);
       await writeLines(out.lines);
+    },
+  },
+  {
+    name: 'export ground-truth',
+    usage: 'export ground-truth --study STUDY [--format jsonl|csv]',
+    summary: 'Streams the ground truth of a pairwise study: per item and criterion the final label, its provenance, the reviewers\' labels.',
+    options: { study: { type: 'string' }, format: { type: 'string', default: 'jsonl' } },
+    async run(v) {
+      const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);
+      await writeLines(out.lines);
+      if (out.summary.incomplete) process.stderr.write(`${out.summary.incomplete} item(s) not complete yet were left out.\n`);
     },
   },
   {

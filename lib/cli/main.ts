@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
     return 0;
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     if (e instanceof ImportRejected) {
       process.stderr.write(`concord ${command.name}: ${e.message}\n`);
       for (const err of e.errors) process.stderr.write(`  line ${err.line}${err.path ? `, ${err.path}` : ''}: ${err.message}\n`);
@@ -57,5 +58,11 @@ async function main(argv: string[]): Promise<number> {
     closeDb();
   }
 }
+
+// A reader that stops early (`| head`) is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 main(process.argv.slice(2)).then((code) => process.exit(code));

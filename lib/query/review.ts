@@ -1,4 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { AdjudicationItemDto, AdjudicationQueueDto } from '@/lib/server/adjudication';
+import type { JudgeAssignmentDto } from '@/lib/server/judging';
 import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
 
 export class HttpError extends Error {
@@ -28,4 +30,27 @@ export const assignmentOptions = (assignmentId: number) =>
     queryKey: assignmentKey(assignmentId),
     queryFn: () => getJson<FlowAssignmentDto>(`/api/assignments/${assignmentId}`),
     staleTime: 5 * 60_000,
+  });
+
+export const judgeAssignmentOptions = (assignmentId: number) =>
+  queryOptions({
+    queryKey: assignmentKey(assignmentId),
+    queryFn: () => getJson<JudgeAssignmentDto>(`/api/assignments/${assignmentId}`),
+    staleTime: 5 * 60_000,
+  });
+
+export const adjudicationQueueKey = (studyId: number) => ['adjudication-queue', studyId] as const;
+export const adjudicationItemKey = (studyId: number, itemId: number) => ['adjudication-item', studyId, itemId] as const;
+
+export const adjudicationQueueOptions = (studyId: number) =>
+  queryOptions({
+    queryKey: adjudicationQueueKey(studyId),
+    queryFn: () => getJson<AdjudicationQueueDto>(`/api/studies/${studyId}/adjudication`),
+  });
+
+export const adjudicationItemOptions = (studyId: number, itemId: number) =>
+  queryOptions({
+    queryKey: adjudicationItemKey(studyId, itemId),
+    queryFn: () => getJson<AdjudicationItemDto>(`/api/studies/${studyId}/adjudication/${itemId}`),
+    staleTime: 60_000,
   });

@@ -2,39 +2,32 @@ import 'server-only';
 import path from 'node:path';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import { contentHash } from '@/lib/io/canonical';
-import { flowRecords, type RecordResult } from '@/lib/io/records';
+import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } from '@/lib/io/records';
+import type { PairwiseItem } from '@/lib/validation/pairwise';
 import type { ImportError } from '@/lib/validation/import-errors';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from './actor';
 import { studyForStaff } from './access';
 import { audit } from './audit';
-import { DomainError, invalid } from './errors';
+import { invalid } from './errors';
+import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
+import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
 
 export type ImportReportDto = {
   records: number;
   inserted: number;
   unchanged: number;
+  /** Prior annotations that came with the items (PandaLM). */
+  annotations?: { records: number; inserted: number; unchanged: number };
 };
 
-/** How many bad lines a report lists; the count covers all of them. */
-const MAX_REPORTED_ERRORS = 500;
+export { ImportRejected };
 
-export class ImportRejected extends DomainError {
-  constructor(
-    readonly errors: ImportError[],
-    readonly errorCount: number,
-  ) {
-    super('invalid', `The file was refused: ${errorCount} problem${errorCount === 1 ? '' : 's'} found. Nothing was imported.`, undefined, {
-      errors,
-      errorCount,
-    });
-  }
-}
-
-type Identified = { id: string; steps?: unknown[] };
+type Identified = { id: string; steps?: unknown[]; principles?: string[]; a?: PairwiseItem['a']; b?: PairwiseItem['b'] };
 
 function recordsFor(kind: string, file: string, format: string): Generator<RecordResult<Identified>> {
   if (kind === 'flow_review') return flowRecords(file, format as 'concord' | 'mathdial');
+  if (kind === 'pairwise') return pairwiseRecords(file, format as 'concord' | 'bridge' | 'pandalm');
   throw invalid(`Importing items into a ${kind} study is not supported.`);
 }
 
@@ -45,14 +38,11 @@ function recordsFor(kind: string, file: string, format: string): Generator<Recor
 function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iterable<RecordResult<Identified>>) {
   const existing = db.$client.prepare('SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck();
   const firstLine = new Map<string, number>();
-  const errors: ImportError[] = [];
-  let errorCount = 0;
+  const principles = new Map<string, string[] | undefined>();
+  const collector = new ErrorCollector();
+  const fail = collector.add;
   let records_ = 0;
   let unchanged = 0;
-  const fail = (e: ImportError) => {
-    errorCount++;
-    if (errors.length < MAX_REPORTED_ERRORS) errors.push(e);
-  };
   for (const rec of records) {
     records_++;
     if (!rec.ok) {
@@ -66,6 +56,7 @@ function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iter
       continue;
     }
     firstLine.set(id, rec.line);
+    principles.set(id, rec.value.principles);
     const hash = existing.get(studyId, id) as string | undefined;
     if (hash === undefined) {
       if (studyOpen) fail({ line: rec.line, path: 'id', message: `"${id}" is new, but items cannot be added once the study is open` });
@@ -75,7 +66,7 @@ function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iter
       fail({ line: rec.line, path: 'id', message: `"${id}" already exists in this study with different content; items are immutable` });
     }
   }
-  return { errors, errorCount, records: records_, unchanged };
+  return { errors: collector.errors, errorCount: collector.errorCount, records: records_, unchanged, principles };
 }
 
 /**
@@ -91,13 +82,17 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
   }
   if (study.status === 'closed') throw invalid('The study is closed.');
   const check = validatePass(db, studyId, study.status === 'open', recordsFor(study.kind, file, format));
-  if (check.errorCount) throw new ImportRejected(check.errors, check.errorCount);
+  // PandaLM's test set carries its three annotators' labels: they come in with the items, as prior annotations.
+  const withAnnotations = study.kind === 'pairwise' && format === 'pandalm';
+  const priors = withAnnotations ? checkPriorAnnotations(db, study, annotationRecords(file, 'pandalm'), check.principles) : null;
+  const errorCount = check.errorCount + (priors?.errorCount ?? 0);
+  if (errorCount) throw new ImportRejected([...check.errors, ...(priors?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS), errorCount);
   if (check.records === 0) throw invalid('The file has no records.');
 
   const write = db.$client.transaction((): ImportReportDto => {
     const exists = db.$client.prepare('SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck();
     const insert = db.$client.prepare(
-      'INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count, source_a, source_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     let position =
       (db.$client.prepare('SELECT coalesce(max(position), 0) FROM items WHERE study_id = ?').pluck().get(studyId) as number) + 1;
@@ -115,17 +110,19 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
         continue;
       }
       if (prior !== undefined) throw invalid(`"${rec.value.id}" changed during the import. Nothing was imported.`);
-      insert.run(studyId, rec.value.id, position++, JSON.stringify(rec.value), hash, rec.value.steps?.length ?? null);
+      const v = rec.value;
+      insert.run(studyId, v.id, position++, JSON.stringify(v), hash, v.steps?.length ?? null, v.a?.source ?? null, v.b?.source ?? null);
       inserted++;
     }
     if (records !== check.records) throw invalid('The file changed while it was being imported. Nothing was imported.');
+    const annotations = withAnnotations ? writePriorAnnotations(db, actor, study, annotationRecords(file, 'pandalm')) : undefined;
     db.$client
       .prepare(
         'INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(studyId, 'items', format, filename, records, inserted, unchanged, actor.id);
     audit(db, { userId: actor.id, action: 'items_imported', studyId, detail: { filename, format, records, inserted, unchanged } });
-    return { records, inserted, unchanged };
+    return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };
   });
   return write.immediate();
 }

@@ -9,6 +9,8 @@ import type { Actor } from './actor';
 import { studyForWorker } from './access';
 import { audit } from './audit';
 import { conflict, notFound } from './errors';
+import * as pq from '@/db/queries/pairwise';
+import { getJudgeAssignment, judgmentAsDraft, type JudgeAssignmentDto } from './judging';
 import { parseInput } from './parse';
 
 export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
@@ -75,6 +77,15 @@ function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
     ...(row.reasons ? { reasons: JSON.parse(row.reasons) as string[] } : {}),
     ...(row.note ? { note: row.note } : {}),
   };
+}
+
+/** An assignment of the actor's, in the shape its study kind needs. */
+export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
+  return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
 }
 
 export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
@@ -165,13 +176,15 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
   const { studyId } = parseInput(undoSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-      requireOpen(db, actor, studyId);
+      const study = requireOpen(db, actor, studyId);
       const last = q.lastSubmitted(db, studyId, actor.id);
       if (!last) throw conflict('There is no submission to undo.');
+      // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
+      if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId)) throw conflict('That item has been adjudicated; it can no longer be changed.');
       const ann = q.latestAnnotation(db, last.id);
-      const d = decisionOf(ann);
+      const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
       q.markPending(db, last.id);
-      q.upsertDraft(db, last.id, d ? { ...d } : {}, Date.now());
+      q.upsertDraft(db, last.id, draft, Date.now());
       audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
       return { assignmentId: last.id };
     });

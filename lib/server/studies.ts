@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import { getDb, inTransaction } from '@/db/client';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
-import { planBalanced } from '@/lib/assign/plan';
+import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
+import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
+import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
 import { isStaff, type Actor } from './actor';
@@ -21,8 +23,12 @@ export type StudyDto = {
   payRateCents: number;
   reviewersPerItem: number;
   principles: string[];
+  criteria: Criterion[];
+  assignmentMode: 'balanced' | 'fixed_sets';
+  groundTruthRule: 'adjudicated' | 'majority';
+  adjudicator: { userId: number; username: string; displayName: string } | null;
   itemCount: number;
-  members: { userId: number; username: string; displayName: string }[];
+  members: { userId: number; username: string; displayName: string; setIndex: number | null }[];
   seed: number;
   createdAt: string;
   openedAt: string | null;
@@ -38,6 +44,12 @@ export type MyStudyDto = {
   isAdjudicator: boolean;
 };
 
+function adjudicatorOf(row: studiesQ.StudyRow) {
+  if (!row.adjudicatorId) return null;
+  const u = usersQ.findUserById(getDb(), row.adjudicatorId);
+  return u ? { userId: u.id, username: u.username, displayName: u.displayName } : null;
+}
+
 function toDto(row: studiesQ.StudyRow): StudyDto {
   const db = getDb();
   return {
@@ -49,8 +61,12 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
     payRateCents: row.payRateCents,
     reviewersPerItem: row.reviewersPerItem,
     principles: row.principles,
+    criteria: (row.criteria ?? []) as Criterion[],
+    assignmentMode: row.assignmentMode,
+    groundTruthRule: row.groundTruthRule,
+    adjudicator: adjudicatorOf(row),
     itemCount: studiesQ.countItems(db, row.id),
-    members: studiesQ.listMembers(db, row.id).map(({ userId, username, displayName }) => ({ userId, username, displayName })),
+    members: studiesQ.listMembers(db, row.id),
     seed: row.seed,
     createdAt: row.createdAt.toISOString(),
     openedAt: row.openedAt?.toISOString() ?? null,
@@ -70,6 +86,8 @@ export function createStudy(actor: Actor, input: unknown): StudyDto {
       reviewersPerItem: data.reviewersPerItem ?? (data.kind === 'pairwise' ? 2 : 1),
       seed: data.seed ?? crypto.randomInt(1, 2 ** 31 - 1),
       principles: [...DEFAULT_PRINCIPLES],
+      criteria: data.kind === 'pairwise' ? [...DEFAULT_CRITERIA] : null,
+      groundTruthRule: data.groundTruthRule ?? 'adjudicated',
       createdBy: actor.id,
     });
     audit(db, { userId: actor.id, action: 'study_created', studyId: study.id, detail: { name: study.name } });
@@ -101,19 +119,50 @@ export function parseStudyId(value: string | number): number {
 export function setStudyMembers(actor: Actor, studyId: number, input: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  const { usernames } = parseInput(studyMembersSchema, input);
+  const { usernames, mode, adjudicator } = parseInput(studyMembersSchema, input);
   if (study.status !== 'draft') throw conflict('People can only be chosen while the study is a draft.');
-  const ids: number[] = [];
-  const unknown: string[] = [];
-  for (const name of new Set(usernames)) {
-    const user = usersQ.findUserByUsername(db, name);
-    if (!user || !user.active || !user.passwordHash) unknown.push(name);
-    else ids.push(user.id);
+  const resolve = (names: string[]) => {
+    const unknown = names.filter((n) => {
+      const u = usersQ.findUserByUsername(db, n);
+      return !u || !u.active || !u.passwordHash;
+    });
+    if (unknown.length) throw invalid(`No active account named ${unknown.map((u) => `"${u}"`).join(', ')}.`, { usernames: 'Unknown account' });
+    return names.map((n) => usersQ.findUserByUsername(db, n)!.id);
+  };
+  const names = [...new Set(usernames)];
+  const ids = resolve(names);
+  if (mode === 'fixed_sets' && names.length % study.reviewersPerItem !== 0) {
+    throw invalid(`Fixed sets need groups of ${study.reviewersPerItem}: choose a multiple of ${study.reviewersPerItem} reviewers.`, {
+      usernames: 'Uneven groups',
+    });
   }
-  if (unknown.length) throw invalid(`No active account named ${unknown.map((u) => `"${u}"`).join(', ')}.`, { usernames: 'Unknown account' });
+  const adjudicatorId = adjudicator ? resolve([adjudicator])[0] : null;
+  if (adjudicatorId !== null && ids.includes(adjudicatorId)) {
+    throw invalid('The adjudicator must be someone other than the reviewers.', { adjudicator: 'Also a reviewer' });
+  }
   inTransaction(db, () => {
-    studiesQ.replaceMembers(db, studyId, ids);
-    audit(db, { userId: actor.id, action: 'study_members_set', studyId, detail: { usernames } });
+    studiesQ.replaceMembers(
+      db,
+      studyId,
+      ids.map((userId, i) => ({ userId, setIndex: mode === 'fixed_sets' ? Math.floor(i / study.reviewersPerItem) + 1 : null })),
+    );
+    studiesQ.updateStudy(db, studyId, { assignmentMode: mode, adjudicatorId });
+    audit(db, { userId: actor.id, action: 'study_members_set', studyId, detail: { usernames: names, mode, adjudicator } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+/** Replaces a draft pairwise study's criteria catalog (a JSON array; `overall` is always added). */
+export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have criteria.');
+  if (study.status !== 'draft') throw conflict('Criteria can only change while the study is a draft.');
+  // An empty catalog is allowed: every item is then judged on `overall` alone.
+  const criteria = parseInput(criteriaCatalogSchema, catalog, 'criteria');
+  inTransaction(db, () => {
+    studiesQ.updateStudy(db, studyId, { criteria });
+    audit(db, { userId: actor.id, action: 'study_criteria_set', studyId, detail: { criteria: criteria.map((c) => c.id) } });
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
@@ -131,13 +180,33 @@ export function openStudy(actor: Actor, studyId: number): StudyDto {
       db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[]
     );
     if (!itemIds.length) throw invalid('Import items before opening the study.');
-    const members = studiesQ.listMembers(db, studyId).map((m) => m.userId);
-    if (members.length < study.reviewersPerItem) {
-      throw invalid(
-        `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
-      );
+    const members = studiesQ.listMembers(db, studyId);
+    // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
+    const taken = new Map<number, number>();
+    for (const r of db.$client.prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id').all(studyId) as {
+      itemId: number;
+      n: number;
+    }[])
+      taken.set(r.itemId, r.n);
+    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem);
+    if (open.some((id) => taken.has(id))) {
+      throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
     }
-    const plan = planBalanced(itemIds, members, study.reviewersPerItem, study.seed);
+    let plan: PlannedAssignment[] = [];
+    if (open.length) {
+      if (members.length < study.reviewersPerItem) {
+        throw invalid(
+          `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
+        );
+      }
+      if (study.assignmentMode === 'fixed_sets') {
+        const groups = new Map<number, number[]>();
+        for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
+        plan = planFixedSets(open, [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g), study.seed);
+      } else {
+        plan = planBalanced(open, members.map((m) => m.userId), study.reviewersPerItem, study.seed);
+      }
+    }
     const insert = db.$client.prepare(
       'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
     );

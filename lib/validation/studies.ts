@@ -22,11 +22,15 @@ export const createStudySchema = z.object({
   reviewersPerItem: intFromForm(1, 10, 'Reviewers per item').optional(),
   // Fixes the assignment draw so a study can be reproduced; drawn at random when absent.
   seed: intFromForm(1, 2 ** 31 - 2, 'Seed').optional(),
+  /** Pairwise: how ground truth is formed where reviewers disagree. */
+  groundTruthRule: z.enum(['adjudicated', 'majority'], { error: 'Choose adjudicated or majority.' }).optional(),
 });
 export type CreateStudyInput = z.input<typeof createStudySchema>;
 
 export const studyMembersSchema = z.object({
   usernames: z.array(z.string().trim().toLowerCase().min(1)).max(500),
+  /** fixed_sets: the reviewers, in order, form groups of reviewers-per-item; each group judges one set of items. */
+  mode: z.enum(['balanced', 'fixed_sets']).default('balanced'),
   adjudicator: z.string().trim().toLowerCase().min(1).nullable().optional(),
 });
 

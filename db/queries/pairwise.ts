@@ -1,0 +1,125 @@
+import type { Db } from '../client';
+
+export type LabelRow = { criterion: string; label: 'lose' | 'tie' | 'win'; screenChoice: 'r1' | 'tie' | 'r2' | null };
+
+export const insertLabels = (db: Db, annotationId: number, rows: LabelRow[]) => {
+  const stmt = db.$client.prepare('INSERT INTO labels (annotation_id, criterion, label, screen_choice) VALUES (?, ?, ?, ?)');
+  for (const r of rows) stmt.run(annotationId, r.criterion, r.label, r.screenChoice);
+};
+
+export const labelsOf = (db: Db, annotationId: number) =>
+  db.$client
+    .prepare('SELECT criterion, label, screen_choice AS screenChoice FROM labels WHERE annotation_id = ?')
+    .all(annotationId) as LabelRow[];
+
+export const itemRow = (db: Db, itemId: number) =>
+  db.$client
+    .prepare('SELECT id, study_id AS studyId, external_id AS externalId, position, payload, source_a AS sourceA, source_b AS sourceB FROM items WHERE id = ?')
+    .get(itemId) as
+    | { id: number; studyId: number; externalId: string; position: number; payload: string; sourceA: string | null; sourceB: string | null }
+    | undefined;
+
+/** The counting labels of every reviewer of one item: newest revision of each submitted assignment, by slot. */
+export const reviewerLabels = (db: Db, itemId: number) =>
+  db.$client
+    .prepare(
+      `SELECT a.slot, a.user_id AS userId, l.criterion, l.label
+         FROM assignments a
+         JOIN annotations an ON an.assignment_id = a.id
+          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+         JOIN labels l ON l.annotation_id = an.id
+        WHERE a.item_id = ? AND a.state = 'submitted'
+        ORDER BY a.slot`,
+    )
+    .all(itemId) as { slot: number; userId: number; criterion: string; label: LabelRow['label'] }[];
+
+export const assignmentStates = (db: Db, itemId: number) =>
+  db.$client.prepare('SELECT slot, state FROM assignments WHERE item_id = ? ORDER BY slot').all(itemId) as {
+    slot: number;
+    state: 'pending' | 'submitted';
+  }[];
+
+export const latestAdjudications = (db: Db, itemId: number) =>
+  db.$client
+    .prepare(
+      `SELECT j.criterion, j.label, j.rationale, j.adjudicator_id AS adjudicatorId, j.revision
+         FROM adjudications j
+        WHERE j.item_id = ? AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+    )
+    .all(itemId) as { criterion: string; label: LabelRow['label']; rationale: string | null; adjudicatorId: number; revision: number }[];
+
+export const hasAdjudication = (db: Db, itemId: number) =>
+  db.$client.prepare('SELECT 1 FROM adjudications WHERE item_id = ? LIMIT 1').pluck().get(itemId) === 1;
+
+export const adjudicationByRequest = (db: Db, requestId: string) =>
+  db.$client.prepare('SELECT item_id AS itemId, adjudicator_id AS adjudicatorId FROM adjudications WHERE request_id = ? LIMIT 1').get(requestId) as
+    | { itemId: number; adjudicatorId: number }
+    | undefined;
+
+export function insertAdjudication(
+  db: Db,
+  a: { itemId: number; criterion: string; label: string; rationale: string | null; adjudicatorId: number; requestId: string },
+) {
+  const revision =
+    (db.$client.prepare('SELECT coalesce(max(revision), 0) FROM adjudications WHERE item_id = ? AND criterion = ?').pluck().get(a.itemId, a.criterion) as number) + 1;
+  db.$client
+    .prepare('INSERT INTO adjudications (item_id, criterion, revision, label, rationale, adjudicator_id, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(a.itemId, a.criterion, revision, a.label, a.rationale, a.adjudicatorId, a.requestId);
+}
+
+/**
+ * Per item of a study whose reviews are all in: how many criteria the reviewers disagree on, and how many of
+ * those have an adjudication. Items in item order.
+ */
+export const disagreementSummary = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `WITH latest AS (
+         SELECT a.item_id, l.criterion, l.label
+           FROM assignments a
+           JOIN annotations an ON an.assignment_id = a.id
+            AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+           JOIN labels l ON l.annotation_id = an.id
+          WHERE a.study_id = @studyId AND a.state = 'submitted'),
+       complete AS (
+         SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0),
+       split AS (
+         SELECT item_id, criterion FROM latest WHERE item_id IN (SELECT item_id FROM complete)
+          GROUP BY item_id, criterion HAVING count(DISTINCT label) > 1)
+       SELECT i.id AS itemId, i.position, count(*) AS disagreements,
+              sum(EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = s.item_id AND j.criterion = s.criterion)) AS resolved
+         FROM split s JOIN items i ON i.id = s.item_id
+        GROUP BY i.id ORDER BY i.position`,
+    )
+    .all({ studyId }) as { itemId: number; position: number; disagreements: number; resolved: number }[];
+
+const LATEST_LABELS = `
+  SELECT a.item_id, a.user_id, l.criterion, l.label
+    FROM assignments a
+    JOIN annotations an ON an.assignment_id = a.id
+     AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+    JOIN labels l ON l.annotation_id = an.id
+   WHERE a.study_id = @studyId AND a.state = 'submitted'`;
+
+/** Per criterion, over items whose reviews are all in: how many items have two or more labels, and on how many all agree. */
+export const rawAgreement = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `WITH complete AS (SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0),
+            per AS (SELECT item_id, criterion, count(*) AS n, count(DISTINCT label) AS distinctLabels
+                      FROM (${LATEST_LABELS}) WHERE item_id IN (SELECT item_id FROM complete) GROUP BY item_id, criterion)
+       SELECT criterion, count(*) AS items, sum(distinctLabels = 1) AS agreed FROM per WHERE n >= 2 GROUP BY criterion`,
+    )
+    .all({ studyId }) as { criterion: string; items: number; agreed: number }[];
+
+/** Items per set (KMP scheme) and how many of them have every review in. */
+export const setProgress = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT m.set_index AS setIndex, count(DISTINCT a.item_id) AS items,
+              count(DISTINCT CASE WHEN NOT EXISTS (SELECT 1 FROM assignments p WHERE p.item_id = a.item_id AND p.state = 'pending') THEN a.item_id END) AS complete
+         FROM assignments a JOIN study_members m ON m.study_id = a.study_id AND m.user_id = a.user_id
+        WHERE a.study_id = @studyId AND m.set_index IS NOT NULL
+        GROUP BY m.set_index ORDER BY m.set_index`,
+    )
+    .all({ studyId }) as { setIndex: number; items: number; complete: number }[];

@@ -1,0 +1,182 @@
+import 'server-only';
+import { getDb, openSnapshot, type Db } from '@/db/client';
+import type { StudyRow } from '@/db/queries/studies';
+import { csvHeader, csvLine } from '@/lib/io/csv';
+import { jsonlLine } from '@/lib/io/jsonl-out';
+import { OVERALL } from '@/lib/validation/common';
+import type { Label } from '@/lib/validation/labels';
+import type { Criterion } from '@/lib/validation/pairwise';
+import type { Actor } from './actor';
+import { studyForStaff } from './access';
+import { audit } from './audit';
+import { invalid } from './errors';
+
+export type Provenance = 'agreed' | 'majority' | 'adjudicated';
+
+export type GroundTruthRow = {
+  item: string;
+  itemId: number;
+  criterion: string;
+  label: Label;
+  provenance: Provenance;
+  /** Each reviewer's label by slot (Reviewer 1 first); null where a reviewer gave none. */
+  reviewers: (Label | null)[];
+  adjudicator: string | null;
+  rationale: string | null;
+};
+
+type Ruling = { label: Label; rationale: string | null; adjudicator: string };
+
+function rulings(db: Db, studyId: number) {
+  const rows = db.$client
+    .prepare(
+      `SELECT j.item_id AS itemId, j.criterion, j.label, j.rationale, u.username AS adjudicator
+         FROM adjudications j JOIN items i ON i.id = j.item_id JOIN users u ON u.id = j.adjudicator_id
+        WHERE i.study_id = ? AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+    )
+    .all(studyId) as ({ itemId: number; criterion: string } & Ruling)[];
+  const map = new Map<string, Ruling>();
+  for (const r of rows) map.set(`${r.itemId}:${r.criterion}`, r);
+  return map;
+}
+
+type ItemLabels = { itemId: number; externalId: string; pending: number; labels: Map<string, (Label | null)[]> };
+
+/** Every item of a study with its reviewers' counting labels, one item at a time, in item order. */
+function* itemsWithLabels(db: Db, studyId: number, slots: number): Generator<ItemLabels> {
+  const rows = db.$client
+    .prepare(
+      `SELECT i.id AS itemId, i.external_id AS externalId,
+              (SELECT count(*) FROM assignments p WHERE p.item_id = i.id AND p.state = 'pending') AS pending,
+              a.slot, l.criterion, l.label
+         FROM items i
+         LEFT JOIN assignments a ON a.item_id = i.id AND a.state = 'submitted'
+         LEFT JOIN annotations an ON an.assignment_id = a.id
+          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+         LEFT JOIN labels l ON l.annotation_id = an.id
+        WHERE i.study_id = ?
+        ORDER BY i.position`,
+    )
+    .iterate(studyId) as IterableIterator<{ itemId: number; externalId: string; pending: number; slot: number | null; criterion: string | null; label: Label | null }>;
+  let current: ItemLabels | null = null;
+  for (const r of rows) {
+    if (!current || current.itemId !== r.itemId) {
+      if (current) yield current;
+      current = { itemId: r.itemId, externalId: r.externalId, pending: r.pending, labels: new Map() };
+    }
+    if (r.criterion && r.slot) {
+      const list = current.labels.get(r.criterion) ?? Array<Label | null>(slots).fill(null);
+      list[r.slot - 1] = r.label;
+      current.labels.set(r.criterion, list);
+    }
+  }
+  if (current) yield current;
+}
+
+function majority(labels: (Label | null)[]): Label | null {
+  const given = labels.filter((l): l is Label => l !== null);
+  const counts = new Map<Label, number>();
+  for (const l of given) counts.set(l, (counts.get(l) ?? 0) + 1);
+  for (const [label, n] of counts) if (n * 2 > given.length) return label;
+  return null;
+}
+
+/**
+ * Resolves one item: every criterion gets the agreed label, the majority label (majority rule), or the
+ * adjudicated one. Returns null when the item is not complete yet (reviews pending or a disagreement open).
+ */
+function resolveItem(item: ItemLabels, rule: StudyRow['groundTruthRule'], rulingOf: Map<string, Ruling>, order: Map<string, number>): GroundTruthRow[] | null {
+  if (item.pending > 0 || item.labels.size === 0) return null;
+  const out: GroundTruthRow[] = [];
+  const criteria = [...item.labels.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || a.localeCompare(b));
+  for (const criterion of criteria) {
+    const reviewers = item.labels.get(criterion)!;
+    const given = reviewers.filter((l): l is Label => l !== null);
+    const unanimous = given.every((l) => l === given[0]);
+    const base = { item: item.externalId, itemId: item.itemId, criterion, reviewers };
+    if (unanimous) {
+      out.push({ ...base, label: given[0], provenance: 'agreed', adjudicator: null, rationale: null });
+      continue;
+    }
+    const ruling = rulingOf.get(`${item.itemId}:${criterion}`);
+    if (ruling) {
+      out.push({ ...base, label: ruling.label, provenance: 'adjudicated', adjudicator: ruling.adjudicator, rationale: ruling.rationale });
+      continue;
+    }
+    const m = rule === 'majority' ? majority(reviewers) : null;
+    if (!m) return null;
+    out.push({ ...base, label: m, provenance: 'majority', adjudicator: null, rationale: null });
+  }
+  return out;
+}
+
+function criterionOrder(study: StudyRow) {
+  const order = new Map(((study.criteria ?? []) as Criterion[]).map((c, i) => [c.id, i]));
+  order.set(OVERALL, order.size);
+  return order;
+}
+
+/** Ground truth of a study, streamed item by item; `onIncomplete` is told of each item left out. */
+export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId: string) => void): Generator<GroundTruthRow> {
+  const rulingOf = rulings(db, study.id);
+  const order = criterionOrder(study);
+  for (const item of itemsWithLabels(db, study.id, study.reviewersPerItem)) {
+    const rows = resolveItem(item, study.groundTruthRule, rulingOf, order);
+    if (rows) yield* rows;
+    else onIncomplete?.(item.externalId);
+  }
+}
+
+export type GroundTruthSummaryDto = { items: number; complete: number; incomplete: number; labels: number; adjudicated: number; rule: StudyRow['groundTruthRule'] };
+
+export function groundTruthSummary(actor: Actor, studyId: number): GroundTruthSummaryDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  return summarize(db, study);
+}
+
+export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
+  let incomplete = 0;
+  let labels = 0;
+  let adjudicated = 0;
+  const complete = new Set<number>();
+  for (const row of groundTruth(db, study, () => incomplete++)) {
+    labels++;
+    complete.add(row.itemId);
+    if (row.provenance === 'adjudicated') adjudicated++;
+  }
+  return { items: complete.size + incomplete, complete: complete.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
+}
+
+/** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
+export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have ground truth.');
+  if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
+  const summary = summarize(db, study);
+  audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
+  const slots = study.reviewersPerItem;
+  function* lines(): Generator<string> {
+    const snap = openSnapshot();
+    try {
+      if (format === 'csv') {
+        yield csvHeader(['item', 'criterion', 'label', 'provenance', ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`), 'adjudicator', 'rationale']);
+      }
+      for (const r of groundTruth(snap.db, study)) {
+        yield format === 'csv'
+          ? csvLine([r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''])
+          : jsonlLine({ item: r.item, criterion: r.criterion, label: r.label, provenance: r.provenance, reviewers: r.reviewers, adjudicator: r.adjudicator, rationale: r.rationale });
+      }
+    } finally {
+      snap.close();
+    }
+  }
+  const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
+  return {
+    lines: lines(),
+    summary,
+    filename: `${safeName}-ground-truth.${format}`,
+    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+  };
+}
