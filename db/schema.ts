@@ -250,3 +250,45 @@ export const adjudications = sqliteTable(
     check('adjudications_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
   ],
 );
+
+/** A named set of LLM-judge labels for a study (e.g. one model with one prompt). Never shown to annotators. */
+export const judgeRuns = sqliteTable(
+  'judge_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    format: text('format').notNull(),
+    filename: text('filename').notNull(),
+    // Records left out because the verdict could not be read (never guessed), with their items.
+    unparsed: text('unparsed', { mode: 'json' }).$type<{ item: string; line: number; message: string }[]>().notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('judge_runs_study_name_unique').on(t.studyId, t.name)],
+);
+
+export const judgeLabels = sqliteTable(
+  'judge_labels',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    criterion: text('criterion').notNull(),
+    // True when the judge saw the replies in the order b, a; the label is still from a's side.
+    swapped: integer('swapped', { mode: 'boolean' }).notNull().default(false),
+    label: text('label', { enum: LABELS }).notNull(),
+    rationale: text('rationale'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.itemId, t.criterion, t.swapped] }),
+    check('judge_labels_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
+  ],
+);

@@ -53,7 +53,7 @@ function* validated<T>(
   for (const r of results) {
     const checked = r.ok ? validate(schema, r.line, r.value) : r;
     if (checked.ok || numbering === 'line') yield checked;
-    else yield { line: checked.line, ok: false, errors: checked.errors.map(recordMessage) };
+    else yield { ...checked, errors: checked.errors.map(recordMessage) };
   }
 }
 

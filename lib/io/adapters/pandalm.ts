@@ -155,7 +155,8 @@ export function* pandalmJudgeLines(file: string, judgeName = pandalmJudgeName(fi
     }
     const label = pandalmLabel(record[resultKey]);
     if (label === null) {
-      yield failure(line, resultKey, `unparseable verdict ${describe(record[resultKey])}`);
+      const message = `unparseable verdict ${describe(record[resultKey])}`;
+      yield { line, ok: false, errors: [{ line, path: resultKey, message }], unreadableVerdict: { item: pandalmItemId(record.idx) } };
       continue;
     }
     const reasonKey = resultKey.replace(/_result$/, '_reason');
