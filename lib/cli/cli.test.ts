@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { publicDataDir } from '@/lib/io/public-data';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-cli-'));
+const env = { ...process.env, CONCORD_DB: path.join(dir, 'cli.db') };
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function concord(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, input, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('the concord command', () => {
+  it('runs a flow review study end to end on the same code as the app', () => {
+    expect(concord(['user', 'add', 'rev1', '--role', 'annotator'], 'a-good-password\n').code).toBe(0);
+    const created = concord(['study', 'create', '--kind', 'flow_review', '--name', 'CLI study', '--pay-rate', '0.25', '--json']);
+    expect(created.code).toBe(0);
+    const { id } = JSON.parse(created.out);
+    expect(id).toBeGreaterThan(0);
+
+    const imported = concord(['import', 'items', '--study', String(id), '--format', 'mathdial', path.join(publicDataDir(), 'mathdial', 'test.jsonl')]);
+    expect(imported.code).toBe(0);
+    expect(imported.out).toContain('Imported 599 new item(s)');
+
+    expect(concord(['study', 'members', String(id), 'rev1']).code).toBe(0);
+    expect(concord(['study', 'open', String(id)]).out).toContain('599 items');
+    const report = JSON.parse(concord(['report', 'flows', '--study', String(id), '--json']).out);
+    expect(report).toMatchObject({ items: 599, submitted: 0, verified: 0, truncated: 0, discarded: 0, discardReasons: {} });
+    expect(report.reviewers).toEqual([expect.objectContaining({ username: 'rev1', submitted: 0, activeSeconds: 0, payout: 0 })]);
+    const exported = concord(['export', 'flows', '--study', String(id), '--what', 'decisions', '--format', 'csv']);
+    expect(exported.out.trim()).toBe('item,reviewer,decision,after_step,reasons,note,active_seconds,submitted_at');
+  });
+
+  it('refuses a bad file on stderr with line and field, exits non-zero and writes nothing', () => {
+    const { id } = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Bad', '--json']).out);
+    const file = path.join(dir, 'bad.jsonl');
+    fs.writeFileSync(file, ['{"id":"a","problem":{"text":"p"},"steps":[{"speaker":"tutor","text":"t"}]}', '{"id":"b","problem":{"text":"p"},"steps":[]}', '[1,'].join('\n'));
+    const r = concord(['import', 'items', '--study', String(id), file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('Nothing was imported');
+    expect(r.err).toMatch(/line 2, steps: /);
+    expect(r.err).toMatch(/line 3: /);
+    expect(JSON.parse(concord(['report', 'flows', '--study', String(id), '--json']).out).items).toBe(0);
+  });
+
+  it('explains usage errors', () => {
+    expect(concord(['study', 'open', 'abc']).err).toContain('is not a study id');
+    expect(concord(['nonsense']).code).toBe(2);
+    expect(concord(['import', 'items', '--study', '1', '--bogus', 'x']).code).toBe(2);
+  });
+});
