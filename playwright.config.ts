@@ -1,6 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
+// One temporary database for the run. Set here, in the runner, so that test workers (which inherit the
+// environment) can prepare data with the CLI on the same file the server uses.
+process.env.CONCORD_E2E_DB ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-')), 'concord.db');
 
 export default defineConfig({
   testDir: './e2e',
@@ -22,6 +28,7 @@ export default defineConfig({
   webServer: {
     // A fresh temporary database, migrated and seeded with the demo, behind the production build.
     command: `node e2e/support/start-server.mjs ${PORT}`,
+    env: { CONCORD_DB: process.env.CONCORD_E2E_DB },
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

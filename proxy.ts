@@ -16,5 +16,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/((?!sign-in|api/auth|api/health|_next/static|_next/image|favicon.ico).*)'],
+  matcher: ['/((?!sign-in|api/auth|api/health|_next/static|_next/image|favicon.ico|icon.svg).*)'],
 };

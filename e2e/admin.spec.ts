@@ -23,10 +23,10 @@ test('disabling an account or changing a role takes effect on the next request',
   await Promise.all([admin.context.close(), ann3.context.close(), ann4.context.close()]);
 });
 
-test('repeated failed sign-ins lock the account for a while', async ({ page }) => {
+test('repeated failed sign-ins lock the account for a while, even a disabled one', async ({ page }) => {
   for (let i = 0; i < 6; i++) {
     await page.goto('/sign-in');
-    await page.getByLabel('Username').fill('ann2');
+    await page.getByLabel('Username').fill('ann4');
     await page.getByLabel('Password').fill(`wrong-${i}`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();

@@ -29,19 +29,29 @@ export default async function HomePage() {
                 <div className="flex items-baseline justify-between gap-2">
                   <h2 className="font-medium">{s.name}</h2>
                   <span className="text-xs uppercase tracking-wide text-slate-500">
-                    {s.kind === 'flow_review' ? 'Flow review' : s.kind} · {s.status}
+                    {s.kind === 'flow_review' ? 'Flow review' : 'Pairwise'} · {s.status}
                   </span>
                 </div>
-                <div className="mt-3">
-                  <ProgressBar done={s.submitted} total={s.assigned} />
-                </div>
-                <div className="mt-3">
+                {s.assigned > 0 && (
+                  <div className="mt-3">
+                    <ProgressBar done={s.submitted} total={s.assigned} />
+                  </div>
+                )}
+                <div className="mt-3 flex gap-2">
                   {s.status === 'open' && s.assigned > 0 && (
                     <Link
                       href={`/studies/${s.id}/review`}
                       className="inline-block rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
                     >
                       {done ? 'Review my submissions' : s.submitted ? 'Continue' : 'Start'}
+                    </Link>
+                  )}
+                  {s.isAdjudicator && s.status === 'open' && (
+                    <Link
+                      href={`/studies/${s.id}/adjudicate`}
+                      className="inline-block rounded-md border border-accent-600 px-3 py-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50"
+                    >
+                      Adjudicate
                     </Link>
                   )}
                 </div>

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
-import { closeStudy, createStudy, openStudy, setStudyMembers } from '@/lib/server/studies';
+import { closeStudy, createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 
 export type FormState = { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> } | undefined;
 
@@ -17,8 +17,8 @@ export async function createStudyAction(_prev: FormState, form: FormData): Promi
   redirect(`/studies/${res.data.id}`);
 }
 
-export async function setMembersAction(studyId: number, usernames: string[]) {
-  const res = await runAction((actor) => setStudyMembers(actor, studyId, { usernames }));
+export async function setMembersAction(studyId: number, input: { usernames: string[]; mode: string; adjudicator: string | null }) {
+  const res = await runAction((actor) => setStudyMembers(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);
   return res;
 }
@@ -33,4 +33,20 @@ export async function closeStudyAction(studyId: number) {
   const res = await runAction((actor) => closeStudy(actor, studyId));
   revalidatePath(`/studies/${studyId}`);
   return res;
+}
+
+/** Replaces a draft pairwise study's criteria with an uploaded catalog (JSON text). */
+export async function setCriteriaAction(studyId: number, json: string) {
+  const res = await runAction((actor) => {
+    let catalog: unknown;
+    try {
+      catalog = JSON.parse(json);
+    } catch (e) {
+      return { ok: false as const, error: `The file is not valid JSON: ${(e as Error).message}` };
+    }
+    return { ok: true as const, study: setStudyCriteria(actor, studyId, catalog) };
+  });
+  revalidatePath(`/studies/${studyId}`);
+  if (res.ok && !res.data.ok) return { ok: false as const, error: res.data.error };
+  return res.ok ? { ok: true as const, count: res.data.study!.criteria.length } : res;
 }

@@ -31,6 +31,7 @@ export function NewStudyForm() {
       <Field id="kind" label="Kind" error={fe.kind}>
         <select id="kind" name="kind" defaultValue={v.kind ?? 'flow_review'} className={input}>
           <option value="flow_review">Flow review — verify, truncate or discard dialogue flows</option>
+          <option value="pairwise">Pairwise — two blinded tutor replies judged per criterion</option>
         </select>
       </Field>
       <Field id="name" label="Name" error={fe.name}>
@@ -44,7 +45,8 @@ export function NewStudyForm() {
           <input id="payRate" name="payRate" inputMode="decimal" defaultValue={v.payRate ?? '0'} className={input} />
         </Field>
         <Field id="reviewersPerItem" label="Reviewers per item" error={fe.reviewersPerItem}>
-          <input id="reviewersPerItem" name="reviewersPerItem" type="number" min={1} max={10} defaultValue={v.reviewersPerItem ?? '1'} className={input} />
+          <input id="reviewersPerItem" name="reviewersPerItem" type="number" min={1} max={10} defaultValue={v.reviewersPerItem}
+            placeholder="1 for flows, 2 for pairwise" className={input} />
         </Field>
         <Field id="seed" label="Assignment seed" error={fe.seed} hint="Optional; fixes the draw">
           <input id="seed" name="seed" inputMode="numeric" defaultValue={v.seed} className={input} />

@@ -1,9 +1,9 @@
 import { json, route } from '@/lib/auth/handlers';
 import { notFound } from '@/lib/server/errors';
-import { getFlowAssignment } from '@/lib/server/review';
+import { getAssignmentView } from '@/lib/server/review';
 
 export const GET = route((actor, _req, { id }) => {
   const assignmentId = Number(id);
   if (!Number.isInteger(assignmentId) || assignmentId < 1) throw notFound('That assignment');
-  return json(getFlowAssignment(actor, assignmentId));
+  return json(getAssignmentView(actor, assignmentId));
 });

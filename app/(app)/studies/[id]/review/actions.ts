@@ -1,6 +1,7 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
+import { saveJudgmentDraft, submitJudgment } from '@/lib/server/judging';
 import { getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from '@/lib/server/review';
 
 export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
@@ -18,6 +19,18 @@ export async function submitFlowReviewAction(input: { studyId: number; assignmen
 export async function undoLastSubmissionAction(input: { studyId: number }) {
   return runAction((actor) => {
     const result = undoLastSubmission(actor, input);
+    return { ...result, queue: getQueue(actor, input.studyId) };
+  });
+}
+
+export async function saveJudgmentDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
+  return runAction((actor) => saveJudgmentDraft(actor, input));
+}
+
+/** Submits a pairwise judgment and returns the reviewer's queue as it is now. */
+export async function submitJudgmentAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; choices: Record<string, string> }) {
+  return runAction((actor) => {
+    const result = submitJudgment(actor, input);
     return { ...result, queue: getQueue(actor, input.studyId) };
   });
 }

@@ -4,6 +4,7 @@ import { requireUserPage } from '@/lib/auth/guards';
 import { DomainError } from '@/lib/server/errors';
 import { getQueue } from '@/lib/server/review';
 import { FlowReviewer } from './_components/flow-reviewer';
+import { PairwiseJudge } from './_components/pairwise-judge';
 
 export const metadata: Metadata = { title: 'Review' };
 
@@ -18,6 +19,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
+  if (queue.kind === 'pairwise') return <PairwiseJudge initialQueue={queue} />;
   if (queue.kind !== 'flow_review') notFound();
   return <FlowReviewer initialQueue={queue} />;
 }

@@ -53,6 +53,8 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
   const qc = useQueryClient();
   const steps = assignment.flow.steps.length;
   const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
   const [hint, setHint] = useState<string | null>(null);
   const activeMs = useActiveTime(assignment.assignmentId, assignment.activeMs);
   // One id per item view: a retried or double-clicked submit is recognised by the server and written once.
@@ -84,10 +86,17 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
       if (document.visibilityState === 'hidden' && dirty.current) saveRef.current(draftRef.current);
     };
     document.addEventListener('visibilitychange', flush);
-    return () => document.removeEventListener('visibilitychange', flush);
-  }, []);
-  const draftRef = useRef(draft);
-  draftRef.current = draft;
+    return () => {
+      document.removeEventListener('visibilitychange', flush);
+      // Leaving this flow without submitting (undo, navigation): keep what was chosen, here and in the cache.
+      if (dirty.current) {
+        saveRef.current(draftRef.current);
+        qc.setQueryData(assignmentKey(assignment.assignmentId), (old: FlowAssignmentDto | undefined) =>
+          old ? { ...old, draft: { ...draftRef.current } } : old,
+        );
+      }
+    };
+  }, [qc, assignment.assignmentId]);
 
   const submit = useMutation({
     mutationFn: () =>
@@ -157,6 +166,8 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
           noteRef.current?.focus();
           break;
         case 'Enter':
+          // Enter on a focused button or link does that control's own action.
+          if (e.target instanceof HTMLElement && e.target.closest('button, a, summary')) return;
           e.preventDefault();
           trySubmit();
           break;

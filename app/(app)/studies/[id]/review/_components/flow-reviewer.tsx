@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isTypingTarget } from '@/components/review/keyboard';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
@@ -95,7 +96,8 @@ export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
 function AllDone({ queue, onUndo, undoing }: { queue: QueueDto; onUndo: () => void; undoing: boolean }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'u' && queue.undoableId !== null && !e.ctrlKey && !e.metaKey) onUndo();
+      if (e.key !== 'u' || queue.undoableId === null || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      onUndo();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -1,0 +1,135 @@
+import Link from 'next/link';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import type { PairwiseReportDto } from '@/lib/server/pairwise-report';
+import { Section, exportLink, money, pct } from './section';
+
+export function PairwiseOverview({ report, studyId }: { report: PairwiseReportDto; studyId: number }) {
+  const gt = report.groundTruth;
+  return (
+    <>
+      <Section title="Progress">
+        <ProgressBar done={report.submitted} total={report.assigned} label="Judgments submitted" />
+        <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Items with ground truth</dt>
+            <dd className="text-2xl font-semibold tabular-nums" data-testid="gt-complete">
+              {gt.complete.toLocaleString('en-US')} <span className="text-sm font-normal text-slate-500">of {gt.items.toLocaleString('en-US')}</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Disagreeing items</dt>
+            <dd className="text-2xl font-semibold tabular-nums" data-testid="disagreeing">
+              {report.adjudication.disagreeingItems}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Adjudication backlog</dt>
+            <dd className="text-2xl font-semibold tabular-nums" data-testid="backlog">
+              {report.adjudication.open}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Ground truth rule</dt>
+            <dd className="text-sm">{gt.rule === 'majority' ? 'Majority of the reviewers, else adjudicated' : 'Agreed, else adjudicated'}</dd>
+          </div>
+        </dl>
+        <p className="mt-3 text-sm text-slate-600">
+          Adjudicator: {report.adjudication.adjudicator ?? 'none named (leads can adjudicate)'} ·{' '}
+          <Link href={`/studies/${studyId}/adjudicate`} className="text-accent-700 hover:underline">
+            Open the adjudication queue
+          </Link>
+        </p>
+      </Section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Section title="Reviewers">
+          <table className="w-full text-sm" data-testid="reviewer-table">
+            <thead className="text-left text-slate-500">
+              <tr>
+                <th className="py-1">Reviewer</th>
+                <th className="py-1">Set</th>
+                <th className="py-1 text-right">Done</th>
+                <th className="py-1 text-right">Active h</th>
+                <th className="py-1 text-right">Payout</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.reviewers.map((r) => (
+                <tr key={r.username} className="border-t border-slate-100">
+                  <td className="py-1">{r.displayName}</td>
+                  <td className="py-1">{r.set ?? '–'}</td>
+                  <td className="py-1 text-right tabular-nums">
+                    {r.submitted} / {r.assigned}
+                  </td>
+                  <td className="py-1 text-right tabular-nums">{(r.activeSeconds / 3600).toFixed(2)}</td>
+                  <td className="py-1 text-right tabular-nums">{money(r.payout)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {report.sets.length > 0 && (
+            <table className="mt-4 w-full text-sm" data-testid="set-table">
+              <thead className="text-left text-slate-500">
+                <tr>
+                  <th className="py-1">Set</th>
+                  <th className="py-1">Reviewers</th>
+                  <th className="py-1 text-right">Items complete</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.sets.map((s) => (
+                  <tr key={s.set} className="border-t border-slate-100">
+                    <td className="py-1">{s.set}</td>
+                    <td className="py-1">{s.reviewers.join(' + ')}</td>
+                    <td className="py-1 text-right tabular-nums">
+                      {s.complete} / {s.items}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Section>
+        <Section title="Raw agreement per criterion">
+          {report.agreement.length === 0 ? (
+            <p className="text-sm text-slate-500">No item has all its reviews yet.</p>
+          ) : (
+            <table className="w-full text-sm" data-testid="agreement-table">
+              <thead className="text-left text-slate-500">
+                <tr>
+                  <th className="py-1">Criterion</th>
+                  <th className="py-1 text-right">Items</th>
+                  <th className="py-1 text-right">All agree</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.agreement.map((a) => (
+                  <tr key={a.criterion} className="border-t border-slate-100">
+                    <td className="py-1">{a.name}</td>
+                    <td className="py-1 text-right tabular-nums">{a.items}</td>
+                    <td className="py-1 text-right tabular-nums">{pct(a.agreed, a.items)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Section>
+      </div>
+
+      <Section title="Ground truth">
+        <p className="mb-3 text-sm text-slate-600">
+          {gt.labels.toLocaleString('en-US')} labels on {gt.complete.toLocaleString('en-US')} items ({gt.adjudicated} adjudicated). {gt.incomplete} item(s)
+          are not complete yet and are left out of the export.
+        </p>
+        <div className="flex flex-wrap gap-3 text-sm">
+          <a href={exportLink(studyId, 'ground-truth', 'jsonl')} className="rounded-md border border-slate-300 px-3 py-1.5" download>
+            Ground truth (JSONL)
+          </a>
+          <a href={exportLink(studyId, 'ground-truth', 'csv')} className="rounded-md border border-slate-300 px-3 py-1.5" download>
+            Ground truth (CSV)
+          </a>
+        </div>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { requireUserPage } from '@/lib/auth/guards';
+import { getAdjudicationQueue } from '@/lib/server/adjudication';
+import { DomainError } from '@/lib/server/errors';
+import { Adjudicator } from './_components/adjudicator';
+
+export const metadata: Metadata = { title: 'Adjudicate' };
+
+export default async function AdjudicatePage({ params }: { params: Promise<{ id: string }> }) {
+  const actor = await requireUserPage();
+  const studyId = Number((await params).id);
+  if (!Number.isInteger(studyId) || studyId < 1) notFound();
+  try {
+    return <Adjudicator initialQueue={getAdjudicationQueue(actor, studyId)} />;
+  } catch (e) {
+    if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'forbidden')) notFound();
+    throw e;
+  }
+}

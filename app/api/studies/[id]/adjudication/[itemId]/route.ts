@@ -1,0 +1,10 @@
+import { json, route } from '@/lib/auth/handlers';
+import { getAdjudicationItem } from '@/lib/server/adjudication';
+import { notFound } from '@/lib/server/errors';
+import { parseStudyId } from '@/lib/server/studies';
+
+export const GET = route((actor, _req, { id, itemId }) => {
+  const item = Number(itemId);
+  if (!Number.isInteger(item) || item < 1) throw notFound('That item');
+  return json(getAdjudicationItem(actor, parseStudyId(id), item));
+});
