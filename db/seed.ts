@@ -3,6 +3,7 @@ import path from 'node:path';
 import { getDb } from './client';
 import { publicDataDir } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports';
+import { importJudge } from '@/lib/server/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
 import { createUser } from '@/lib/server/users';
@@ -75,7 +76,13 @@ export async function seedDemo({ ifEmpty = false, log = (_: string) => {} } = {}
     const report = importItems(actor, study.id, pandalm, 'pandalm');
     setStudyMembers(actor, study.id, { usernames: [], adjudicator: 'adj' });
     openStudy(actor, study.id);
-    log(`Study ${study.id}: PandaLM (${report.inserted} items with ${report.annotations?.inserted ?? 0} labels from its three annotators)`);
+    const judges = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.json'].map((f) =>
+      importJudge(actor, study.id, path.join(publicDataDir(), 'pandalm', f), 'pandalm'),
+    );
+    log(
+      `Study ${study.id}: PandaLM (${report.inserted} items with ${report.annotations?.inserted ?? 0} labels from its three annotators; ` +
+        `judges ${judges.map((j) => `${j.run} (${j.labels} verdicts, ${j.unparsed.length} unreadable)`).join(', ')})`,
+    );
   }
   return { skipped: false };
 }

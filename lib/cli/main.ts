@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { closeDb } from '@/db/client';
 import { DomainError } from '@/lib/server/errors';
 import { ImportRejected } from '@/lib/server/imports';
-import { COMMANDS, type Command } from './commands';
+import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
+import { REPORT_COMMANDS } from './report-commands';
+
+const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS];
 
 const USAGE = `Usage: npx concord <command> [options]
 

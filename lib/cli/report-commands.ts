@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { agreementReport } from '@/lib/server/analytics/agreement';
+import { alignmentReport, type AlignmentSummaryDto, type VoteAgreementDto } from '@/lib/server/analytics/alignment';
+import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import { hybridReport } from '@/lib/server/analytics/hybrid';
+import { reportJson } from '@/lib/server/analytics/json';
+import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
+import { invalid } from '@/lib/server/errors';
+import { importJudge } from '@/lib/server/judge-import';
+import { parseStudyId } from '@/lib/server/studies';
+import { cliActor } from '@/lib/server/system';
+import type { Command } from './commands';
+
+type Values = Parameters<Command['run']>[0];
+
+const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
+
+function required(v: Values, key: string): string {
+  const value = str(v, key);
+  if (!value) throw invalid(`--${key} is required.`);
+  return value;
+}
+
+function existingFile(file: string | undefined): string {
+  if (!file) throw invalid('Name the file to import.');
+  const resolved = path.resolve(file);
+  if (!fs.existsSync(resolved)) throw invalid(`No such file: ${file}`);
+  return resolved;
+}
+
+const out = (text: string): void => {
+  process.stdout.write(text);
+};
+const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
+
+/* ----- plain-text rendering ----- */
+
+const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
+const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
+const withCi = (s: StatDto, i: IntervalDto) => `${num(s)}${s.value === null ? '' : ci(i)}`;
+const pct = (s: StatDto) => (s.value === null ? `— (${s.reason})` : `${(100 * s.value).toFixed(1)} %`);
+
+function summaryLine(label: string, s: AlignmentSummaryDto) {
+  return (
+    `${label}: n ${s.n}, alignment ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, ` +
+    `without ties ${withCi(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies)} (n ${s.nNoTies}), κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n`
+  );
+}
+
+const votesLine = (label: string, v: VoteAgreementDto) =>
+  `${label}: ${withCi(v.agreement, v.intervals.agreement)} of ${v.n} votes; without ties ${withCi(v.agreementNoTies, v.intervals.agreementNoTies)} of ${v.nNoTies}\n`;
+
+const common = { study: { type: 'string' }, bootstrap: { type: 'string' }, json: { type: 'boolean' } } as const;
+
+export const REPORT_COMMANDS: Command[] = [
+  {
+    name: 'report agreement',
+    usage: 'report agreement --study STUDY [--bootstrap 1000] [--json]',
+    summary:
+      'Inter-annotator agreement before adjudication per criterion and macro: percent agreement, Fleiss κ, Krippendorff α,\n' +
+      '      Cohen κ per annotator pair, with 95 % intervals (item bootstrap with B replicates; 0 = none).',
+    options: common,
+    run(v) {
+      const r = agreementReport(cliActor(), parseStudyId(required(v, 'study')), { bootstrap: str(v, 'bootstrap') });
+      if (v.json) return printJson(r);
+      let text = `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n`;
+      for (const c of r.criteria) {
+        text +=
+          `\n${c.criterion} (${c.name}): ${c.items} items, ${c.ratings} labels\n` +
+          `  percent agreement ${withCi(c.percentAgreement, c.intervals.percentAgreement)}\n` +
+          `  Fleiss κ ${withCi(c.fleissKappa, c.intervals.fleissKappa)}\n` +
+          `  Krippendorff α nominal ${withCi(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal)}, ordinal ${withCi(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal)}\n`;
+        for (const p of c.pairs) {
+          text +=
+            `  ${p.annotators[0]} × ${p.annotators[1]}: ${p.items} items, agreement ${withCi(p.percentAgreement, p.intervals.percentAgreement)}, ` +
+            `κ ${withCi(p.cohenKappa, p.intervals.cohenKappa)}, linear ${num(p.cohenKappaLinear)}, quadratic ${num(p.cohenKappaQuadratic)}\n`;
+        }
+      }
+      const m = r.macro;
+      text +=
+        `\nmacro (mean over criteria): percent agreement ${withCi(m.percentAgreement, m.intervals.percentAgreement)}, Fleiss κ ${withCi(m.fleissKappa, m.intervals.fleissKappa)}, ` +
+        `α nominal ${withCi(m.krippendorffAlphaNominal, m.intervals.krippendorffAlphaNominal)}, α ordinal ${withCi(m.krippendorffAlphaOrdinal, m.intervals.krippendorffAlphaOrdinal)}\n`;
+      out(text);
+    },
+  },
+  {
+    name: 'report alignment',
+    usage: 'report alignment --study STUDY --judge NAME [--bootstrap 1000] [--json]',
+    summary:
+      'How well a judge run matches ground truth: alignment rate (± ties), Cohen κ, confusion matrix, per criterion, principle and model.',
+    options: { ...common, judge: { type: 'string' } },
+    run(v) {
+      const r = alignmentReport(cliActor(), parseStudyId(required(v, 'study')), {
+        judge: required(v, 'judge'),
+        bootstrap: str(v, 'bootstrap'),
+      });
+      if (v.json) return printJson(r);
+      let text =
+        `Judge "${r.judge}" against ground truth (${r.groundTruthRule}) in study ${r.studyId}: ${r.groundTruth.labels} ground-truth labels, ` +
+        `${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled, ${r.unparsedVerdicts} unreadable verdict(s)\n\n` +
+        summaryLine('overall', r.overall) +
+        `confusion (rows = ground truth, columns = judge; lose, tie, win):\n${r.overall.confusion.map((row, k) => `  ${r.labelSet[k].padEnd(4)} ${row.map((x) => String(x).padStart(6)).join('')}\n`).join('')}\n`;
+      for (const c of r.byCriterion) text += summaryLine(`criterion ${c.criterion}`, c);
+      for (const p of r.byPrinciple) text += summaryLine(`principle ${p.principle}`, p);
+      for (const m of r.byModel) text += summaryLine(`model ${m.model}`, m);
+      text += '\n';
+      for (const a of r.judgeVsAnnotators) text += votesLine(`judge vs ${a.annotator}`, a);
+      text += votesLine('judge vs all human votes', r.judgeVsHuman) + votesLine('human vs human', r.humanVsHuman);
+      const pc = r.positionConsistency;
+      text +=
+        'n' in pc
+          ? `position consistency: ${withCi(pc.rate, pc.interval)} (${pc.consistent} of ${pc.n})\n`
+          : `position consistency: — (${pc.reason})\n`;
+      out(text);
+    },
+  },
+  {
+    name: 'report leaderboard',
+    usage: 'report leaderboard --study STUDY [--tie-policy half|non_win|exclude] [--bootstrap 1000] [--json]',
+    summary: 'KMP-Bench leaderboard per model and grader (ground truth, each judge run): win rates per criterion and their aggregates.',
+    options: { ...common, 'tie-policy': { type: 'string', default: 'half' } },
+    run(v) {
+      const r = leaderboardReport(cliActor(), parseStudyId(required(v, 'study')), {
+        tiePolicy: str(v, 'tie-policy'),
+        bootstrap: str(v, 'bootstrap'),
+      });
+      if (v.json) return printJson(r);
+      let text = `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n`;
+      for (const row of r.rows) {
+        const principles = Object.entries(row.principleLevelAcc)
+          .map(([p, s]) => `${p} ${num(s)}`)
+          .join(', ');
+        text +=
+          `\n${row.model} — graded by ${row.grader} (${row.items} item(s))\n` +
+          `  Overall Judgement ${withCi(row.overallJudgement, row.intervals.overallJudgement)}, Overall Acc ${withCi(row.overallAcc, row.intervals.overallAcc)}, ` +
+          `General-Level Acc ${withCi(row.generalLevelAcc, row.intervals.generalLevelAcc)}\n` +
+          (principles ? `  Principle-Level Acc: ${principles}\n` : '') +
+          (row.alignmentRate.value === null
+            ? ''
+            : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
+      }
+      out(text);
+    },
+  },
+  {
+    name: 'report hybrid',
+    usage: 'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--json]',
+    summary: "Padó's hybrid review plan for a judge run: which predicted classes to accept, which to review, accuracy and effort saved.",
+    options: {
+      study: { type: 'string' },
+      judge: { type: 'string' },
+      criterion: { type: 'string' },
+      target: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run(v) {
+      const r = hybridReport(cliActor(), parseStudyId(required(v, 'study')), {
+        judge: required(v, 'judge'),
+        criterion: str(v, 'criterion'),
+        target: str(v, 'target'),
+      });
+      if (v.json) return printJson(r);
+      let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}, calibration sample of ${r.n} items (target ${pct({ value: r.target })})\n`;
+      for (const c of r.classes)
+        text += `  ${c.label}: predicted ${c.predicted}, correct ${c.correct}, class-wise accuracy ${pct(c.classwiseAccuracy)} → ${c.decision}\n`;
+      text +=
+        `judge alone ${pct(r.accJudge)}; review ${r.reviewed} item(s) → hybrid ${pct(r.accHybrid)}, effort saved ${pct(r.effortSaved)}\n` +
+        (r.extraReviewsExpected
+          ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
+          : 'the target is reached without further reviews\n');
+      out(text);
+    },
+  },
+  {
+    name: 'import judge',
+    usage: 'import judge --study STUDY [--judge NAME] [--format concord|pandalm] FILE',
+    summary:
+      'Imports one LLM-judge run (JSON Lines, or a PandaLM judge file). --judge names the run (default: the name in the file);\n' +
+      '      unreadable verdicts are left out and listed, never guessed.',
+    options: {
+      study: { type: 'string' },
+      judge: { type: 'string' },
+      format: { type: 'string', default: 'concord' },
+      json: { type: 'boolean' },
+    },
+    run(v, [file]) {
+      const r = importJudge(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!, str(v, 'judge'));
+      if (v.json) return printJson(r);
+      out(`Imported judge run "${r.run}": ${r.labels} label(s) from ${r.records} record(s).\n`);
+      if (r.unparsed.length) {
+        out(`${r.unparsed.length} unreadable verdict(s) left out:\n`);
+        for (const u of r.unparsed) out(`  line ${u.line}, item ${u.item}: ${u.message}\n`);
+      }
+    },
+  },
+];

@@ -1,0 +1,282 @@
+import 'server-only';
+import * as z from 'zod';
+import { getDb } from '@/db/client';
+import {
+  type RatingMatrix,
+  type Stat,
+  cohenKappa,
+  contingencyTable,
+  fleissKappa,
+  itemCountsFromRatings,
+  krippendorffAlpha,
+  macroMean,
+  percentAgreement,
+  percentAgreementPairwise,
+} from '@/lib/stats';
+import type { Actor } from '../actor';
+import { parseInput } from '../parse';
+import {
+  type BootstrapInfoDto,
+  type Estimate,
+  type HumanLabels,
+  type IntervalDto,
+  LABEL_SET,
+  Q,
+  ResampledRows,
+  type StatDto,
+  analysableStudy,
+  bootstrapEstimates,
+  bootstrapInfo,
+  bootstrapSeed,
+  drawCounts,
+  loadFrame,
+  loadHumanLabels,
+  missing,
+  noInterval,
+  replicatesSchema,
+  statDto,
+  wilson,
+} from './data';
+
+export type AgreementPairDto = {
+  /** Usernames, in alphabetical order; the contingency table's rows are the first annotator. */
+  annotators: [string, string];
+  /** Items both annotators labelled on this criterion. */
+  items: number;
+  percentAgreement: StatDto;
+  cohenKappa: StatDto;
+  cohenKappaLinear: StatDto;
+  cohenKappaQuadratic: StatDto;
+  intervals: { percentAgreement: IntervalDto; cohenKappa: IntervalDto; cohenKappaLinear: IntervalDto; cohenKappaQuadratic: IntervalDto };
+};
+
+export type AgreementCriterionDto = {
+  criterion: string;
+  name: string;
+  level: 'general' | 'principle' | 'overall';
+  principle?: string;
+  /** Items with at least two labels on this criterion (the units agreement is measured on). */
+  items: number;
+  /** Labels counted on this criterion, including those on items only one person labelled. */
+  ratings: number;
+  /** Mean over items of the share of agreeing pairs of labels (Fleiss' P̄; with two raters, the share of items). */
+  percentAgreement: StatDto;
+  /** Only where every labelled item has the same number of labels (else `unequal_ratings`). */
+  fleissKappa: StatDto;
+  krippendorffAlphaNominal: StatDto;
+  krippendorffAlphaOrdinal: StatDto;
+  intervals: {
+    percentAgreement: IntervalDto;
+    fleissKappa: IntervalDto;
+    krippendorffAlphaNominal: IntervalDto;
+    krippendorffAlphaOrdinal: IntervalDto;
+  };
+  /** Cohen's κ of each pair of annotators sharing items on this criterion. */
+  pairs: AgreementPairDto[];
+};
+
+type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';
+
+export type AgreementReportDto = {
+  studyId: number;
+  labelSet: readonly ['lose', 'tie', 'win'];
+  bootstrap: BootstrapInfoDto;
+  criteria: AgreementCriterionDto[];
+  /** Unweighted means over the criteria where the statistic is defined; `criteriaIncluded` says over how many. */
+  macro: Record<MacroKey, StatDto> & { criteriaIncluded: Record<MacroKey, number>; intervals: Record<MacroKey, IntervalDto> };
+};
+
+const optionsSchema = z.object({ bootstrap: replicatesSchema }).default({ bootstrap: 1000 });
+
+/** One annotator pair on one criterion: codes of both on the items they share (rows = first annotator). */
+type Pair = { lo: number; hi: number; items: Int32Array; a: Int8Array; b: Int8Array };
+
+type CriterionData = {
+  matrix: RatingMatrix;
+  items: Int32Array;
+  pairable: number;
+  ratings: number;
+  /** Items agreed on when every pairable item has exactly two labels (then percent agreement is a proportion). */
+  twoRaterAgreed: number | null;
+  equalRatings: boolean;
+  pairs: Pair[];
+};
+
+function criterionData(h: HumanLabels, c: number): CriterionData {
+  const { items, codes } = h.byCriterion[c];
+  const S = h.slots;
+  const U = h.users.length;
+  const m = items.length;
+  const pairLists = new Map<number, { items: number[]; a: number[]; b: number[] }>();
+  let pairable = 0;
+  let ratings = 0;
+  let firstCount = -1;
+  let equalRatings = true;
+  let exactlyTwo = true;
+  let agreedOfTwo = 0;
+  for (let r = 0; r < m; r++) {
+    const i = items[r];
+    let count = 0;
+    for (let s = 0; s < S; s++) {
+      const x = codes[r * S + s];
+      if (x < 0) continue;
+      count++;
+      for (let t = s + 1; t < S; t++) {
+        const y = codes[r * S + t];
+        if (y < 0) continue;
+        const u = h.slotUser[i * S + s];
+        const v = h.slotUser[i * S + t];
+        if (u < 0 || v < 0) continue;
+        // Users are indexed in username order, so (lo, hi) names the pair the same way on every item.
+        const key = u < v ? u * U + v : v * U + u;
+        let list = pairLists.get(key);
+        if (!list) pairLists.set(key, (list = { items: [], a: [], b: [] }));
+        list.items.push(i);
+        list.a.push(u < v ? x : y);
+        list.b.push(u < v ? y : x);
+      }
+    }
+    ratings += count;
+    if (count >= 2) pairable++;
+    if (count > 2) exactlyTwo = false;
+    if (count === 2) {
+      let first = -1;
+      for (let s = 0; s < S; s++) {
+        const x = codes[r * S + s];
+        if (x < 0) continue;
+        if (first < 0) first = x;
+        else if (x === first) agreedOfTwo++;
+      }
+    }
+    if (firstCount < 0) firstCount = count;
+    else if (count !== firstCount) equalRatings = false;
+  }
+  const pairs = [...pairLists]
+    .map(([key, l]): Pair => ({
+      lo: Math.floor(key / U),
+      hi: key % U,
+      items: Int32Array.from(l.items),
+      a: Int8Array.from(l.a),
+      b: Int8Array.from(l.b),
+    }))
+    .sort((p, q) => p.lo - q.lo || p.hi - q.hi);
+  return {
+    matrix: { nItems: m, nRaters: S, codes },
+    items,
+    pairable,
+    ratings,
+    twoRaterAgreed: exactlyTwo ? agreedOfTwo : null,
+    equalRatings,
+    pairs,
+  };
+}
+
+const diagonal = (t: number[][]) => t.reduce((s, row, k) => s + row[k], 0);
+
+/**
+ * Inter-annotator agreement before adjudication, per criterion and macro-averaged: percent agreement, Fleiss' κ,
+ * Krippendorff's α (nominal and ordinal) over all annotators, and Cohen's κ (unweighted, linear, quadratic) for
+ * every pair of annotators that shares items; item-bootstrap intervals for κ and α. Leads and admins only.
+ */
+export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap?: number | string } = {}): AgreementReportDto {
+  const db = getDb();
+  const study = analysableStudy(db, actor, studyId);
+  const { bootstrap: replicates } = parseInput(optionsSchema, opts);
+  const frame = loadFrame(db, study);
+  const human = loadHumanLabels(db, frame);
+  const data = frame.criteria.map((_, c) => criterionData(human, c));
+  const seed = bootstrapSeed(study.seed, 'agreement');
+
+  const w = new Int32Array(frame.n);
+  const rows = new ResampledRows();
+  const statistics = (drawn: Int32Array) => {
+    drawCounts(drawn, w);
+    const out: Record<string, Stat> = {};
+    const pa: Stat[] = [];
+    const fk: Stat[] = [];
+    const an: Stat[] = [];
+    const ao: Stat[] = [];
+    data.forEach((d, c) => {
+      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, w));
+      pa.push((out[`${c}.pa`] = percentAgreementPairwise(counts)));
+      if (d.equalRatings) fk.push((out[`${c}.fk`] = fleissKappa(counts)));
+      an.push((out[`${c}.an`] = krippendorffAlpha(counts, { metric: 'nominal' })));
+      ao.push((out[`${c}.ao`] = krippendorffAlpha(counts, { metric: 'ordinal' })));
+      d.pairs.forEach((p, k) => {
+        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, w));
+        out[`${c}.${k}.k`] = cohenKappa(table);
+        out[`${c}.${k}.kl`] = cohenKappa(table, { weights: 'linear' });
+        out[`${c}.${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });
+      });
+    });
+    // Criteria whose Fleiss' κ is not reported stay out of its macro mean, like undefined ones.
+    out['macro.pa'] = macroMean(pa);
+    out['macro.fk'] = macroMean(fk);
+    out['macro.an'] = macroMean(an);
+    out['macro.ao'] = macroMean(ao);
+    return out;
+  };
+  const est = bootstrapEstimates(frame.n, statistics, replicates, seed);
+  const value = (key: string) => statDto(est[key].estimate);
+  const boot = (key: string) => est[key].interval;
+
+  const criteria = frame.criteria.map((info, c): AgreementCriterionDto => {
+    const d = data[c];
+    const unequal = !d.equalRatings;
+    return {
+      criterion: info.id,
+      name: info.name,
+      level: info.level,
+      ...(info.principle ? { principle: info.principle } : {}),
+      items: d.pairable,
+      ratings: d.ratings,
+      percentAgreement: value(`${c}.pa`),
+      fleissKappa: unequal ? missing('unequal_ratings') : value(`${c}.fk`),
+      krippendorffAlphaNominal: value(`${c}.an`),
+      krippendorffAlphaOrdinal: value(`${c}.ao`),
+      intervals: {
+        // With exactly two labels per item, percent agreement is a share of items: Wilson. Otherwise it is a mean
+        // of per-item shares, and only the item bootstrap respects that.
+        percentAgreement: d.twoRaterAgreed !== null ? wilson(d.twoRaterAgreed, d.pairable) : boot(`${c}.pa`),
+        fleissKappa: unequal ? noInterval('bootstrap', 'unequal_ratings') : boot(`${c}.fk`),
+        krippendorffAlphaNominal: boot(`${c}.an`),
+        krippendorffAlphaOrdinal: boot(`${c}.ao`),
+      },
+      pairs: d.pairs.map((p, k): AgreementPairDto => {
+        const table = contingencyTable(p.a, p.b, Q);
+        return {
+          annotators: [human.users[p.lo], human.users[p.hi]],
+          items: p.items.length,
+          percentAgreement: statDto(percentAgreement(table)),
+          cohenKappa: value(`${c}.${k}.k`),
+          cohenKappaLinear: value(`${c}.${k}.kl`),
+          cohenKappaQuadratic: value(`${c}.${k}.kq`),
+          intervals: {
+            percentAgreement: wilson(diagonal(table), p.items.length),
+            cohenKappa: boot(`${c}.${k}.k`),
+            cohenKappaLinear: boot(`${c}.${k}.kl`),
+            cohenKappaQuadratic: boot(`${c}.${k}.kq`),
+          },
+        };
+      }),
+    };
+  });
+
+  const macroOf = (key: string) => est[`macro.${key}`] as Estimate & { estimate: { included?: number } };
+  const KEYS: [MacroKey, string][] = [
+    ['percentAgreement', 'pa'],
+    ['fleissKappa', 'fk'],
+    ['krippendorffAlphaNominal', 'an'],
+    ['krippendorffAlphaOrdinal', 'ao'],
+  ];
+  const macro = {
+    ...(Object.fromEntries(KEYS.map(([name, key]) => [name, statDto(macroOf(key).estimate)])) as Record<MacroKey, StatDto>),
+    criteriaIncluded: Object.fromEntries(KEYS.map(([name, key]) => [name, macroOf(key).estimate.included ?? 0])) as Record<
+      MacroKey,
+      number
+    >,
+    intervals: Object.fromEntries(KEYS.map(([name, key]) => [name, macroOf(key).interval])) as Record<MacroKey, IntervalDto>,
+  };
+
+  return { studyId, labelSet: LABEL_SET, bootstrap: bootstrapInfo(replicates, seed), criteria, macro };
+}

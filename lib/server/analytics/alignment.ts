@@ -1,0 +1,325 @@
+import 'server-only';
+import * as z from 'zod';
+import { getDb } from '@/db/client';
+import {
+  type Stat,
+  type TieSplit,
+  alignmentSummary,
+  cohenKappa,
+  contingencyTable,
+  judgeVsAnnotators,
+  positionConsistency,
+} from '@/lib/stats';
+import type { Actor } from '../actor';
+import { parseInput } from '../parse';
+import {
+  type BootstrapInfoDto,
+  type Frame,
+  type IntervalDto,
+  type JudgeCodes,
+  LABEL_SET,
+  Q,
+  ResampledRows,
+  type StatDto,
+  analysableStudy,
+  bootstrapEstimates,
+  bootstrapInfo,
+  bootstrapSeed,
+  drawCounts,
+  judgeNameSchema,
+  loadFrame,
+  loadGold,
+  loadHumanLabels,
+  loadJudge,
+  judgeRunNamed,
+  principleGroups,
+  replicatesSchema,
+  statDto,
+  wilson,
+  type HumanLabels,
+} from './data';
+
+/** Judge against ground truth on one set of (item, criterion) labels. */
+export type AlignmentSummaryDto = {
+  /** Ground-truth labels with a judge verdict. */
+  n: number;
+  /** Of those, labels where the judge equals ground truth. */
+  agree: number;
+  alignmentRate: StatDto;
+  /** Labels where neither ground truth nor the judge says tie. */
+  nNoTies: number;
+  alignmentRateNoTies: StatDto;
+  cohenKappa: StatDto;
+  cohenKappaLinear: StatDto;
+  cohenKappaQuadratic: StatDto;
+  /** 3×3 counts, rows = ground truth, columns = judge, both in the order lose, tie, win. */
+  confusion: number[][];
+  intervals: {
+    alignmentRate: IntervalDto;
+    alignmentRateNoTies: IntervalDto;
+    cohenKappa: IntervalDto;
+    cohenKappaLinear: IntervalDto;
+    cohenKappaQuadratic: IntervalDto;
+  };
+};
+
+export type AlignmentCriterionDto = AlignmentSummaryDto & {
+  criterion: string;
+  name: string;
+  level: 'general' | 'principle' | 'overall';
+  principle?: string;
+  unjudged: number;
+};
+
+/** MT-Bench-style agreement counted per vote: each pair of votes on the same item and criterion is one comparison. */
+export type VoteAgreementDto = {
+  n: number;
+  agreement: StatDto;
+  nNoTies: number;
+  agreementNoTies: StatDto;
+  intervals: { agreement: IntervalDto; agreementNoTies: IntervalDto };
+};
+
+export type PositionConsistencyDto =
+  { n: number; consistent: number; rate: StatDto; interval: IntervalDto } | { value: null; reason: 'no_both_orders' };
+
+export type AlignmentReportDto = {
+  studyId: number;
+  judge: string;
+  groundTruthRule: 'adjudicated' | 'majority';
+  labelSet: readonly ['lose', 'tie', 'win'];
+  bootstrap: BootstrapInfoDto;
+  /** Ground-truth labels available, and items left out because they are not settled yet. */
+  groundTruth: { labels: number; incompleteItems: number };
+  /** Records of the run whose verdict could not be read at import (left out, never guessed). */
+  unparsedVerdicts: number;
+  overall: AlignmentSummaryDto;
+  byCriterion: AlignmentCriterionDto[];
+  /** Principle criteria pooled by their principle. */
+  byPrinciple: (AlignmentSummaryDto & { principle: string; criteria: string[] })[];
+  /** By the model that wrote reply a (`items.source_a`). */
+  byModel: (AlignmentSummaryDto & { model: string })[];
+  /** The judge against each annotator's own labels (before adjudication), on the items and criteria it judged. */
+  judgeVsAnnotators: (VoteAgreementDto & { annotator: string })[];
+  /** The judge against every human vote, and every pair of human votes, on the same items and criteria. */
+  judgeVsHuman: VoteAgreementDto;
+  humanVsHuman: VoteAgreementDto;
+  positionConsistency: PositionConsistencyDto;
+  /** Ground-truth labels the judge gave no verdict on. */
+  unjudged: number;
+};
+
+const optionsSchema = z.object({ judge: judgeNameSchema, bootstrap: replicatesSchema });
+
+/** (item, gold, judge) rows of one group of labels: overall, a criterion, a principle or a model. */
+type Group = { items: Int32Array; gold: Int8Array; judge: Int8Array };
+
+/**
+ * Splits the labels that have both ground truth and a verdict into groups, in two passes over typed arrays (count,
+ * then fill) so that no per-label object is made. Group 0 is everything; then one per criterion, per principle,
+ * per model.
+ */
+function buildGroups(frame: Frame, gold: Int8Array, verdict: Int8Array, principleOf: Int32Array, P: number) {
+  const { n } = frame;
+  const C = frame.criteria.length;
+  const G = 1 + C + P + frame.models.length;
+  const sizes = new Int32Array(G);
+  const unjudgedBy = new Int32Array(C);
+  const each = (fn: (c: number, i: number, g: number, v: number) => void) => {
+    for (let c = 0; c < C; c++) {
+      for (let i = 0; i < n; i++) {
+        const g = gold[c * n + i];
+        if (g < 0) continue;
+        const v = verdict[c * n + i];
+        if (v < 0) {
+          unjudgedBy[c]++;
+          continue;
+        }
+        fn(c, i, g, v);
+      }
+    }
+  };
+  each((c, i) => {
+    sizes[0]++;
+    sizes[1 + c]++;
+    if (principleOf[c] >= 0) sizes[1 + C + principleOf[c]]++;
+    sizes[1 + C + P + frame.modelOf[i]]++;
+  });
+  const groups: Group[] = Array.from(sizes, (m) => ({ items: new Int32Array(m), gold: new Int8Array(m), judge: new Int8Array(m) }));
+  const fill = new Int32Array(G);
+  const put = (k: number, i: number, g: number, v: number) => {
+    const r = fill[k]++;
+    groups[k].items[r] = i;
+    groups[k].gold[r] = g;
+    groups[k].judge[r] = v;
+  };
+  unjudgedBy.fill(0);
+  each((c, i, g, v) => {
+    put(0, i, g, v);
+    put(1 + c, i, g, v);
+    if (principleOf[c] >= 0) put(1 + C + principleOf[c], i, g, v);
+    put(1 + C + P + frame.modelOf[i], i, g, v);
+  });
+  return { groups, unjudgedBy };
+}
+
+function voteAgreement(split: TieSplit): VoteAgreementDto {
+  const { withTies, withoutTies } = split;
+  return {
+    n: withTies.total,
+    agreement: statDto(withTies.rate),
+    nNoTies: withoutTies.total,
+    agreementNoTies: statDto(withoutTies.rate),
+    intervals: { agreement: wilson(withTies.agree, withTies.total), agreementNoTies: wilson(withoutTies.agree, withoutTies.total) },
+  };
+}
+
+/**
+ * The judge's votes beside the humans' on every (item, criterion) the judge gave a verdict on and at least one
+ * person labelled: per annotator, all votes together, and human against human on the same keys (the ceiling).
+ */
+function votes(frame: Frame, human: HumanLabels, verdict: Int8Array) {
+  const { n } = frame;
+  const S = human.slots;
+  let K = 0;
+  human.byCriterion.forEach(({ items }, c) => {
+    for (let r = 0; r < items.length; r++) if (verdict[c * n + items[r]] >= 0) K++;
+  });
+  const judge = new Int8Array(K);
+  const slots = Array.from({ length: S }, () => new Int8Array(K).fill(-1));
+  const perUser = human.users.map(() => ({ judge: [] as number[], human: [] as number[] }));
+  let k = 0;
+  human.byCriterion.forEach(({ items, codes }, c) => {
+    for (let r = 0; r < items.length; r++) {
+      const i = items[r];
+      const v = verdict[c * n + i];
+      if (v < 0) continue;
+      judge[k] = v;
+      for (let s = 0; s < S; s++) {
+        const x = codes[r * S + s];
+        slots[s][k] = x;
+        const u = human.slotUser[i * S + s];
+        if (x >= 0 && u >= 0) {
+          perUser[u].judge.push(v);
+          perUser[u].human.push(x);
+        }
+      }
+      k++;
+    }
+  });
+  const all = judgeVsAnnotators(judge, slots);
+  const byAnnotator = perUser.flatMap((p, u) =>
+    p.judge.length === 0
+      ? []
+      : [
+          {
+            annotator: human.users[u],
+            ...voteAgreement(judgeVsAnnotators(Int8Array.from(p.judge), [Int8Array.from(p.human)]).judgeVsHuman),
+          },
+        ],
+  );
+  return { byAnnotator, judgeVsHuman: voteAgreement(all.judgeVsHuman), humanVsHuman: voteAgreement(all.humanVsHuman) };
+}
+
+function consistency(codes: JudgeCodes): PositionConsistencyDto {
+  const pc = positionConsistency(codes.original, codes.swapped);
+  if (pc.total === 0) return { value: null, reason: 'no_both_orders' };
+  return { n: pc.total, consistent: pc.agree, rate: statDto(pc.rate), interval: wilson(pc.agree, pc.total) };
+}
+
+/**
+ * How well one judge run matches ground truth (`groundTruth`, under the study's rule): alignment rate with and
+ * without ties, Cohen's κ and the confusion matrix — overall, per criterion, per principle and per model — the
+ * judge against each annotator next to human–human agreement, and position consistency. The verdict given in the
+ * canonical order counts; a swapped verdict counts only where it is the only one. Leads and admins only.
+ */
+export function alignmentReport(actor: Actor, studyId: number, opts: { judge: string; bootstrap?: number | string }): AlignmentReportDto {
+  const db = getDb();
+  const study = analysableStudy(db, actor, studyId);
+  const { judge, bootstrap: replicates } = parseInput(optionsSchema, opts);
+  const run = judgeRunNamed(db, studyId, judge);
+  const frame = loadFrame(db, study);
+  const C = frame.criteria.length;
+  const principles = principleGroups(frame.criteria);
+  const principleOf = new Int32Array(C).fill(-1);
+  principles.forEach((p, k) => p.criteria.forEach((c) => (principleOf[c] = k)));
+
+  const { gold, labels, incompleteItems } = loadGold(db, frame);
+  const codes = loadJudge(db, frame, run.id);
+  const { groups, unjudgedBy } = buildGroups(frame, gold, codes.verdict, principleOf, principles.length);
+
+  const seed = bootstrapSeed(study.seed, `alignment:${run.name}`);
+  const w = new Int32Array(frame.n);
+  const rows = new ResampledRows();
+  const est = bootstrapEstimates(
+    frame.n,
+    (drawn) => {
+      drawCounts(drawn, w);
+      const out: Record<string, Stat> = {};
+      groups.forEach((g, k) => {
+        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, w));
+        out[`${k}.k`] = cohenKappa(table);
+        out[`${k}.kl`] = cohenKappa(table, { weights: 'linear' });
+        out[`${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });
+      });
+      return out;
+    },
+    replicates,
+    seed,
+  );
+
+  const summary = (k: number): AlignmentSummaryDto => {
+    const g = groups[k];
+    const s = alignmentSummary(contingencyTable(g.gold, g.judge, Q));
+    return {
+      n: s.rate.total,
+      agree: s.rate.agree,
+      alignmentRate: statDto(s.rate.rate),
+      nNoTies: s.withoutTies.total,
+      alignmentRateNoTies: statDto(s.withoutTies.rate),
+      cohenKappa: statDto(s.kappa),
+      cohenKappaLinear: statDto(s.kappaLinear),
+      cohenKappaQuadratic: statDto(s.kappaQuadratic),
+      confusion: s.confusion,
+      intervals: {
+        alignmentRate: wilson(s.rate.agree, s.rate.total),
+        alignmentRateNoTies: wilson(s.withoutTies.agree, s.withoutTies.total),
+        cohenKappa: est[`${k}.k`].interval,
+        cohenKappaLinear: est[`${k}.kl`].interval,
+        cohenKappaQuadratic: est[`${k}.kq`].interval,
+      },
+    };
+  };
+
+  const human = loadHumanLabels(db, frame);
+  const v = votes(frame, human, codes.verdict);
+  return {
+    studyId,
+    judge: run.name,
+    groundTruthRule: study.groundTruthRule,
+    labelSet: LABEL_SET,
+    bootstrap: bootstrapInfo(replicates, seed),
+    groundTruth: { labels, incompleteItems },
+    unparsedVerdicts: run.unparsed,
+    overall: summary(0),
+    byCriterion: frame.criteria.map((info, c) => ({
+      criterion: info.id,
+      name: info.name,
+      level: info.level,
+      ...(info.principle ? { principle: info.principle } : {}),
+      unjudged: unjudgedBy[c],
+      ...summary(1 + c),
+    })),
+    byPrinciple: principles.map((p, k) => ({
+      principle: p.principle,
+      criteria: p.criteria.map((c) => frame.criteria[c].id),
+      ...summary(1 + C + k),
+    })),
+    byModel: frame.models.map((model, m) => ({ model, ...summary(1 + C + principles.length + m) })),
+    judgeVsAnnotators: v.byAnnotator,
+    judgeVsHuman: v.judgeVsHuman,
+    humanVsHuman: v.humanVsHuman,
+    positionConsistency: consistency(codes),
+    unjudged: unjudgedBy.reduce((a, b) => a + b, 0),
+  };
+}

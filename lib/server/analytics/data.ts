@@ -1,0 +1,336 @@
+import 'server-only';
+import * as z from 'zod';
+import type { Db } from '@/db/client';
+import * as aq from '@/db/queries/analytics';
+import type { StudyRow } from '@/db/queries/studies';
+import {
+  type BootstrapResult,
+  type Interval,
+  PAIRWISE_LABELS,
+  type Stat,
+  type UndefinedReason,
+  itemBootstrap,
+  wilsonInterval,
+} from '@/lib/stats';
+import { OVERALL } from '@/lib/validation/common';
+import type { Criterion } from '@/lib/validation/pairwise';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../access';
+import { invalid, notFound } from '../errors';
+import { groundTruth } from '../ground-truth';
+
+/** The declared pairwise label set, in ordinal order; a label's code is its index. */
+export const LABEL_SET = PAIRWISE_LABELS;
+export const Q = LABEL_SET.length;
+
+/** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
+export type Reason =
+  | UndefinedReason
+  /** Fleiss' κ is reported only when every item of the criterion has the same number of ratings. */
+  | 'unequal_ratings'
+  /** Position consistency needs a verdict in both orders for the same item and criterion. */
+  | 'no_both_orders'
+  /** The bootstrap was switched off (0 replicates). */
+  | 'not_computed'
+  /** The value has no meaning here (e.g. the alignment of the ground truth with itself). */
+  | 'not_applicable';
+
+/** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
+export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };
+
+/** A 95 % interval and how it was made; bootstrap intervals say how many replicates were undefined. */
+export type IntervalDto = {
+  method: 'wilson' | 'bootstrap';
+  lower: number | null;
+  upper: number | null;
+  reason?: Reason;
+  undefinedReplicates?: number;
+};
+
+export type BootstrapInfoDto = { replicates: number; seed: number; level: 0.95; quantile: 'linear' };
+
+export const CONFIDENCE = 0.95 as const;
+
+export function statDto(s: Stat): StatDto {
+  return s.value === null ? { value: null, reason: s.reason } : { value: s.value };
+}
+
+export const missing = (reason: Reason): StatDto => ({ value: null, reason });
+
+export function wilson(successes: number, n: number): IntervalDto {
+  return fromInterval('wilson', wilsonInterval(successes, n, { level: CONFIDENCE }));
+}
+
+function fromInterval(method: IntervalDto['method'], i: Interval): IntervalDto {
+  return i.lower === null ? { method, lower: null, upper: null, reason: i.reason } : { method, lower: i.lower, upper: i.upper };
+}
+
+export const noInterval = (method: IntervalDto['method'], reason: Reason): IntervalDto => ({ method, lower: null, upper: null, reason });
+
+/* ----- options ----- */
+
+/** Bootstrap replicates B: 1000 by default, 0 switches the bootstrap off (point estimates only). */
+export const replicatesSchema = z.coerce
+  .number({ error: 'bootstrap must be a number.' })
+  .int({ error: 'bootstrap must be a whole number.' })
+  .min(0, { error: 'bootstrap must be at least 0.' })
+  .max(100_000, { error: 'bootstrap is limited to 100,000 replicates.' })
+  .default(1000);
+
+export const judgeNameSchema = z.string({ error: 'Name the judge run.' }).trim().min(1, { error: 'Name the judge run.' });
+
+/* ----- the study ----- */
+
+export type CriterionInfo = { id: string; name: string; level: 'general' | 'principle' | 'overall'; principle?: string };
+
+/** A pairwise study the actor may analyse (leads and admins only). */
+export function analysableStudy(db: Db, actor: Actor, studyId: number): StudyRow {
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Agreement, alignment, leaderboard and hybrid reports are for pairwise studies.');
+  return study;
+}
+
+/** The study's criteria in catalog order, then `overall`, which every item has. */
+export function studyCriteria(study: StudyRow): CriterionInfo[] {
+  const catalog = (study.criteria ?? []) as Criterion[];
+  return [
+    ...catalog.map((c): CriterionInfo => ({ id: c.id, name: c.name, level: c.level, ...(c.principle ? { principle: c.principle } : {}) })),
+    { id: OVERALL, name: 'Overall', level: 'overall' },
+  ];
+}
+
+/** Principles of the principle-level criteria, in catalog order, with the indices of their criteria. */
+export function principleGroups(criteria: readonly CriterionInfo[]): { principle: string; criteria: number[] }[] {
+  const groups = new Map<string, number[]>();
+  criteria.forEach((c, k) => {
+    if (c.level === 'principle' && c.principle) {
+      const list = groups.get(c.principle) ?? [];
+      list.push(k);
+      groups.set(c.principle, list);
+    }
+  });
+  return [...groups].map(([principle, list]) => ({ principle, criteria: list }));
+}
+
+/**
+ * Everything the reports address by index: items in position order (their index is the one the code queries
+ * return), criteria, and each item's model (`source_a`).
+ */
+export type Frame = {
+  study: StudyRow;
+  criteria: CriterionInfo[];
+  criterionIds: string[];
+  /** Number of items. */
+  n: number;
+  indexOfItem: Map<number, number>;
+  models: string[];
+  /** Index into `models` of each item's reply a. */
+  modelOf: Int32Array;
+};
+
+const NO_SOURCE = '(no source)';
+
+export function loadFrame(db: Db, study: StudyRow): Frame {
+  const criteria = studyCriteria(study);
+  if (criteria.length > aq.MAX_PACKED_CRITERIA) throw invalid(`Reports support up to ${aq.MAX_PACKED_CRITERIA} criteria.`);
+  const rows = aq.studyItems(db, study.id);
+  const models = [...new Set(rows.map((r) => r.sourceA ?? NO_SOURCE))].sort();
+  const modelIndex = new Map(models.map((m, k) => [m, k]));
+  const modelOf = new Int32Array(rows.length);
+  const indexOfItem = new Map<number, number>();
+  rows.forEach((r, i) => {
+    indexOfItem.set(r.id, i);
+    modelOf[i] = modelIndex.get(r.sourceA ?? NO_SOURCE)!;
+  });
+  return { study, criteria, criterionIds: criteria.map((c) => c.id), n: rows.length, indexOfItem, models, modelOf };
+}
+
+/** A judge run of the study by name; an unknown name is "not found". */
+export function judgeRunNamed(db: Db, studyId: number, name: string) {
+  const run = aq.findJudgeRun(db, studyId, name);
+  if (!run) throw notFound(`A judge run named "${name}"`);
+  return run;
+}
+
+/* ----- labels as codes ----- */
+
+const codeOf = (label: string) => LABEL_SET.indexOf(label as (typeof LABEL_SET)[number]);
+
+/**
+ * The counting human labels before adjudication. Per criterion, the items with at least one label and their
+ * codes by reviewer slot (row-major, −1 = no label from that slot); who holds each slot of each item.
+ */
+export type HumanLabels = {
+  slots: number;
+  byCriterion: { items: Int32Array; codes: Int8Array }[];
+  /** Usernames of everyone with a submitted assignment, sorted; a user's index is its position here. */
+  users: string[];
+  /** `slotUser[i * slots + s]` = index in `users` of whoever holds slot s + 1 of item i, −1 if nobody. */
+  slotUser: Int32Array;
+};
+
+export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
+  const studyId = frame.study.id;
+  const { n } = frame;
+  const reviewers = aq.submittedReviewers(db, studyId);
+  const userIndex = new Map(reviewers.map((u, k) => [u.id, k]));
+  const held = aq.submittedSlots(db, studyId);
+  let slots = 1;
+  for (const [, slot] of held) if (slot > slots) slots = slot;
+  const slotUser = new Int32Array(n * slots).fill(-1);
+  for (const [i, slot, userId] of held) slotUser[i * slots + slot - 1] = userIndex.get(userId) ?? -1;
+
+  // Dense first (criterion × item × slot), then one compact block per criterion with only its labelled items.
+  const C = frame.criteria.length;
+  const dense = new Int8Array(C * n * slots).fill(-1);
+  for (const [i, slot, packed] of aq.humanLabelCodes(db, studyId, frame.criterionIds)) {
+    if (packed === null) continue;
+    for (let k = 0; k < packed.length; k++) {
+      const v = packed.charCodeAt(k) - 48;
+      if (v < 0) continue; // a criterion no longer in the catalog
+      const c = Math.floor(v / 3);
+      dense[(c * n + i) * slots + slot - 1] = v - 3 * c;
+    }
+  }
+  const byCriterion = Array.from({ length: C }, (_, c) => {
+    const labelled: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const base = (c * n + i) * slots;
+      for (let s = 0; s < slots; s++) {
+        if (dense[base + s] >= 0) {
+          labelled.push(i);
+          break;
+        }
+      }
+    }
+    const items = Int32Array.from(labelled);
+    const codes = new Int8Array(items.length * slots);
+    for (let r = 0; r < items.length; r++) codes.set(dense.subarray((c * n + items[r]) * slots, (c * n + items[r] + 1) * slots), r * slots);
+    return { items, codes };
+  });
+  return { slots, byCriterion, users: reviewers.map((u) => u.username), slotUser };
+}
+
+/** Ground truth as codes, criterion-major: `gold[c * n + i]`, −1 where item i has none on criterion c. */
+export type Gold = { gold: Int8Array; labels: number; incompleteItems: number };
+
+/** Reads `groundTruth` (its rules, not a copy of them) into a code array. */
+export function loadGold(db: Db, frame: Frame): Gold {
+  const { n } = frame;
+  const critIndex = new Map(frame.criterionIds.map((id, c) => [id, c]));
+  const gold = new Int8Array(frame.criteria.length * n).fill(-1);
+  let labels = 0;
+  let incompleteItems = 0;
+  for (const row of groundTruth(db, frame.study, () => incompleteItems++)) {
+    const c = critIndex.get(row.criterion);
+    const i = frame.indexOfItem.get(row.itemId);
+    // A label on a criterion no longer in the catalog cannot be placed in any per-criterion statistic.
+    if (c === undefined || i === undefined) continue;
+    gold[c * n + i] = codeOf(row.label);
+    labels++;
+  }
+  return { gold, labels, incompleteItems };
+}
+
+/**
+ * A judge run's verdicts as codes, criterion-major like `Gold`: the verdict given in the canonical order, the
+ * one given with the replies swapped, and the one that counts (canonical, else swapped when it is the only one).
+ */
+export type JudgeCodes = { verdict: Int8Array; original: Int8Array; swapped: Int8Array };
+
+export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
+  const { n } = frame;
+  const size = frame.criteria.length * n;
+  const original = new Int8Array(size).fill(-1);
+  const swapped = new Int8Array(size).fill(-1);
+  const verdict = new Int8Array(size).fill(-1);
+  for (const [i, packed] of aq.judgeLabelCodes(db, frame.study.id, runId, frame.criterionIds)) {
+    for (let k = 0; k < packed.length; k++) {
+      const v = packed.charCodeAt(k) - 48;
+      if (v < 0) continue; // a criterion no longer in the catalog
+      const c = Math.floor(v / 6);
+      const r = v - 6 * c;
+      if (r >= 3) swapped[c * n + i] = r - 3;
+      else original[c * n + i] = r;
+    }
+  }
+  for (let k = 0; k < size; k++) verdict[k] = original[k] >= 0 ? original[k] : swapped[k];
+  return { verdict, original, swapped };
+}
+
+/* ----- the item bootstrap ----- */
+
+/**
+ * A reproducible bootstrap seed for one report of one study: FNV-1a over the report's purpose, started from
+ * the study's seed, so every report draws its own stream and the same study always gives the same intervals.
+ */
+export function bootstrapSeed(studySeed: number, purpose: string): number {
+  let h = (0x811c9dc5 ^ studySeed) >>> 0;
+  for (let k = 0; k < purpose.length; k++) {
+    h ^= purpose.charCodeAt(k);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export function bootstrapInfo(replicates: number, seed: number): BootstrapInfoDto {
+  return { replicates, seed, level: CONFIDENCE, quantile: 'linear' };
+}
+
+/** How often each item was drawn in one resample (`w` is reused between replicates). */
+export function drawCounts(items: Int32Array, w: Int32Array): Int32Array {
+  w.fill(0);
+  for (let t = 0; t < items.length; t++) w[items[t]]++;
+  return w;
+}
+
+/**
+ * The rows of a group (rows of one criterion, one annotator pair, one model…), each repeated as often as its
+ * item was drawn: the `items` argument lib/stats takes. Every group of an item follows the same draw, so all
+ * criteria and raters of a drawn item travel together. One buffer serves every group of a replicate (each
+ * result is used before the next call) and grows when a draw repeats an item with many rows.
+ */
+export class ResampledRows {
+  private buf = new Int32Array(0);
+
+  of(rowItems: Int32Array, w: Int32Array): Int32Array {
+    let size = 0;
+    for (let r = 0; r < rowItems.length; r++) size += w[rowItems[r]];
+    if (size > this.buf.length) this.buf = new Int32Array(Math.max(size, 2 * this.buf.length));
+    const buf = this.buf;
+    let k = 0;
+    for (let r = 0; r < rowItems.length; r++) {
+      for (let c = w[rowItems[r]]; c > 0; c--) buf[k++] = r;
+    }
+    return buf.subarray(0, k);
+  }
+}
+
+export type Estimate = { estimate: Stat; interval: IntervalDto };
+
+/**
+ * Runs `statistics` on the full sample and on `replicates` item resamples (lib/stats `itemBootstrap`), and
+ * returns each statistic with its percentile interval. With 0 replicates only the full sample is computed.
+ */
+export function bootstrapEstimates<K extends string>(
+  nItems: number,
+  statistics: (items: Int32Array) => Record<K, Stat>,
+  replicates: number,
+  seed: number,
+): Record<K, Estimate> {
+  const out = {} as Record<K, Estimate>;
+  if (replicates === 0) {
+    const all = new Int32Array(nItems);
+    for (let i = 0; i < nItems; i++) all[i] = i;
+    const est = statistics(all);
+    for (const k of Object.keys(est) as K[]) out[k] = { estimate: est[k], interval: noInterval('bootstrap', 'not_computed') };
+    return out;
+  }
+  const results = itemBootstrap(nItems, statistics, { seed, replicates, level: CONFIDENCE, quantile: 'linear' });
+  for (const k of Object.keys(results) as K[]) out[k] = { estimate: results[k].estimate, interval: bootstrapInterval(results[k]) };
+  return out;
+}
+
+function bootstrapInterval(r: BootstrapResult): IntervalDto {
+  return { ...fromInterval('bootstrap', r.interval), undefinedReplicates: r.undefinedReplicates };
+}

@@ -1,0 +1,160 @@
+import 'server-only';
+import * as z from 'zod';
+import { getDb } from '@/db/client';
+import { classwiseAccuracy, contingencyTable, hybridReviewPlan } from '@/lib/stats';
+import { OVERALL } from '@/lib/validation/common';
+import type { Actor } from '../actor';
+import { invalid } from '../errors';
+import { parseInput } from '../parse';
+import {
+  type IntervalDto,
+  LABEL_SET,
+  Q,
+  type StatDto,
+  analysableStudy,
+  judgeNameSchema,
+  judgeRunNamed,
+  loadFrame,
+  loadGold,
+  loadJudge,
+  statDto,
+  wilson,
+} from './data';
+
+export type HybridClassDto = {
+  /** A label the judge predicted. */
+  label: string;
+  /** How often the judge predicted it on the calibration sample. */
+  predicted: number;
+  /** Of those, how often ground truth agrees. */
+  correct: number;
+  /** correct / predicted. */
+  classwiseAccuracy: StatDto;
+  /** accept: keep the judge's labels of this class; review: send every one of them to people. */
+  decision: 'accept' | 'review';
+  interval: IntervalDto;
+};
+
+export type HybridReportDto = {
+  studyId: number;
+  judge: string;
+  criterion: string;
+  target: number;
+  /** Calibration sample: items with both ground truth and a verdict of this judge on the criterion. */
+  n: number;
+  /** Accuracy of the judge alone on the sample. */
+  accJudge: StatDto;
+  /** Predicted classes (labels the judge never predicted are in `unpredictedLabels`). */
+  classes: HybridClassDto[];
+  unpredictedLabels: string[];
+  acceptedClass: string | null;
+  reviewedClasses: string[];
+  /** Items sent to people: every prediction of a reviewed class. */
+  reviewed: number;
+  /** (correct of the accepted class + reviewed) / n, taking a review to return the ground-truth label. */
+  accHybrid: StatDto;
+  /** 1 − reviewed / n. */
+  effortSaved: StatDto;
+  /** Errors of the accepted class still to be found to reach the target. */
+  errorsToFix: number;
+  /** Extra random reviews of the accepted class expected to find them. */
+  extraReviewsExpected: number;
+  accExpectedAfter: StatDto;
+  effortSavedExpectedAfter: StatDto;
+  /** Extra reviews if the errors are found last. */
+  extraReviewsWorstCase: number;
+  effortSavedWorstCase: StatDto;
+  /** Ground-truth labels of the criterion without a verdict, left out of the sample. */
+  unjudged: number;
+  intervals: { accJudge: IntervalDto; accHybrid: IntervalDto; effortSaved: IntervalDto };
+};
+
+const optionsSchema = z.object({
+  judge: judgeNameSchema,
+  criterion: z.string().trim().min(1).default(OVERALL),
+  target: z.coerce
+    .number({ error: 'target must be a number.' })
+    .gt(0, { error: 'target must be above 0.' })
+    .max(1, { error: 'target is an accuracy, at most 1.' })
+    .default(0.95),
+});
+
+/**
+ * Padó's (2025) hybrid review plan for one judge run and one criterion, from the calibration sample of items with
+ * both ground truth and a verdict: class-wise accuracy of each predicted class, which class to accept and which to
+ * send to people, the hybrid accuracy, the effort saved and the extra reviews needed to reach the target.
+ * Opening the review queue is a separate step. Leads and admins only.
+ */
+export function hybridReport(
+  actor: Actor,
+  studyId: number,
+  opts: { judge: string; criterion?: string; target?: number | string },
+): HybridReportDto {
+  const db = getDb();
+  const study = analysableStudy(db, actor, studyId);
+  const { judge, criterion, target } = parseInput(optionsSchema, opts);
+  const run = judgeRunNamed(db, studyId, judge);
+  const frame = loadFrame(db, study);
+  const c = frame.criterionIds.indexOf(criterion);
+  if (c < 0)
+    throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
+      criterion: 'Unknown criterion',
+    });
+  const { n } = frame;
+  const gold = loadGold(db, frame).gold.subarray(c * n, (c + 1) * n);
+  const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * n, (c + 1) * n);
+  // Listwise: the table only counts items with both labels; the rest are counted apart.
+  const confusion = contingencyTable(gold, verdict, Q);
+  let unjudged = 0;
+  for (let i = 0; i < n; i++) if (gold[i] >= 0 && verdict[i] < 0) unjudged++;
+
+  const accuracies = classwiseAccuracy(confusion, LABEL_SET);
+  const plan = hybridReviewPlan(
+    accuracies.map((a) => ({ label: a.label, predicted: a.predicted, correct: a.correct })),
+    { target },
+  );
+  const N = plan.total;
+  const correctAll = accuracies.reduce((s, a) => s + a.correct, 0);
+  const accepted = plan.classes.find((k) => k.decision === 'accept');
+  const hybridCorrect = (accepted?.correct ?? 0) + plan.reviewed;
+  return {
+    studyId,
+    judge: run.name,
+    criterion,
+    target,
+    n: N,
+    accJudge: statDto(plan.accJudge),
+    classes: plan.classes.flatMap((k, idx): HybridClassDto[] =>
+      k.decision === 'none'
+        ? []
+        : [
+            {
+              label: k.label,
+              predicted: k.predicted,
+              correct: k.correct,
+              classwiseAccuracy: statDto(accuracies[idx].accuracy),
+              decision: k.decision,
+              interval: wilson(k.correct, k.predicted),
+            },
+          ],
+    ),
+    unpredictedLabels: plan.classes.filter((k) => k.decision === 'none').map((k) => k.label),
+    acceptedClass: plan.acceptedClass,
+    reviewedClasses: [...plan.reviewedClasses],
+    reviewed: plan.reviewed,
+    accHybrid: statDto(plan.accHybrid),
+    effortSaved: statDto(plan.effortSaved),
+    errorsToFix: plan.errorsToFix,
+    extraReviewsExpected: plan.extraReviewsExpected,
+    accExpectedAfter: statDto(plan.accExpectedAfter),
+    effortSavedExpectedAfter: statDto(plan.effortSavedExpectedAfter),
+    extraReviewsWorstCase: plan.extraReviewsWorstCase,
+    effortSavedWorstCase: statDto(plan.effortSavedWorstCase),
+    unjudged,
+    intervals: {
+      accJudge: wilson(correctAll, N),
+      accHybrid: wilson(hybridCorrect, N),
+      effortSaved: wilson(N - plan.reviewed, N),
+    },
+  };
+}
