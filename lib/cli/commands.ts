@@ -128,10 +128,13 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'study open',
-    usage: 'study open STUDY',
-    summary: 'Opens a draft study: makes the assignments from its stored seed.',
-    run(_v, [study]) {
-      const dto = openStudy(cliActor(), parseStudyId(study ?? ''));
+    usage: 'study open STUDY [--unassigned]',
+    summary:
+      'Opens a draft study: makes the assignments from its stored seed. --unassigned (with no reviewers chosen) leaves items\n' +
+      '      without reviewers, e.g. judge-only items for a hybrid review queue.',
+    options: { unassigned: { type: 'boolean' } },
+    run(v, [study]) {
+      const dto = openStudy(cliActor(), parseStudyId(study ?? ''), { leaveUnassigned: !!v.unassigned });
       process.stdout.write(`Study ${dto.id} is open: ${dto.itemCount} items, ${dto.reviewersPerItem} reviewer(s) each.\n`);
     },
   },

@@ -169,9 +169,10 @@ export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown
 
 /**
  * Opens a draft study: makes every assignment at once, deterministically from the study's seed, in one
- * immediate transaction. Afterwards items are frozen and people can start.
+ * immediate transaction. Afterwards items are frozen and people can start. With `leaveUnassigned` and no
+ * reviewers chosen, items without reviewers stay unassigned (for a hybrid review queue later).
  */
-export function openStudy(actor: Actor, studyId: number): StudyDto {
+export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned?: boolean } = {}): StudyDto {
   const db = getDb();
   inTransaction(db, () => {
     const study = studyForStaff(db, actor, studyId);
@@ -193,7 +194,8 @@ export function openStudy(actor: Actor, studyId: number): StudyDto {
       throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
     }
     let plan: PlannedAssignment[] = [];
-    if (open.length) {
+    // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
+    if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
       if (members.length < study.reviewersPerItem) {
         throw invalid(
           `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,

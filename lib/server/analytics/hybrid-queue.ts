@@ -1,0 +1,88 @@
+import 'server-only';
+import { getDb, inTransaction } from '@/db/client';
+import * as usersQ from '@/db/queries/users';
+import { planBalanced } from '@/lib/assign/plan';
+import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
+import { z } from 'zod';
+import type { Actor } from '../actor';
+import { audit } from '../audit';
+import { conflict, invalid } from '../errors';
+import { parseInput } from '../parse';
+import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
+import { hybridReport } from './hybrid';
+
+const optionsSchema = z.object({
+  judge: z.string().trim().min(1, { error: 'Name the judge run.' }),
+  criterion: z.string().trim().min(1).default('overall'),
+  target: z.coerce.number().gt(0).max(1).default(0.95),
+  usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
+});
+
+export type HybridQueueDto = {
+  judge: string;
+  criterion: string;
+  /** Items the judge put in a class the plan sends to people. */
+  routed: number;
+  /** Random items of the accepted class added to reach the target accuracy. */
+  extra: number;
+  assignments: { username: string; items: number }[];
+};
+
+/**
+ * Opens the review queue a hybrid plan calls for. The plan is calibrated on the items that have both ground
+ * truth and a verdict; the queue covers the items the judge labelled that no person has reviewed yet: every one
+ * the judge put in a reviewed class, plus a seeded random sample of the accepted class of the size the plan
+ * expects. Each goes to one of the chosen people (balanced); their reviews become ground truth like any other.
+ */
+export function openHybridQueue(actor: Actor, studyId: number, input: unknown): HybridQueueDto {
+  const db = getDb();
+  const study = analysableStudy(db, actor, studyId);
+  const opts = parseInput(optionsSchema, input);
+  if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
+  const report = hybridReport(actor, studyId, opts);
+  const plan = hybridReviewPlan(
+    report.classes.map((c) => ({ label: c.label, predicted: c.predicted, correct: c.correct })),
+    { target: opts.target },
+  );
+  const reviewers = opts.usernames.map((u) => {
+    const user = usersQ.findUserByUsername(db, u);
+    if (!user || !user.active || !user.passwordHash) throw invalid(`No active account named "${u}".`, { usernames: 'Unknown account' });
+    return user.id;
+  });
+
+  return inTransaction(db, () => {
+    const frame = loadFrame(db, study);
+    const c = frame.criterionIds.indexOf(opts.criterion);
+    const run = judgeRunNamed(db, studyId, opts.judge);
+    const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * frame.n, (c + 1) * frame.n);
+    const reviewed = new Set(
+      db.$client.prepare('SELECT DISTINCT item_id FROM assignments WHERE study_id = ?').pluck().all(studyId) as number[],
+    );
+    const itemAt = new Int32Array(frame.n);
+    for (const [itemId, i] of frame.indexOfItem) itemAt[i] = itemId;
+    // Only items nobody has reviewed are candidates; the rest already have (or will have) people's labels.
+    const predictions = new Int8Array(frame.n).fill(-1);
+    for (let i = 0; i < frame.n; i++) if (!reviewed.has(itemAt[i])) predictions[i] = verdict[i];
+    const queue = hybridReviewQueue(predictions, LABEL_SET, plan, { seed: study.seed, extra: 'expected' });
+    const itemIds = [...queue.review, ...queue.extra].map((i) => itemAt[i]).sort((a, b) => a - b);
+    if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
+
+    const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
+    const nextPosition = db.$client.prepare('SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?').pluck();
+    const offset = new Map(reviewers.map((u) => [u, nextPosition.get(studyId, u) as number]));
+    const insert = db.$client.prepare(
+      'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const p of plannedRows) insert.run(studyId, p.itemId, p.userId, p.slot, offset.get(p.userId)! + p.queuePosition, p.swapped ? 1 : 0);
+    const member = db.$client.prepare('INSERT OR IGNORE INTO study_members (study_id, user_id) VALUES (?, ?)');
+    for (const u of reviewers) member.run(studyId, u);
+    const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
+    audit(db, {
+      userId: actor.id,
+      action: 'hybrid_queue_opened',
+      studyId,
+      detail: { judge: opts.judge, criterion: opts.criterion, target: opts.target, routed: queue.review.length, extra: queue.extra.length },
+    });
+    return { judge: opts.judge, criterion: opts.criterion, routed: queue.review.length, extra: queue.extra.length, assignments: perUser };
+  });
+}
