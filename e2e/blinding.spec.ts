@@ -60,16 +60,19 @@ test('nothing an annotator or adjudicator can reach names a source, a judge labe
   ] as const) {
     await page.goto('/');
     await page.goto(`/studies/${studyId}/review`);
+    const overall = page.getByTestId('criterion-overall');
     for (let i = 1; i <= ITEMS; i++) {
-      await expect(page.getByTestId('item-label')).toBeVisible();
+      // A fresh item is on screen: its overall row is there with nothing chosen yet.
+      await expect(overall.getByRole('radio')).toHaveCount(3);
+      await expect(overall.getByRole('radio', { checked: true })).toHaveCount(0);
       await page.keyboard.press(choice);
       await page.keyboard.press('Enter');
       await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i));
     }
-    // Undo and redo one, and poke at routes they may not use.
+    // Undo brings the last item back with its choice; submit it again, and poke at routes they may not use.
     await page.keyboard.press('u');
     await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(ITEMS - 1));
-    await page.keyboard.press(choice);
+    await expect(overall.getByRole('radio', { checked: true })).toHaveCount(1);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('all-done')).toBeVisible();
     for (const url of [`/api/studies/${studyId}/adjudication`, `/api/studies/${studyId}/export?what=ground-truth&format=jsonl`, `/api/assignments/999999`]) {

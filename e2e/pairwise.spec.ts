@@ -7,8 +7,16 @@ const STUDY = 3;
 
 test.describe.configure({ mode: 'serial' });
 
+/** Waits until a new item is on screen: its overall verdict has no choice yet. */
+async function freshItem(page: Page) {
+  const overall = page.getByTestId('criterion-overall');
+  await expect(overall.getByRole('radio')).toHaveCount(3);
+  await expect(overall.getByRole('radio', { checked: true })).toHaveCount(0);
+}
+
 /** Judges the current item by keyboard: `choice` for every criterion, except overall when `overall` is given. */
 async function judgeItem(page: Page, choice: '1' | '2' | '3', overall?: '1' | '2' | '3') {
+  await freshItem(page);
   const rows = page.locator('[data-testid^="criterion-"]');
   const n = await rows.count();
   expect(n).toBeGreaterThan(1);
@@ -35,6 +43,7 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   await judgeItem(two.page, '2', '1');
   await expect(two.page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1');
   // A double press of Enter on the next item must not create two judgments.
+  await freshItem(two.page);
   const rows = two.page.locator('[data-testid^="criterion-"]');
   const n = await rows.count();
   for (let i = 0; i < n; i++) await two.page.keyboard.press('2');

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
+import { codeOf } from '@/lib/testing/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
 import type { Actor } from './actor';
-import { DomainError } from './errors';
 import { exportFlows } from './exports';
 import { flowReport } from './flow-report';
 import { ImportRejected, importItems } from './imports';
@@ -21,15 +21,6 @@ let studyId: number;
 const count = (sql: string, ...args: unknown[]) => getDb().$client.prepare(sql).pluck().get(...args) as number;
 const rid = (n: number) => `request-${String(n).padStart(4, '0')}`;
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
 
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');

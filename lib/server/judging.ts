@@ -7,12 +7,19 @@ import { OVERALL } from '@/lib/validation/common';
 import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/validation/pairwise';
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { Actor } from './actor';
-import { studyForWorker } from './access';
+import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
 import { toCanonical, toScreen, type ScreenChoice } from './blinding';
 import { conflict, invalid, notFound } from './errors';
 import { parseInput } from './parse';
 
-export type CriterionDto = { id: string; name: string; description: string; aspects: string[]; level: 'general' | 'principle' | 'overall'; principle?: string };
+export type CriterionDto = {
+  id: string;
+  name: string;
+  description: string;
+  aspects: string[];
+  level: 'general' | 'principle' | 'overall';
+  principle?: string;
+};
 
 /** What a judge or adjudicator may see of an item: no source, no external id (ids can name models), no judge labels. */
 export type BlindItemDto = {
@@ -53,7 +60,14 @@ export function criteriaForItem(study: Pick<StudyRow, 'criteria'>, item: Pick<Pa
   return applicableCriteria(catalog, item.principles).map((id) => {
     if (id === OVERALL) return OVERALL_CRITERION;
     const c = byId.get(id)!;
-    return { id: c.id, name: c.name, description: c.description, aspects: c.aspects, level: c.level, ...(c.principle ? { principle: c.principle } : {}) };
+    return {
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      aspects: c.aspects,
+      level: c.level,
+      ...(c.principle ? { principle: c.principle } : {}),
+    };
   });
 }
 
@@ -70,12 +84,6 @@ export function blindItem(study: StudyRow, itemId: number, swapped: boolean): Bl
     responses: swapped ? [item.b.text, item.a.text] : [item.a.text, item.b.text],
     criteria: criteriaForItem(study, item),
   };
-}
-
-function ownAssignment(db: Db, actor: Actor, assignmentId: number) {
-  const a = q.findAssignment(db, assignmentId);
-  if (!a || a.userId !== actor.id) throw notFound('That assignment');
-  return a;
 }
 
 export function getJudgeAssignment(actor: Actor, assignmentId: number): JudgeAssignmentDto {
@@ -98,24 +106,9 @@ export function getJudgeAssignment(actor: Actor, assignmentId: number): JudgeAss
   };
 }
 
-function requireOpen(db: Db, actor: Actor, studyId: number) {
-  const study = studyForWorker(db, actor, studyId);
-  if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
-  return study;
-}
-
 export function saveJudgmentDraft(actor: Actor, input: unknown) {
   const { assignmentId, draft, activeMs } = parseInput(saveJudgmentDraftSchema, input);
-  const db = getDb();
-  inTransaction(db, () => {
-    const a = ownAssignment(db, actor, assignmentId);
-    requireOpen(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
-    q.upsertDraft(db, a.id, draft, Date.now());
-    q.addActiveTime(db, a.id, activeMs);
-    q.markSeen(db, a.id, Date.now());
-  });
-  return { saved: true as const };
+  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
 }
 
 /**
@@ -132,7 +125,7 @@ export function submitJudgment(actor: Actor, input: unknown) {
       return { assignmentId, revision: prior.revision, duplicate: true };
     }
     const a = ownAssignment(db, actor, assignmentId);
-    const study = requireOpen(db, actor, a.studyId);
+    const study = openStudyForWorker(db, actor, a.studyId);
     if (a.state !== 'pending') throw conflict('This item was already submitted.');
     const item = JSON.parse(pq.itemRow(db, a.itemId)!.payload) as PairwiseItem;
     const criteria = criteriaForItem(study, item).map((c) => c.id);

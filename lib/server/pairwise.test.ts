@@ -2,10 +2,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { publicDataDir } from '@/lib/io/public-data';
+import { codeOf } from '@/lib/testing/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
 import type { Actor } from './actor';
 import { getAdjudicationItem, getAdjudicationQueue, submitAdjudication } from './adjudication';
-import { DomainError } from './errors';
 import { exportGroundTruth, groundTruthSummary } from './ground-truth';
 import { ImportRejected, importItems } from './imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
@@ -19,15 +19,6 @@ const count = (sql: string, ...args: unknown[]) => getDb().$client.prepare(sql).
 let n = 0;
 const rid = () => `req-${String(++n).padStart(6, '0')}`;
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
 
 let lead: Actor, a1: Actor, a2: Actor, a3: Actor, a4: Actor, adj: Actor, stranger: Actor;
 let studyId: number;

@@ -6,7 +6,7 @@ import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
 import type { Actor } from './actor';
-import { studyForWorker } from './access';
+import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
 import { audit } from './audit';
 import { conflict, notFound } from './errors';
 import * as pq from '@/db/queries/pairwise';
@@ -41,13 +41,6 @@ export type QueueDto = {
   /** The reviewer's most recent submission, which `u` can take back while the study is open. */
   undoableId: number | null;
 };
-
-/** An assignment of the actor's own; anyone else's is "not found", never "forbidden", so ids leak nothing. */
-function ownAssignment(db: Db, actor: Actor, assignmentId: number) {
-  const a = q.findAssignment(db, assignmentId);
-  if (!a || a.userId !== actor.id) throw notFound('That assignment');
-  return a;
-}
 
 export function getQueue(actor: Actor, studyId: number): QueueDto {
   const db = getDb();
@@ -108,24 +101,9 @@ export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssig
   };
 }
 
-function requireOpen(db: Db, actor: Actor, studyId: number) {
-  const study = studyForWorker(db, actor, studyId);
-  if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
-  return study;
-}
-
 export function saveFlowDraft(actor: Actor, input: unknown) {
   const { assignmentId, draft, activeMs } = parseInput(saveDraftSchema, input);
-  const db = getDb();
-  inTransaction(db, () => {
-      const a = ownAssignment(db, actor, assignmentId);
-      requireOpen(db, actor, a.studyId);
-      if (a.state !== 'pending') throw conflict('This item was already submitted.');
-      q.upsertDraft(db, a.id, draft, Date.now());
-      q.addActiveTime(db, a.id, activeMs);
-      q.markSeen(db, a.id, Date.now());
-    });
-  return { saved: true as const };
+  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
 }
 
 /** Checks a decision against the flow it is about: truncation must keep at least one step and drop at least one. */
@@ -141,31 +119,31 @@ export function submitFlowReview(actor: Actor, input: unknown) {
   const { assignmentId, requestId, activeMs, decision: raw } = parseInput(submitFlowSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-      const prior = q.findAnnotationByRequest(db, requestId);
-      if (prior) {
-        if (prior.assignmentId !== assignmentId || prior.createdBy !== actor.id) throw conflict('That request id was already used.');
-        return { assignmentId, revision: prior.revision, duplicate: true };
-      }
-      const a = ownAssignment(db, actor, assignmentId);
-      requireOpen(db, actor, a.studyId);
-      if (a.state !== 'pending') throw conflict('This item was already submitted.');
-      const item = q.itemPayload(db, a.itemId)!;
-      const d = parseFlowDecision(raw, item.stepCount ?? 0);
-      const { revision } = q.insertAnnotation(db, {
-        assignmentId,
-        requestId,
-        decision: d.decision,
-        afterStep: d.decision === 'truncate' ? d.afterStep : null,
-        reasons: d.decision === 'discard' ? d.reasons : null,
-        note: d.note?.trim() || null,
-        createdBy: actor.id,
-      });
-      q.addActiveTime(db, a.id, activeMs);
-      q.markSeen(db, a.id, Date.now());
-      q.markSubmitted(db, a.id, Date.now());
-      q.deleteDraft(db, a.id);
-      return { assignmentId, revision, duplicate: false };
+    const prior = q.findAnnotationByRequest(db, requestId);
+    if (prior) {
+      if (prior.assignmentId !== assignmentId || prior.createdBy !== actor.id) throw conflict('That request id was already used.');
+      return { assignmentId, revision: prior.revision, duplicate: true };
+    }
+    const a = ownAssignment(db, actor, assignmentId);
+    openStudyForWorker(db, actor, a.studyId);
+    if (a.state !== 'pending') throw conflict('This item was already submitted.');
+    const item = q.itemPayload(db, a.itemId)!;
+    const d = parseFlowDecision(raw, item.stepCount ?? 0);
+    const { revision } = q.insertAnnotation(db, {
+      assignmentId,
+      requestId,
+      decision: d.decision,
+      afterStep: d.decision === 'truncate' ? d.afterStep : null,
+      reasons: d.decision === 'discard' ? d.reasons : null,
+      note: d.note?.trim() || null,
+      createdBy: actor.id,
     });
+    q.addActiveTime(db, a.id, activeMs);
+    q.markSeen(db, a.id, Date.now());
+    q.markSubmitted(db, a.id, Date.now());
+    q.deleteDraft(db, a.id);
+    return { assignmentId, revision, duplicate: false };
+  });
 }
 
 /**
@@ -176,16 +154,17 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
   const { studyId } = parseInput(undoSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-      const study = requireOpen(db, actor, studyId);
-      const last = q.lastSubmitted(db, studyId, actor.id);
-      if (!last) throw conflict('There is no submission to undo.');
-      // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
-      if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId)) throw conflict('That item has been adjudicated; it can no longer be changed.');
-      const ann = q.latestAnnotation(db, last.id);
-      const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
-      q.markPending(db, last.id);
-      q.upsertDraft(db, last.id, draft, Date.now());
-      audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
-      return { assignmentId: last.id };
-    });
+    const study = openStudyForWorker(db, actor, studyId);
+    const last = q.lastSubmitted(db, studyId, actor.id);
+    if (!last) throw conflict('There is no submission to undo.');
+    // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
+    if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId))
+      throw conflict('That item has been adjudicated; it can no longer be changed.');
+    const ann = q.latestAnnotation(db, last.id);
+    const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
+    q.markPending(db, last.id);
+    q.upsertDraft(db, last.id, draft, Date.now());
+    audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
+    return { assignmentId: last.id };
+  });
 }

@@ -1,6 +1,5 @@
 import { writeTemp } from '@/lib/testing/db';
 import type { Actor } from '../actor';
-import { DomainError } from '../errors';
 import { importItems } from '../imports';
 import { importJudge } from '../judge-import';
 import { importAnnotations } from '../prior-annotations';
@@ -76,13 +75,5 @@ export function buildStudy(lead: Actor, dir: string, spec: StudySpec): number {
   return id;
 }
 
-/** The error code a call fails with, or 'ok'. */
-export function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
+
+export { codeOf } from '@/lib/testing/errors';

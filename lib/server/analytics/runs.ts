@@ -1,0 +1,30 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../access';
+
+export type JudgeRunDto = {
+  name: string;
+  /** Verdicts stored for the run (one per item, criterion and order). */
+  labels: number;
+  /** Records whose verdict could not be read at import (left out, never guessed). */
+  unparsed: number;
+  createdAt: string;
+};
+
+/**
+ * The judge runs of a study, by name (the order of the leaderboard's graders), with their size. Leads and admins
+ * only: a run's name says which model judged, which annotators must never learn.
+ */
+export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
+  const db = getDb();
+  studyForStaff(db, actor, studyId);
+  const rows = db.$client
+    .prepare(
+      `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
+              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
+         FROM judge_runs r WHERE r.study_id = ? ORDER BY r.name`,
+    )
+    .all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];
+  return rows.map((r) => ({ name: r.name, labels: r.labels, unparsed: r.unparsed, createdAt: new Date(r.createdAt).toISOString() }));
+}
