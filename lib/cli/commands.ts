@@ -3,6 +3,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { ParseArgsConfig } from 'node:util';
 import { seedDemo } from '@/db/seed';
+import { backupDatabase } from '@/lib/server/backup';
 import { exportFlows } from '@/lib/server/exports';
 import { flowReport } from '@/lib/server/flow-report';
 import { importItems } from '@/lib/server/imports';
@@ -200,6 +201,16 @@ export const COMMANDS: Command[] = [
       const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);
       await writeLines(out.lines);
       if (out.summary.incomplete) process.stderr.write(`${out.summary.incomplete} item(s) not complete yet were left out.\n`);
+    },
+  },
+  {
+    name: 'backup',
+    usage: 'backup FILE',
+    summary: 'Writes a consistent copy of the database while it is in use, and checks it; restore by using the copy as CONCORD_DB.',
+    async run(_v, [file]) {
+      if (!file) throw invalid('Name the backup file.');
+      const b = await backupDatabase(cliActor(), file);
+      process.stdout.write(`Backed up to ${b.file} (${b.bytes.toLocaleString('en-US')} bytes, integrity ${b.integrity}).\n`);
     },
   },
   {
