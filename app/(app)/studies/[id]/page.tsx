@@ -4,6 +4,7 @@ import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
 import { flowReport } from '@/lib/server/flow-report';
+import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { pairwiseReport } from '@/lib/server/pairwise-report';
 import { CriteriaUpload } from './_components/criteria-panel';
 import { FlowOverview } from './_components/flow-overview';
@@ -31,7 +32,8 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
     throw e;
   }
   const report = study.kind === 'flow_review' ? flowReport(actor, id) : null;
-  const formats = IMPORT_FORMATS[study.kind as keyof typeof IMPORT_FORMATS] ?? [];
+  // A Bridge import reads a folder, so it is only offered on the command line.
+  const formats = (IMPORT_FORMATS[study.kind as keyof typeof IMPORT_FORMATS] ?? []).filter((f) => f !== 'bridge');
 
   return (
     <div className="space-y-6">
@@ -83,7 +85,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
         </div>
       )}
 
-      {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} />}
+      {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}
 
       {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
     </div>

@@ -4,13 +4,20 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ImportError } from '@/lib/validation/import-errors';
 
+type ItemsReport = { records: number; inserted: number; unchanged: number; annotations?: { inserted: number; unchanged: number } };
+type JudgeReport = { run: string; records: number; labels: number; unparsed: { item: string; line: number; message: string }[] };
+
 type Outcome =
-  | { ok: true; data: { records: number; inserted: number; unchanged: number } }
+  | { ok: true; data: ItemsReport | JudgeReport }
   | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
 
-export function ImportPanel({ studyId, formats }: { studyId: number; formats: readonly string[] }) {
+const FORMAT_NAMES: Record<string, string> = { concord: 'Concord JSONL', mathdial: 'MathDial JSONL', pandalm: 'PandaLM JSON', bridge: 'Bridge' };
+
+/** Upload of items (`what="items"`) or of an LLM-judge run (`what="judge"`), with the import report. */
+export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: number; formats: readonly string[]; what?: 'items' | 'judge' }) {
   const router = useRouter();
   const [format, setFormat] = useState(formats[0]);
+  const [run, setRun] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -21,7 +28,8 @@ export function ImportPanel({ studyId, formats }: { studyId: number; formats: re
     setBusy(true);
     setOutcome(null);
     try {
-      const res = await fetch(`/api/studies/${studyId}/import?format=${encodeURIComponent(format)}&filename=${encodeURIComponent(file.name)}`, {
+      const query = new URLSearchParams({ format, filename: file.name, ...(what === 'judge' && run.trim() ? { judge: run.trim() } : {}) });
+      const res = await fetch(`/api/studies/${studyId}/${what === 'judge' ? 'judge' : 'import'}?${query}`, {
         method: 'POST',
         body: file,
         headers: { 'content-type': 'application/x-ndjson' },
@@ -36,18 +44,24 @@ export function ImportPanel({ studyId, formats }: { studyId: number; formats: re
   }
 
   return (
-    <form onSubmit={upload} className="space-y-3" aria-label="Import items">
+    <form onSubmit={upload} className="space-y-3" aria-label={what === 'judge' ? 'Import a judge run' : 'Import items'}>
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-slate-600">Format</span>
           <select value={format} onChange={(e) => setFormat(e.target.value)} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
             {formats.map((f) => (
               <option key={f} value={f}>
-                {f === 'concord' ? 'Concord JSONL' : f === 'mathdial' ? 'MathDial JSONL' : f}
+                {FORMAT_NAMES[f] ?? f}
               </option>
             ))}
           </select>
         </label>
+        {what === 'judge' && (
+          <label className="text-sm">
+            <span className="block text-slate-600">Run name (optional)</span>
+            <input value={run} onChange={(e) => setRun(e.target.value)} placeholder="from the file" className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
+          </label>
+        )}
         <label className="text-sm">
           <span className="block text-slate-600">File</span>
           <input type="file" accept=".jsonl,.json,.ndjson,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="mt-1 text-sm" />
@@ -57,10 +71,9 @@ export function ImportPanel({ studyId, formats }: { studyId: number; formats: re
         </button>
       </div>
       {outcome?.ok && (
-        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="import-result">
-          Imported {outcome.data.inserted.toLocaleString('en-US')} new item(s); {outcome.data.unchanged.toLocaleString('en-US')} were already
-          present and unchanged.
-        </p>
+        <div role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="import-result">
+          {'run' in outcome.data ? <JudgeResult report={outcome.data} /> : <ItemsResult report={outcome.data} />}
+        </div>
       )}
       {outcome && !outcome.ok && (
         <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="import-errors">
@@ -81,5 +94,39 @@ export function ImportPanel({ studyId, formats }: { studyId: number; formats: re
         </div>
       )}
     </form>
+  );
+}
+
+function ItemsResult({ report }: { report: ItemsReport }) {
+  return (
+    <p>
+      Imported {report.inserted.toLocaleString('en-US')} new item(s); {report.unchanged.toLocaleString('en-US')} were already present and
+      unchanged.
+      {report.annotations && ` With them, ${report.annotations.inserted.toLocaleString('en-US')} prior annotation(s).`}
+    </p>
+  );
+}
+
+function JudgeResult({ report }: { report: JudgeReport }) {
+  return (
+    <>
+      <p>
+        Imported the run “{report.run}”: {report.labels.toLocaleString('en-US')} verdicts from {report.records.toLocaleString('en-US')} records.
+      </p>
+      {report.unparsed.length > 0 && (
+        <details className="mt-1">
+          <summary className="cursor-pointer">
+            {report.unparsed.length} verdict(s) could not be read and were left out; their items count as unjudged
+          </summary>
+          <ul className="mt-1 max-h-48 list-disc overflow-auto pl-5 font-mono text-xs">
+            {report.unparsed.map((u) => (
+              <li key={`${u.item}-${u.line}`}>
+                {u.item} (record {u.line}): {u.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
   );
 }

@@ -1,9 +1,11 @@
 import Link from 'next/link';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import type { JudgeRunDto } from '@/lib/server/analytics/runs';
 import type { PairwiseReportDto } from '@/lib/server/pairwise-report';
+import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';
 
-export function PairwiseOverview({ report, studyId }: { report: PairwiseReportDto; studyId: number }) {
+export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseReportDto; studyId: number; runs: JudgeRunDto[] }) {
   const gt = report.groundTruth;
   return (
     <>
@@ -115,6 +117,34 @@ export function PairwiseOverview({ report, studyId }: { report: PairwiseReportDt
           )}
         </Section>
       </div>
+
+      <Section title="Judge runs">
+        {runs.length === 0 ? (
+          <p className="mb-3 text-sm text-slate-500">No LLM-judge labels yet.</p>
+        ) : (
+          <table className="mb-4 w-full text-sm" data-testid="judge-runs">
+            <thead className="text-left text-slate-500">
+              <tr>
+                <th className="py-1">Run</th>
+                <th className="py-1 text-right">Verdicts</th>
+                <th className="py-1 text-right">Unreadable</th>
+                <th className="py-1">Imported</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.name} className="border-t border-slate-100">
+                  <td className="py-1 font-mono">{r.name}</td>
+                  <td className="py-1 text-right tabular-nums">{r.labels.toLocaleString('en-US')}</td>
+                  <td className="py-1 text-right tabular-nums">{r.unparsed}</td>
+                  <td className="py-1">{r.createdAt.slice(0, 10)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <ImportPanel studyId={studyId} formats={['concord', 'pandalm']} what="judge" />
+      </Section>
 
       <Section title="Ground truth">
         <p className="mb-3 text-sm text-slate-600">
