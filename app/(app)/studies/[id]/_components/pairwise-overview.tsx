@@ -35,6 +35,20 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
             <dd className="text-sm">{gt.rule === 'majority' ? 'Majority of the reviewers, else adjudicated' : 'Agreed, else adjudicated'}</dd>
           </div>
         </dl>
+        <nav aria-label="Analytics" className="mt-3 flex flex-wrap gap-3 text-sm">
+          {(
+            [
+              ['agreement', 'Agreement'],
+              ['alignment', 'Judge alignment'],
+              ['leaderboard', 'Leaderboard'],
+              ['hybrid', 'Hybrid review plan'],
+            ] as const
+          ).map(([path, label]) => (
+            <Link key={path} href={`/studies/${studyId}/analytics/${path}`} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50">
+              {label}
+            </Link>
+          ))}
+        </nav>
         <p className="mt-3 text-sm text-slate-600">
           Adjudicator: {report.adjudication.adjudicator ?? 'none named (leads can adjudicate)'} ·{' '}
           <Link href={`/studies/${studyId}/adjudicate`} className="text-accent-700 hover:underline">

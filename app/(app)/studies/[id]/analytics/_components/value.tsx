@@ -1,0 +1,48 @@
+import type { IntervalDto } from '@/lib/server/analytics/data';
+import { type NumberKind, formatInterval, formatValue, reasonDetail, reasonText } from './format';
+
+export type ValueProps = {
+  value: number | null;
+  /** Why the value is null (the `<name>Reason` sibling of the report JSON). */
+  reason?: string;
+  kind: NumberKind;
+  interval?: IntervalDto;
+  testId?: string;
+};
+
+/**
+ * A statistic with its 95 % interval under it, or "n/a" with the reason in words. An interval that is simply not
+ * computed yet (bootstrap off) is left blank: the page says so once, not in every cell.
+ */
+export function Value({ value, reason, kind, interval, testId }: ValueProps) {
+  if (value === null) {
+    return (
+      <span className="inline-block max-w-40 text-left whitespace-normal" data-testid={testId} title={reasonDetail(reason)}>
+        <span className="font-medium text-amber-700">n/a</span>
+        <span className="block text-xs font-normal text-slate-500">{reasonText(reason)}</span>
+      </span>
+    );
+  }
+  const shown = interval ? formatInterval(interval, kind) : null;
+  const missing = interval && !shown && interval.reason && interval.reason !== 'not_computed' ? interval.reason : null;
+  const undefinedReplicates = interval?.undefinedReplicates
+    ? `${interval.undefinedReplicates} bootstrap replicate(s) were undefined and left out`
+    : undefined;
+  return (
+    <span className="inline-block whitespace-nowrap" title={undefinedReplicates}>
+      <span data-testid={testId}>{formatValue(value, kind)}</span>
+      {shown ? (
+        <span className="block text-xs font-normal text-slate-500">
+          <span className="sr-only">95 % interval </span>
+          {shown}
+          {undefinedReplicates ? <span aria-hidden="true">*</span> : null}
+        </span>
+      ) : null}
+      {missing ? (
+        <span className="block text-xs font-normal whitespace-normal text-slate-400" title={reasonDetail(missing)}>
+          no interval: {reasonText(missing)}
+        </span>
+      ) : null}
+    </span>
+  );
+}

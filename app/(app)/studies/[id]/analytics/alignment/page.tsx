@@ -1,0 +1,22 @@
+import type { Metadata } from 'next';
+import type { ReportJson } from '@/lib/query/analytics';
+import { alignmentReport } from '@/lib/server/analytics/alignment';
+import { reportJson } from '@/lib/server/analytics/json';
+import { listJudgeRuns } from '@/lib/server/analytics/runs';
+import { AlignmentDashboard } from '../_components/alignment-dashboard';
+import { NoJudgeRuns } from '../_components/no-judge-runs';
+import { NotPairwise } from '../_components/not-pairwise';
+import { type SearchParams, analyticsContext, first } from '../_lib/context';
+
+export const metadata: Metadata = { title: 'Judge alignment' };
+
+export default async function AlignmentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+  const { actor, studyId, study } = await analyticsContext((await params).id);
+  if (study.kind !== 'pairwise') return <NotPairwise studyId={studyId} kind={study.kind} />;
+  const runs = listJudgeRuns(actor, studyId);
+  if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
+  const asked = first((await searchParams).judge);
+  const judge = runs.find((r) => r.name === asked)?.name ?? runs[0].name;
+  const initial = reportJson(alignmentReport(actor, studyId, { judge, bootstrap: 0 })) as ReportJson['alignment'];
+  return <AlignmentDashboard studyId={studyId} runs={runs} initial={initial} />;
+}

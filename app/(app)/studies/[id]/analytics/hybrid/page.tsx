@@ -1,0 +1,38 @@
+import type { Metadata } from 'next';
+import type { ReportJson } from '@/lib/query/analytics';
+import { hybridReport } from '@/lib/server/analytics/hybrid';
+import { reportJson } from '@/lib/server/analytics/json';
+import { listJudgeRuns } from '@/lib/server/analytics/runs';
+import { listAssignablePeople } from '@/lib/server/users';
+import { OVERALL } from '@/lib/validation/common';
+import { HybridDashboard } from '../_components/hybrid-dashboard';
+import { NoJudgeRuns } from '../_components/no-judge-runs';
+import { NotPairwise } from '../_components/not-pairwise';
+import { type SearchParams, analyticsContext, first } from '../_lib/context';
+
+export const metadata: Metadata = { title: 'Hybrid review plan' };
+
+export default async function HybridPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+  const { actor, studyId, study } = await analyticsContext((await params).id);
+  if (study.kind !== 'pairwise') return <NotPairwise studyId={studyId} kind={study.kind} />;
+  const runs = listJudgeRuns(actor, studyId);
+  if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
+  const sp = await searchParams;
+  const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
+  // Options from the address are used only when valid; anything else falls back to the defaults.
+  const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
+  const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
+  const asked = Number(first(sp.target));
+  const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
+  const initial = reportJson(hybridReport(actor, studyId, { judge, criterion, target })) as ReportJson['hybrid'];
+  return (
+    <HybridDashboard
+      studyId={studyId}
+      runs={runs}
+      criteria={criteria}
+      initial={initial}
+      people={listAssignablePeople(actor)}
+      studyOpen={study.status === 'open'}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { AnalyticsTabs } from './_components/tabs';
+import { analyticsContext } from './_lib/context';
+
+export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
+  const { studyId, study } = await analyticsContext((await params).id);
+  return (
+    <div className="space-y-5">
+      <div>
+        <p className="text-sm">
+          <Link href={`/studies/${studyId}`} className="text-accent-700 hover:underline">
+            ← Back to {study.name}
+          </Link>
+        </p>
+        <h1 className="mt-1 text-2xl font-semibold">Dashboards</h1>
+        <p className="text-sm text-slate-600">
+          {study.name} · {study.itemCount.toLocaleString('en-US')} items
+          {study.kind === 'pairwise'
+            ? ` · ground truth: ${study.groundTruthRule === 'majority' ? 'majority of the reviewers, else adjudicated' : 'agreed, else adjudicated'}`
+            : null}
+        </p>
+      </div>
+      <AnalyticsTabs studyId={studyId} />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,360 @@
+import type { AgreementReportDto } from '@/lib/server/analytics/agreement';
+import type { AlignmentReportDto, AlignmentSummaryDto, VoteAgreementDto } from '@/lib/server/analytics/alignment';
+import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import type { HybridReportDto } from '@/lib/server/analytics/hybrid';
+import type { LeaderboardReportDto } from '@/lib/server/analytics/leaderboard';
+import { csvHeader, csvLine } from './csv';
+
+/*
+ * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every
+ * string cell neutralised against formulas (lib/io/csv). Numbers are written at full precision (the page rounds,
+ * a download must not).
+ *
+ * A statistic takes four columns: `<name>`, `<name>_lower`, `<name>_upper` (its 95 % interval) and `<name>_reason`.
+ * An undefined value is an empty cell whose reason (docs/cli.md: `no_variation`, `unequal_ratings`, …) is in
+ * `_reason`; when the value is defined but its interval is not (e.g. `not_computed` with the bootstrap off), the
+ * bounds are empty and `_reason` gives the interval's reason. A value that has no interval takes two columns,
+ * `<name>` and `<name>_reason`.
+ */
+
+export const REPORT_TABLES = {
+  agreement: ['criteria', 'pairs', 'macro'],
+  alignment: ['overall', 'confusion', 'criteria', 'principles', 'models', 'annotators'],
+  leaderboard: ['leaderboard', 'criteria'],
+  hybrid: ['classes', 'plan'],
+} as const;
+
+export type ReportName = keyof typeof REPORT_TABLES;
+export type ReportTable<R extends ReportName = ReportName> = (typeof REPORT_TABLES)[R][number];
+
+export type ReportDtos = {
+  agreement: AgreementReportDto;
+  alignment: AlignmentReportDto;
+  leaderboard: LeaderboardReportDto;
+  hybrid: HybridReportDto;
+};
+
+export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
+
+export function isReportTable<R extends ReportName>(report: R, table: string): table is ReportTable<R> {
+  return (REPORT_TABLES[report] as readonly string[]).includes(table);
+}
+
+/* ----- cells ----- */
+
+const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
+const valueCols = (name: string) => [name, `${name}_reason`];
+
+function statCells(s: StatDto, i: IntervalDto): unknown[] {
+  const reason = s.value === null ? s.reason : i.lower === null ? i.reason : undefined;
+  return [s.value, i.lower, i.upper, reason ?? null];
+}
+
+const valueCells = (s: StatDto): unknown[] => [s.value, s.value === null ? s.reason : null];
+
+function table(columns: string[], rows: unknown[][]): string[] {
+  return [csvHeader(columns), ...rows.map((r) => csvLine(r))];
+}
+
+/* ----- agreement ----- */
+
+function agreementTables(dto: AgreementReportDto): Record<ReportTable<'agreement'>, () => string[]> {
+  return {
+    criteria: () =>
+      table(
+        [
+          'criterion',
+          'name',
+          'level',
+          'principle',
+          'items',
+          'ratings',
+          ...statCols('percent_agreement'),
+          ...statCols('fleiss_kappa'),
+          ...statCols('krippendorff_alpha_nominal'),
+          ...statCols('krippendorff_alpha_ordinal'),
+        ],
+        dto.criteria.map((c) => [
+          c.criterion,
+          c.name,
+          c.level,
+          c.principle ?? null,
+          c.items,
+          c.ratings,
+          ...statCells(c.percentAgreement, c.intervals.percentAgreement),
+          ...statCells(c.fleissKappa, c.intervals.fleissKappa),
+          ...statCells(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal),
+          ...statCells(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal),
+        ]),
+      ),
+    pairs: () =>
+      table(
+        [
+          'criterion',
+          'annotator_1',
+          'annotator_2',
+          'items',
+          ...statCols('percent_agreement'),
+          ...statCols('cohen_kappa'),
+          ...statCols('cohen_kappa_linear'),
+          ...statCols('cohen_kappa_quadratic'),
+        ],
+        dto.criteria.flatMap((c) =>
+          c.pairs.map((p) => [
+            c.criterion,
+            p.annotators[0],
+            p.annotators[1],
+            p.items,
+            ...statCells(p.percentAgreement, p.intervals.percentAgreement),
+            ...statCells(p.cohenKappa, p.intervals.cohenKappa),
+            ...statCells(p.cohenKappaLinear, p.intervals.cohenKappaLinear),
+            ...statCells(p.cohenKappaQuadratic, p.intervals.cohenKappaQuadratic),
+          ]),
+        ),
+      ),
+    macro: () => {
+      const keys = [
+        ['percent_agreement', 'percentAgreement'],
+        ['fleiss_kappa', 'fleissKappa'],
+        ['krippendorff_alpha_nominal', 'krippendorffAlphaNominal'],
+        ['krippendorff_alpha_ordinal', 'krippendorffAlphaOrdinal'],
+      ] as const;
+      const m = dto.macro;
+      return table(
+        ['statistic', 'value', 'lower', 'upper', 'reason', 'criteria_included'],
+        keys.map(([name, key]) => [name, ...statCells(m[key], m.intervals[key]), m.criteriaIncluded[key]]),
+      );
+    },
+  };
+}
+
+/* ----- alignment ----- */
+
+const SUMMARY_COLS = [
+  'n',
+  'agree',
+  ...statCols('alignment_rate'),
+  'n_no_ties',
+  ...statCols('alignment_rate_no_ties'),
+  ...statCols('cohen_kappa'),
+  ...statCols('cohen_kappa_linear'),
+  ...statCols('cohen_kappa_quadratic'),
+];
+
+const summaryCells = (s: AlignmentSummaryDto): unknown[] => [
+  s.n,
+  s.agree,
+  ...statCells(s.alignmentRate, s.intervals.alignmentRate),
+  s.nNoTies,
+  ...statCells(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies),
+  ...statCells(s.cohenKappa, s.intervals.cohenKappa),
+  ...statCells(s.cohenKappaLinear, s.intervals.cohenKappaLinear),
+  ...statCells(s.cohenKappaQuadratic, s.intervals.cohenKappaQuadratic),
+];
+
+const voteCells = (v: VoteAgreementDto): unknown[] => [
+  v.n,
+  ...statCells(v.agreement, v.intervals.agreement),
+  v.nNoTies,
+  ...statCells(v.agreementNoTies, v.intervals.agreementNoTies),
+];
+
+function alignmentTables(dto: AlignmentReportDto): Record<ReportTable<'alignment'>, () => string[]> {
+  const pc = dto.positionConsistency;
+  return {
+    overall: () =>
+      table(
+        [
+          'judge',
+          'ground_truth_rule',
+          'ground_truth_labels',
+          'incomplete_items',
+          'unparsed_verdicts',
+          'unjudged',
+          ...SUMMARY_COLS,
+          'position_consistency_n',
+          ...statCols('position_consistency'),
+        ],
+        [
+          [
+            dto.judge,
+            dto.groundTruthRule,
+            dto.groundTruth.labels,
+            dto.groundTruth.incompleteItems,
+            dto.unparsedVerdicts,
+            dto.unjudged,
+            ...summaryCells(dto.overall),
+            ...('n' in pc ? [pc.n, ...statCells(pc.rate, pc.interval)] : [0, null, null, null, pc.reason]),
+          ],
+        ],
+      ),
+    confusion: () =>
+      table(
+        ['judge', 'ground_truth', ...dto.labelSet.map((l) => `judge_${l}`)],
+        dto.labelSet.map((label, r) => [dto.judge, label, ...dto.overall.confusion[r]]),
+      ),
+    criteria: () =>
+      table(
+        ['judge', 'criterion', 'name', 'level', 'principle', 'unjudged', ...SUMMARY_COLS],
+        dto.byCriterion.map((c) => [dto.judge, c.criterion, c.name, c.level, c.principle ?? null, c.unjudged, ...summaryCells(c)]),
+      ),
+    principles: () =>
+      table(
+        ['judge', 'principle', 'criteria', ...SUMMARY_COLS],
+        dto.byPrinciple.map((p) => [dto.judge, p.principle, p.criteria.join(';'), ...summaryCells(p)]),
+      ),
+    models: () =>
+      table(
+        ['judge', 'model', ...SUMMARY_COLS],
+        dto.byModel.map((m) => [dto.judge, m.model, ...summaryCells(m)]),
+      ),
+    annotators: () =>
+      table(
+        ['judge', 'comparison', 'annotator', 'n', ...statCols('agreement'), 'n_no_ties', ...statCols('agreement_no_ties')],
+        [
+          ...dto.judgeVsAnnotators.map((a) => [dto.judge, 'judge_vs_annotator', a.annotator, ...voteCells(a)]),
+          [dto.judge, 'judge_vs_all_humans', null, ...voteCells(dto.judgeVsHuman)],
+          [dto.judge, 'human_vs_human', null, ...voteCells(dto.humanVsHuman)],
+        ],
+      ),
+  };
+}
+
+/* ----- leaderboard ----- */
+
+/** Every principle that appears in any row, in order of first appearance (the catalog's order). */
+export function leaderboardPrinciples(dto: LeaderboardReportDto): string[] {
+  const seen = new Set<string>();
+  for (const row of dto.rows) for (const p of Object.keys(row.principleLevelAcc)) seen.add(p);
+  return [...seen];
+}
+
+const NO_VALUE: StatDto = { value: null, reason: 'no_items' };
+const NO_INTERVAL: IntervalDto = { method: 'bootstrap', lower: null, upper: null, reason: 'no_items' };
+
+function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leaderboard'>, () => string[]> {
+  const principles = leaderboardPrinciples(dto);
+  return {
+    leaderboard: () =>
+      table(
+        [
+          'tie_policy',
+          'model',
+          'grader',
+          'items',
+          ...statCols('overall_judgement'),
+          ...statCols('general_level_acc'),
+          ...principles.flatMap((p) => statCols(`principle_level_acc:${p}`)),
+          ...statCols('overall_acc'),
+          ...statCols('alignment_rate'),
+        ],
+        dto.rows.map((r) => [
+          dto.tiePolicy,
+          r.model,
+          r.grader,
+          r.items,
+          ...statCells(r.overallJudgement, r.intervals.overallJudgement),
+          ...statCells(r.generalLevelAcc, r.intervals.generalLevelAcc),
+          // A principle a row has no criteria labelled for is missing from its record: nothing to average.
+          ...principles.flatMap((p) => statCells(r.principleLevelAcc[p] ?? NO_VALUE, r.intervals.principleLevelAcc[p] ?? NO_INTERVAL)),
+          ...statCells(r.overallAcc, r.intervals.overallAcc),
+          ...statCells(r.alignmentRate, r.intervals.alignmentRate),
+        ]),
+      ),
+    criteria: () =>
+      table(
+        ['tie_policy', 'model', 'grader', 'criterion', 'win', 'tie', 'loss', ...statCols('win_rate')],
+        dto.rows.flatMap((r) =>
+          Object.entries(r.counts).map(([criterion, c]) => [
+            dto.tiePolicy,
+            r.model,
+            r.grader,
+            criterion,
+            c.win,
+            c.tie,
+            c.loss,
+            ...statCells(r.perCriterion[criterion] ?? NO_VALUE, r.intervals.perCriterion[criterion] ?? NO_INTERVAL),
+          ]),
+        ),
+      ),
+  };
+}
+
+/* ----- hybrid ----- */
+
+function hybridTables(dto: HybridReportDto): Record<ReportTable<'hybrid'>, () => string[]> {
+  return {
+    classes: () =>
+      table(
+        ['judge', 'criterion', 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
+        dto.classes.map((k) => [
+          dto.judge,
+          dto.criterion,
+          k.label,
+          k.predicted,
+          k.correct,
+          ...statCells(k.classwiseAccuracy, k.interval),
+          k.decision,
+        ]),
+      ),
+    plan: () =>
+      table(
+        [
+          'judge',
+          'criterion',
+          'target',
+          'n',
+          'unjudged',
+          ...statCols('acc_judge'),
+          'accepted_class',
+          'reviewed_classes',
+          'unpredicted_labels',
+          'reviewed',
+          ...statCols('acc_hybrid'),
+          ...statCols('effort_saved'),
+          'errors_to_fix',
+          'extra_reviews_expected',
+          ...valueCols('acc_expected_after'),
+          ...valueCols('effort_saved_expected_after'),
+          'extra_reviews_worst_case',
+          ...valueCols('effort_saved_worst_case'),
+        ],
+        [
+          [
+            dto.judge,
+            dto.criterion,
+            dto.target,
+            dto.n,
+            dto.unjudged,
+            ...statCells(dto.accJudge, dto.intervals.accJudge),
+            dto.acceptedClass,
+            dto.reviewedClasses.join(';'),
+            dto.unpredictedLabels.join(';'),
+            dto.reviewed,
+            ...statCells(dto.accHybrid, dto.intervals.accHybrid),
+            ...statCells(dto.effortSaved, dto.intervals.effortSaved),
+            dto.errorsToFix,
+            dto.extraReviewsExpected,
+            ...valueCells(dto.accExpectedAfter),
+            ...valueCells(dto.effortSavedExpectedAfter),
+            dto.extraReviewsWorstCase,
+            ...valueCells(dto.effortSavedWorstCase),
+          ],
+        ],
+      ),
+  };
+}
+
+/* ----- entry point ----- */
+
+const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
+  agreement: agreementTables,
+  alignment: alignmentTables,
+  leaderboard: leaderboardTables,
+  hybrid: hybridTables,
+};
+
+/** One table of a report as CSV lines (header first). */
+export function reportCsv<R extends ReportName>(report: R, tableName: ReportTable<R>, dto: ReportDtos[R]): string[] {
+  return TABLES[report](dto)[tableName]();
+}
