@@ -9,7 +9,7 @@ import { flowReport } from '@/lib/server/flow-report';
 import { importItems } from '@/lib/server/imports';
 import { exportGroundTruth } from '@/lib/server/ground-truth';
 import { importAnnotations } from '@/lib/server/prior-annotations';
-import { createStudy, openStudy, parseStudyId, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
+import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
 import { createUser } from '@/lib/server/users';
 import { invalid } from '@/lib/server/errors';
@@ -125,6 +125,16 @@ export const COMMANDS: Command[] = [
       });
       const who = dto.members.map((m) => (m.setIndex ? `${m.username} (set ${m.setIndex})` : m.username)).join(', ');
       process.stdout.write(`Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`);
+    },
+  },
+  {
+    name: 'study set',
+    usage: 'study set STUDY --ground-truth adjudicated|majority',
+    summary: 'Changes how a pairwise study forms ground truth: agreed-or-adjudicated, or the majority of three or more reviewers.',
+    options: { 'ground-truth': { type: 'string' } },
+    run(v, [study]) {
+      const dto = setGroundTruthRule(cliActor(), parseStudyId(study ?? ''), required(v, 'ground-truth'));
+      process.stdout.write(`Study ${dto.id}: ground truth by ${dto.groundTruthRule}.\n`);
     },
   },
   {

@@ -11,7 +11,7 @@ import { ImportRejected, importItems } from './imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { importAnnotations } from './prior-annotations';
 import { getQueue, undoLastSubmission } from './review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
+import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from './studies';
 
 const { dir } = useTestDatabase();
 const PAIRS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'pairwise.jsonl');
@@ -219,5 +219,12 @@ describe('prior annotations', () => {
     expect(report).toMatchObject({ records: 999, inserted: 999, annotations: { records: 2997, inserted: 2997 } });
     expect(count('SELECT count(DISTINCT source_a) FROM items WHERE study_id = ?', id)).toBe(1);
     expect(groundTruthSummary(lead, id)).toMatchObject({ items: 999, complete: 999, rule: 'majority' });
+    // Under the agreed-or-adjudicated rule every item where the three annotators split waits for adjudication.
+    setGroundTruthRule(lead, id, 'adjudicated');
+    const summary = groundTruthSummary(lead, id);
+    expect(summary.rule).toBe('adjudicated');
+    expect(summary.incomplete).toBe(getAdjudicationQueue(lead, id).total);
+    expect(summary.incomplete).toBeGreaterThan(0);
+    expect(codeOf(() => setGroundTruthRule(lead, id, 'vote'))).toBe('invalid');
   });
 });

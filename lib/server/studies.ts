@@ -229,3 +229,16 @@ export function closeStudy(actor: Actor, studyId: number): StudyDto {
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
+
+/** How a pairwise study forms ground truth where reviewers disagree; can change at any time (it is derived, never stored). */
+export function setGroundTruthRule(actor: Actor, studyId: number, rule: unknown): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have a ground-truth rule.');
+  if (rule !== 'adjudicated' && rule !== 'majority') throw invalid('Choose adjudicated or majority.', { groundTruthRule: 'Unknown rule' });
+  inTransaction(db, () => {
+    studiesQ.updateStudy(db, studyId, { groundTruthRule: rule });
+    audit(db, { userId: actor.id, action: 'ground_truth_rule_set', studyId, detail: { from: study.groundTruthRule, to: rule } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
-import { closeStudy, createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
+import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 
 export type FormState = { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> } | undefined;
 
@@ -49,4 +49,10 @@ export async function setCriteriaAction(studyId: number, json: string) {
   revalidatePath(`/studies/${studyId}`);
   if (res.ok && !res.data.ok) return { ok: false as const, error: res.data.error };
   return res.ok ? { ok: true as const, count: res.data.study!.criteria.length } : res;
+}
+
+export async function setGroundTruthRuleAction(studyId: number, rule: string) {
+  const res = await runAction((actor) => setGroundTruthRule(actor, studyId, rule));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/runs';
 import type { PairwiseReportDto } from '@/lib/server/pairwise-report';
+import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';
 
@@ -32,7 +33,9 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
           </div>
           <div>
             <dt className="text-xs uppercase tracking-wide text-slate-500">Ground truth rule</dt>
-            <dd className="text-sm">{gt.rule === 'majority' ? 'Majority of the reviewers, else adjudicated' : 'Agreed, else adjudicated'}</dd>
+            <dd className="mt-1">
+              <GroundTruthRule studyId={studyId} rule={gt.rule} />
+            </dd>
           </div>
         </dl>
         <nav aria-label="Analytics" className="mt-3 flex flex-wrap gap-3 text-sm">
