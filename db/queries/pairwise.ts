@@ -68,10 +68,10 @@ export function insertAdjudication(
 }
 
 /**
- * Per item of a study whose reviews are all in: how many criteria the reviewers disagree on, and how many of
- * those have an adjudication. Items in item order.
+ * Every (item, criterion) of a study whose reviews are all in and whose reviewers did not all give the same label:
+ * the labels given (comma-separated) and whether an adjudication exists. In item order.
  */
-export const disagreementSummary = (db: Db, studyId: number) =>
+export const splitCriteria = (db: Db, studyId: number) =>
   db.$client
     .prepare(
       `WITH latest AS (
@@ -82,16 +82,16 @@ export const disagreementSummary = (db: Db, studyId: number) =>
            JOIN labels l ON l.annotation_id = an.id
           WHERE a.study_id = @studyId AND a.state = 'submitted'),
        complete AS (
-         SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0),
-       split AS (
-         SELECT item_id, criterion FROM latest WHERE item_id IN (SELECT item_id FROM complete)
-          GROUP BY item_id, criterion HAVING count(DISTINCT label) > 1)
-       SELECT i.id AS itemId, i.position, count(*) AS disagreements,
-              sum(EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = s.item_id AND j.criterion = s.criterion)) AS resolved
-         FROM split s JOIN items i ON i.id = s.item_id
-        GROUP BY i.id ORDER BY i.position`,
+         SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0)
+       SELECT s.item_id AS itemId, i.position, s.criterion, s.labels,
+              EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = s.item_id AND j.criterion = s.criterion) AS adjudicated
+         FROM (SELECT item_id, criterion, group_concat(label) AS labels FROM latest
+                WHERE item_id IN (SELECT item_id FROM complete)
+                GROUP BY item_id, criterion HAVING count(DISTINCT label) > 1) s
+         JOIN items i ON i.id = s.item_id
+        ORDER BY i.position`,
     )
-    .all({ studyId }) as { itemId: number; position: number; disagreements: number; resolved: number }[];
+    .all({ studyId }) as { itemId: number; position: number; criterion: string; labels: string; adjudicated: 0 | 1 }[];
 
 const LATEST_LABELS = `
   SELECT a.item_id, a.user_id, l.criterion, l.label

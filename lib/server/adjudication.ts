@@ -11,6 +11,7 @@ import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './
 import { blindItem, type BlindItemDto, type CriterionDto } from './judging';
 import { conflict, forbidden, invalid, notFound } from './errors';
 import { parseInput } from './parse';
+import { disputedItems, needsAdjudication } from './disputes';
 
 export type AdjudicationQueueDto = {
   studyId: number;
@@ -52,7 +53,7 @@ function studyForAdjudicator(db: Db, actor: Actor, studyId: number): StudyRow {
 export function getAdjudicationQueue(actor: Actor, studyId: number): AdjudicationQueueDto {
   const db = getDb();
   const study = studyForAdjudicator(db, actor, studyId);
-  const items = pq.disagreementSummary(db, studyId);
+  const items = disputedItems(db, study);
   const open = items.filter((i) => i.resolved < i.disagreements);
   return {
     studyId,
@@ -100,7 +101,8 @@ export function getAdjudicationItem(actor: Actor, studyId: number, itemId: numbe
     return {
       ...c,
       reviewers: labels.map((l) => toScreen(l, swapped)),
-      agreed: labels.length > 0 && labels.every((l) => l === labels[0]),
+      // Settled: every reviewer agrees, or (majority rule) a majority exists.
+      agreed: labels.length > 0 && !needsAdjudication(labels, study.groundTruthRule),
       ruling: ruling ? toScreen(ruling.label, swapped) : null,
       rationale: ruling?.rationale ?? null,
     };
@@ -130,8 +132,8 @@ export function submitAdjudication(actor: Actor, input: unknown) {
     requireComplete(db, itemId);
     const swapped = adjudicatorSwapped(study.seed, itemId, actor.id);
     const { byCriterion } = labelsBySlot(db, itemId);
-    const disputed = [...byCriterion.entries()].filter(([, labels]) => !labels.every((l) => l === labels[0]));
-    if (!disputed.length) throw conflict('The reviewers agree on every criterion of this item; there is nothing to settle.');
+    const disputed = [...byCriterion.entries()].filter(([, labels]) => needsAdjudication(labels, study.groundTruthRule));
+    if (!disputed.length) throw conflict('Every criterion of this item is settled by its reviewers; there is nothing to adjudicate.');
     const fieldErrors: Record<string, string> = {};
     const decided: { criterion: string; label: Label; rationale: string | null }[] = [];
     for (const [criterion, labels] of disputed) {
@@ -149,7 +151,7 @@ export function submitAdjudication(actor: Actor, input: unknown) {
       decided.push({ criterion, label, rationale });
     }
     const extra = Object.keys(choices).filter((c) => !disputed.some(([d]) => d === c));
-    if (extra.length) fieldErrors[extra[0]] = 'The reviewers agree here; it is not yours to settle.';
+    if (extra.length) fieldErrors[extra[0]] = 'The reviewers settled this one; it is not yours to decide.';
     if (Object.keys(fieldErrors).length) {
       throw invalid(`Settle every disagreement: ${Object.entries(fieldErrors).map(([c, m]) => `${c}: ${m}`).join(' ')}`, fieldErrors);
     }

@@ -9,6 +9,7 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
 import { studyForStaff } from './access';
 import { audit } from './audit';
+import { majorityLabel } from './disputes';
 import { invalid } from './errors';
 
 export type Provenance = 'agreed' | 'majority' | 'adjudicated';
@@ -73,14 +74,6 @@ function* itemsWithLabels(db: Db, studyId: number, slots: number): Generator<Ite
   if (current) yield current;
 }
 
-function majority(labels: (Label | null)[]): Label | null {
-  const given = labels.filter((l): l is Label => l !== null);
-  const counts = new Map<Label, number>();
-  for (const l of given) counts.set(l, (counts.get(l) ?? 0) + 1);
-  for (const [label, n] of counts) if (n * 2 > given.length) return label;
-  return null;
-}
-
 /**
  * Resolves one item: every criterion gets the agreed label, the majority label (majority rule), or the
  * adjudicated one. Returns null when the item is not complete yet (reviews pending or a disagreement open).
@@ -103,7 +96,7 @@ function resolveItem(item: ItemLabels, rule: StudyRow['groundTruthRule'], ruling
       out.push({ ...base, label: ruling.label, provenance: 'adjudicated', adjudicator: ruling.adjudicator, rationale: ruling.rationale });
       continue;
     }
-    const m = rule === 'majority' ? majority(reviewers) : null;
+    const m = rule === 'majority' ? majorityLabel(reviewers) : null;
     if (!m) return null;
     out.push({ ...base, label: m, provenance: 'majority', adjudicator: null, rationale: null });
   }

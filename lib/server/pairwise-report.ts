@@ -8,6 +8,7 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
 import { studyForStaff } from './access';
+import { disputedItems } from './disputes';
 import { summarize, type GroundTruthSummaryDto } from './ground-truth';
 
 export type PairwiseReportDto = {
@@ -37,7 +38,7 @@ export function pairwiseReport(actor: Actor, studyId: number): PairwiseReportDto
     activeSeconds: Math.round(r.activeMs / 1000),
     payout: (r.submitted * study.payRateCents) / 100,
   }));
-  const disagreements = pq.disagreementSummary(db, studyId);
+  const disagreements = disputedItems(db, study);
   const settled = disagreements.filter((d) => d.resolved >= d.disagreements).length;
   const names = new Map(((study.criteria ?? []) as Criterion[]).map((c, i) => [c.id, { name: c.name, i }]));
   names.set(OVERALL, { name: 'Overall', i: names.size });

@@ -219,6 +219,8 @@ describe('prior annotations', () => {
     expect(report).toMatchObject({ records: 999, inserted: 999, annotations: { records: 2997, inserted: 2997 } });
     expect(count('SELECT count(DISTINCT source_a) FROM items WHERE study_id = ?', id)).toBe(1);
     expect(groundTruthSummary(lead, id)).toMatchObject({ items: 999, complete: 999, rule: 'majority' });
+    // Every PandaLM item has a majority, so nothing waits for the adjudicator under the majority rule.
+    expect(getAdjudicationQueue(lead, id).total).toBe(0);
     // Under the agreed-or-adjudicated rule every item where the three annotators split waits for adjudication.
     setGroundTruthRule(lead, id, 'adjudicated');
     const summary = groundTruthSummary(lead, id);

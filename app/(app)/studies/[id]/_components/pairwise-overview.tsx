@@ -20,7 +20,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
             </dd>
           </div>
           <div>
-            <dt className="text-xs uppercase tracking-wide text-slate-500">Disagreeing items</dt>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">Items for the adjudicator</dt>
             <dd className="text-2xl font-semibold tabular-nums" data-testid="disagreeing">
               {report.adjudication.disagreeingItems}
             </dd>
@@ -145,7 +145,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
                 <th className="py-1">Run</th>
                 <th className="py-1 text-right">Verdicts</th>
                 <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1">Imported</th>
+                <th className="py-1 pl-6">Imported</th>
               </tr>
             </thead>
             <tbody>
@@ -154,7 +154,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
                   <td className="py-1 font-mono">{r.name}</td>
                   <td className="py-1 text-right tabular-nums">{r.labels.toLocaleString('en-US')}</td>
                   <td className="py-1 text-right tabular-nums">{r.unparsed}</td>
-                  <td className="py-1">{r.createdAt.slice(0, 10)}</td>
+                  <td className="py-1 pl-6">{r.createdAt.slice(0, 10)}</td>
                 </tr>
               ))}
             </tbody>
