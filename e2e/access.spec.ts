@@ -20,6 +20,16 @@ test('an annotator cannot reach lead or admin pages, nor another reviewer’s as
     expect(res?.status(), url).toBe(404);
   }
   expect((await page.request.get(`/api/assignments/${theirs}`)).status()).toBe(404);
+  const body = { requestId: 'e2e-access-0001', activeMs: 0, decision: { decision: 'verify' } };
+  expect((await page.request.post(`/api/assignments/${theirs}/submission`, { data: body })).status()).toBe(404);
+  // The owner's JSON submission: a bad decision is refused with the field named; a good one is written once.
+  const bad = await owner.page.request.post(`/api/assignments/${theirs}/submission`, { data: { ...body, decision: { decision: 'truncate' } } });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).fieldErrors).toHaveProperty('afterStep');
+  for (let i = 0; i < 2; i++) {
+    const ok = await owner.page.request.post(`/api/assignments/${theirs}/submission`, { data: body });
+    expect((await ok.json()).data).toMatchObject({ assignmentId: theirs, revision: 1, duplicate: i === 1 });
+  }
   expect((await page.request.get('/api/studies/1/export?what=flows&format=jsonl')).status()).toBe(403);
   const upload = await page.request.post('/api/studies/1/import?format=concord', { data: '{}' });
   expect(upload.status()).toBe(403);

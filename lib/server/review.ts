@@ -10,7 +10,7 @@ import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } f
 import { audit } from './audit';
 import { conflict, notFound } from './errors';
 import * as pq from '@/db/queries/pairwise';
-import { getJudgeAssignment, judgmentAsDraft, type JudgeAssignmentDto } from './judging';
+import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';
 import { parseInput } from './parse';
 
 export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
@@ -167,4 +167,12 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
     audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
     return { assignmentId: last.id };
   });
+}
+
+/** Submits an assignment of either kind; the study decides which rules apply. */
+export function submitAssignment(actor: Actor, input: Record<string, unknown> & { assignmentId: number }) {
+  const db = getDb();
+  const a = ownAssignment(db, actor, input.assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  return study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
 }
