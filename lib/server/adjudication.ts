@@ -153,10 +153,21 @@ export function submitAdjudication(actor: Actor, input: unknown) {
     const extra = Object.keys(choices).filter((c) => !disputed.some(([d]) => d === c));
     if (extra.length) fieldErrors[extra[0]] = 'The reviewers settled this one; it is not yours to decide.';
     if (Object.keys(fieldErrors).length) {
-      throw invalid(`Settle every disagreement: ${Object.entries(fieldErrors).map(([c, m]) => `${c}: ${m}`).join(' ')}`, fieldErrors);
+      throw invalid(
+        `Settle every disagreement: ${Object.entries(fieldErrors)
+          .map(([c, m]) => `${c}: ${m}`)
+          .join(' ')}`,
+        fieldErrors,
+      );
     }
     for (const d of decided) pq.insertAdjudication(db, { itemId, ...d, adjudicatorId: actor.id, requestId });
-    audit(db, { userId: actor.id, action: 'item_adjudicated', studyId, objectId: itemId, detail: { criteria: decided.map((d) => d.criterion) } });
+    audit(db, {
+      userId: actor.id,
+      action: 'item_adjudicated',
+      studyId,
+      objectId: itemId,
+      detail: { criteria: decided.map((d) => d.criterion) },
+    });
     return { itemId, duplicate: false };
   });
 }

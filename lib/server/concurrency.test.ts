@@ -11,7 +11,11 @@ import { createStudy, openStudy, setStudyMembers } from './studies';
 
 useTestDatabase();
 const tsx = createRequire(import.meta.url).resolve('tsx');
-const count = (sql: string, ...a: unknown[]) => getDb().$client.prepare(sql).pluck().get(...a) as number;
+const count = (sql: string, ...a: unknown[]) =>
+  getDb()
+    .$client.prepare(sql)
+    .pluck()
+    .get(...a) as number;
 
 /** Starts `n` submitting processes at once and collects what each one was told. */
 function race(args: string[][]): Promise<string[]> {

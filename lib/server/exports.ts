@@ -49,7 +49,15 @@ function* verifiedFlows(db: Db, studyId: number, format: 'jsonl' | 'csv') {
     const reviewers = group.map((r) => r.username);
     const notes = group.map((r) => r.note).filter((n): n is string => !!n);
     if (format === 'csv') {
-      yield csvLine([flow.id, final.decision, final.decision === 'truncate' ? final.afterStep : '', steps.length, reviewers.join(';'), notes.join(' | '), flow.problem.text]);
+      yield csvLine([
+        flow.id,
+        final.decision,
+        final.decision === 'truncate' ? final.afterStep : '',
+        steps.length,
+        reviewers.join(';'),
+        notes.join(' | '),
+        flow.problem.text,
+      ]);
     } else {
       yield jsonlLine({ ...flow, steps, review: { ...final, reviewers, notes } });
     }
@@ -72,7 +80,16 @@ function* decisionRows(db: Db, studyId: number, format: 'jsonl' | 'csv') {
       submitted_at: new Date(r.submittedAt).toISOString(),
     };
     yield format === 'csv'
-      ? csvLine([row.item, row.reviewer, row.decision, row.after_step ?? '', reasons.join(';'), row.note ?? '', row.active_seconds, row.submitted_at])
+      ? csvLine([
+          row.item,
+          row.reviewer,
+          row.decision,
+          row.after_step ?? '',
+          reasons.join(';'),
+          row.note ?? '',
+          row.active_seconds,
+          row.submitted_at,
+        ])
       : jsonlLine(row);
   }
 }
@@ -102,5 +119,9 @@ export function exportFlows(actor: Actor, studyId: number, what: string, format:
     what === 'flows' ? verifiedFlows(snap, studyId, format as 'jsonl') : decisionRows(snap, studyId, format as 'jsonl'),
   );
   const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
-  return { lines, filename: `${safeName}-${what}.${format}`, contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8' };
+  return {
+    lines,
+    filename: `${safeName}-${what}.${format}`,
+    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+  };
 }

@@ -59,7 +59,14 @@ export function flowReport(actor: Actor, studyId: number): FlowReportDto {
 
 export type FlowListDto = {
   total: number;
-  rows: { itemId: number; externalId: string; stepCount: number | null; reviewers: string[]; decisions: string[]; state: 'done' | 'pending' }[];
+  rows: {
+    itemId: number;
+    externalId: string;
+    stepCount: number | null;
+    reviewers: string[];
+    decisions: string[];
+    state: 'done' | 'pending';
+  }[];
 };
 
 export function listFlowDecisions(

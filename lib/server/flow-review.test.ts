@@ -18,9 +18,12 @@ const kmpLines = fs.readFileSync(KMP, 'utf8').trim().split('\n');
 let lead: Actor, ann1: Actor, ann2: Actor, outsider: Actor;
 let studyId: number;
 
-const count = (sql: string, ...args: unknown[]) => getDb().$client.prepare(sql).pluck().get(...args) as number;
+const count = (sql: string, ...args: unknown[]) =>
+  getDb()
+    .$client.prepare(sql)
+    .pluck()
+    .get(...args) as number;
 const rid = (n: number) => `request-${String(n).padStart(4, '0')}`;
-
 
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
@@ -32,7 +35,13 @@ beforeAll(async () => {
 
 describe('importing flows', () => {
   it('refuses a file with bad lines, names each line and field, and writes nothing', () => {
-    const bad = [kmpLines[0], '{"id": "x", "problem": {"text": "p"}, "steps": [{"speaker": "teacher", "text": "hi"}]}', kmpLines[1], '{not json', kmpLines[2]];
+    const bad = [
+      kmpLines[0],
+      '{"id": "x", "problem": {"text": "p"}, "steps": [{"speaker": "teacher", "text": "hi"}]}',
+      kmpLines[1],
+      '{not json',
+      kmpLines[2],
+    ];
     const file = writeTemp(dir, 'bad.jsonl', bad.join('\n'));
     let caught: unknown;
     try {
@@ -93,9 +102,9 @@ describe('reviewing', () => {
     expect(codeOf(() => getQueue(outsider, studyId))).toBe('not_found');
     const mine = getQueue(ann1, studyId).currentId!;
     expect(codeOf(() => getFlowAssignment(ann2, mine))).toBe('not_found');
-    expect(codeOf(() => submitFlowReview(ann2, { assignmentId: mine, requestId: rid(99), activeMs: 0, decision: { decision: 'verify' } }))).toBe(
-      'not_found',
-    );
+    expect(
+      codeOf(() => submitFlowReview(ann2, { assignmentId: mine, requestId: rid(99), activeMs: 0, decision: { decision: 'verify' } })),
+    ).toBe('not_found');
     expect(codeOf(() => flowReport(ann1, studyId))).toBe('forbidden');
   });
 
@@ -110,7 +119,8 @@ describe('reviewing', () => {
   it('validates decisions against the flow', () => {
     const a = getFlowAssignment(ann1, getQueue(ann1, studyId).currentId!);
     const steps = a.flow.steps.length;
-    const submit = (decision: unknown) => codeOf(() => submitFlowReview(ann1, { assignmentId: a.assignmentId, requestId: rid(1), activeMs: 0, decision }));
+    const submit = (decision: unknown) =>
+      codeOf(() => submitFlowReview(ann1, { assignmentId: a.assignmentId, requestId: rid(1), activeMs: 0, decision }));
     expect(submit({ decision: 'truncate', afterStep: steps })).toBe('invalid');
     expect(submit({ decision: 'discard', reasons: [] })).toBe('invalid');
     expect(submit({ decision: 'discard', reasons: ['other'] })).toBe('invalid');

@@ -1,10 +1,9 @@
 import 'server-only';
 import path from 'node:path';
-import { getDb, inTransaction, type Db } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
 import { contentHash } from '@/lib/io/canonical';
 import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
-import type { ImportError } from '@/lib/validation/import-errors';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from './actor';
 import { studyForStaff } from './access';

@@ -24,11 +24,19 @@ const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
  * Imports one judge run, all or nothing. Unknown items and criteria are errors that refuse the file; a verdict
  * that cannot be read is left out, counted and listed, and its item counts as unjudged.
  */
-export function importJudge(actor: Actor, studyId: number, file: string, format: string, judgeName?: string, filename = path.basename(file)): JudgeImportReportDto {
+export function importJudge(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: string,
+  judgeName?: string,
+  filename = path.basename(file),
+): JudgeImportReportDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   if (study.kind !== 'pairwise') throw invalid('Judge labels can only be imported into a pairwise study.');
-  if (!(JUDGE_FORMATS as readonly string[]).includes(format)) throw invalid(`Unknown format "${format}"; use ${JUDGE_FORMATS.join(' or ')}.`);
+  if (!(JUDGE_FORMATS as readonly string[]).includes(format))
+    throw invalid(`Unknown format "${format}"; use ${JUDGE_FORMATS.join(' or ')}.`);
   const records = () => judgeRecords(file, format as (typeof JUDGE_FORMATS)[number], judgeName);
   const itemStmt = db.$client.prepare('SELECT id, payload FROM items WHERE study_id = ? AND external_id = ?');
   const criteriaCache = new Map<number, Set<string>>();
@@ -40,7 +48,8 @@ export function importJudge(actor: Actor, studyId: number, file: string, format:
   for (const rec of records()) {
     count++;
     if (!rec.ok) {
-      if (rec.unreadableVerdict) unparsed.push({ item: rec.unreadableVerdict.item, line: rec.line, message: rec.errors.map((e) => e.message).join('; ') });
+      if (rec.unreadableVerdict)
+        unparsed.push({ item: rec.unreadableVerdict.item, line: rec.line, message: rec.errors.map((e) => e.message).join('; ') });
       else rec.errors.forEach(collector.add);
       continue;
     }
@@ -62,11 +71,17 @@ export function importJudge(actor: Actor, studyId: number, file: string, format:
         continue;
       }
       const key = `${judge}\u0000${item}\u0000${criterion}\u0000${swapped}`;
-      if (seen.has(key)) collector.add({ line: rec.line, path: `labels.${criterion}`, message: `a second ${swapped ? 'swapped ' : ''}verdict on "${criterion}" for "${item}"` });
+      if (seen.has(key))
+        collector.add({
+          line: rec.line,
+          path: `labels.${criterion}`,
+          message: `a second ${swapped ? 'swapped ' : ''}verdict on "${criterion}" for "${item}"`,
+        });
       seen.add(key);
     }
   }
-  if (runs.size > 1) collector.add({ line: 0, path: 'judge', message: `the file mixes judge runs (${[...runs].join(', ')}); import one run per file` });
+  if (runs.size > 1)
+    collector.add({ line: 0, path: 'judge', message: `the file mixes judge runs (${[...runs].join(', ')}); import one run per file` });
   if (collector.errorCount) throw new ImportRejected(collector.errors, collector.errorCount);
   const name = judgeName ?? [...runs][0];
   if (!name) throw invalid('The file has no readable verdicts.');
@@ -81,7 +96,9 @@ export function importJudge(actor: Actor, studyId: number, file: string, format:
         .prepare('INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, ?, ?, ?, ?, ?)')
         .run(studyId, name, format, filename, JSON.stringify(unparsed), actor.id).lastInsertRowid,
     );
-    const insert = db.$client.prepare('INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = db.$client.prepare(
+      'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     let labelsWritten = 0;
     for (const rec of records()) {
       if (!rec.ok) continue;
@@ -91,7 +108,13 @@ export function importJudge(actor: Actor, studyId: number, file: string, format:
         labelsWritten++;
       }
     }
-    audit(db, { userId: actor.id, action: 'judge_imported', studyId, objectId: runId, detail: { name, filename, labels: labelsWritten, unparsed: unparsed.length } });
+    audit(db, {
+      userId: actor.id,
+      action: 'judge_imported',
+      studyId,
+      objectId: runId,
+      detail: { name, filename, labels: labelsWritten, unparsed: unparsed.length },
+    });
     return { run: name, records: count, labels: labelsWritten, unparsed };
   });
 }

@@ -9,7 +9,7 @@ import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, typ
 import type { Actor } from './actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
 import { toCanonical, toScreen, type ScreenChoice } from './blinding';
-import { conflict, invalid, notFound } from './errors';
+import { conflict, invalid } from './errors';
 import { parseInput } from './parse';
 
 export type CriterionDto = {

@@ -16,7 +16,15 @@ export type PairwiseReportDto = {
   items: number;
   assigned: number;
   submitted: number;
-  reviewers: { username: string; displayName: string; set: number | null; assigned: number; submitted: number; activeSeconds: number; payout: number }[];
+  reviewers: {
+    username: string;
+    displayName: string;
+    set: number | null;
+    assigned: number;
+    submitted: number;
+    activeSeconds: number;
+    payout: number;
+  }[];
   sets: { set: number; reviewers: string[]; items: number; complete: number }[];
   adjudication: { adjudicator: string | null; disagreeingItems: number; settled: number; open: number };
   /** Raw agreement between the reviewers per criterion (before adjudication); the full statistics live on the agreement page. */
@@ -58,7 +66,13 @@ export function pairwiseReport(actor: Actor, studyId: number): PairwiseReportDto
     adjudication: { adjudicator, disagreeingItems: disagreements.length, settled, open: disagreements.length - settled },
     agreement: pq
       .rawAgreement(db, studyId)
-      .map((r) => ({ criterion: r.criterion, name: names.get(r.criterion)?.name ?? r.criterion, items: r.items, agreed: r.agreed, rate: r.items ? r.agreed / r.items : null }))
+      .map((r) => ({
+        criterion: r.criterion,
+        name: names.get(r.criterion)?.name ?? r.criterion,
+        items: r.items,
+        agreed: r.agreed,
+        rate: r.items ? r.agreed / r.items : null,
+      }))
       .sort((a, b) => (names.get(a.criterion)?.i ?? 1e9) - (names.get(b.criterion)?.i ?? 1e9)),
     groundTruth: summarize(db, study),
   };

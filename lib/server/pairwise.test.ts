@@ -15,10 +15,13 @@ import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyM
 
 const { dir } = useTestDatabase();
 const PAIRS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'pairwise.jsonl');
-const count = (sql: string, ...args: unknown[]) => getDb().$client.prepare(sql).pluck().get(...args) as number;
+const count = (sql: string, ...args: unknown[]) =>
+  getDb()
+    .$client.prepare(sql)
+    .pluck()
+    .get(...args) as number;
 let n = 0;
 const rid = () => `req-${String(++n).padStart(6, '0')}`;
-
 
 let lead: Actor, a1: Actor, a2: Actor, a3: Actor, a4: Actor, adj: Actor, stranger: Actor;
 let studyId: number;
@@ -55,7 +58,9 @@ describe('setting up a pairwise study', () => {
   it('splits items into fixed sets, one per pair, each item judged by exactly its pair', () => {
     setStudyMembers(lead, studyId, { usernames: ['a1', 'a2', 'a3', 'a4'], mode: 'fixed_sets', adjudicator: 'adj' });
     openStudy(lead, studyId);
-    const rows = getDb().$client.prepare('SELECT item_id AS item, group_concat(user_id) AS users FROM assignments GROUP BY item_id').all() as {
+    const rows = getDb()
+      .$client.prepare('SELECT item_id AS item, group_concat(user_id) AS users FROM assignments GROUP BY item_id')
+      .all() as {
       item: number;
       users: string;
     }[];
@@ -85,7 +90,9 @@ describe('judging blind', () => {
     const q = getQueue(a1, studyId);
     const a = getJudgeAssignment(a1, q.currentId!);
     const partial = Object.fromEntries(a.criteria.slice(1).map((c) => [c.id, 'r1' as const]));
-    expect(codeOf(() => submitJudgment(a1, { assignmentId: a.assignmentId, requestId: rid(), activeMs: 0, choices: partial }))).toBe('invalid');
+    expect(codeOf(() => submitJudgment(a1, { assignmentId: a.assignmentId, requestId: rid(), activeMs: 0, choices: partial }))).toBe(
+      'invalid',
+    );
     const choices = Object.fromEntries(a.criteria.map((c) => [c.id, 'r1' as const]));
     const input = { assignmentId: a.assignmentId, requestId: rid(), activeMs: 0, choices };
     expect(submitJudgment(a1, input).duplicate).toBe(false);
@@ -142,11 +149,15 @@ describe('adjudication and ground truth', () => {
   });
 
   it('freezes adjudicated reviews: undo cannot reach them', () => {
-    const row = getDb().$client
-      .prepare('SELECT a.id, a.user_id AS userId FROM assignments a WHERE a.item_id = (SELECT item_id FROM adjudications LIMIT 1) ORDER BY slot LIMIT 1')
+    const row = getDb()
+      .$client.prepare(
+        'SELECT a.id, a.user_id AS userId FROM assignments a WHERE a.item_id = (SELECT item_id FROM adjudications LIMIT 1) ORDER BY slot LIMIT 1',
+      )
       .get() as { id: number; userId: number };
     // Make the adjudicated review that reviewer's most recent submission, the one `u` would take back.
-    getDb().$client.prepare('UPDATE assignments SET submitted_at = ? WHERE id = ?').run(Date.now() + 60_000, row.id);
+    getDb()
+      .$client.prepare('UPDATE assignments SET submitted_at = ? WHERE id = ?')
+      .run(Date.now() + 60_000, row.id);
     const who = [a1, a2].find((u) => u.id === row.userId)!;
     expect(codeOf(() => undoLastSubmission(who, { studyId }))).toBe('conflict');
     expect(count("SELECT count(*) FROM assignments WHERE id = ? AND state = 'submitted'", row.id)).toBe(1);

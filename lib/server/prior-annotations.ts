@@ -48,7 +48,12 @@ function existingLabels(db: Db, itemId: number, username: string): Record<string
  * every criterion must apply to it, each (item, annotator) appears once, and no item gets more reviewers than
  * the study plans. An (item, annotator) already imported with the same labels is a no-op.
  */
-export function checkPriorAnnotations(db: Db, study: StudyRow, records: Iterable<RecordResult<AnnotationLine>>, sameFile?: Map<string, string[] | undefined>) {
+export function checkPriorAnnotations(
+  db: Db,
+  study: StudyRow,
+  records: Iterable<RecordResult<AnnotationLine>>,
+  sameFile?: Map<string, string[] | undefined>,
+) {
   const lookup = itemLookup(db, study.id, sameFile);
   const collector = new ErrorCollector();
   const fail = collector.add;
@@ -76,7 +81,8 @@ export function checkPriorAnnotations(db: Db, study: StudyRow, records: Iterable
     }
     const applicable = new Set(criteriaForItem(study, { principles: info.principles }).map((c) => c.id));
     for (const criterion of Object.keys(labels)) {
-      if (!applicable.has(criterion)) fail({ line: rec.line, path: `labels.${criterion}`, message: `"${criterion}" is not a criterion of item "${item}"` });
+      if (!applicable.has(criterion))
+        fail({ line: rec.line, path: `labels.${criterion}`, message: `"${criterion}" is not a criterion of item "${item}"` });
     }
     const key = `${item}\u0000${username.data}`;
     if (seen.has(key)) {
@@ -104,7 +110,9 @@ export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, rec
   const batch = crypto.randomBytes(6).toString('hex');
   const itemId = db.$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck();
   const nextSlot = db.$client.prepare('SELECT coalesce(max(slot), 0) + 1 FROM assignments WHERE item_id = ?').pluck();
-  const nextPosition = db.$client.prepare('SELECT coalesce(max(queue_position), 0) + 1 FROM assignments WHERE study_id = ? AND user_id = ?').pluck();
+  const nextPosition = db.$client
+    .prepare('SELECT coalesce(max(queue_position), 0) + 1 FROM assignments WHERE study_id = ? AND user_id = ?')
+    .pluck();
   const insertAssignment = db.$client.prepare(
     `INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, submitted_at)
      VALUES (?, ?, ?, ?, ?, 0, 'submitted', ?)`,
@@ -144,7 +152,13 @@ export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, rec
 }
 
 /** Imports labels made elsewhere (JSONL per DESIGN "Prior human annotations"), all or nothing. */
-export function importAnnotations(actor: Actor, studyId: number, file: string, format: 'concord' | 'pandalm' = 'concord', filename = path.basename(file)) {
+export function importAnnotations(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: 'concord' | 'pandalm' = 'concord',
+  filename = path.basename(file),
+) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   if (study.kind !== 'pairwise') throw invalid('Prior annotations can only be imported into a pairwise study.');
@@ -155,7 +169,9 @@ export function importAnnotations(actor: Actor, studyId: number, file: string, f
   return inTransaction(db, () => {
     const result = writePriorAnnotations(db, actor, study, annotationRecords(file, format));
     db.$client
-      .prepare('INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(studyId, 'annotations', format, filename, result.records, result.inserted, result.unchanged, actor.id);
     audit(db, { userId: actor.id, action: 'annotations_imported', studyId, detail: { filename, ...result } });
     return result;

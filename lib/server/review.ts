@@ -1,5 +1,6 @@
 import 'server-only';
-import { getDb, inTransaction, type Db } from '@/db/client';
+import { getDb, inTransaction } from '@/db/client';
+import * as pq from '@/db/queries/pairwise';
 import * as q from '@/db/queries/assignments';
 import type { FlowItem } from '@/lib/validation/flow';
 import { flowDecisionFor } from '@/lib/validation/flow';
@@ -8,8 +9,8 @@ import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type Fl
 import type { Actor } from './actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
 import { audit } from './audit';
-import { conflict, notFound } from './errors';
-import * as pq from '@/db/queries/pairwise';
+import { conflict } from './errors';
+
 import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';
 import { parseInput } from './parse';
 

@@ -126,7 +126,8 @@ export function setStudyMembers(actor: Actor, studyId: number, input: unknown): 
       const u = usersQ.findUserByUsername(db, n);
       return !u || !u.active || !u.passwordHash;
     });
-    if (unknown.length) throw invalid(`No active account named ${unknown.map((u) => `"${u}"`).join(', ')}.`, { usernames: 'Unknown account' });
+    if (unknown.length)
+      throw invalid(`No active account named ${unknown.map((u) => `"${u}"`).join(', ')}.`, { usernames: 'Unknown account' });
     return names.map((n) => usersQ.findUserByUsername(db, n)!.id);
   };
   const names = [...new Set(usernames)];
@@ -177,14 +178,14 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
   inTransaction(db, () => {
     const study = studyForStaff(db, actor, studyId);
     if (study.status !== 'draft') throw conflict(`The study is already ${study.status}.`);
-    const itemIds = (
-      db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[]
-    );
+    const itemIds = db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[];
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
     // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
     const taken = new Map<number, number>();
-    for (const r of db.$client.prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id').all(studyId) as {
+    for (const r of db.$client
+      .prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id')
+      .all(studyId) as {
       itemId: number;
       n: number;
     }[])
@@ -204,9 +205,18 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
       if (study.assignmentMode === 'fixed_sets') {
         const groups = new Map<number, number[]>();
         for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
-        plan = planFixedSets(open, [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g), study.seed);
+        plan = planFixedSets(
+          open,
+          [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
+          study.seed,
+        );
       } else {
-        plan = planBalanced(open, members.map((m) => m.userId), study.reviewersPerItem, study.seed);
+        plan = planBalanced(
+          open,
+          members.map((m) => m.userId),
+          study.reviewersPerItem,
+          study.seed,
+        );
       }
     }
     const insert = db.$client.prepare(

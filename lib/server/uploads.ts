@@ -25,7 +25,9 @@ export async function withUploadedFile<T>(body: ReadableStream<Uint8Array> | nul
       if (bytes > MAX_UPLOAD_BYTES) source.destroy(new Error('upload too large'));
     });
     await pipeline(source, fs.createWriteStream(file, { mode: 0o600 })).catch((e: Error) => {
-      throw invalid(e.message === 'upload too large' ? 'The file is larger than 4 GiB.' : 'The upload was interrupted; nothing was imported.');
+      throw invalid(
+        e.message === 'upload too large' ? 'The file is larger than 4 GiB.' : 'The upload was interrupted; nothing was imported.',
+      );
     });
     return await use(file);
   } finally {

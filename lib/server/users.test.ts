@@ -54,7 +54,9 @@ describe('accounts', () => {
       code: 'forbidden',
     });
     expect(() => setUserRole(admin, admin.id, 'lead')).toThrow(DomainError);
-    await expect(createUser(admin, { username: 'ann', displayName: 'dup', password: 'password-1', role: 'annotator' })).rejects.toMatchObject({
+    await expect(
+      createUser(admin, { username: 'ann', displayName: 'dup', password: 'password-1', role: 'annotator' }),
+    ).rejects.toMatchObject({
       code: 'conflict',
     });
     await expect(createUser(admin, { username: 'x2', displayName: 'x', password: 'short', role: 'annotator' })).rejects.toMatchObject({

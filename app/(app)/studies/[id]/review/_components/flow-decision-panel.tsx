@@ -114,7 +114,12 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
       qc.setQueryData(queueKey(assignment.studyId), res.data.queue);
     },
   });
-  const submitError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? 'The server could not be reached; your choice is kept — press Enter to retry.' : null;
+  const submitError =
+    submit.data && !submit.data.ok
+      ? submit.data.error
+      : submit.error
+        ? 'The server could not be reached; your choice is kept — press Enter to retry.'
+        : null;
 
   const trySubmit = useCallback(() => {
     const why = missing(draftRef.current, steps);
@@ -200,7 +205,9 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
       }
       className={[
         'rounded-md border px-3 py-1.5 text-sm font-medium',
-        draft.decision === value ? 'border-accent-600 bg-accent-600 text-white' : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+        draft.decision === value
+          ? 'border-accent-600 bg-accent-600 text-white'
+          : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
       ].join(' ')}
     >
       {label} <kbd className="ml-1 text-xs opacity-70">{key}</kbd>
@@ -210,7 +217,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
   return (
     <div data-testid="flow-review" data-assignment={assignment.assignmentId}>
       <p className="mb-3 text-sm text-slate-500">
-        Flow <span className="font-mono text-slate-700" data-testid="flow-id">{assignment.flow.id}</span> · {steps} steps
+        Flow{' '}
+        <span className="font-mono text-slate-700" data-testid="flow-id">
+          {assignment.flow.id}
+        </span>{' '}
+        · {steps} steps
         {assignment.warnings.length > 0 && (
           <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-amber-900">
             {assignment.warnings.length} warning{assignment.warnings.length === 1 ? '' : 's'}
@@ -219,10 +230,19 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
       </p>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <FlowContext flow={assignment.flow} />
-        <FlowSteps flow={assignment.flow} warnings={assignment.warnings} focus={draft.focus} cutAfter={cutAfter} onFocus={(i) => update({ focus: i })} />
+        <FlowSteps
+          flow={assignment.flow}
+          warnings={assignment.warnings}
+          focus={draft.focus}
+          cutAfter={cutAfter}
+          onFocus={(i) => update({ focus: i })}
+        />
       </div>
 
-      <section aria-label="Decision" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur">
+      <section
+        aria-label="Decision"
+        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+      >
         <div className="mx-auto flex max-w-7xl flex-wrap items-start gap-3">
           <div className="flex gap-2">
             {choice('verify', 'Verify', 'v')}
@@ -275,7 +295,9 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
         </div>
         <div className="mx-auto mt-1 max-w-7xl text-xs" aria-live="polite">
           {submitError ? (
-            <span role="alert" className="text-red-700">{submitError}</span>
+            <span role="alert" className="text-red-700">
+              {submitError}
+            </span>
           ) : hint ? (
             <span className="text-amber-800">{hint}</span>
           ) : (

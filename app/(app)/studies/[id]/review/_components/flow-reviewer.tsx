@@ -74,12 +74,7 @@ export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
       {currentId === null ? (
         <AllDone queue={queue} onUndo={() => undo.mutate()} undoing={undo.isPending} />
       ) : current.data && current.data.assignmentId === currentId ? (
-        <FlowDecisionPanel
-          key={currentId}
-          assignment={current.data}
-          queue={queue}
-          onUndo={() => !undo.isPending && undo.mutate()}
-        />
+        <FlowDecisionPanel key={currentId} assignment={current.data} queue={queue} onUndo={() => !undo.isPending && undo.mutate()} />
       ) : current.isError ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {(current.error as Error).message}
@@ -110,7 +105,12 @@ function AllDone({ queue, onUndo, undoing }: { queue: QueueDto; onUndo: () => vo
       </p>
       <div className="mt-4 flex gap-3">
         {queue.undoableId !== null && (
-          <button type="button" onClick={onUndo} disabled={undoing} className="rounded-md border border-emerald-300 bg-white px-3 py-1.5 text-sm">
+          <button
+            type="button"
+            onClick={onUndo}
+            disabled={undoing}
+            className="rounded-md border border-emerald-300 bg-white px-3 py-1.5 text-sm"
+          >
             Undo last submission (u)
           </button>
         )}

@@ -1,16 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CHOICE_LABEL, choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
-import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
-import { CriterionRow } from '@/components/pairwise/criterion-row';
-import { ItemContext } from '@/components/pairwise/item-context';
-import { arrowsScroll, enterActivates, ignoreShortcut, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
-import { ResponsePair } from '@/components/pairwise/response-pair';
-import { newRequestId } from '@/components/review/keyboard';
-import { useActiveTime } from '@/components/review/use-active-time';
+import { ignoreShortcut, useWindowKeydown } from '@/components/pairwise/keyboard';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
@@ -18,9 +11,9 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
 import { assignmentKey, judgeAssignmentOptions, queueKey, queueOptions } from '@/lib/query/review';
-import type { JudgeAssignmentDto } from '@/lib/server/judging';
 import type { QueueDto } from '@/lib/server/review';
-import { saveJudgmentDraftAction, submitJudgmentAction, undoLastSubmissionAction } from '../actions';
+import { undoLastSubmissionAction } from '../actions';
+import { JudgePanel } from './judge-panel';
 
 export const JUDGE_SHORTCUTS = [
   { keys: ['j', '↓'], label: 'Next criterion' },
@@ -33,21 +26,6 @@ export const JUDGE_SHORTCUTS = [
   { keys: ['u'], label: 'Undo your last submission' },
   { keys: ['?'], label: 'Show these shortcuts' },
 ];
-
-type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };
-
-const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';
-
-function initialDraft(a: JudgeAssignmentDto): Draft {
-  const ids = new Set(a.criteria.map((c) => c.id));
-  // Only choices for this item's criteria: the server rejects any other key on submit.
-  const source = a.draft?.choices ?? a.submitted ?? {};
-  const choices: Record<string, ScreenChoice> = {};
-  for (const [id, value] of Object.entries(source)) if (ids.has(id)) choices[id] = value;
-  const last = Math.max(0, a.criteria.length - 1);
-  const focus = a.draft?.focus !== undefined ? Math.min(Math.max(a.draft.focus, 0), last) : (nextWithout(a.criteria, choices, -1) ?? 0);
-  return { choices, focus };
-}
 
 export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
   const studyId = initialQueue.studyId;
@@ -75,7 +53,8 @@ export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
   const onUndo = useCallback(() => {
     if (!undoPendingRef.current) undoMutate();
   }, [undoMutate]);
-  const undoError = undo.data && !undo.data.ok ? undo.data.error : undo.error ? 'The server could not be reached; nothing was undone.' : null;
+  const undoError =
+    undo.data && !undo.data.ok ? undo.data.error : undo.error ? 'The server could not be reached; nothing was undone.' : null;
 
   const shown = current.data && current.data.assignmentId === currentId ? current.data : null;
   const shownId = shown?.assignmentId;
@@ -158,308 +137,6 @@ function AllDone({ queue, onUndo, undoing }: { queue: QueueDto; onUndo: () => vo
           Back to my work
         </Link>
       </div>
-    </div>
-  );
-}
-
-type PanelProps = { assignment: JudgeAssignmentDto; queue: QueueDto; onUndo: () => void; undoPending: boolean };
-
-function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProps) {
-  const qc = useQueryClient();
-  const { assignmentId, studyId, criteria } = assignment;
-  const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
-  // The draft lives in a ref too, written in the same call as the state: key handlers and timers always read
-  // the newest choices, even when two keys arrive before React renders.
-  const draftRef = useRef(draft);
-  const initial = useRef(draft);
-  /** The draft the server has (the one loaded, or the last one saved). */
-  const saved = useRef(draft);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
-  const [hint, setHint] = useState<string | null>(null);
-  const [showMissing, setShowMissing] = useState(false);
-  const activeMs = useActiveTime(assignmentId, assignment.activeMs);
-  const lastSentMs = useRef(assignment.activeMs);
-  // One id per item view: a retried or double-clicked submit is recognised by the server and written once.
-  const requestId = useRef(newRequestId());
-  const submitting = useRef(false);
-  const submitted = useRef(false);
-  const listRef = useRef<HTMLDivElement>(null);
-
-  const change = useCallback((fn: (d: Draft) => Draft) => {
-    const next = fn(draftRef.current);
-    if (next === draftRef.current) return;
-    draftRef.current = next;
-    setDraft(next);
-  }, []);
-
-  const save = useMutation({
-    mutationFn: (d: Draft) => {
-      const ms = Math.round(activeMs.current);
-      lastSentMs.current = ms;
-      return saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms });
-    },
-    onSuccess: (res, d) => {
-      if (res.ok) saved.current = d;
-    },
-  });
-  const { mutate: saveDraft } = save;
-
-  // Drafts save themselves shortly after each change (focus included, so a reload comes back to the same row).
-  useEffect(() => {
-    if (draft === saved.current || submitting.current) return;
-    const timer = window.setTimeout(() => {
-      if (!submitting.current && !submitted.current) saveDraft(draft);
-    }, 400);
-    return () => window.clearTimeout(timer);
-  }, [draft, saveDraft]);
-
-  // …and when the tab is hidden, also to record the active time of a reviewer who only read.
-  useEffect(() => {
-    const flush = () => {
-      if (document.visibilityState !== 'hidden' || submitting.current || submitted.current) return;
-      if (draftRef.current !== saved.current || activeMs.current - lastSentMs.current > 1000) saveDraft(draftRef.current);
-    };
-    document.addEventListener('visibilitychange', flush);
-    return () => document.removeEventListener('visibilitychange', flush);
-  }, [saveDraft, activeMs]);
-
-  // Leaving the item without submitting (an undo brings back an earlier one): keep what was chosen, on the
-  // server and in the cached copy, so coming back shows it at once.
-  useEffect(
-    () => () => {
-      if (submitted.current) return;
-      const d = draftRef.current;
-      const ms = Math.round(activeMs.current);
-      if (d !== initial.current) {
-        qc.setQueryData(judgeAssignmentOptions(assignmentId).queryKey, (old) =>
-          old ? { ...old, draft: { choices: { ...d.choices }, focus: d.focus }, activeMs: ms } : old,
-        );
-      }
-      if (d !== saved.current && !submitting.current) {
-        void saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms }).catch(() => undefined);
-      }
-    },
-    [qc, assignmentId, activeMs],
-  );
-
-  const submit = useMutation({
-    mutationFn: (choices: Record<string, ScreenChoice>) =>
-      submitJudgmentAction({ studyId, assignmentId, requestId: requestId.current, activeMs: Math.round(activeMs.current), choices }),
-    onSuccess: (res) => {
-      if (!res.ok) {
-        submitting.current = false;
-        // The item may have been submitted elsewhere or the study closed: let the queue catch up.
-        void qc.invalidateQueries({ queryKey: queueKey(studyId), exact: true });
-        if (draftRef.current !== saved.current) saveDraft(draftRef.current);
-        return;
-      }
-      submitted.current = true;
-      qc.setQueryData(queueKey(studyId), res.data.queue);
-      qc.removeQueries({ queryKey: assignmentKey(assignmentId), exact: true });
-    },
-    onError: () => {
-      submitting.current = false;
-      if (draftRef.current !== saved.current) saveDraft(draftRef.current);
-    },
-  });
-  const { mutate: submitMutate } = submit;
-
-  const missingOf = useCallback((d: Draft) => criteria.filter((c) => !d.choices[c.id]), [criteria]);
-
-  const trySubmit = useCallback(() => {
-    if (submitting.current || submitted.current || undoPending) return;
-    const d = draftRef.current;
-    const missing = missingOf(d);
-    if (missing.length > 0) {
-      setShowMissing(true);
-      const names = missing.map((c) => c.name);
-      setHint(`Choose for every criterion first. Missing: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}.`);
-      const first = criteria.indexOf(missing[0]);
-      change((x) => (x.focus === first ? x : { ...x, focus: first }));
-      return;
-    }
-    setHint(null);
-    submitting.current = true;
-    const choices: Record<string, ScreenChoice> = {};
-    for (const c of criteria) choices[c.id] = d.choices[c.id];
-    submitMutate(choices);
-  }, [criteria, missingOf, change, submitMutate, undoPending]);
-
-  const onChoose = useCallback(
-    (index: number, value: ScreenChoice, advance = false) => {
-      const id = criteria[index]?.id;
-      if (!id) return;
-      setHint(null);
-      change((d) => {
-        const choices = { ...d.choices, [id]: value };
-        return { choices, focus: advance ? (nextWithout(criteria, choices, index) ?? index) : index };
-      });
-    },
-    [criteria, change],
-  );
-  const onFocusRow = useCallback((index: number) => change((d) => (d.focus === index ? d : { ...d, focus: index })), [change]);
-  const onToggleDetails = useCallback((id: string) => {
-    setExpanded((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
-
-  useWindowKeydown((e) => {
-    const move = e.key === 'j' || e.key === 'k' || e.key === 'ArrowDown' || e.key === 'ArrowUp';
-    if (ignoreShortcut(e, { allowRepeat: move }) || arrowsScroll(e)) return;
-    const d = draftRef.current;
-    const last = criteria.length - 1;
-    switch (e.key) {
-      case 'j':
-      case 'ArrowDown':
-        e.preventDefault();
-        onFocusRow(Math.min(d.focus + 1, last));
-        return;
-      case 'k':
-      case 'ArrowUp':
-        e.preventDefault();
-        onFocusRow(Math.max(d.focus - 1, 0));
-        return;
-      case 'i':
-        e.preventDefault();
-        if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
-        return;
-      case 'Enter':
-        if (enterActivates(e.target)) return;
-        e.preventDefault();
-        trySubmit();
-        return;
-      case 'u':
-        if (queue.undoableId === null || submitting.current) return;
-        e.preventDefault();
-        onUndo();
-        return;
-      default: {
-        const value = choiceForKey(e);
-        if (value === null) return;
-        e.preventDefault();
-        onChoose(d.focus, value, true);
-      }
-    }
-  });
-
-  useFollowFocus(listRef, draft.focus, assignmentId);
-
-  const groups = useMemo(() => groupCriteria(criteria), [criteria]);
-  const missingCount = missingOf(draft).length;
-  const chosenCount = criteria.length - missingCount;
-  const focused = criteria[draft.focus];
-  const submitError =
-    submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
-  const saveStatus = save.isPending
-    ? 'Saving draft…'
-    : save.data && !save.data.ok
-      ? `Draft not saved: ${save.data.error}`
-      : save.error
-        ? 'Draft not saved: the server could not be reached.'
-        : save.data?.ok
-          ? 'Draft saved.'
-          : '';
-
-  return (
-    <div>
-      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
-        <span className="font-medium text-slate-700" data-testid="item-label">
-          Item {assignment.position}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>{criteria.length} criteria</span>
-      </p>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <div className="min-w-0 space-y-4">
-          <ItemContext
-            problem={assignment.problem}
-            instructions={assignment.instructions}
-            principles={assignment.principles}
-            history={assignment.history}
-          />
-          <ResponsePair responses={assignment.responses} />
-        </div>
-        <section
-          aria-labelledby="criteria-heading"
-          className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-8.5rem)] lg:self-start lg:overflow-y-auto lg:pr-1"
-        >
-          <div className="mb-2 flex items-baseline justify-between gap-2">
-            <h2 id="criteria-heading" className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
-              Which response is better?
-            </h2>
-            <span className="text-xs text-slate-500 tabular-nums">
-              {chosenCount} of {criteria.length} chosen
-            </span>
-          </div>
-          <div ref={listRef} className="space-y-4 pb-2">
-            {groups.map((g) => (
-              <CriterionGroupList key={g.key} id={`group-${g.key}`} title={g.title} level={g.level}>
-                {g.rows.map(({ criterion, index }) => (
-                  <CriterionRow
-                    key={criterion.id}
-                    criterion={criterion}
-                    index={index}
-                    testId={`criterion-${criterion.id}`}
-                    choice={draft.choices[criterion.id] ?? null}
-                    focused={draft.focus === index}
-                    expanded={expanded.has(criterion.id)}
-                    problem={showMissing && !draft.choices[criterion.id] ? 'Choose one of the three.' : null}
-                    onChoose={onChoose}
-                    onFocusRow={onFocusRow}
-                    onToggleDetails={onToggleDetails}
-                  />
-                ))}
-              </CriterionGroupList>
-            ))}
-          </div>
-        </section>
-      </div>
-
-      <section aria-label="Submit" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
-          <p className="min-w-0 text-sm text-slate-700">
-            {focused ? (
-              <>
-                <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
-                <span className="text-slate-500"> — {draft.choices[focused.id] ? CHOICE_LABEL[draft.choices[focused.id]] : 'no choice yet'}</span>
-              </>
-            ) : null}
-          </p>
-          <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
-            <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
-            <Kbd>k</Kbd> move <Kbd>i</Kbd> details
-          </p>
-          <div className="ml-auto flex items-center gap-2">
-            {queue.undoableId !== null && (
-              <Button variant="secondary" onClick={onUndo} disabled={undoPending || submit.isPending}>
-                Undo last <Kbd aria-hidden="true">u</Kbd>
-              </Button>
-            )}
-            <Button
-              onClick={trySubmit}
-              pending={submit.isPending}
-              aria-disabled={missingCount > 0 || undefined}
-              className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
-            >
-              Submit <Kbd aria-hidden="true">Enter</Kbd>
-            </Button>
-          </div>
-        </div>
-        <div className="mx-auto mt-1 max-w-7xl text-xs">
-          <div role="alert" className="text-rose-700">
-            {submitError}
-          </div>
-          <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
-            {submitError
-              ? null
-              : (hint ??
-                `${missingCount === 0 ? 'Ready to submit.' : `${missingCount} criteri${missingCount === 1 ? 'on' : 'a'} still open.`} ${saveStatus}`)}
-          </div>
-        </div>
-      </section>
     </div>
   );
 }

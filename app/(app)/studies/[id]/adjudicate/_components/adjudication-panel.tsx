@@ -1,0 +1,380 @@
+'use client';
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AdjudicationRow, overrules } from '@/components/pairwise/adjudication-row';
+import { CHOICE_LABEL, choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
+import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
+import { ItemContext } from '@/components/pairwise/item-context';
+import { arrowsScroll, enterActivates, ignoreShortcut, inDialog, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
+import { ResponsePair } from '@/components/pairwise/response-pair';
+import { newRequestId } from '@/components/review/keyboard';
+import { Button } from '@/components/ui/button';
+import { Kbd } from '@/components/ui/kbd';
+import { isEditableTarget } from '@/components/ui/keyboard';
+import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
+import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/adjudication';
+import { submitAdjudicationAction } from '../actions';
+type State = {
+  choices: Readonly<Record<string, ScreenChoice>>;
+  rationales: Readonly<Record<string, string>>;
+  /** Index into the disagreeing criteria. */
+  focus: number;
+};
+
+type Problem = { index: number; id: string; kind: 'choice' | 'rationale'; message: string };
+
+const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
+
+/** Criteria the adjudicator must settle: the reviewers differ (and there are labels to differ). */
+const isDisputed = (c: AdjudicationCriterionDto) => !c.agreed && c.reviewers.length > 0;
+
+function initialState(disputed: readonly AdjudicationCriterionDto[]): State {
+  const choices: Record<string, ScreenChoice> = {};
+  const rationales: Record<string, string> = {};
+  for (const c of disputed) {
+    if (c.ruling) choices[c.id] = c.ruling;
+    if (c.rationale) rationales[c.id] = c.rationale;
+  }
+  return { choices, rationales, focus: nextWithout(disputed, choices, -1) ?? 0 };
+}
+
+/** Everything that keeps the item from being settled, in row order. */
+function problemsOf(disputed: readonly AdjudicationCriterionDto[], s: State): Problem[] {
+  const out: Problem[] = [];
+  disputed.forEach((c, index) => {
+    const choice = s.choices[c.id] ?? null;
+    if (choice === null) out.push({ index, id: c.id, kind: 'choice', message: 'Choose a final label.' });
+    else if (overrules(c, choice) && !s.rationales[c.id]?.trim())
+      out.push({ index, id: c.id, kind: 'rationale', message: 'Explain why you overrule the reviewers.' });
+  });
+  return out;
+}
+
+export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
+  const qc = useQueryClient();
+  const { itemId, studyId } = item;
+  const disputed = useMemo(() => item.criteria.filter(isDisputed), [item.criteria]);
+  const settled = useMemo(() => item.criteria.filter((c) => c.agreed), [item.criteria]);
+  const unlabelled = useMemo(() => item.criteria.filter((c) => !c.agreed && c.reviewers.length === 0), [item.criteria]);
+
+  const [state, setState] = useState<State>(() => initialState(disputed));
+  // Written together with the state, so key handlers always act on the newest labels.
+  const stateRef = useRef(state);
+  const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
+  const [openNotes, setOpenNotes] = useState<ReadonlySet<string>>(() => new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const [hint, setHint] = useState<string | null>(null);
+  // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
+  const requestId = useRef(newRequestId());
+  const submitting = useRef(false);
+  const done = useRef(false);
+  const listRef = useRef<HTMLDivElement>(null);
+  /** A rationale field to focus once it has been rendered. */
+  const focusNoteAfterRender = useRef<string | null>(null);
+
+  const change = useCallback((fn: (s: State) => State) => {
+    const next = fn(stateRef.current);
+    if (next === stateRef.current) return;
+    stateRef.current = next;
+    setState(next);
+  }, []);
+
+  const clearError = useCallback((id: string) => {
+    setErrors((e) => {
+      if (!(id in e)) return e;
+      const next = { ...e };
+      delete next[id];
+      return next;
+    });
+  }, []);
+
+  const noteField = useCallback(
+    (id: string) => listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(id)}"]`) ?? null,
+    [],
+  );
+
+  const focusRationale = useCallback(
+    (id: string) => {
+      const field = noteField(id);
+      if (field) return field.focus();
+      focusNoteAfterRender.current = id;
+      setOpenNotes((s) => new Set(s).add(id));
+    },
+    [noteField],
+  );
+
+  const submit = useMutation({
+    mutationFn: (s: State) => {
+      const choices: Record<string, ScreenChoice> = {};
+      const rationales: Record<string, string> = {};
+      // Only the disagreements: the server refuses labels for criteria the reviewers agree on.
+      for (const c of disputed) {
+        choices[c.id] = s.choices[c.id];
+        const text = s.rationales[c.id]?.trim();
+        if (text) rationales[c.id] = text;
+      }
+      return submitAdjudicationAction({ studyId, itemId, requestId: requestId.current, choices, rationales });
+    },
+    onSuccess: (res) => {
+      if (!res.ok) {
+        submitting.current = false;
+        const own = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).filter(([id]) => disputed.some((c) => c.id === id)));
+        setErrors(own);
+        const first = disputed.findIndex((c) => c.id in own);
+        if (first >= 0) change((s) => ({ ...s, focus: first }));
+        void qc.invalidateQueries({ queryKey: adjudicationQueueKey(studyId), exact: true });
+        return;
+      }
+      done.current = true;
+      qc.setQueryData(adjudicationQueueKey(studyId), res.data.queue);
+      qc.removeQueries({ queryKey: adjudicationItemKey(studyId, itemId), exact: true });
+    },
+    onError: () => {
+      submitting.current = false;
+    },
+  });
+  const { mutate: submitMutate } = submit;
+
+  const trySubmit = useCallback(() => {
+    if (submitting.current || done.current) return;
+    const s = stateRef.current;
+    const problems = problemsOf(disputed, s);
+    if (problems.length > 0) {
+      setErrors(Object.fromEntries(problems.map((p) => [p.id, p.message])));
+      const first = problems[0];
+      const name = disputed[first.index].name;
+      setHint(
+        `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale'}.`,
+      );
+      change((x) => (x.focus === first.index ? x : { ...x, focus: first.index }));
+      if (first.kind === 'rationale') focusRationale(first.id);
+      return;
+    }
+    setHint(null);
+    setErrors({});
+    submitting.current = true;
+    submitMutate(s);
+  }, [disputed, change, focusRationale, submitMutate]);
+
+  const onChoose = useCallback(
+    (index: number, value: ScreenChoice, advance = false) => {
+      const c = disputed[index];
+      if (!c) return;
+      clearError(c.id);
+      const mustExplain = overrules(c, value) && !stateRef.current.rationales[c.id]?.trim();
+      setHint(
+        mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (Enter takes you to the field).` : null,
+      );
+      // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
+      // caught by Enter, which focuses its field, so a mistyped digit never lands in a text box.
+      change((s) => {
+        const choices = { ...s.choices, [c.id]: value };
+        return { ...s, choices, focus: advance ? (nextWithout(disputed, choices, index) ?? index) : index };
+      });
+    },
+    [disputed, change, clearError],
+  );
+  const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
+  const onToggleDetails = useCallback((id: string) => {
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+  const onRationale = useCallback(
+    (id: string, text: string) => {
+      if (text.trim()) clearError(id);
+      change((s) => ({ ...s, rationales: { ...s.rationales, [id]: text } }));
+    },
+    [change, clearError],
+  );
+
+  useWindowKeydown((e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.repeat && !inDialog(e.target)) {
+      e.preventDefault();
+      trySubmit();
+      return;
+    }
+    if (e.key === 'Escape' && isEditableTarget(e.target) && listRef.current?.contains(e.target as Node)) {
+      (e.target as HTMLElement).blur();
+      return;
+    }
+    const move = e.key === 'j' || e.key === 'k' || e.key === 'ArrowDown' || e.key === 'ArrowUp';
+    if (ignoreShortcut(e, { allowRepeat: move }) || arrowsScroll(e) || disputed.length === 0) return;
+    const s = stateRef.current;
+    switch (e.key) {
+      case 'j':
+      case 'ArrowDown':
+        e.preventDefault();
+        onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
+        return;
+      case 'k':
+      case 'ArrowUp':
+        e.preventDefault();
+        onFocusRow(Math.max(s.focus - 1, 0));
+        return;
+      case 'i':
+        e.preventDefault();
+        onToggleDetails(disputed[s.focus].id);
+        return;
+      case 'r':
+        // preventDefault keeps the "r" out of the field that is about to take the focus.
+        e.preventDefault();
+        focusRationale(disputed[s.focus].id);
+        return;
+      case 'Enter':
+        if (enterActivates(e.target)) return;
+        e.preventDefault();
+        trySubmit();
+        return;
+      default: {
+        const value = choiceForKey(e);
+        if (value === null) return;
+        e.preventDefault();
+        onChoose(s.focus, value, true);
+      }
+    }
+  });
+
+  useFollowFocus(listRef, state.focus, itemId);
+  // After useFollowFocus, so a rationale asked for wins over the row's radio.
+  useEffect(() => {
+    const id = focusNoteAfterRender.current;
+    if (!id) return;
+    const field = noteField(id);
+    if (field) {
+      focusNoteAfterRender.current = null;
+      field.focus();
+    }
+  });
+
+  const groups = useMemo(() => groupCriteria(disputed), [disputed]);
+  const open = problemsOf(disputed, state).length;
+  const focused = disputed[state.focus];
+  const generalError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
+
+  return (
+    <div>
+      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
+        <span className="font-medium text-slate-700" data-testid="item-label">
+          Item {item.position}
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>
+          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>{item.reviewerCount} reviewers</span>
+      </p>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="min-w-0 space-y-4">
+          <ItemContext problem={item.problem} instructions={item.instructions} principles={item.principles} history={item.history} />
+          <ResponsePair responses={item.responses} />
+        </div>
+        <section
+          aria-labelledby="disagreements-heading"
+          className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-8.5rem)] lg:self-start lg:overflow-y-auto lg:pr-1"
+        >
+          <div className="mb-2 flex items-baseline justify-between gap-2">
+            <h2 id="disagreements-heading" className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
+              Disagreements
+            </h2>
+            <span className="text-xs text-slate-500 tabular-nums">
+              {disputed.length - open} of {disputed.length} settled
+            </span>
+          </div>
+          <div ref={listRef} className="space-y-4 pb-2">
+            {disputed.length === 0 && <p className="text-sm text-slate-500">The reviewers agree on every criterion of this item.</p>}
+            {groups.map((g) => (
+              <CriterionGroupList key={g.key} id={`adj-group-${g.key}`} title={g.title} level={g.level}>
+                {g.rows.map(({ criterion, index }) => (
+                  <AdjudicationRow
+                    key={criterion.id}
+                    criterion={criterion}
+                    index={index}
+                    choice={state.choices[criterion.id] ?? null}
+                    rationale={state.rationales[criterion.id] ?? ''}
+                    noteOpen={openNotes.has(criterion.id)}
+                    focused={state.focus === index}
+                    expanded={expanded.has(criterion.id)}
+                    error={errors[criterion.id] ?? null}
+                    onChoose={onChoose}
+                    onFocusRow={onFocusRow}
+                    onToggleDetails={onToggleDetails}
+                    onRationale={onRationale}
+                    onOpenNote={focusRationale}
+                  />
+                ))}
+              </CriterionGroupList>
+            ))}
+          </div>
+          {(settled.length > 0 || unlabelled.length > 0) && (
+            <details className="mt-4 rounded-lg border border-slate-200 bg-white text-sm" data-testid="agreed-criteria">
+              <summary className="cursor-pointer px-3 py-2 font-medium text-slate-700">Settled by agreement ({settled.length})</summary>
+              <ul className="divide-y divide-slate-100 px-3 pb-2">
+                {settled.map((c) => (
+                  <li key={c.id} data-testid={`agreed-${c.id}`} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
+                    <span className={c.level === 'overall' ? 'font-semibold' : undefined}>{c.name}</span>
+                    <span className="text-slate-600">
+                      {c.reviewers.length === 2 ? 'Both reviewers' : 'All reviewers'}:{' '}
+                      <span className="font-semibold text-slate-800">{CHOICE_LABEL[c.reviewers[0]]}</span>
+                    </span>
+                  </li>
+                ))}
+                {unlabelled.map((c) => (
+                  <li key={c.id} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
+                    <span>{c.name}</span>
+                    <span className="text-slate-500">No reviewer labels</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </section>
+      </div>
+
+      <section
+        aria-label="Settle"
+        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+      >
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
+          <p className="min-w-0 text-sm text-slate-700">
+            {focused ? (
+              <>
+                <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
+                <span className="text-slate-500">
+                  {' '}
+                  — {state.choices[focused.id] ? CHOICE_LABEL[state.choices[focused.id]] : 'no final label yet'}
+                </span>
+              </>
+            ) : null}
+          </p>
+          <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
+            <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
+            <Kbd>k</Kbd> move <Kbd>r</Kbd> rationale
+          </p>
+          <div className="ml-auto flex items-center gap-2">
+            <Button
+              onClick={trySubmit}
+              pending={submit.isPending}
+              aria-disabled={open > 0 || undefined}
+              className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
+            >
+              Settle <Kbd aria-hidden="true">Enter</Kbd>
+            </Button>
+          </div>
+        </div>
+        <div className="mx-auto mt-1 max-w-7xl text-xs">
+          <div role="alert" className="text-rose-700">
+            {generalError}
+          </div>
+          <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
+            {generalError ? null : (hint ?? (open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`))}
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}
