@@ -109,9 +109,22 @@ const labelKeySchema = z.string().refine((key) => CRITERION_ID_PATTERN.test(key)
 });
 
 /** `{criterionId: label}` with at least one entry; keys are criterion ids or 'overall'. */
-export const labelsSchema = z.record(labelKeySchema, labelSchema).refine((labels) => Object.keys(labels).length > 0, {
-  error: 'must contain at least one label',
-});
+/** A key JSON can carry but a record drops silently; refused so that it is reported, not lost. */
+const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+export const labelsSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    for (const key of Object.keys(value)) {
+      if (RESERVED_KEYS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is not a criterion id` });
+    }
+  })
+  .pipe(
+    z.record(labelKeySchema, labelSchema).refine((labels) => Object.keys(labels).length > 0, {
+      error: 'must contain at least one label',
+    }),
+  );
 export type Labels = z.infer<typeof labelsSchema>;
 
 const personOrJudgeName = externalId(200);

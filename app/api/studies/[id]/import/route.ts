@@ -1,6 +1,6 @@
 import { json, route } from '@/lib/auth/handlers';
 import { importItems } from '@/lib/server/imports';
-import { parseStudyId } from '@/lib/server/studies';
+import { getStudy, parseStudyId } from '@/lib/server/studies';
 import { withUploadedFile } from '@/lib/server/uploads';
 
 /** Body: the raw JSONL file. Query: `format` and `filename`. */
@@ -8,6 +8,8 @@ export const POST = route(async (actor, request, { id }) => {
   const url = new URL(request.url);
   const format = url.searchParams.get('format') ?? 'concord';
   const filename = (url.searchParams.get('filename') ?? 'upload.jsonl').slice(0, 200);
+  // Who may import is checked before a byte of the upload is stored.
+  getStudy(actor, parseStudyId(id));
   const report = await withUploadedFile(request.body, (file) => importItems(actor, parseStudyId(id), file, format, filename));
   return json({ ok: true, data: report });
 });

@@ -1,6 +1,6 @@
 import { json, route } from '@/lib/auth/handlers';
 import { importJudge } from '@/lib/server/judge-import';
-import { parseStudyId } from '@/lib/server/studies';
+import { getStudy, parseStudyId } from '@/lib/server/studies';
 import { withUploadedFile } from '@/lib/server/uploads';
 
 /** Body: the raw judge file. Query: `format`, optional `judge` (the run name) and `filename`. */
@@ -9,6 +9,8 @@ export const POST = route(async (actor, request, { id }) => {
   const format = url.searchParams.get('format') ?? 'concord';
   const judge = url.searchParams.get('judge')?.trim() || undefined;
   const filename = (url.searchParams.get('filename') ?? 'judge.jsonl').slice(0, 200);
+  // Who may import is checked before a byte of the upload is stored.
+  getStudy(actor, parseStudyId(id));
   const report = await withUploadedFile(request.body, (file) => importJudge(actor, parseStudyId(id), file, format, judge, filename));
   return json({ ok: true, data: report });
 });
