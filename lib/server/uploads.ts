@@ -1,10 +1,10 @@
 import 'server-only';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { uploadsDir } from './upload-dir';
 import { invalid } from './errors';
 
 const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
@@ -15,7 +15,8 @@ const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
  */
 export async function withUploadedFile<T>(body: ReadableStream<Uint8Array> | null, use: (file: string) => T | Promise<T>): Promise<T> {
   if (!body) throw invalid('The request has no file.');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-upload-'));
+  fs.mkdirSync(uploadsDir(), { recursive: true, mode: 0o700 });
+  const dir = fs.mkdtempSync(path.join(uploadsDir(), 'upload-'));
   const file = path.join(dir, crypto.randomUUID());
   try {
     let bytes = 0;
