@@ -1,7 +1,8 @@
 import 'server-only';
 import { getDb, openSnapshot, type Db } from '@/db/client';
 import type { StudyRow } from '@/db/queries/studies';
-import { csvHeader, csvLine } from '@/lib/io/csv';
+import { stringify } from 'csv-stringify/sync';
+import { csvHeader, neutralizeCell } from '@/lib/io/csv';
 import { jsonlLine } from '@/lib/io/jsonl-out';
 import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
@@ -58,7 +59,14 @@ function* itemsWithLabels(db: Db, studyId: number, slots: number): Generator<Ite
         WHERE i.study_id = ?
         ORDER BY i.position`,
     )
-    .iterate(studyId) as IterableIterator<{ itemId: number; externalId: string; pending: number; slot: number | null; criterion: string | null; label: Label | null }>;
+    .iterate(studyId) as IterableIterator<{
+    itemId: number;
+    externalId: string;
+    pending: number;
+    slot: number | null;
+    criterion: string | null;
+    label: Label | null;
+  }>;
   let current: ItemLabels | null = null;
   for (const r of rows) {
     if (!current || current.itemId !== r.itemId) {
@@ -78,7 +86,12 @@ function* itemsWithLabels(db: Db, studyId: number, slots: number): Generator<Ite
  * Resolves one item: every criterion gets the agreed label, the majority label (majority rule), or the
  * adjudicated one. Returns null when the item is not complete yet (reviews pending or a disagreement open).
  */
-function resolveItem(item: ItemLabels, rule: StudyRow['groundTruthRule'], rulingOf: Map<string, Ruling>, order: Map<string, number>): GroundTruthRow[] | null {
+function resolveItem(
+  item: ItemLabels,
+  rule: StudyRow['groundTruthRule'],
+  rulingOf: Map<string, Ruling>,
+  order: Map<string, number>,
+): GroundTruthRow[] | null {
   if (item.pending > 0 || item.labels.size === 0) return null;
   const out: GroundTruthRow[] = [];
   const criteria = [...item.labels.keys()].sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || a.localeCompare(b));
@@ -109,8 +122,89 @@ function criterionOrder(study: StudyRow) {
   return order;
 }
 
-/** Ground truth of a study, streamed item by item; `onIncomplete` is told of each item left out. */
+/**
+ * Ground truth of a study, item by item in position order; `onIncomplete` is told of each item left out.
+ * The reviewers' labels are read once as codes (`reviewerCodes`, about a byte per label) and the rows are made
+ * from them; the rules and the rows are those of `groundTruthRows`, the plain row-by-row reading kept as the reference.
+ */
 export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId: string) => void): Generator<GroundTruthRow> {
+  const order = criterionOrder(study);
+  // Known criteria in their sort order (catalog, then overall); others after them, by name, as resolveItem sorts.
+  const known = [...order.keys()].sort((a, b) => order.get(a)! - order.get(b)! || a.localeCompare(b));
+  const read = reviewerCodes(db, study, known);
+  const { n, slots: S, given, hasLabels, other, externalIds, itemIds } = read;
+  const pending = pendingItems(db, study, n, read.indexOf);
+  const rulingOf = rulings(db, study.id);
+  const majority = study.groundTruthRule === 'majority';
+  const C = known.length;
+  const LABELS: readonly Label[] = ['lose', 'tie', 'win'];
+  const counts = new Int32Array(3);
+  const minSlots = study.reviewersPerItem;
+  items: for (let i = 0; i < n; i++) {
+    if (pending[i] || !hasLabels[i]) {
+      onIncomplete?.(externalIds[i]);
+      continue;
+    }
+    const out: GroundTruthRow[] = [];
+    const resolveOne = (criterion: string, codes: Int8Array, offset: number): boolean => {
+      counts.fill(0);
+      let total = 0;
+      let top = 0;
+      for (let s = 0; s < S; s++) {
+        const l = codes[offset + s];
+        if (l >= 0) {
+          counts[l]++;
+          total++;
+          top = s + 1;
+        }
+      }
+      if (total === 0) return true;
+      const reviewers: (Label | null)[] = Array<Label | null>(Math.max(minSlots, top)).fill(null);
+      for (let s = 0; s < top; s++) if (codes[offset + s] >= 0) reviewers[s] = LABELS[codes[offset + s]];
+      const item = externalIds[i];
+      const itemId = itemIds[i];
+      for (let q = 0; q < 3; q++) {
+        if (counts[q] === total) {
+          out.push({ item, itemId, criterion, reviewers, label: LABELS[q], provenance: 'agreed', adjudicator: null, rationale: null });
+          return true;
+        }
+      }
+      const ruling = rulingOf.get(`${itemId}:${criterion}`);
+      if (ruling) {
+        out.push({ item, itemId, criterion, reviewers, label: ruling.label, provenance: 'adjudicated', adjudicator: ruling.adjudicator, rationale: ruling.rationale });
+        return true;
+      }
+      if (majority) {
+        for (let q = 0; q < 3; q++) {
+          if (counts[q] * 2 > total) {
+            out.push({ item, itemId, criterion, reviewers, label: LABELS[q], provenance: 'majority', adjudicator: null, rationale: null });
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    for (let c = 0; c < C; c++) {
+      if (!resolveOne(known[c], given, (c * n + i) * S)) {
+        onIncomplete?.(externalIds[i]);
+        continue items;
+      }
+    }
+    const extra = other.get(i);
+    if (extra) {
+      for (const name of [...extra.keys()].sort((a, b) => a.localeCompare(b))) {
+        if (!resolveOne(name, extra.get(name)!, 0)) {
+          onIncomplete?.(externalIds[i]);
+          continue items;
+        }
+      }
+    }
+    yield* out;
+  }
+}
+
+/** Ground truth row by row from one SQL reading (one JavaScript object per label): the reference for `groundTruth`. */
+export function* groundTruthRows(db: Db, study: StudyRow, onIncomplete?: (externalId: string) => void): Generator<GroundTruthRow> {
   const rulingOf = rulings(db, study.id);
   const order = criterionOrder(study);
   for (const item of itemsWithLabels(db, study.id, study.reviewersPerItem)) {
@@ -120,7 +214,236 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
   }
 }
 
-export type GroundTruthSummaryDto = { items: number; complete: number; incomplete: number; labels: number; adjudicated: number; rule: StudyRow['groundTruthRule'] };
+/** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
+export type GroundTruthCodes = {
+  /** Number of items of the study; item index = rank in position order (as `lib/server/analytics/data.ts` `loadFrame`). */
+  n: number;
+  /** Criterion-major: `gold[c * n + i]` = code of the label (index in lose, tie, win) of item i on `criterionIds[c]`, −1 if none. */
+  gold: Int8Array;
+  /** Labels placed in `gold` (labels of complete items on the given criteria). */
+  labels: number;
+  /** Items left out: reviews pending, no labels, or a criterion with no agreed, adjudicated or majority label. */
+  incompleteItems: number;
+  /** Labels of complete items on every criterion, also those not in `criterionIds` (what `groundTruth` yields). */
+  allLabels: number;
+  /** Of `allLabels`, those decided by an adjudication. */
+  adjudicated: number;
+};
+
+/** Items with a review still pending, by item index (an assignment's study is its item's: a trigger checks it). */
+function pendingItems(db: Db, study: StudyRow, n: number, indexOf: Map<number, number>): Uint8Array {
+  const pending = new Uint8Array(n);
+  for (const itemId of db.$client
+    .prepare("SELECT DISTINCT item_id FROM assignments WHERE study_id = ? AND state = 'pending'")
+    .pluck()
+    .iterate(study.id) as IterableIterator<number>) {
+    const i = indexOf.get(itemId);
+    if (i !== undefined) pending[i] = 1;
+  }
+  return pending;
+}
+
+const GT_LABEL_CODE = (column: string) => `(CASE ${column} WHEN 'lose' THEN 0 WHEN 'tie' THEN 1 ELSE 2 END)`;
+
+/**
+ * The reviewers' counting labels (newest revision of each submitted assignment) as codes, read once for both the
+ * ground truth and the agreement statistics. `given[(c * n + i) * slots + s]` = label code of slot s + 1 on
+ * `criterionIds[c]` for item i (items in position order), −1 if none; labels on other criteria are kept apart in
+ * `other` (item index → criterion → codes by slot), because they still decide whether an item is complete.
+ */
+export type ReviewerCodes = {
+  criterionIds: readonly string[];
+  itemIds: number[];
+  externalIds: string[];
+  indexOf: Map<number, number>;
+  n: number;
+  slots: number;
+  given: Int8Array;
+  hasLabels: Uint8Array;
+  other: Map<number, Map<string, Int8Array>>;
+};
+
+export function reviewerCodes(db: Db, study: StudyRow, criterionIds: readonly string[]): ReviewerCodes {
+  const sqlite = db.$client;
+  const C = criterionIds.length;
+  if (48 + 3 * C > 0xd7ff) throw new Error(`Ground truth codes support up to ${Math.floor((0xd7ff - 48) / 3)} criteria.`);
+  const itemRows = sqlite.prepare('SELECT id, external_id FROM items WHERE study_id = ? ORDER BY position').raw().all(study.id) as [number, string][];
+  const n = itemRows.length;
+  const itemIds = itemRows.map((r) => r[0]);
+  const externalIds = itemRows.map((r) => r[1]);
+  const indexOf = new Map<number, number>();
+  for (let i = 0; i < n; i++) indexOf.set(itemIds[i], i);
+  const maxSlot = (sqlite.prepare('SELECT max(slot) FROM assignments WHERE study_id = ?').pluck().get(study.id) as number | null) ?? 0;
+  const S = Math.max(1, study.reviewersPerItem, maxSlot);
+
+  // Reviewers' labels by criterion, item and slot (−1 = none); labels on criteria outside `criterionIds` aside.
+  // Each known (criterion, label) maps straight to its character through bound parameters: no function calls.
+  const params: Record<string, string | number> = { studyId: study.id };
+  const branches = criterionIds.map((c, k) => {
+    params[`c${k}`] = c;
+    for (let q = 0; q < 3; q++) params[`k${k}_${q}`] = String.fromCharCode(48 + 3 * k + q);
+    return `WHEN @c${k} THEN (CASE l.label WHEN 'lose' THEN @k${k}_0 WHEN 'tie' THEN @k${k}_1 ELSE @k${k}_2 END)`;
+  });
+  const packedLabel = `(CASE l.criterion ${branches.join(' ')}
+      ELSE char(1) || l.criterion || char(2) || (CASE l.label WHEN 'lose' THEN '0' WHEN 'tie' THEN '1' ELSE '2' END) END)`;
+  const given = new Int8Array(C * n * S).fill(-1);
+  const hasLabels = new Uint8Array(n);
+  const other = new Map<number, Map<string, Int8Array>>();
+  const rows = sqlite
+    .prepare(
+      `SELECT a.item_id, a.slot, (SELECT group_concat(${packedLabel}, '') FROM labels l WHERE l.annotation_id = an.id)
+         FROM assignments a
+         JOIN annotations an ON an.assignment_id = a.id
+          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+        WHERE a.study_id = @studyId AND a.state = 'submitted'`,
+    )
+    .raw()
+    .iterate(params) as IterableIterator<[number, number, string | null]>;
+  for (const [itemId, slot, packed] of rows) {
+    const i = indexOf.get(itemId);
+    if (packed === null || i === undefined) continue;
+    hasLabels[i] = 1;
+    const s = slot - 1;
+    for (let k = 0; k < packed.length; k++) {
+      const ch = packed.charCodeAt(k);
+      if (ch === 1) {
+        const end = packed.indexOf('\u0002', k + 1);
+        const name = packed.slice(k + 1, end);
+        const label = packed.charCodeAt(end + 1) - 48;
+        k = end + 1;
+        let byCriterion = other.get(i);
+        if (!byCriterion) other.set(i, (byCriterion = new Map()));
+        let slots = byCriterion.get(name);
+        if (!slots) byCriterion.set(name, (slots = new Int8Array(S).fill(-1)));
+        slots[s] = label;
+        continue;
+      }
+      const v = ch - 48;
+      const c = Math.floor(v / 3);
+      given[(c * n + i) * S + s] = v - 3 * c;
+    }
+  }
+
+  return { criterionIds, itemIds, externalIds, indexOf, n, slots: S, given, hasLabels, other };
+}
+
+/**
+ * `groundTruth` as a code array, for the dashboards over a million labels. The labels of each counting annotation
+ * come back packed in one string (one character per label: code − 48 = 3 · criterion index + label code; a
+ * criterion not in `criterionIds` is spelled out between \u0001 and \u0002 so it still decides whether its item is
+ * complete; `reviewerCodes`). Pass `read` to reuse a `reviewerCodes` read. Rules as in `resolveItem`: agreed → that label; else the newest adjudication; else, under the
+ * majority rule, the strict majority; an item with a pending review, no labels or an unresolved criterion is
+ * left out entirely and counted in `incompleteItems`.
+ */
+export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly string[], read?: ReviewerCodes): GroundTruthCodes {
+  const sameCriteria = (r: ReviewerCodes) => r.criterionIds.length === criterionIds.length && r.criterionIds.every((c, k) => c === criterionIds[k]);
+  const { n, slots: S, given, hasLabels, other, indexOf } = read && sameCriteria(read) ? read : reviewerCodes(db, study, criterionIds);
+  const sqlite = db.$client;
+  const C = criterionIds.length;
+  const critIndex = new Map(criterionIds.map((c, k) => [c, k]));
+
+  const pending = pendingItems(db, study, n, indexOf);
+
+  // The newest adjudication of each item and criterion (the highest revision wins; no correlated subquery).
+  const ruled = new Int8Array(C * n).fill(-1);
+  const ruledRevision = new Int32Array(C * n);
+  const otherRuled = new Map<string, [revision: number, label: number]>();
+  for (const [itemId, criterion, revision, label] of sqlite
+    .prepare(
+      `SELECT j.item_id, j.criterion, j.revision, ${GT_LABEL_CODE('j.label')}
+         FROM adjudications j JOIN items i ON i.id = j.item_id WHERE i.study_id = ?`,
+    )
+    .raw()
+    .iterate(study.id) as IterableIterator<[number, string, number, number]>) {
+    const i = indexOf.get(itemId)!;
+    const c = critIndex.get(criterion);
+    if (c !== undefined) {
+      if (revision > ruledRevision[c * n + i] || ruled[c * n + i] < 0) {
+        ruled[c * n + i] = label;
+        ruledRevision[c * n + i] = revision;
+      }
+    } else {
+      const key = `${i}:${criterion}`;
+      const prior = otherRuled.get(key);
+      if (!prior || revision > prior[0]) otherRuled.set(key, [revision, label]);
+    }
+  }
+
+  const majority = study.groundTruthRule === 'majority';
+  const counts = new Int32Array(3);
+  /**
+   * The resolved code of one criterion of one item from its slots' labels, −1 if unresolved, −2 if unlabelled;
+   * 3 + code when the adjudication decided it.
+   */
+  const resolve = (labels: Int8Array, offset: number, ruling: number): number => {
+    counts.fill(0);
+    let total = 0;
+    for (let s = 0; s < S; s++) {
+      const l = labels[offset + s];
+      if (l >= 0) {
+        counts[l]++;
+        total++;
+      }
+    }
+    if (total === 0) return -2;
+    for (let q = 0; q < 3; q++) if (counts[q] === total) return q;
+    if (ruling >= 0) return 3 + ruling;
+    if (majority) for (let q = 0; q < 3; q++) if (counts[q] * 2 > total) return q;
+    return -1;
+  };
+
+  const gold = new Int8Array(C * n).fill(-1);
+  const resolved = new Int8Array(C);
+  let labels = 0;
+  let incompleteItems = 0;
+  let allLabels = 0;
+  let adjudicated = 0;
+  items: for (let i = 0; i < n; i++) {
+    if (pending[i] || !hasLabels[i]) {
+      incompleteItems++;
+      continue;
+    }
+    for (let c = 0; c < C; c++) {
+      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
+      if (r === -1) {
+        incompleteItems++;
+        continue items;
+      }
+      resolved[c] = r;
+    }
+    const extra = other.get(i);
+    if (extra) {
+      for (const [name, slots] of extra) {
+        const r = resolve(slots, 0, otherRuled.get(`${i}:${name}`)?.[1] ?? -1);
+        if (r === -1) {
+          incompleteItems++;
+          continue items;
+        }
+        if (r >= 0) allLabels++;
+        if (r >= 3) adjudicated++;
+      }
+    }
+    for (let c = 0; c < C; c++) {
+      const r = resolved[c];
+      if (r >= 0) {
+        gold[c * n + i] = r >= 3 ? r - 3 : r;
+        labels++;
+        allLabels++;
+        if (r >= 3) adjudicated++;
+      }
+    }
+  }
+  return { n, gold, labels, incompleteItems, allLabels, adjudicated };
+}
+
+export type GroundTruthSummaryDto = {
+  items: number;
+  complete: number;
+  incomplete: number;
+  labels: number;
+  adjudicated: number;
+  rule: StudyRow['groundTruthRule'];
+};
 
 export function groundTruthSummary(actor: Actor, studyId: number): GroundTruthSummaryDto {
   const db = getDb();
@@ -128,17 +451,38 @@ export function groundTruthSummary(actor: Actor, studyId: number): GroundTruthSu
   return summarize(db, study);
 }
 
+/** How many items are complete and how many labels the ground truth has, from `groundTruthCodes` (no row objects). */
 export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
+  const codes = groundTruthCodes(db, study, [...criterionOrder(study).keys()]);
+  return {
+    items: codes.n,
+    complete: codes.n - codes.incompleteItems,
+    incomplete: codes.incompleteItems,
+    labels: codes.allLabels,
+    adjudicated: codes.adjudicated,
+    rule: study.groundTruthRule,
+  };
+}
+
+/** `summarize` counted from the `groundTruth` rows themselves (slower: one object per label); the reference in tests. */
+export function summarizeRows(db: Db, study: StudyRow): GroundTruthSummaryDto {
   let incomplete = 0;
   let labels = 0;
   let adjudicated = 0;
   const complete = new Set<number>();
-  for (const row of groundTruth(db, study, () => incomplete++)) {
+  for (const row of groundTruthRows(db, study, () => incomplete++)) {
     labels++;
     complete.add(row.itemId);
     if (row.provenance === 'adjudicated') adjudicated++;
   }
   return { items: complete.size + incomplete, complete: complete.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
+}
+
+const CSV_BATCH = 500;
+
+/** Several CSV rows of string cells, each ending in CRLF: what concatenated `csvLine` calls give, in one call. */
+function csvLines(rows: string[][]): string {
+  return stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 }
 
 /** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
@@ -154,12 +498,41 @@ export function exportGroundTruth(actor: Actor, studyId: number, format: string)
     const snap = openSnapshot();
     try {
       if (format === 'csv') {
-        yield csvHeader(['item', 'criterion', 'label', 'provenance', ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`), 'adjudicator', 'rationale']);
+        yield csvHeader([
+          'item',
+          'criterion',
+          'label',
+          'provenance',
+          ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+          'adjudicator',
+          'rationale',
+        ]);
       }
-      for (const r of groundTruth(snap.db, study)) {
-        yield format === 'csv'
-          ? csvLine([r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''])
-          : jsonlLine({ item: r.item, criterion: r.criterion, label: r.label, provenance: r.provenance, reviewers: r.reviewers, adjudicator: r.adjudicator, rationale: r.rationale });
+      if (format === 'csv') {
+        // Rows go to csv-stringify in batches (the csvLine rules: every cell a string, neutralised, CRLF,
+        // quoted when it holds a comma, quote, CR or LF): one stringify call per row costs more than the row.
+        let batch: string[][] = [];
+        for (const r of groundTruth(snap.db, study)) {
+          const cells = [r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''];
+          batch.push(cells.map((v) => neutralizeCell(v)));
+          if (batch.length === CSV_BATCH) {
+            yield csvLines(batch);
+            batch = [];
+          }
+        }
+        if (batch.length) yield csvLines(batch);
+      } else {
+        for (const r of groundTruth(snap.db, study)) {
+          yield jsonlLine({
+            item: r.item,
+            criterion: r.criterion,
+            label: r.label,
+            provenance: r.provenance,
+            reviewers: r.reviewers,
+            adjudicator: r.adjudicator,
+            rationale: r.rationale,
+          });
+        }
       }
     } finally {
       snap.close();

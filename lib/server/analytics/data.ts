@@ -17,7 +17,7 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../access';
 import { invalid, notFound } from '../errors';
-import { groundTruth } from '../ground-truth';
+import { type ReviewerCodes, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
 
 /** The declared pairwise label set, in ordinal order; a label's code is its index. */
 export const LABEL_SET = PAIRWISE_LABELS;
@@ -154,8 +154,6 @@ export function judgeRunNamed(db: Db, studyId: number, name: string) {
 
 /* ----- labels as codes ----- */
 
-const codeOf = (label: string) => LABEL_SET.indexOf(label as (typeof LABEL_SET)[number]);
-
 /**
  * The counting human labels before adjudication. Per criterion, the items with at least one label and their
  * codes by reviewer slot (row-major, −1 = no label from that slot); who holds each slot of each item.
@@ -182,14 +180,26 @@ export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
 
   // Dense first (criterion × item × slot), then one compact block per criterion with only its labelled items.
   const C = frame.criteria.length;
-  const dense = new Int8Array(C * n * slots).fill(-1);
-  for (const [i, slot, packed] of aq.humanLabelCodes(db, studyId, frame.criterionIds)) {
-    if (packed === null) continue;
-    for (let k = 0; k < packed.length; k++) {
-      const v = packed.charCodeAt(k) - 48;
-      if (v < 0) continue; // a criterion no longer in the catalog
-      const c = Math.floor(v / 3);
-      dense[(c * n + i) * slots + slot - 1] = v - 3 * c;
+  const read = reviewersOf(db, frame);
+  let dense: Int8Array;
+  if (read && read.slots === slots) {
+    dense = read.given;
+  } else if (read) {
+    // The read holds a slot for every planned reviewer; only submitted slots (up to `slots`) carry labels.
+    dense = new Int8Array(C * n * slots).fill(-1);
+    for (let ci = 0; ci < C * n; ci++) {
+      for (let s = 0; s < slots; s++) dense[ci * slots + s] = read.given[ci * read.slots + s];
+    }
+  } else {
+    dense = new Int8Array(C * n * slots).fill(-1);
+    for (const [i, slot, packed] of aq.humanLabelCodes(db, studyId, frame.criterionIds)) {
+      if (packed === null) continue;
+      for (let k = 0; k < packed.length; k++) {
+        const v = packed.charCodeAt(k) - 48;
+        if (v < 0) continue; // a criterion no longer in the catalog
+        const c = Math.floor(v / 3);
+        dense[(c * n + i) * slots + slot - 1] = v - 3 * c;
+      }
     }
   }
   const byCriterion = Array.from({ length: C }, (_, c) => {
@@ -214,8 +224,34 @@ export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
 /** Ground truth as codes, criterion-major: `gold[c * n + i]`, −1 where item i has none on criterion c. */
 export type Gold = { gold: Int8Array; labels: number; incompleteItems: number };
 
-/** Reads `groundTruth` (its rules, not a copy of them) into a code array. */
+/**
+ * The reviewers' labels as codes (`reviewerCodes`), read once per frame: a report that needs both the human labels
+ * and the ground truth (alignment) reads them from the database once. Null when the study's items changed since
+ * the frame was read (an import landed in between), so that callers fall back to reading by item id.
+ */
+const reviewerReads = new WeakMap<Frame, ReviewerCodes | null>();
+
+function reviewersOf(db: Db, frame: Frame): ReviewerCodes | null {
+  if (!reviewerReads.has(frame)) {
+    const read = reviewerCodes(db, frame.study, frame.criterionIds);
+    const same = read.n === frame.n && read.itemIds.every((id, i) => frame.indexOfItem.get(id) === i);
+    reviewerReads.set(frame, same ? read : null);
+  }
+  return reviewerReads.get(frame)!;
+}
+
+/** `groundTruthCodes` (the rules of `groundTruth`, without an object per label) in the frame's indices. */
 export function loadGold(db: Db, frame: Frame): Gold {
+  const read = reviewersOf(db, frame);
+  if (!read) return loadGoldRows(db, frame);
+  const fast = groundTruthCodes(db, frame.study, frame.criterionIds, read);
+  return { gold: fast.gold, labels: fast.labels, incompleteItems: fast.incompleteItems };
+}
+
+const codeOf = (label: string) => LABEL_SET.indexOf(label as (typeof LABEL_SET)[number]);
+
+/** `groundTruth` row by row into a code array (one object per label: for small studies and the rare case above). */
+export function loadGoldRows(db: Db, frame: Frame): Gold {
   const { n } = frame;
   const critIndex = new Map(frame.criterionIds.map((id, c) => [id, c]));
   const gold = new Int8Array(frame.criteria.length * n).fill(-1);
