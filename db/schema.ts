@@ -221,6 +221,8 @@ export const labels = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.annotationId, t.criterion] }),
+    // Covers the dashboards' reads: every label of an annotation without a second lookup into the table.
+    index('labels_annotation_covering_idx').on(t.annotationId, t.criterion, t.label),
     check('labels_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
     check('labels_screen_choice_valid', sql`${t.screenChoice} IS NULL OR ${t.screenChoice} IN ('r1', 'tie', 'r2')`),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX `labels_annotation_covering_idx` ON `labels` (`annotation_id`,`criterion`,`label`);
