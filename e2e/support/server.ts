@@ -27,7 +27,8 @@ export function cliOnAsync(db: string, args: string[], input?: string): Promise<
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   child.stdin.end(input ?? '');
   return new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`concord ${args.join(' ')} exited ${code}: ${err}`)))),
+    // 'close', not 'exit': the process can end before all of its output has been read from the pipe.
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`concord ${args.join(' ')} exited ${code}: ${err}`)))),
   );
 }
 

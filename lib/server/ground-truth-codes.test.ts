@@ -185,9 +185,27 @@ describe('ground truth as codes', () => {
       const study = findStudy(db, studyId)!;
       const slots = study.reviewersPerItem;
       const expected =
-        csvHeader(['item', 'criterion', 'label', 'provenance', ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`), 'adjudicator', 'rationale']) +
+        csvHeader([
+          'item',
+          'criterion',
+          'label',
+          'provenance',
+          ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+          'adjudicator',
+          'rationale',
+        ]) +
         [...groundTruthRows(db, study)]
-          .map((r) => csvLine([r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? '']))
+          .map((r) =>
+            csvLine([
+              r.item,
+              r.criterion,
+              r.label,
+              r.provenance,
+              ...r.reviewers.map((l) => l ?? ''),
+              r.adjudicator ?? '',
+              r.rationale ?? '',
+            ]),
+          )
           .join('');
       const csv = [...exportGroundTruth(lead, studyId, 'csv').lines].join('');
       expect(csv).toBe(expected);
