@@ -54,14 +54,17 @@ export function closeDb(): void {
 }
 
 /**
- * A separate read-only connection holding one snapshot (a read transaction) for a long streamed read such as
+ * A separate connection that only reads, holding one snapshot (a read transaction) for a long streamed read such as
  * an export, so the process connection stays free for other requests while the stream is consumed.
  * The caller must call `close()`.
  */
 export function openSnapshot(): { db: Db; close: () => void } {
   getDb(); // the file exists and is migrated
-  const sqlite = new Database(databasePath(), { readonly: true, fileMustExist: true });
+  // A read-write handle that only reads: a read-only handle maps the WAL index read-only and was seen to miss
+  // recent commits of a running server; this one reads exactly what the process connection would.
+  const sqlite = new Database(databasePath(), { fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('query_only = ON');
   sqlite.exec('BEGIN');
   const db = drizzle(sqlite, { schema }) as Db;
   return {

@@ -17,7 +17,9 @@ const seed = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'seed'], { env, std
 if (seed.status !== 0) process.exit(seed.status ?? 1);
 
 const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-const server = spawn(process.execPath, [next, 'start', '-p', port, '-H', '127.0.0.1'], { env, stdio: 'inherit' });
+// Test clients keep idle pooled connections around for longer than Node's default 5 s keep-alive; a socket the
+// server closes just as a client reuses it shows up as a reset. Keep them open as a proxy in front would.
+const server = spawn(process.execPath, [next, 'start', '-p', port, '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], { env, stdio: 'inherit' });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
