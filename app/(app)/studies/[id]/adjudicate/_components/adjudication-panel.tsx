@@ -1,5 +1,6 @@
 'use client';
 
+import { ChoiceActionBar } from '@/components/pairwise/action-bar';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AdjudicationRow, overrules } from '@/components/pairwise/adjudication-row';
@@ -9,8 +10,6 @@ import { ItemContext } from '@/components/pairwise/item-context';
 import { arrowsScroll, enterActivates, ignoreShortcut, inDialog, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
 import { newRequestId } from '@/components/review/keyboard';
-import { Button } from '@/components/ui/button';
-import { Kbd } from '@/components/ui/kbd';
 import { isEditableTarget } from '@/components/ui/keyboard';
 import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
 import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/adjudication';
@@ -335,46 +334,18 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
         </section>
       </div>
 
-      <section
-        aria-label="Settle"
-        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
-      >
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
-          <p className="min-w-0 text-sm text-slate-700">
-            {focused ? (
-              <>
-                <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
-                <span className="text-slate-500">
-                  {' '}
-                  — {state.choices[focused.id] ? CHOICE_LABEL[state.choices[focused.id]] : 'no final label yet'}
-                </span>
-              </>
-            ) : null}
-          </p>
-          <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
-            <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
-            <Kbd>k</Kbd> move <Kbd>r</Kbd> rationale
-          </p>
-          <div className="ml-auto flex items-center gap-2">
-            <Button
-              onClick={trySubmit}
-              pending={submit.isPending}
-              aria-disabled={open > 0 || undefined}
-              className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
-            >
-              Settle <Kbd aria-hidden="true">Enter</Kbd>
-            </Button>
-          </div>
-        </div>
-        <div className="mx-auto mt-1 max-w-7xl text-xs">
-          <div role="alert" className="text-rose-700">
-            {generalError}
-          </div>
-          <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
-            {generalError ? null : (hint ?? (open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`))}
-          </div>
-        </div>
-      </section>
+      <ChoiceActionBar
+        action="Settle"
+        focused={focused ? { name: focused.name, choice: state.choices[focused.id] } : null}
+        unset="no final label yet"
+        extraKey={{ key: 'r', label: 'rationale' }}
+        onAction={trySubmit}
+        pending={submit.isPending}
+        incomplete={open > 0}
+        error={generalError}
+        hint={hint}
+        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+      />
     </div>
   );
 }

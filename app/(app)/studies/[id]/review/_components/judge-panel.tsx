@@ -1,8 +1,9 @@
 'use client';
 
+import { ChoiceActionBar } from '@/components/pairwise/action-bar';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CHOICE_LABEL, choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
+import { choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
 import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
 import { CriterionRow } from '@/components/pairwise/criterion-row';
 import { ItemContext } from '@/components/pairwise/item-context';
@@ -288,54 +289,25 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
         </section>
       </div>
 
-      <section
-        aria-label="Submit"
-        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
-      >
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
-          <p className="min-w-0 text-sm text-slate-700">
-            {focused ? (
-              <>
-                <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
-                <span className="text-slate-500">
-                  {' '}
-                  — {draft.choices[focused.id] ? CHOICE_LABEL[draft.choices[focused.id]] : 'no choice yet'}
-                </span>
-              </>
-            ) : null}
-          </p>
-          <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
-            <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
-            <Kbd>k</Kbd> move <Kbd>i</Kbd> details
-          </p>
-          <div className="ml-auto flex items-center gap-2">
-            {queue.undoableId !== null && (
-              <Button variant="secondary" onClick={onUndo} disabled={undoPending || submit.isPending}>
-                Undo last <Kbd aria-hidden="true">u</Kbd>
-              </Button>
-            )}
-            <Button
-              onClick={trySubmit}
-              pending={submit.isPending}
-              aria-disabled={missingCount > 0 || undefined}
-              className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
-            >
-              Submit <Kbd aria-hidden="true">Enter</Kbd>
+      <ChoiceActionBar
+        action="Submit"
+        focused={focused ? { name: focused.name, choice: draft.choices[focused.id] } : null}
+        unset="no choice yet"
+        extraKey={{ key: 'i', label: 'details' }}
+        onAction={trySubmit}
+        pending={submit.isPending}
+        incomplete={missingCount > 0}
+        error={submitError}
+        hint={hint}
+        status={`${missingCount === 0 ? 'Ready to submit.' : `${missingCount} criteri${missingCount === 1 ? 'on' : 'a'} still open.`} ${saveStatus}`}
+        before={
+          queue.undoableId !== null && (
+            <Button variant="secondary" onClick={onUndo} disabled={undoPending || submit.isPending}>
+              Undo last <Kbd aria-hidden="true">u</Kbd>
             </Button>
-          </div>
-        </div>
-        <div className="mx-auto mt-1 max-w-7xl text-xs">
-          <div role="alert" className="text-rose-700">
-            {submitError}
-          </div>
-          <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
-            {submitError
-              ? null
-              : (hint ??
-                `${missingCount === 0 ? 'Ready to submit.' : `${missingCount} criteri${missingCount === 1 ? 'on' : 'a'} still open.`} ${saveStatus}`)}
-          </div>
-        </div>
-      </section>
+          )
+        }
+      />
     </div>
   );
 }

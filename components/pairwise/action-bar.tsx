@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { Kbd } from '@/components/ui/kbd';
+import { CHOICE_LABEL, type ScreenChoice } from './choices';
+
+type Props = {
+  /** Accessible name of the bar and the word on its main button: "Submit", "Settle". */
+  action: string;
+  focused: { name: string; choice: ScreenChoice | undefined } | null;
+  /** What an unset focused criterion says: "no choice yet". */
+  unset: string;
+  /** The screen's own extra key, shown beside 1/2/3 and j/k. */
+  extraKey: { key: string; label: string };
+  onAction: () => void;
+  pending: boolean;
+  /** Something is still missing: the button stays clickable (it explains what) but looks inactive. */
+  incomplete: boolean;
+  error: string | null;
+  hint: string | null;
+  status: string;
+  /** Buttons placed before the main one (e.g. undo). */
+  before?: ReactNode;
+};
+
+/** The sticky bar at the foot of the judging and adjudication screens: focus, keys, main action, status. */
+export function ChoiceActionBar({ action, focused, unset, extraKey, onAction, pending, incomplete, error, hint, status, before }: Props) {
+  return (
+    <section
+      aria-label={action}
+      className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+    >
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
+        <p className="min-w-0 text-sm text-slate-700">
+          {focused ? (
+            <>
+              <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
+              <span className="text-slate-500"> — {focused.choice ? CHOICE_LABEL[focused.choice] : unset}</span>
+            </>
+          ) : null}
+        </p>
+        <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
+          <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
+          <Kbd>k</Kbd> move <Kbd>{extraKey.key}</Kbd> {extraKey.label}
+        </p>
+        <div className="ml-auto flex items-center gap-2">
+          {before}
+          <Button
+            onClick={onAction}
+            pending={pending}
+            aria-disabled={incomplete || undefined}
+            className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
+          >
+            {action} <Kbd aria-hidden="true">Enter</Kbd>
+          </Button>
+        </div>
+      </div>
+      <div className="mx-auto mt-1 max-w-7xl text-xs">
+        <div role="alert" className="text-rose-700">
+          {error}
+        </div>
+        <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
+          {error ? null : (hint ?? status)}
+        </div>
+      </div>
+    </section>
+  );
+}
