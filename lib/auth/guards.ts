@@ -4,12 +4,12 @@ import { cache } from 'react';
 import type { Actor, Role } from '@/lib/server/actor';
 import { DomainError, forbidden } from '@/lib/server/errors';
 import { loadActor } from '@/lib/server/users';
-import { auth } from './config';
+import { readSession } from './session';
 
 /** The signed-in actor, re-read from the database (role, active flag and session version), or null. */
 export const currentActor = cache(async (): Promise<Actor | null> => {
-  const session = await auth();
-  if (!session?.uid) return null;
+  const session = await readSession();
+  if (!session) return null;
   return loadActor(session.uid, session.sv);
 });
 
