@@ -78,6 +78,31 @@ export function openSnapshot(): { db: Db; close: () => void } {
   };
 }
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const preparedQueries = new WeakMap<Database.Database, Map<string, unknown>>();
+
+/**
+ * A statement of this connection, prepared once and reused: requests run the same few dozen statements again and
+ * again, and preparing one costs more than running it. Each SQL text is used at one call site with one mode
+ * (`pluck`, `raw`). Not for a statement that is iterated: it cannot run again until its iteration has ended.
+ */
+export function stmt(db: Db, sql: string): Database.Statement {
+  let bySql = statements.get(db.$client);
+  if (!bySql) statements.set(db.$client, (bySql = new Map()));
+  let statement = bySql.get(sql);
+  if (!statement) bySql.set(sql, (statement = db.$client.prepare(sql)));
+  return statement;
+}
+
+/** A Drizzle query of this connection, built and prepared once under `key` (with `sql.placeholder` parameters). */
+export function preparedQuery<T>(db: Db, key: string, build: () => T): T {
+  let byKey = preparedQueries.get(db.$client);
+  if (!byKey) preparedQueries.set(db.$client, (byKey = new Map()));
+  let query = byKey.get(key) as T | undefined;
+  if (query === undefined) byKey.set(key, (query = build()));
+  return query;
+}
+
 /**
  * Runs `fn` in one SQLite transaction on the process connection (IMMEDIATE by default: it takes the write lock
  * first, so a read-then-write inside cannot race another writer). `fn` must be synchronous.

@@ -1,4 +1,4 @@
-import type { Db } from '../client';
+import { stmt, type Db } from '../client';
 
 export type AssignmentRow = {
   id: number;
@@ -17,60 +17,56 @@ const COLUMNS = `id, study_id AS studyId, item_id AS itemId, user_id AS userId, 
   swapped, state, active_ms AS activeMs, submitted_at AS submittedAt`;
 
 export const findAssignment = (db: Db, id: number) =>
-  db.$client.prepare(`SELECT ${COLUMNS} FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined;
+  stmt(db, `SELECT ${COLUMNS} FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined;
 
 export const queueCounts = (db: Db, studyId: number, userId: number) =>
-  db.$client
-    .prepare(
-      `SELECT count(*) AS total, coalesce(sum(state = 'submitted'), 0) AS submitted
+  stmt(
+    db,
+    `SELECT count(*) AS total, coalesce(sum(state = 'submitted'), 0) AS submitted
          FROM assignments WHERE study_id = ? AND user_id = ?`,
-    )
-    .get(studyId, userId) as { total: number; submitted: number };
+  ).get(studyId, userId) as { total: number; submitted: number };
 
 /** The first `limit` pending assignments of a reviewer, in queue order (uses assignments_queue_idx). */
 export const nextPending = (db: Db, studyId: number, userId: number, limit: number) =>
-  db.$client
-    .prepare(
-      `SELECT id FROM assignments WHERE user_id = ? AND study_id = ? AND state = 'pending'
+  stmt(
+    db,
+    `SELECT id FROM assignments WHERE user_id = ? AND study_id = ? AND state = 'pending'
         ORDER BY queue_position LIMIT ?`,
-    )
+  )
     .pluck()
     .all(userId, studyId, limit) as number[];
 
 export const lastSubmitted = (db: Db, studyId: number, userId: number) =>
-  db.$client
-    .prepare(
-      `SELECT ${COLUMNS} FROM assignments WHERE user_id = ? AND study_id = ? AND state = 'submitted'
+  stmt(
+    db,
+    `SELECT ${COLUMNS} FROM assignments WHERE user_id = ? AND study_id = ? AND state = 'submitted'
         ORDER BY submitted_at DESC, id DESC LIMIT 1`,
-    )
-    .get(userId, studyId) as AssignmentRow | undefined;
+  ).get(userId, studyId) as AssignmentRow | undefined;
 
 export const itemPayload = (db: Db, itemId: number) =>
-  db.$client.prepare('SELECT external_id AS externalId, payload, step_count AS stepCount FROM items WHERE id = ?').get(itemId) as
-    | { externalId: string; payload: string; stepCount: number | null }
-    | undefined;
+  stmt(db, 'SELECT external_id AS externalId, payload, step_count AS stepCount FROM items WHERE id = ?').get(itemId) as
+    { externalId: string; payload: string; stepCount: number | null } | undefined;
 
 export const findDraft = (db: Db, assignmentId: number) => {
-  const row = db.$client.prepare('SELECT payload FROM drafts WHERE assignment_id = ?').pluck().get(assignmentId) as string | undefined;
+  const row = stmt(db, 'SELECT payload FROM drafts WHERE assignment_id = ?').pluck().get(assignmentId) as string | undefined;
   return row === undefined ? null : (JSON.parse(row) as Record<string, unknown>);
 };
 
 export const upsertDraft = (db: Db, assignmentId: number, payload: unknown, now: number) =>
-  db.$client
-    .prepare(
-      `INSERT INTO drafts (assignment_id, payload, updated_at) VALUES (?, ?, ?)
+  stmt(
+    db,
+    `INSERT INTO drafts (assignment_id, payload, updated_at) VALUES (?, ?, ?)
        ON CONFLICT(assignment_id) DO UPDATE SET payload = excluded.payload, updated_at = excluded.updated_at`,
-    )
-    .run(assignmentId, JSON.stringify(payload), now);
+  ).run(assignmentId, JSON.stringify(payload), now);
 
-export const deleteDraft = (db: Db, assignmentId: number) =>
-  db.$client.prepare('DELETE FROM drafts WHERE assignment_id = ?').run(assignmentId);
+export const deleteDraft = (db: Db, assignmentId: number) => stmt(db, 'DELETE FROM drafts WHERE assignment_id = ?').run(assignmentId);
 
 /** Adds active time reported by the client, at most 15 minutes per report so a stuck tab cannot inflate it. */
 export const addActiveTime = (db: Db, assignmentId: number, reportedTotalMs: number) =>
-  db.$client
-    .prepare('UPDATE assignments SET active_ms = max(active_ms, min(?, active_ms + 900000)) WHERE id = ?')
-    .run(Math.max(0, Math.floor(reportedTotalMs)), assignmentId);
+  stmt(db, 'UPDATE assignments SET active_ms = max(active_ms, min(?, active_ms + 900000)) WHERE id = ?').run(
+    Math.max(0, Math.floor(reportedTotalMs)),
+    assignmentId,
+  );
 
 export type AnnotationRow = {
   id: number;
@@ -89,45 +85,50 @@ const ANNOTATION_COLUMNS = `id, assignment_id AS assignmentId, revision, request
   after_step AS afterStep, reasons, note, payload, created_by AS createdBy`;
 
 export const findAnnotationByRequest = (db: Db, requestId: string) =>
-  db.$client.prepare(`SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE request_id = ?`).get(requestId) as
-    | AnnotationRow
-    | undefined;
+  stmt(db, `SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE request_id = ?`).get(requestId) as AnnotationRow | undefined;
 
 export const latestAnnotation = (db: Db, assignmentId: number) =>
-  db.$client
-    .prepare(`SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE assignment_id = ? ORDER BY revision DESC LIMIT 1`)
-    .get(assignmentId) as AnnotationRow | undefined;
+  stmt(db, `SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE assignment_id = ? ORDER BY revision DESC LIMIT 1`).get(assignmentId) as
+    AnnotationRow | undefined;
 
 export function insertAnnotation(
   db: Db,
-  a: { assignmentId: number; requestId: string; decision?: string | null; afterStep?: number | null; reasons?: string[] | null; note?: string | null; payload?: unknown; createdBy: number },
+  a: {
+    assignmentId: number;
+    requestId: string;
+    decision?: string | null;
+    afterStep?: number | null;
+    reasons?: string[] | null;
+    note?: string | null;
+    payload?: unknown;
+    createdBy: number;
+  },
 ) {
   const revision =
-    (db.$client.prepare('SELECT coalesce(max(revision), 0) FROM annotations WHERE assignment_id = ?').pluck().get(a.assignmentId) as number) + 1;
-  const info = db.$client
-    .prepare(
-      `INSERT INTO annotations (assignment_id, revision, request_id, decision, after_step, reasons, note, payload, created_by)
+    (stmt(db, 'SELECT coalesce(max(revision), 0) FROM annotations WHERE assignment_id = ?').pluck().get(a.assignmentId) as number) + 1;
+  const info = stmt(
+    db,
+    `INSERT INTO annotations (assignment_id, revision, request_id, decision, after_step, reasons, note, payload, created_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      a.assignmentId,
-      revision,
-      a.requestId,
-      a.decision ?? null,
-      a.afterStep ?? null,
-      a.reasons ? JSON.stringify(a.reasons) : null,
-      a.note ?? null,
-      a.payload === undefined ? null : JSON.stringify(a.payload),
-      a.createdBy,
-    );
+  ).run(
+    a.assignmentId,
+    revision,
+    a.requestId,
+    a.decision ?? null,
+    a.afterStep ?? null,
+    a.reasons ? JSON.stringify(a.reasons) : null,
+    a.note ?? null,
+    a.payload === undefined ? null : JSON.stringify(a.payload),
+    a.createdBy,
+  );
   return { id: Number(info.lastInsertRowid), revision };
 }
 
 export const markSubmitted = (db: Db, assignmentId: number, now: number) =>
-  db.$client.prepare(`UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`).run(now, assignmentId);
+  stmt(db, `UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`).run(now, assignmentId);
 
 export const markPending = (db: Db, assignmentId: number) =>
-  db.$client.prepare(`UPDATE assignments SET state = 'pending', submitted_at = NULL WHERE id = ? AND state = 'submitted'`).run(assignmentId);
+  stmt(db, `UPDATE assignments SET state = 'pending', submitted_at = NULL WHERE id = ? AND state = 'submitted'`).run(assignmentId);
 
 export const markSeen = (db: Db, assignmentId: number, now: number) =>
-  db.$client.prepare('UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);
+  stmt(db, 'UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);

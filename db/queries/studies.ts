@@ -1,25 +1,33 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client';
+import { preparedQuery, type Db } from '../client';
 import { assignments, items, studies, studyMembers, users } from '../schema';
 
 export type StudyRow = typeof studies.$inferSelect;
 
-export const findStudy = (db: Db, id: number) => db.select().from(studies).where(eq(studies.id, id)).get();
+export const findStudy = (db: Db, id: number) =>
+  preparedQuery(db, 'findStudy', () =>
+    db
+      .select()
+      .from(studies)
+      .where(eq(studies.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id });
 
 export const listStudies = (db: Db) => db.select().from(studies).orderBy(asc(studies.id)).all();
 
-export const insertStudy = (db: Db, values: typeof studies.$inferInsert) =>
-  db.insert(studies).values(values).returning().get();
+export const insertStudy = (db: Db, values: typeof studies.$inferInsert) => db.insert(studies).values(values).returning().get();
 
 export const updateStudy = (db: Db, id: number, values: Partial<typeof studies.$inferInsert>) =>
   db.update(studies).set(values).where(eq(studies.id, id)).returning().get();
 
 export const isMember = (db: Db, studyId: number, userId: number) =>
-  !!db
-    .select({ one: sql`1` })
-    .from(studyMembers)
-    .where(and(eq(studyMembers.studyId, studyId), eq(studyMembers.userId, userId)))
-    .get();
+  !!preparedQuery(db, 'isMember', () =>
+    db
+      .select({ one: sql`1` })
+      .from(studyMembers)
+      .where(and(eq(studyMembers.studyId, sql.placeholder('studyId')), eq(studyMembers.userId, sql.placeholder('userId'))))
+      .prepare(),
+  ).get({ studyId, userId });
 
 export const listMembers = (db: Db, studyId: number) =>
   db
@@ -32,11 +40,18 @@ export const listMembers = (db: Db, studyId: number) =>
 
 export function replaceMembers(db: Db, studyId: number, members: { userId: number; setIndex: number | null }[]) {
   db.delete(studyMembers).where(eq(studyMembers.studyId, studyId)).run();
-  if (members.length) db.insert(studyMembers).values(members.map((m) => ({ studyId, ...m }))).run();
+  if (members.length)
+    db.insert(studyMembers)
+      .values(members.map((m) => ({ studyId, ...m })))
+      .run();
 }
 
 export const countItems = (db: Db, studyId: number) =>
-  db.select({ n: sql<number>`count(*)` }).from(items).where(eq(items.studyId, studyId)).get()!.n;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(items)
+    .where(eq(items.studyId, studyId))
+    .get()!.n;
 
 /** Studies where the user has assignments or is named adjudicator, with their own progress. */
 export const listStudiesForUser = (db: Db, userId: number) =>
@@ -64,4 +79,9 @@ export const listStudiesForUser = (db: Db, userId: number) =>
   }[];
 
 export const hasAssignments = (db: Db, studyId: number) =>
-  !!db.select({ one: sql`1` }).from(assignments).where(eq(assignments.studyId, studyId)).limit(1).get();
+  !!db
+    .select({ one: sql`1` })
+    .from(assignments)
+    .where(eq(assignments.studyId, studyId))
+    .limit(1)
+    .get();

@@ -1,13 +1,19 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client';
+import { preparedQuery, type Db } from '../client';
 import { users } from '../schema';
 
 export type UserRow = typeof users.$inferSelect;
 
-export const findUserByUsername = (db: Db, username: string) =>
-  db.select().from(users).where(eq(users.username, username)).get();
+export const findUserByUsername = (db: Db, username: string) => db.select().from(users).where(eq(users.username, username)).get();
 
-export const findUserById = (db: Db, id: number) => db.select().from(users).where(eq(users.id, id)).get();
+export const findUserById = (db: Db, id: number) =>
+  preparedQuery(db, 'findUserById', () =>
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id });
 
 export const listUsers = (db: Db) => db.select().from(users).orderBy(users.username).all();
 
