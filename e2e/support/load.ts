@@ -4,7 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { APIRequestContext } from '@playwright/test';
 
-export type SubmitReply = { ok: boolean; data?: { assignmentId: number; revision: number; duplicate: boolean }; error?: string };
+export type QueueReply = { total: number; submitted: number; currentId: number | null; nextId: number | null };
+
+export type SubmitReply = {
+  ok: boolean;
+  data?: { assignmentId: number; revision: number; duplicate: boolean; queue: QueueReply };
+  error?: string;
+};
 
 export type Posted = { status: number; body: SubmitReply | null; ms: number };
 
@@ -23,8 +29,6 @@ export async function postSubmission(ctx: APIRequestContext, assignmentId: numbe
   const body = (await res.json().catch(() => null)) as SubmitReply | null;
   return { status: res.status(), body, ms };
 }
-
-export type QueueReply = { total: number; submitted: number; currentId: number | null; nextId: number | null };
 
 export async function getQueue(ctx: APIRequestContext, studyId: number): Promise<{ status: number; body: QueueReply | null }> {
   const res = await ctx.get(`/api/studies/${studyId}/queue`);
@@ -47,7 +51,8 @@ export type AnnotatorResult = {
 };
 
 /**
- * One annotator working through `submissions` items: GET queue → GET assignment → POST submission.
+ * One annotator working through `submissions` items: GET queue once, then GET assignment → POST submission, whose
+ * answer carries the queue as it now stands (the next current item).
  * A share of submits is sent again after the answer (`retryRate`) or twice at once (`doubleRate`), always with
  * the same request id, as a flaky network or a double key press would.
  */
@@ -68,12 +73,16 @@ export async function runAnnotator(
 ): Promise<AnnotatorResult> {
   const r: AnnotatorResult = { username: o.username, acked: new Map(), latencies: [], retries: 0, doubles: 0, failures: [] };
   const fail = (step: string, detail: string, status?: number) => r.failures.push({ username: o.username, step, status, detail });
+  let queue: QueueReply | null = null; // null: ask for it (at the start, and after a failed submit)
   for (let k = 0; k < o.submissions; k++) {
-    const queue = await getQueue(ctx, o.studyId);
-    if (queue.status !== 200 || !queue.body) return (fail('queue', JSON.stringify(queue.body), queue.status), r);
+    if (!queue) {
+      const asked = await getQueue(ctx, o.studyId);
+      if (asked.status !== 200 || !asked.body) return (fail('queue', JSON.stringify(asked.body), asked.status), r);
+      queue = asked.body;
+    }
     const expected = (o.alreadySubmitted ?? 0) + k;
-    if (queue.body.submitted !== expected) fail('queue', `submitted ${queue.body.submitted}, expected ${expected}`);
-    const id = queue.body.currentId;
+    if (queue.submitted !== expected) fail('queue', `submitted ${queue.submitted}, expected ${expected}`);
+    const id = queue.currentId;
     if (id === null) return (fail('queue', 'no current item'), r);
     if (r.acked.has(id)) return (fail('queue', `assignment ${id} offered again after it was submitted`), r);
 
@@ -93,6 +102,7 @@ export async function runAnnotator(
       r.latencies.push(both[0].ms, both[1].ms);
       if (!both.every(acked)) {
         fail('double submit', both.map((p) => `${p.status} ${JSON.stringify(p.body)}`).join(' | '));
+        queue = null;
         continue;
       }
       const fresh = both.filter((p) => !p.body!.data!.duplicate).length;
@@ -104,6 +114,7 @@ export async function runAnnotator(
       r.latencies.push(first.ms);
       if (!acked(first)) {
         fail('submit', `${id}: ${JSON.stringify(first.body)}`, first.status);
+        queue = null;
         continue;
       }
       if (first.body!.data!.duplicate) fail('submit', `${id}: a first submit was answered as a duplicate`);
@@ -118,6 +129,7 @@ export async function runAnnotator(
     }
     if (first.body!.data!.assignmentId !== id) fail('submit', `answer names assignment ${first.body!.data!.assignmentId}, sent ${id}`);
     r.acked.set(id, requestId);
+    queue = first.body!.data!.queue;
   }
   return r;
 }

@@ -8,7 +8,7 @@ import type { Actor } from './actor';
 import { exportFlows } from './exports';
 import { flowReport } from './flow-report';
 import { ImportRejected, importItems } from './imports';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './review';
+import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './review';
 import { createStudy, getStudy, openStudy, setStudyMembers } from './studies';
 
 const { dir } = useTestDatabase();
@@ -183,5 +183,19 @@ describe('reviewing', () => {
     expect(rows).toHaveLength(4);
     expect(csv).toContain('hallucinated_material;other');
     expect(codeOf(() => exportFlows(ann1, studyId, 'flows', 'jsonl'))).toBe('forbidden');
+  });
+});
+
+describe('submitting through the JSON route', () => {
+  it('answers with the queue as it now stands, also for a repeated request', () => {
+    const before = getQueue(ann2, studyId);
+    const input = { assignmentId: before.currentId!, requestId: rid(50), activeMs: 1000, decision: { decision: 'verify' } };
+    const first = submitAssignment(ann2, input);
+    expect(first).toMatchObject({ assignmentId: input.assignmentId, duplicate: false, revision: 1 });
+    const { studyId: _s, studyName: _n, kind: _k, guidelines: _g, ...now } = getQueue(ann2, studyId);
+    expect(first.queue).toEqual(now);
+    expect(first.queue).toMatchObject({ submitted: before.submitted + 1, currentId: before.nextId, undoableId: input.assignmentId });
+    expect(submitAssignment(ann2, input)).toEqual({ ...first, duplicate: true });
+    expect(codeOf(() => submitAssignment(ann1, input))).toBe('not_found');
   });
 });

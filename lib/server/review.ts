@@ -1,7 +1,8 @@
 import 'server-only';
-import { getDb, inTransaction } from '@/db/client';
+import { getDb, inTransaction, type Db } from '@/db/client';
 import * as pq from '@/db/queries/pairwise';
 import * as q from '@/db/queries/assignments';
+import type { StudyRow } from '@/db/queries/studies';
 import type { FlowItem } from '@/lib/validation/flow';
 import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
@@ -46,21 +47,17 @@ export type QueueDto = {
 export function getQueue(actor: Actor, studyId: number): QueueDto {
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
-  const counts = q.queueCounts(db, studyId, actor.id);
-  const [currentId = null, nextId = null] = q.nextPending(db, studyId, actor.id, 2);
-  const last = study.status === 'open' ? q.lastSubmitted(db, studyId, actor.id) : undefined;
-  return {
-    studyId,
-    studyName: study.name,
-    kind: study.kind,
-    guidelines: study.guidelines,
-    status: study.status,
-    total: counts.total,
-    submitted: counts.submitted,
-    currentId,
-    nextId,
-    undoableId: last?.id ?? null,
-  };
+  return { studyId, studyName: study.name, kind: study.kind, guidelines: study.guidelines, ...queueState(db, actor, study) };
+}
+
+/** Where a reviewer stands in a study: counts, the current and next pending assignments, what `u` would undo. */
+export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'undoableId'>;
+
+function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
+  const counts = q.queueCounts(db, study.id, actor.id);
+  const [currentId = null, nextId = null] = q.nextPending(db, study.id, actor.id, 2);
+  const last = study.status === 'open' ? q.lastSubmitted(db, study.id, actor.id) : undefined;
+  return { status: study.status, total: counts.total, submitted: counts.submitted, currentId, nextId, undoableId: last?.id ?? null };
 }
 
 function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
@@ -170,10 +167,14 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
   });
 }
 
-/** Submits an assignment of either kind; the study decides which rules apply. */
+/**
+ * Submits an assignment of either kind (the study decides which rules apply) and answers with the reviewer's queue
+ * as it now stands, so a client moves on to the next item without asking for the queue again.
+ */
 export function submitAssignment(actor: Actor, input: Record<string, unknown> & { assignmentId: number }) {
   const db = getDb();
   const a = ownAssignment(db, actor, input.assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
-  return study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
+  const result = study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
+  return { ...result, queue: queueState(db, actor, study) };
 }
