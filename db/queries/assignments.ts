@@ -47,8 +47,7 @@ export const lastSubmitted = (db: Db, studyId: number, userId: number) =>
 
 export const itemPayload = (db: Db, itemId: number) =>
   db.$client.prepare('SELECT external_id AS externalId, payload, step_count AS stepCount FROM items WHERE id = ?').get(itemId) as
-    | { externalId: string; payload: string; stepCount: number | null }
-    | undefined;
+    { externalId: string; payload: string; stepCount: number | null } | undefined;
 
 export const findDraft = (db: Db, assignmentId: number) => {
   const row = db.$client.prepare('SELECT payload FROM drafts WHERE assignment_id = ?').pluck().get(assignmentId) as string | undefined;
@@ -89,9 +88,7 @@ const ANNOTATION_COLUMNS = `id, assignment_id AS assignmentId, revision, request
   after_step AS afterStep, reasons, note, payload, created_by AS createdBy`;
 
 export const findAnnotationByRequest = (db: Db, requestId: string) =>
-  db.$client.prepare(`SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE request_id = ?`).get(requestId) as
-    | AnnotationRow
-    | undefined;
+  db.$client.prepare(`SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE request_id = ?`).get(requestId) as AnnotationRow | undefined;
 
 export const latestAnnotation = (db: Db, assignmentId: number) =>
   db.$client
@@ -100,10 +97,22 @@ export const latestAnnotation = (db: Db, assignmentId: number) =>
 
 export function insertAnnotation(
   db: Db,
-  a: { assignmentId: number; requestId: string; decision?: string | null; afterStep?: number | null; reasons?: string[] | null; note?: string | null; payload?: unknown; createdBy: number },
+  a: {
+    assignmentId: number;
+    requestId: string;
+    decision?: string | null;
+    afterStep?: number | null;
+    reasons?: string[] | null;
+    note?: string | null;
+    payload?: unknown;
+    createdBy: number;
+  },
 ) {
   const revision =
-    (db.$client.prepare('SELECT coalesce(max(revision), 0) FROM annotations WHERE assignment_id = ?').pluck().get(a.assignmentId) as number) + 1;
+    (db.$client
+      .prepare('SELECT coalesce(max(revision), 0) FROM annotations WHERE assignment_id = ?')
+      .pluck()
+      .get(a.assignmentId) as number) + 1;
   const info = db.$client
     .prepare(
       `INSERT INTO annotations (assignment_id, revision, request_id, decision, after_step, reasons, note, payload, created_by)
@@ -124,10 +133,14 @@ export function insertAnnotation(
 }
 
 export const markSubmitted = (db: Db, assignmentId: number, now: number) =>
-  db.$client.prepare(`UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`).run(now, assignmentId);
+  db.$client
+    .prepare(`UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`)
+    .run(now, assignmentId);
 
 export const markPending = (db: Db, assignmentId: number) =>
-  db.$client.prepare(`UPDATE assignments SET state = 'pending', submitted_at = NULL WHERE id = ? AND state = 'submitted'`).run(assignmentId);
+  db.$client
+    .prepare(`UPDATE assignments SET state = 'pending', submitted_at = NULL WHERE id = ? AND state = 'submitted'`)
+    .run(assignmentId);
 
 export const markSeen = (db: Db, assignmentId: number, now: number) =>
   db.$client.prepare('UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);
