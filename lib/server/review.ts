@@ -39,15 +39,19 @@ export type QueueDto = {
   submitted: number;
   currentId: number | null;
   nextId: number | null;
+  /** The pending assignments after the current one, in queue order (a few): the screen can move on before the server answers. */
+  upcomingIds: number[];
   /** The reviewer's most recent submission, which `u` can take back while the study is open. */
   undoableId: number | null;
 };
+
+const UPCOMING = 3;
 
 export function getQueue(actor: Actor, studyId: number): QueueDto {
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
   const counts = q.queueCounts(db, studyId, actor.id);
-  const [currentId = null, nextId = null] = q.nextPending(db, studyId, actor.id, 2);
+  const [currentId = null, ...upcomingIds] = q.nextPending(db, studyId, actor.id, UPCOMING + 1);
   const last = study.status === 'open' ? q.lastSubmitted(db, studyId, actor.id) : undefined;
   return {
     studyId,
@@ -58,7 +62,8 @@ export function getQueue(actor: Actor, studyId: number): QueueDto {
     total: counts.total,
     submitted: counts.submitted,
     currentId,
-    nextId,
+    nextId: upcomingIds[0] ?? null,
+    upcomingIds,
     undoableId: last?.id ?? null,
   };
 }
