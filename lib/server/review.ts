@@ -45,7 +45,7 @@ export type QueueDto = {
   undoableId: number | null;
 };
 
-const UPCOMING = 3;
+const UPCOMING = 8;
 
 export function getQueue(actor: Actor, studyId: number): QueueDto {
   const db = getDb();

@@ -10,6 +10,9 @@ import { undoLastSubmissionAction } from '../actions';
 
 export const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';
 
+/** How many of the next items are fetched ahead. */
+const PREFETCH = 3;
+
 type ItemOptions<T> = (assignmentId: number) => UseQueryOptions<T, Error, T, ReturnType<typeof assignmentKey>>;
 
 /** Sends one submission with the request id it is given; answers with the reviewer's queue as it is afterwards. */
@@ -32,10 +35,12 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
   const currentId = queue.currentId;
   const current = useQuery({ ...itemOptions(currentId ?? 0), enabled: currentId !== null });
 
-  // The next item is fetched while this one is open, so it can appear at once on submit.
+  // The next items are fetched while this one is open, so each can appear at once on submit, even when the reviewer
+  // submits again before the server has answered the submit before (the fetch would then wait behind it).
+  const upcoming = queue.upcomingIds.slice(0, PREFETCH).join(',');
   useEffect(() => {
-    if (queue.nextId !== null) void qc.prefetchQuery(itemOptions(queue.nextId));
-  }, [qc, itemOptions, queue.nextId]);
+    for (const id of upcoming ? upcoming.split(',') : []) void qc.prefetchQuery(itemOptions(Number(id)));
+  }, [qc, itemOptions, upcoming]);
 
   /** The submissions still to be sent or answered, in order. */
   const chain = useRef<Promise<unknown>>(Promise.resolve());
@@ -102,8 +107,19 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
         if (res?.ok) {
           requestIds.current.delete(assignmentId);
           qc.removeQueries({ queryKey: assignmentKey(assignmentId), exact: true });
-          // Only the answer to the last submission describes the queue the reviewer is looking at.
-          if (inFlight.current.size === 1) qc.setQueryData(key, res.data.queue);
+          const answer = res.data.queue;
+          if (inFlight.current.size === 1) {
+            // The answer to the last submission describes the queue the reviewer is looking at.
+            qc.setQueryData(key, answer);
+          } else {
+            // Later submissions are still on their way: keep what is on screen and its counts (the last answer sets
+            // them), but take the items further ahead from this answer, so the screen can keep moving on at once.
+            const later = inFlight.current;
+            const pending = [answer.currentId, ...answer.upcomingIds].filter((id): id is number => id !== null && !later.has(id));
+            qc.setQueryData<QueueDto>(key, (shown) =>
+              shown && shown.currentId === pending[0] ? { ...shown, nextId: pending[1] ?? null, upcomingIds: pending.slice(1) } : shown,
+            );
+          }
           return;
         }
         epoch.current++;
