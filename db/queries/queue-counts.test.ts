@@ -52,7 +52,9 @@ function seed(db: Db, users: number, studies: number, items: number) {
   const c = db.$client;
   for (let u = 1; u <= users; u++) c.prepare('INSERT INTO users (username, display_name) VALUES (?, ?)').run(`user${u}`, `User ${u}`);
   for (let s = 1; s <= studies; s++) {
-    c.prepare(`INSERT INTO studies (kind, name, seed, principles, created_by, reviewers_per_item) VALUES ('flow_review', ?, 1, '[]', 1, 3)`).run(`Study ${s}`);
+    c.prepare(
+      `INSERT INTO studies (kind, name, seed, principles, created_by, reviewers_per_item) VALUES ('flow_review', ?, 1, '[]', 1, 3)`,
+    ).run(`Study ${s}`);
     for (let i = 1; i <= items; i++)
       c.prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)').run(
         s,
