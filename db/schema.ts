@@ -140,6 +140,26 @@ export const assignments = sqliteTable(
   ],
 );
 
+/**
+ * How many assignments each reviewer has in a study, and how many of them are submitted. Kept by triggers on
+ * `assignments` (migration 0005), so the progress shown after every submit is read in constant time, however
+ * large the study, and stays exact whichever code path writes assignments.
+ */
+export const queueCounts = sqliteTable(
+  'queue_counts',
+  {
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    total: integer('total').notNull().default(0),
+    submitted: integer('submitted').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.userId] })],
+);
+
 /** Append-only: every submission is a new revision; the newest revision of a submitted assignment counts. */
 export const annotations = sqliteTable(
   'annotations',

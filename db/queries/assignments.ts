@@ -19,12 +19,13 @@ const COLUMNS = `id, study_id AS studyId, item_id AS itemId, user_id AS userId, 
 export const findAssignment = (db: Db, id: number) =>
   stmt(db, `SELECT ${COLUMNS} FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined;
 
+/** A reviewer's progress in a study, from the counts the assignments triggers keep (one row, however large the study). */
+export const QUEUE_COUNTS_SQL = 'SELECT total, submitted FROM queue_counts WHERE study_id = ? AND user_id = ?';
 export const queueCounts = (db: Db, studyId: number, userId: number) =>
-  stmt(
-    db,
-    `SELECT count(*) AS total, coalesce(sum(state = 'submitted'), 0) AS submitted
-         FROM assignments WHERE study_id = ? AND user_id = ?`,
-  ).get(studyId, userId) as { total: number; submitted: number };
+  (stmt(db, QUEUE_COUNTS_SQL).get(studyId, userId) as { total: number; submitted: number } | undefined) ?? {
+    total: 0,
+    submitted: 0,
+  };
 
 /** The first `limit` pending assignments of a reviewer, in queue order (uses assignments_queue_idx). */
 export const nextPending = (db: Db, studyId: number, userId: number, limit: number) =>

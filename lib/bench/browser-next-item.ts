@@ -27,12 +27,14 @@ const PASSWORD = 'bench-password-1';
 /**
  * In-page timer, as source text (tsx would wrap a real function with helpers the page does not have): records
  * the Enter keydown (capture phase, before the app's handler), the first DOM mutation after which the flow id
- * differs from `prev` and is visible, and the next animation frame after it.
+ * differs from `prev` and is visible, and the next animation frame after it; and whether the screen said
+ * "Submitting…" in between, i.e. had to wait for the server because the next flow was not loaded yet.
  */
 const ARM_TIMER = `function (prev) {
   const w = window;
-  w.__bench = { start: 0, dom: 0, paint: 0 };
+  w.__bench = { start: 0, dom: 0, paint: 0, waited: false };
   const observer = new MutationObserver(() => {
+    if (w.__bench.start && document.querySelector('[aria-label=Decision] button:disabled')) w.__bench.waited = true;
     const el = document.querySelector('[data-testid=flow-id]');
     if (w.__bench.dom || !el || el.textContent.trim() === prev || !el.checkVisibility()) return;
     w.__bench.dom = performance.now();
@@ -107,7 +109,9 @@ async function main() {
     openStudy(admin, studyId);
     const openMs = performance.now() - t1;
     const counts = db.$client
-      .prepare('SELECT (SELECT count(*) FROM items WHERE study_id = ?) AS items, (SELECT count(*) FROM assignments WHERE study_id = ?) AS assignments')
+      .prepare(
+        'SELECT (SELECT count(*) FROM items WHERE study_id = ?) AS items, (SELECT count(*) FROM assignments WHERE study_id = ?) AS assignments',
+      )
       .get(studyId, studyId) as { items: number; assignments: number };
     db.$client.pragma('wal_checkpoint(TRUNCATE)');
     const buildS = (performance.now() - t0) / 1000;
@@ -126,28 +130,47 @@ async function main() {
       floorTimes.push(performance.now() - t);
     }
     const floor = summary(floorTimes.slice(20));
-    // What getQueue also reads on every request: the reviewer's progress counts (db/queries/assignments.ts queueCounts).
-    const counts2 = db.$client.prepare(
+    // What getQueue also reads on every request: the reviewer's progress counts (db/queries/assignments.ts
+    // queueCounts), next to the full recount of the reviewer's assignments it replaced.
+    const { queueCounts } = await import('@/db/queries/assignments');
+    const recount = db.$client.prepare(
       "SELECT count(*) AS total, coalesce(sum(state = 'submitted'), 0) AS submitted FROM assignments WHERE study_id = ? AND user_id = ?",
     );
-    const countTimes: number[] = [];
-    for (let r = 0; r < 30; r++) {
-      const t = performance.now();
-      counts2.get(studyId, userId);
-      countTimes.push(performance.now() - t);
-    }
-    const countFloor = summary(countTimes.slice(5));
+    const time = (fn: () => unknown, rounds: number) => {
+      const times: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        const t = performance.now();
+        fn();
+        times.push(performance.now() - t);
+      }
+      return summary(times.slice(5));
+    };
+    const countFloor = time(() => queueCounts(db, studyId, userId), 200);
+    const recountFloor = time(() => recount.get(studyId, userId), 30);
+    const exact = JSON.stringify(queueCounts(db, studyId, userId)) === JSON.stringify(recount.get(studyId, userId));
     closeDb();
 
-    console.log(`Concord next-item benchmark — node ${process.version}, ${os.cpus().length} cores, Chromium ${'/usr/bin/chromium'}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `Concord next-item benchmark — node ${process.version}, ${os.cpus().length} cores, Chromium ${'/usr/bin/chromium'}; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     console.log(
       `study: ${counts.items.toLocaleString('en')} flows, ${counts.assignments.toLocaleString('en')} assignments for one reviewer ` +
         `(openStudy ${(openMs / 1000).toFixed(1)} s); database built in ${buildS.toFixed(1)} s (not timed)`,
     );
 
-    const env = { ...process.env, NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-not-for-production-use-0123456789' } as NodeJS.ProcessEnv;
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'bench-secret-not-for-production-use-0123456789',
+    } as NodeJS.ProcessEnv;
     const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-    server = spawn(process.execPath, [next, 'start', '-p', String(PORT), '-H', '127.0.0.1'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    server = spawn(process.execPath, [next, 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const base = `http://127.0.0.1:${PORT}`;
     await waitForServer(`${base}/sign-in`, server, 60_000);
 
@@ -169,22 +192,27 @@ async function main() {
     const domMs: number[] = [];
     const paintMs: number[] = [];
     const nodeMs: number[] = [];
+    let waited = 0;
     for (let k = 0; k < WARMUP + MEASURED; k++) {
       const before = (await flowId.textContent())!.trim();
       await page.keyboard.press('v');
-      await page.getByRole('button', { name: /Verify/ }).and(page.locator('[aria-pressed=true]')).waitFor();
+      await page
+        .getByRole('button', { name: /Verify/ })
+        .and(page.locator('[aria-pressed=true]'))
+        .waitFor();
       await page.evaluate(`(${ARM_TIMER})(${JSON.stringify(before)})`);
       const t = performance.now();
       await page.keyboard.press('Enter');
       await page.waitForFunction('window.__bench.paint > 0', undefined, { polling: 'raf' });
       const node = performance.now() - t;
-      const b = (await page.evaluate('window.__bench')) as { start: number; dom: number; paint: number };
+      const b = (await page.evaluate('window.__bench')) as { start: number; dom: number; paint: number; waited: boolean };
       const after = (await flowId.textContent())!.trim();
       if (after === before) throw new Error(`flow id did not change after submit (${before})`);
       if (k >= WARMUP) {
         domMs.push(b.dom - b.start);
         paintMs.push(b.paint - b.start);
         nodeMs.push(node);
+        if (b.waited) waited++;
       }
     }
     const show = (name: string, xs: number[]) => {
@@ -195,6 +223,9 @@ async function main() {
     console.log(show('in page: Enter → new id in DOM, visible', domMs));
     console.log(show('in page: Enter → next animation frame', paintMs));
     console.log(show('Node side (Playwright round trips incl.)', nodeMs));
+    console.log(
+      `  ${MEASURED - waited} of ${MEASURED} showed the prefetched flow at once; ${waited} waited for the server ("Submitting…")`,
+    );
     const p95 = [...paintMs].sort((a, b) => a - b);
     console.log(
       `floor (raw better-sqlite3: next pending assignment + its payload parsed): median ${floor.median.toFixed(3)} ms, max ${floor.max.toFixed(3)} ms; ` +
@@ -202,8 +233,31 @@ async function main() {
     );
     console.log(
       `(info) the progress counts getQueue reads on every request (queueCounts, ${counts.assignments.toLocaleString('en')} assignments): ` +
-        `median ${countFloor.median.toFixed(1)} ms, max ${countFloor.max.toFixed(1)} ms`,
+        `median ${countFloor.median.toFixed(3)} ms, max ${countFloor.max.toFixed(3)} ms (${exact ? 'equal to' : 'DIFFERENT from'} a full recount, ` +
+        `which takes median ${recountFloor.median.toFixed(1)} ms, max ${recountFloor.max.toFixed(1)} ms)`,
     );
+    // The screen moves on before the server answers: every submit must still be stored, exactly once.
+    const done = WARMUP + MEASURED;
+    await page
+      .getByRole('progressbar')
+      .and(page.locator(`[aria-valuenow="${done}"]`))
+      .waitFor();
+    await page.waitForLoadState('networkidle');
+    const { default: Database } = await import('better-sqlite3');
+    const check = new Database(bench.file, { readonly: true });
+    const stored = check
+      .prepare(
+        `SELECT count(*) AS annotations, count(DISTINCT an.assignment_id) AS assignments,
+                (SELECT count(*) FROM assignments WHERE study_id = ? AND state = 'submitted') AS submitted
+           FROM annotations an JOIN assignments a ON a.id = an.assignment_id WHERE a.study_id = ?`,
+      )
+      .get(studyId, studyId) as { annotations: number; assignments: number; submitted: number };
+    check.close();
+    console.log(
+      `check: ${done} submits → ${stored.annotations} annotations on ${stored.assignments} flows, ${stored.submitted} submitted` +
+        (stored.annotations === done && stored.assignments === done && stored.submitted === done ? ' (each once)' : ' — MISMATCH'),
+    );
+    if (stored.annotations !== done || stored.assignments !== done || stored.submitted !== done) process.exitCode = 1;
     console.log(`p95 ${pct(p95, 95).toFixed(1)} ms: ${pct(p95, 95) < 100 ? 'within' : 'OVER'} the 100 ms budget`);
   } finally {
     await browser?.close();

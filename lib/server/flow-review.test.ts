@@ -137,6 +137,9 @@ describe('reviewing', () => {
     const after = getQueue(ann1, studyId);
     expect(after.submitted).toBe(1);
     expect(after.currentId).toBe(first.nextId);
+    // What the screen shows ahead of the server's answer: the queue moved up by one, the same count plus one.
+    expect([after.currentId, ...after.upcomingIds]).toEqual(first.upcomingIds);
+    expect(after.total).toBe(first.total);
     expect(after.undoableId).toBe(input.assignmentId);
   });
 

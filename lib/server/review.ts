@@ -40,9 +40,13 @@ export type QueueDto = {
   submitted: number;
   currentId: number | null;
   nextId: number | null;
+  /** The pending assignments after the current one, in queue order (a few): the screen can move on before the server answers. */
+  upcomingIds: number[];
   /** The reviewer's most recent submission, which `u` can take back while the study is open. */
   undoableId: number | null;
 };
+
+const UPCOMING = 8;
 
 export function getQueue(actor: Actor, studyId: number): QueueDto {
   const db = getDb();
@@ -50,14 +54,22 @@ export function getQueue(actor: Actor, studyId: number): QueueDto {
   return { studyId, studyName: study.name, kind: study.kind, guidelines: study.guidelines, ...queueState(db, actor, study) };
 }
 
-/** Where a reviewer stands in a study: counts, the current and next pending assignments, what `u` would undo. */
-export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'undoableId'>;
+/** Where a reviewer stands in a study: counts, the pending assignments ahead, what `u` would undo. */
+export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'upcomingIds' | 'undoableId'>;
 
 function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
   const counts = q.queueCounts(db, study.id, actor.id);
-  const [currentId = null, nextId = null] = q.nextPending(db, study.id, actor.id, 2);
+  const [currentId = null, ...upcomingIds] = q.nextPending(db, study.id, actor.id, UPCOMING + 1);
   const last = study.status === 'open' ? q.lastSubmitted(db, study.id, actor.id) : undefined;
-  return { status: study.status, total: counts.total, submitted: counts.submitted, currentId, nextId, undoableId: last?.id ?? null };
+  return {
+    status: study.status,
+    total: counts.total,
+    submitted: counts.submitted,
+    currentId,
+    nextId: upcomingIds[0] ?? null,
+    upcomingIds,
+    undoableId: last?.id ?? null,
+  };
 }
 
 function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {

@@ -3,12 +3,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
-import { isTypingTarget, newRequestId } from '@/components/review/keyboard';
+import { isTypingTarget } from '@/components/review/keyboard';
 import { useActiveTime } from '@/components/review/use-active-time';
-import { assignmentKey, queueKey } from '@/lib/query/review';
+import { assignmentKey } from '@/lib/query/review';
 import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
 import { saveFlowDraftAction, submitFlowReviewAction } from '../actions';
+import type { SendSubmission } from './use-review-queue';
 
 type Decision = 'verify' | 'truncate' | 'discard';
 type Draft = { decision: Decision | null; afterStep: number | null; reasons: string[]; note: string; focus: number };
@@ -49,7 +50,21 @@ function toDecision(d: Draft) {
   return { decision: 'verify', note };
 }
 
-export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: FlowAssignmentDto; queue: QueueDto; onUndo: () => void }) {
+type PanelProps = {
+  assignment: FlowAssignmentDto;
+  queue: QueueDto;
+  onUndo: () => void;
+  undoPending: boolean;
+  /** Queues the submission (see useReviewQueue); false when it was not taken. */
+  onSubmit: (assignmentId: number, send: SendSubmission) => boolean;
+  /** A submission of this flow waits for the server. */
+  sending: boolean;
+  /** True once a flow is submitted here (until that fails or is undone): its draft is not saved again. */
+  isSubmitted: (assignmentId: number) => boolean;
+  submitError: string | null;
+};
+
+export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSubmit, sending, isSubmitted, submitError }: PanelProps) {
   const qc = useQueryClient();
   const steps = assignment.flow.steps.length;
   const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
@@ -57,8 +72,6 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
   draftRef.current = draft;
   const [hint, setHint] = useState<string | null>(null);
   const activeMs = useActiveTime(assignment.assignmentId, assignment.activeMs);
-  // One id per item view: a retried or double-clicked submit is recognised by the server and written once.
-  const requestId = useRef(newRequestId());
   const noteRef = useRef<HTMLTextAreaElement>(null);
   const dirty = useRef(false);
 
@@ -78,54 +91,45 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
   // Drafts save themselves shortly after each change, and when the tab is hidden.
   useEffect(() => {
     if (!dirty.current) return;
-    const timer = window.setTimeout(() => saveRef.current(draft), 400);
+    const timer = window.setTimeout(() => {
+      if (!isSubmitted(assignment.assignmentId)) saveRef.current(draft);
+    }, 400);
     return () => window.clearTimeout(timer);
-  }, [draft]);
+  }, [draft, isSubmitted, assignment.assignmentId]);
   useEffect(() => {
     const flush = () => {
-      if (document.visibilityState === 'hidden' && dirty.current) saveRef.current(draftRef.current);
+      if (document.visibilityState === 'hidden' && dirty.current && !isSubmitted(assignment.assignmentId))
+        saveRef.current(draftRef.current);
     };
     document.addEventListener('visibilitychange', flush);
     return () => {
       document.removeEventListener('visibilitychange', flush);
-      // Leaving this flow without submitting (undo, navigation): keep what was chosen, here and in the cache.
+      // Leaving this flow (undo, navigation, or a submit still on its way): keep what was chosen in the cache, so a
+      // failed submit brings it back intact, and on the server unless it is being submitted.
       if (dirty.current) {
-        saveRef.current(draftRef.current);
+        if (!isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
         qc.setQueryData(assignmentKey(assignment.assignmentId), (old: FlowAssignmentDto | undefined) =>
           old ? { ...old, draft: { ...draftRef.current } } : old,
         );
       }
     };
-  }, [qc, assignment.assignmentId]);
+  }, [qc, assignment.assignmentId, isSubmitted]);
 
-  const submit = useMutation({
-    mutationFn: () =>
-      submitFlowReviewAction({
-        studyId: assignment.studyId,
-        assignmentId: assignment.assignmentId,
-        requestId: requestId.current,
-        activeMs: Math.round(activeMs.current),
-        decision: toDecision(draftRef.current),
-      }),
-    onSuccess: (res) => {
-      if (!res.ok) return;
-      dirty.current = false;
-      qc.removeQueries({ queryKey: assignmentKey(assignment.assignmentId) });
-      qc.setQueryData(queueKey(assignment.studyId), res.data.queue);
-    },
-  });
-  const submitError =
-    submit.data && !submit.data.ok
-      ? submit.data.error
-      : submit.error
-        ? 'The server could not be reached; your choice is kept — press Enter to retry.'
-        : null;
+  // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
+  useEffect(() => {
+    if (submitError && dirty.current) saveRef.current(draftRef.current);
+  }, [submitError]);
 
+  const { studyId, assignmentId } = assignment;
   const trySubmit = useCallback(() => {
     const why = missing(draftRef.current, steps);
     if (why) return setHint(why);
-    if (!submit.isPending) submit.mutate();
-  }, [steps, submit]);
+    if (undoPending) return;
+    // What is sent is fixed now: the flow may be off screen by the time the submission goes out.
+    const decision = toDecision(draftRef.current);
+    const ms = Math.round(activeMs.current);
+    onSubmit(assignmentId, (requestId) => submitFlowReviewAction({ studyId, assignmentId, requestId, activeMs: ms, decision }));
+  }, [steps, undoPending, onSubmit, studyId, assignmentId, activeMs]);
 
   useEffect(() => {
     document.getElementById(`step-${draft.focus + 1}`)?.scrollIntoView({ block: 'nearest' });
@@ -280,11 +284,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo }: { assignment: F
             <button
               type="button"
               onClick={trySubmit}
-              disabled={submit.isPending}
+              disabled={sending}
               aria-disabled={!!blocker}
               className="rounded-md bg-emerald-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-emerald-800 disabled:opacity-60 aria-disabled:opacity-60"
             >
-              {submit.isPending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80">Enter</kbd>
+              {sending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80">Enter</kbd>
             </button>
             {queue.undoableId !== null && (
               <button type="button" onClick={onUndo} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">

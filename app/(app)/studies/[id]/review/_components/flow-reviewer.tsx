@@ -2,15 +2,14 @@
 
 import Link from 'next/link';
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isTypingTarget } from '@/components/review/keyboard';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
-import { assignmentKey, assignmentOptions, queueKey, queueOptions } from '@/lib/query/review';
+import { assignmentOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review';
-import { undoLastSubmissionAction } from '../actions';
 import { FlowDecisionPanel } from './flow-decision-panel';
+import { useReviewQueue } from './use-review-queue';
 
 export const FLOW_SHORTCUTS = [
   { keys: ['j', '↓'], label: 'Next step' },
@@ -27,26 +26,8 @@ export const FLOW_SHORTCUTS = [
 ];
 
 export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
-  const studyId = initialQueue.studyId;
-  const qc = useQueryClient();
-  const { data: queue } = useQuery({ ...queueOptions(studyId), initialData: initialQueue });
-  const currentId = queue.currentId;
-  const current = useQuery({ ...assignmentOptions(currentId ?? 0), enabled: currentId !== null });
-
-  // The next item is fetched while this one is open, so it appears at once after a submit.
-  useEffect(() => {
-    if (queue.nextId !== null) void qc.prefetchQuery(assignmentOptions(queue.nextId));
-  }, [qc, queue.nextId]);
-
-  const undo = useMutation({
-    mutationFn: () => undoLastSubmissionAction({ studyId }),
-    onSuccess: (res) => {
-      if (!res.ok) return;
-      qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId) });
-      qc.setQueryData(queueKey(studyId), res.data.queue);
-    },
-  });
-  const undoError = undo.data && !undo.data.ok ? undo.data.error : undo.error ? 'The server could not be reached; try again.' : null;
+  const review = useReviewQueue(initialQueue, assignmentOptions);
+  const { queue, currentId, current, shown, onUndo } = review;
 
   return (
     <div className="pb-40">
@@ -66,15 +47,28 @@ export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
           <RichText text={queue.guidelines} />
         </details>
       )}
-      {undoError && (
-        <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {undoError}
-        </p>
+      {[review.undoError, review.otherError].map(
+        (error) =>
+          error && (
+            <p key={error} role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+              {error}
+            </p>
+          ),
       )}
       {currentId === null ? (
-        <AllDone queue={queue} onUndo={() => undo.mutate()} undoing={undo.isPending} />
-      ) : current.data && current.data.assignmentId === currentId ? (
-        <FlowDecisionPanel key={currentId} assignment={current.data} queue={queue} onUndo={() => !undo.isPending && undo.mutate()} />
+        <AllDone queue={queue} onUndo={onUndo} undoing={review.undoPending} />
+      ) : shown ? (
+        <FlowDecisionPanel
+          key={shown.assignmentId}
+          assignment={shown}
+          queue={queue}
+          onUndo={onUndo}
+          undoPending={review.undoPending}
+          onSubmit={review.submit}
+          sending={review.isSending(shown.assignmentId)}
+          isSubmitted={review.isSubmitted}
+          submitError={review.submitError(shown.assignmentId)}
+        />
       ) : current.isError ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {(current.error as Error).message}

@@ -9,17 +9,15 @@ import { CriterionRow } from '@/components/pairwise/criterion-row';
 import { ItemContext } from '@/components/pairwise/item-context';
 import { arrowsScroll, enterActivates, ignoreShortcut, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
-import { newRequestId } from '@/components/review/keyboard';
 import { useActiveTime } from '@/components/review/use-active-time';
 import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
-import { assignmentKey, judgeAssignmentOptions, queueKey } from '@/lib/query/review';
+import { judgeAssignmentOptions } from '@/lib/query/review';
 import type { JudgeAssignmentDto } from '@/lib/server/judging';
 import type { QueueDto } from '@/lib/server/review';
 import { saveJudgmentDraftAction, submitJudgmentAction } from '../actions';
+import type { SendSubmission } from './use-review-queue';
 type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };
-
-const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';
 
 function initialDraft(a: JudgeAssignmentDto): Draft {
   const ids = new Set(a.criteria.map((c) => c.id));
@@ -32,9 +30,21 @@ function initialDraft(a: JudgeAssignmentDto): Draft {
   return { choices, focus };
 }
 
-type PanelProps = { assignment: JudgeAssignmentDto; queue: QueueDto; onUndo: () => void; undoPending: boolean };
+type PanelProps = {
+  assignment: JudgeAssignmentDto;
+  queue: QueueDto;
+  onUndo: () => void;
+  undoPending: boolean;
+  /** Queues the submission (see useReviewQueue); false when it was not taken. */
+  onSubmit: (assignmentId: number, send: SendSubmission) => boolean;
+  /** A submission of this item waits for the server. */
+  sending: boolean;
+  /** True once an item is submitted here (until that fails or is undone): its draft is not saved again. */
+  isSubmitted: (assignmentId: number) => boolean;
+  submitError: string | null;
+};
 
-export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProps) {
+export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, sending, isSubmitted, submitError }: PanelProps) {
   const qc = useQueryClient();
   const { assignmentId, studyId, criteria } = assignment;
   const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
@@ -49,10 +59,6 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
   const [showMissing, setShowMissing] = useState(false);
   const activeMs = useActiveTime(assignmentId, assignment.activeMs);
   const lastSentMs = useRef(assignment.activeMs);
-  // One id per item view: a retried or double-clicked submit is recognised by the server and written once.
-  const requestId = useRef(newRequestId());
-  const submitting = useRef(false);
-  const submitted = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
 
   const change = useCallback((fn: (d: Draft) => Draft) => {
@@ -76,28 +82,32 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
 
   // Drafts save themselves shortly after each change (focus included, so a reload comes back to the same row).
   useEffect(() => {
-    if (draft === saved.current || submitting.current) return;
+    if (draft === saved.current || isSubmitted(assignmentId)) return;
     const timer = window.setTimeout(() => {
-      if (!submitting.current && !submitted.current) saveDraft(draft);
+      if (!isSubmitted(assignmentId)) saveDraft(draft);
     }, 400);
     return () => window.clearTimeout(timer);
-  }, [draft, saveDraft]);
+  }, [draft, saveDraft, isSubmitted, assignmentId]);
+
+  // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
+  useEffect(() => {
+    if (submitError && draftRef.current !== saved.current) saveDraft(draftRef.current);
+  }, [submitError, saveDraft]);
 
   // …and when the tab is hidden, also to record the active time of a reviewer who only read.
   useEffect(() => {
     const flush = () => {
-      if (document.visibilityState !== 'hidden' || submitting.current || submitted.current) return;
+      if (document.visibilityState !== 'hidden' || isSubmitted(assignmentId)) return;
       if (draftRef.current !== saved.current || activeMs.current - lastSentMs.current > 1000) saveDraft(draftRef.current);
     };
     document.addEventListener('visibilitychange', flush);
     return () => document.removeEventListener('visibilitychange', flush);
-  }, [saveDraft, activeMs]);
+  }, [saveDraft, activeMs, isSubmitted, assignmentId]);
 
-  // Leaving the item without submitting (an undo brings back an earlier one): keep what was chosen, on the
-  // server and in the cached copy, so coming back shows it at once.
+  // Leaving the item (an undo brings back an earlier one, or a submit is still on its way): keep what was chosen in
+  // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
   useEffect(
     () => () => {
-      if (submitted.current) return;
       const d = draftRef.current;
       const ms = Math.round(activeMs.current);
       if (d !== initial.current) {
@@ -105,39 +115,17 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
           old ? { ...old, draft: { choices: { ...d.choices }, focus: d.focus }, activeMs: ms } : old,
         );
       }
-      if (d !== saved.current && !submitting.current) {
+      if (d !== saved.current && !isSubmitted(assignmentId)) {
         void saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms }).catch(() => undefined);
       }
     },
-    [qc, assignmentId, activeMs],
+    [qc, assignmentId, activeMs, isSubmitted],
   );
-
-  const submit = useMutation({
-    mutationFn: (choices: Record<string, ScreenChoice>) =>
-      submitJudgmentAction({ studyId, assignmentId, requestId: requestId.current, activeMs: Math.round(activeMs.current), choices }),
-    onSuccess: (res) => {
-      if (!res.ok) {
-        submitting.current = false;
-        // The item may have been submitted elsewhere or the study closed: let the queue catch up.
-        void qc.invalidateQueries({ queryKey: queueKey(studyId), exact: true });
-        if (draftRef.current !== saved.current) saveDraft(draftRef.current);
-        return;
-      }
-      submitted.current = true;
-      qc.setQueryData(queueKey(studyId), res.data.queue);
-      qc.removeQueries({ queryKey: assignmentKey(assignmentId), exact: true });
-    },
-    onError: () => {
-      submitting.current = false;
-      if (draftRef.current !== saved.current) saveDraft(draftRef.current);
-    },
-  });
-  const { mutate: submitMutate } = submit;
 
   const missingOf = useCallback((d: Draft) => criteria.filter((c) => !d.choices[c.id]), [criteria]);
 
   const trySubmit = useCallback(() => {
-    if (submitting.current || submitted.current || undoPending) return;
+    if (isSubmitted(assignmentId) || undoPending) return;
     const d = draftRef.current;
     const missing = missingOf(d);
     if (missing.length > 0) {
@@ -151,11 +139,12 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
       return;
     }
     setHint(null);
-    submitting.current = true;
     const choices: Record<string, ScreenChoice> = {};
     for (const c of criteria) choices[c.id] = d.choices[c.id];
-    submitMutate(choices);
-  }, [criteria, missingOf, change, submitMutate, undoPending]);
+    // The active time is fixed now: the item may be off screen by the time the submission goes out.
+    const ms = Math.round(activeMs.current);
+    onSubmit(assignmentId, (requestId) => submitJudgmentAction({ studyId, assignmentId, requestId, activeMs: ms, choices }));
+  }, [criteria, missingOf, change, onSubmit, undoPending, isSubmitted, assignmentId, studyId, activeMs]);
 
   const onChoose = useCallback(
     (index: number, value: ScreenChoice, advance = false) => {
@@ -204,7 +193,7 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
         trySubmit();
         return;
       case 'u':
-        if (queue.undoableId === null || submitting.current) return;
+        if (queue.undoableId === null || sending) return;
         e.preventDefault();
         onUndo();
         return;
@@ -223,7 +212,6 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
   const missingCount = missingOf(draft).length;
   const chosenCount = criteria.length - missingCount;
   const focused = criteria[draft.focus];
-  const submitError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
   const saveStatus = save.isPending
     ? 'Saving draft…'
     : save.data && !save.data.ok
@@ -295,14 +283,14 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending }: PanelProp
         unset="no choice yet"
         extraKey={{ key: 'i', label: 'details' }}
         onAction={trySubmit}
-        pending={submit.isPending}
+        pending={sending}
         incomplete={missingCount > 0}
         error={submitError}
         hint={hint}
         status={`${missingCount === 0 ? 'Ready to submit.' : `${missingCount} criteri${missingCount === 1 ? 'on' : 'a'} still open.`} ${saveStatus}`}
         before={
           queue.undoableId !== null && (
-            <Button variant="secondary" onClick={onUndo} disabled={undoPending || submit.isPending}>
+            <Button variant="secondary" onClick={onUndo} disabled={undoPending || sending}>
               Undo last <Kbd aria-hidden="true">u</Kbd>
             </Button>
           )

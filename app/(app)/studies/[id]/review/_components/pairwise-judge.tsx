@@ -1,8 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { ignoreShortcut, useWindowKeydown } from '@/components/pairwise/keyboard';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -10,10 +9,10 @@ import { Kbd } from '@/components/ui/kbd';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
-import { assignmentKey, judgeAssignmentOptions, queueKey, queueOptions } from '@/lib/query/review';
+import { judgeAssignmentOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review';
-import { undoLastSubmissionAction } from '../actions';
 import { JudgePanel } from './judge-panel';
+import { useReviewQueue } from './use-review-queue';
 
 export const JUDGE_SHORTCUTS = [
   { keys: ['j', '↓'], label: 'Next criterion' },
@@ -28,35 +27,9 @@ export const JUDGE_SHORTCUTS = [
 ];
 
 export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
-  const studyId = initialQueue.studyId;
-  const qc = useQueryClient();
-  const { data: queue } = useQuery({ ...queueOptions(studyId), initialData: initialQueue });
-  const currentId = queue.currentId;
-  const current = useQuery({ ...judgeAssignmentOptions(currentId ?? 0), enabled: currentId !== null });
+  const review = useReviewQueue(initialQueue, judgeAssignmentOptions);
+  const { queue, currentId, current, shown, onUndo, undoPending } = review;
 
-  // The next item is fetched while this one is open, so it appears at once after a submit.
-  useEffect(() => {
-    if (queue.nextId !== null) void qc.prefetchQuery(judgeAssignmentOptions(queue.nextId));
-  }, [qc, queue.nextId]);
-
-  const undo = useMutation({
-    mutationFn: () => undoLastSubmissionAction({ studyId }),
-    onSuccess: (res) => {
-      if (!res.ok) return;
-      qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
-      qc.setQueryData(queueKey(studyId), res.data.queue);
-    },
-  });
-  const { mutate: undoMutate, isPending: undoPending } = undo;
-  const undoPendingRef = useRef(undoPending);
-  undoPendingRef.current = undoPending;
-  const onUndo = useCallback(() => {
-    if (!undoPendingRef.current) undoMutate();
-  }, [undoMutate]);
-  const undoError =
-    undo.data && !undo.data.ok ? undo.data.error : undo.error ? 'The server could not be reached; nothing was undone.' : null;
-
-  const shown = current.data && current.data.assignmentId === currentId ? current.data : null;
   const shownId = shown?.assignmentId;
   // A new item starts at its top (problem, then replies), wherever the reviewer had scrolled to on the last one.
   const lastShown = useRef(shownId);
@@ -89,15 +62,28 @@ export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
           This study is {queue.status}: you can read the items, but nothing can be submitted or changed.
         </Alert>
       )}
-      {undoError && (
-        <Alert tone="error" className="mb-4">
-          {undoError}
-        </Alert>
+      {[review.undoError, review.otherError].map(
+        (error) =>
+          error && (
+            <Alert key={error} tone="error" className="mb-4">
+              {error}
+            </Alert>
+          ),
       )}
       {currentId === null ? (
         <AllDone queue={queue} onUndo={onUndo} undoing={undoPending} />
       ) : shown ? (
-        <JudgePanel key={shown.assignmentId} assignment={shown} queue={queue} onUndo={onUndo} undoPending={undoPending} />
+        <JudgePanel
+          key={shown.assignmentId}
+          assignment={shown}
+          queue={queue}
+          onUndo={onUndo}
+          undoPending={undoPending}
+          onSubmit={review.submit}
+          sending={review.isSending(shown.assignmentId)}
+          isSubmitted={review.isSubmitted}
+          submitError={review.submitError(shown.assignmentId)}
+        />
       ) : current.isError ? (
         <Alert tone="error" title="This item could not be loaded.">
           <p>{current.error.message}</p>
