@@ -99,11 +99,15 @@ export const items = sqliteTable(
     // Pairwise: who wrote each reply. Kept for the lead's statistics; never sent to annotators or adjudicators.
     sourceA: text('source_a'),
     sourceB: text('source_b'),
+    // The import that wrote the item (imports.id; null for items older than this column). While that import is
+    // still 'staging', its items are not final: a failed or abandoned import removes them again.
+    importId: integer('import_id'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('items_study_external_unique').on(t.studyId, t.externalId),
     uniqueIndex('items_study_position_unique').on(t.studyId, t.position),
+    index('items_import_idx').on(t.importId),
   ],
 );
 
@@ -207,6 +211,15 @@ export const imports = sqliteTable('imports', {
   records: integer('records').notNull(),
   inserted: integer('inserted').notNull(),
   unchanged: integer('unchanged').notNull(),
+  // A large import writes its items in short batches ('staging') so other writers are never held up for long,
+  // and becomes 'done' in one last transaction. A staging import whose process is gone is undone (its items
+  // deleted, this row too) by the next server or CLI start and before the next import or opening of its study.
+  state: text('state', { enum: ['staging', 'done'] })
+    .notNull()
+    .default('done'),
+  ownerPid: integer('owner_pid'),
+  ownerHost: text('owner_host'),
+  heartbeatAt: integer('heartbeat_at'),
   createdBy: integer('created_by')
     .notNull()
     .references(() => users.id),

@@ -1,10 +1,11 @@
+import { recoverAbandonedImports } from '@/lib/server/import-staging';
 import { clearStaleUploads } from '@/lib/server/upload-dir';
 import { getDb } from './client';
 
 /** A failed migration ends the process instead of serving on a schema the code does not expect. */
 export function openOrExit() {
   try {
-    getDb();
+    recoverAbandonedImports(getDb());
     clearStaleUploads();
   } catch (e) {
     console.error('Concord: the database could not be opened or migrated; refusing to start.', e);

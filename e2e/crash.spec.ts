@@ -155,10 +155,14 @@ async function cliImportRound(round: number) {
   await proc.kill9();
   const { code } = await proc.exited;
   fs.rmSync(file);
+  // Batches a killed import had committed are undone by the next start of the CLI or the server (here: a report).
+  const staged = importedCount(prefix).items;
+  await cli(['report', 'flows', '--study', String(importStudy), '--json']);
   const result = expectAllOrNothing(prefix, code === 0);
   // The server, which had the file open throughout, still answers and can write.
   expect((await fetch(`${server.baseURL}/api/health`)).status).toBe(200);
-  return `CLI killed at ${delay} ms${wasRunning ? '' : ' (had already exited ' + code + ')'} → ${result}`;
+  const undone = result === 'none' && staged ? ` (${staged} items of committed batches undone at the next start)` : '';
+  return `CLI killed at ${delay} ms${wasRunning ? '' : ' (had already exited ' + code + ')'} → ${result}${undone}`;
 }
 
 async function uploadRound(round: number) {

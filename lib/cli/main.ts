@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { closeDb } from '@/db/client';
+import { closeDb, getDb } from '@/db/client';
 import { DomainError } from '@/lib/server/errors';
+import { recoverAbandonedImports } from '@/lib/server/import-staging';
 import { ImportRejected } from '@/lib/server/imports';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { REPORT_COMMANDS } from './report-commands';
@@ -41,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    // Like a server start: an import whose process was killed is undone before anything else reads the study.
+    recoverAbandonedImports(getDb());
     await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
     return 0;
   } catch (e) {

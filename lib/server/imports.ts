@@ -1,6 +1,6 @@
 import 'server-only';
 import path from 'node:path';
-import { getDb, type Db } from '@/db/client';
+import { getDb, inTransaction, type Db } from '@/db/client';
 import { contentHash } from '@/lib/io/canonical';
 import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
@@ -8,8 +8,9 @@ import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from './actor';
 import { studyForStaff } from './access';
 import { audit } from './audit';
-import { invalid } from './errors';
+import { conflict, invalid } from './errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
+import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
 import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
 
 export type ImportReportDto = {
@@ -68,9 +69,15 @@ function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iter
   return { errors: collector.errors, errorCount: collector.errorCount, records: records_, unchanged, principles };
 }
 
+/** Items written per transaction: each batch holds the write lock for a few milliseconds. */
+const BATCH_ITEMS = 500;
+
 /**
  * Imports a file of items into a study, all or nothing: a first read-only pass validates every line; only a
- * clean file is read again and written, in one immediate transaction. Identical re-imports are no-ops.
+ * clean file is read again and written. The items go in by short batches (nobody else waits long for the
+ * database, even during a KMP-Pile-sized import) under an import row that stays 'staging' until one last
+ * transaction makes it 'done'; a failure undoes the batches, and an import whose process died is undone by the
+ * next start or import (`import-staging.ts`). Identical re-imports are no-ops.
  */
 export function importItems(actor: Actor, studyId: number, file: string, format: string, filename = path.basename(file)) {
   const db = getDb();
@@ -80,6 +87,7 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
     throw invalid(`Unknown format "${format}" for a ${study.kind} study; use one of: ${formats.join(', ')}.`, { format: 'Unknown format' });
   }
   if (study.status === 'closed') throw invalid('The study is closed.');
+  if (runningImport(db, studyId)) throw conflict(ANOTHER_IMPORT);
   const check = validatePass(db, studyId, study.status === 'open', recordsFor(study.kind, file, format));
   // PandaLM's test set carries its three annotators' labels: they come in with the items, as prior annotations.
   const withAnnotations = study.kind === 'pairwise' && format === 'pandalm';
@@ -88,40 +96,62 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
   if (errorCount) throw new ImportRejected([...check.errors, ...(priors?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS), errorCount);
   if (check.records === 0) throw invalid('The file has no records.');
 
-  const write = db.$client.transaction((): ImportReportDto => {
+  const importId = inTransaction(db, () => {
+    if (runningImport(db, studyId)) throw conflict(ANOTHER_IMPORT);
+    return beginStaging(db, { studyId, kind: 'items', format, filename, createdBy: actor.id });
+  });
+  try {
     const exists = db.$client.prepare('SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck();
     const insert = db.$client.prepare(
-      'INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count, source_a, source_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count, source_a, source_b, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     let position =
       (db.$client.prepare('SELECT coalesce(max(position), 0) FROM items WHERE study_id = ?').pluck().get(studyId) as number) + 1;
     let inserted = 0;
     let unchanged = 0;
     let records = 0;
+    // Parsing, checking and hashing happen outside the write lock; a batch transaction only looks up and inserts.
+    let batch: { v: Identified; json: string; hash: string }[] = [];
+    const flush = () => {
+      inTransaction(db, () => {
+        for (const { v, json, hash } of batch) {
+          const prior = exists.get(studyId, v.id) as string | undefined;
+          if (prior === hash) {
+            unchanged++;
+            continue;
+          }
+          if (prior !== undefined) throw invalid(`"${v.id}" changed during the import. Nothing was imported.`);
+          insert.run(studyId, v.id, position++, json, hash, v.steps?.length ?? null, v.a?.source ?? null, v.b?.source ?? null, importId);
+          inserted++;
+        }
+        heartbeat(db, importId);
+      });
+      batch = [];
+    };
     for (const rec of recordsFor(study.kind, file, format)) {
       records++;
-      // The file changed between the passes, or another import raced this one: refuse rather than guess.
+      // The file changed between the passes: refuse rather than guess.
       if (!rec.ok) throw invalid(`The file changed while it was being imported (line ${rec.line}). Nothing was imported.`);
-      const hash = contentHash(rec.value);
-      const prior = exists.get(studyId, rec.value.id) as string | undefined;
-      if (prior === hash) {
-        unchanged++;
-        continue;
-      }
-      if (prior !== undefined) throw invalid(`"${rec.value.id}" changed during the import. Nothing was imported.`);
-      const v = rec.value;
-      insert.run(studyId, v.id, position++, JSON.stringify(v), hash, v.steps?.length ?? null, v.a?.source ?? null, v.b?.source ?? null);
-      inserted++;
+      batch.push({ v: rec.value, json: JSON.stringify(rec.value), hash: contentHash(rec.value) });
+      if (batch.length === BATCH_ITEMS) flush();
     }
+    flush();
     if (records !== check.records) throw invalid('The file changed while it was being imported. Nothing was imported.');
-    const annotations = withAnnotations ? writePriorAnnotations(db, actor, study, annotationRecords(file, 'pandalm')) : undefined;
-    db.$client
-      .prepare(
-        'INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(studyId, 'items', format, filename, records, inserted, unchanged, actor.id);
-    audit(db, { userId: actor.id, action: 'items_imported', studyId, detail: { filename, format, records, inserted, unchanged } });
-    return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };
-  });
-  return write.immediate();
+    return inTransaction(db, (): ImportReportDto => {
+      const annotations = withAnnotations ? writePriorAnnotations(db, actor, study, annotationRecords(file, 'pandalm')) : undefined;
+      finishStaging(db, importId, { records, inserted, unchanged });
+      audit(db, { userId: actor.id, action: 'items_imported', studyId, detail: { filename, format, records, inserted, unchanged } });
+      return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };
+    });
+  } catch (e) {
+    try {
+      undoImport(db, importId);
+    } catch (undoError) {
+      // Left 'staging': the next start or import undoes it once this process is gone.
+      console.error(undoError);
+    }
+    throw e;
+  }
 }
+
+const ANOTHER_IMPORT = 'Another import into this study is still running; try again when it has finished.';

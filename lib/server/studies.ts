@@ -11,6 +11,7 @@ import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies'
 import { isStaff, type Actor } from './actor';
 import { studyForStaff } from './access';
 import { audit } from './audit';
+import { runningImport } from './import-staging';
 import { conflict, forbidden, invalid } from './errors';
 import { parseInput } from './parse';
 
@@ -178,6 +179,7 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
   inTransaction(db, () => {
     const study = studyForStaff(db, actor, studyId);
     if (study.status !== 'draft') throw conflict(`The study is already ${study.status}.`);
+    if (runningImport(db, studyId)) throw conflict('An import into this study is still running; open the study once it has finished.');
     const itemIds = db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[];
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);

@@ -1,0 +1,97 @@
+import 'server-only';
+import fs from 'node:fs';
+import os from 'node:os';
+import { inTransaction, stmt, type Db } from '@/db/client';
+
+/**
+ * Large imports are written in short batches so that nobody else waits long for the database: the import's row is
+ * 'staging' while its items go in, and a last short transaction makes it 'done'. If the process dies in between,
+ * its items are removed again (`recoverAbandonedImports`), so an import is still all or nothing.
+ */
+
+/** A staging import whose heartbeat is older than this is taken for dead, wherever it ran. */
+export const STALE_IMPORT_MS = 60_000;
+const DELETE_BATCH = 2_000;
+
+type StagingRow = { id: number; studyId: number; ownerPid: number | null; ownerHost: string | null; heartbeatAt: number | null };
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, but someone else's
+  }
+  // A killed process stays in the table as a zombie until its parent (or init) reaps it: that is not alive.
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true; // no /proc (not Linux): trust kill(0)
+  }
+}
+
+function abandoned(row: StagingRow, now: number): boolean {
+  if (row.heartbeatAt === null || now - row.heartbeatAt > STALE_IMPORT_MS) return true;
+  if (row.ownerHost === os.hostname() && row.ownerPid !== null && row.ownerPid !== process.pid) return !processAlive(row.ownerPid);
+  return false;
+}
+
+const stagingRows = (db: Db, studyId?: number) =>
+  stmt(
+    db,
+    `SELECT id, study_id AS studyId, owner_pid AS ownerPid, owner_host AS ownerHost, heartbeat_at AS heartbeatAt
+       FROM imports WHERE state = 'staging' AND (? IS NULL OR study_id = ?)`,
+  ).all(studyId ?? null, studyId ?? null) as StagingRow[];
+
+/** Deletes what an unfinished import wrote: its items in short batches, then its row. */
+export function undoImport(db: Db, importId: number) {
+  for (;;) {
+    const removed = inTransaction(db, () =>
+      stmt(db, 'DELETE FROM items WHERE id IN (SELECT id FROM items WHERE import_id = ? LIMIT ?)').run(importId, DELETE_BATCH),
+    ).changes;
+    if (removed < DELETE_BATCH) break;
+  }
+  inTransaction(db, () => {
+    stmt(db, 'DELETE FROM items WHERE import_id = ?').run(importId);
+    stmt(db, "DELETE FROM imports WHERE id = ? AND state = 'staging'").run(importId);
+  });
+}
+
+/** Undoes every staging import whose process is gone (all studies, or one). Returns how many were undone. */
+export function recoverAbandonedImports(db: Db, studyId?: number): number {
+  const now = Date.now();
+  const dead = stagingRows(db, studyId).filter((row) => abandoned(row, now));
+  for (const row of dead) undoImport(db, row.id);
+  return dead.length;
+}
+
+/** A staging import of the study that is still running (after undoing abandoned ones), if any. */
+export function runningImport(db: Db, studyId: number): { id: number } | undefined {
+  recoverAbandonedImports(db, studyId);
+  return stagingRows(db, studyId)[0];
+}
+
+/** Records a new staging import owned by this process. Call inside the transaction that checked nothing else runs. */
+export function beginStaging(db: Db, row: { studyId: number; kind: string; format: string; filename: string; createdBy: number }): number {
+  return Number(
+    stmt(
+      db,
+      `INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, state, owner_pid, owner_host, heartbeat_at, created_by)
+       VALUES (?, ?, ?, ?, 0, 0, 0, 'staging', ?, ?, ?, ?)`,
+    ).run(row.studyId, row.kind, row.format, row.filename, process.pid, os.hostname(), Date.now(), row.createdBy).lastInsertRowid,
+  );
+}
+
+export const heartbeat = (db: Db, importId: number) =>
+  stmt(db, "UPDATE imports SET heartbeat_at = ? WHERE id = ? AND state = 'staging'").run(Date.now(), importId);
+
+/** The last step: the import and its items become final. */
+export function finishStaging(db: Db, importId: number, counts: { records: number; inserted: number; unchanged: number }) {
+  const changed = stmt(
+    db,
+    `UPDATE imports SET state = 'done', records = ?, inserted = ?, unchanged = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL
+      WHERE id = ? AND state = 'staging'`,
+  ).run(counts.records, counts.inserted, counts.unchanged, importId).changes;
+  // Only if another process took this import for dead (its heartbeat stopped for a minute) and undid it.
+  if (changed !== 1) throw new Error('This import was stopped for too long and has been undone; please import the file again.');
+}
