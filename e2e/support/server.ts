@@ -121,7 +121,7 @@ export class OwnServer {
       await new Promise((r) => setTimeout(r, 100));
     }
     const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-    this.proc = new Killable([next, 'start', '-p', String(this.port), '-H', '127.0.0.1'], envFor(this.db));
+    this.proc = new Killable([next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], envFor(this.db));
     this.starts++;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeMathdialFlows } from './mathdial-flows';
 import { openBenchDatabase } from './pairwise-study';
 
 const FLOWS = Number(process.env.FLOWS ?? 150_000);
@@ -44,38 +45,9 @@ async function main() {
   const bench = openBenchDatabase('import');
   const file = path.join(bench.dir, 'flows.jsonl');
   try {
-    const { mathdialRecordSchema, mathdialToFlow } = await import('@/lib/io/adapters/mathdial');
-    const { publicDataDir } = await import('@/lib/io/public-data');
-    const source = path.join(publicDataDir(), 'mathdial', 'test.jsonl');
-    const records = fs
-      .readFileSync(source, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => mathdialRecordSchema.parse(JSON.parse(l)));
-    const flows = records.map((r) => mathdialToFlow(r));
-
     // The input file (not timed).
     const t0 = performance.now();
-    const fd = fs.openSync(file, 'w');
-    let pending: string[] = [];
-    let pendingBytes = 0;
-    const ids: string[] = [];
-    for (let k = 0; k < FLOWS; k++) {
-      const base = flows[k % flows.length];
-      const id = `${base.id}-c${k}`;
-      ids.push(id);
-      const line = JSON.stringify({ ...base, id }) + '\n';
-      pending.push(line);
-      pendingBytes += line.length;
-      if (pendingBytes > 8 << 20) {
-        fs.writeSync(fd, pending.join(''));
-        pending = [];
-        pendingBytes = 0;
-      }
-    }
-    fs.writeSync(fd, pending.join(''));
-    fs.closeSync(fd);
-    const size = fs.statSync(file).size;
+    const { ids, bytes: size, conversations } = await writeMathdialFlows(file, FLOWS);
     const genS = (performance.now() - t0) / 1000;
 
     const { getDb, closeDb, openDatabase } = await import('@/db/client');
@@ -87,7 +59,7 @@ async function main() {
 
     console.log(`Concord import benchmark — node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log(
-      `input: ${FLOWS.toLocaleString('en')} flows from ${records.length} MathDial conversations, ${(size / 1e6).toFixed(0)} MB ` +
+      `input: ${FLOWS.toLocaleString('en')} flows from ${conversations} MathDial conversations, ${(size / 1e6).toFixed(0)} MB ` +
         `(${(size / FLOWS / 1024).toFixed(1)} KiB a flow), written in ${genS.toFixed(1)} s (not timed)`,
     );
 
