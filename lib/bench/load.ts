@@ -3,7 +3,8 @@
  * Run (after `npx next build`): npx tsx lib/bench/load.ts      (BENCH_PORT, default 3196; BENCH_SEED)
  *
  * One flow study (1 reviewer per item), 50 annotators plus one more, each with their own queue; each
- * submission is GET queue → GET assignment → POST submission over loopback, as in e2e/load.spec.ts.
+ * submission is GET assignment → POST submission over loopback (the answer to a submission names the next item;
+ * the queue is asked for once at the start), as in e2e/load.spec.ts.
  * (a) one annotator alone, 50 submissions in a row: the latency of a submit on an idle server;
  * (b) 50 annotators each taking 0.5–1.5 s per item (about 50 submits/s offered), 20 submissions each;
  * (c) 50 annotators with no pause at all (a closed loop as fast as the server answers), 20 each, 10 % of
