@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../client';
+import { mulberry32 } from '@/lib/assign/random';
 import { QUEUE_COUNTS_SQL, queueCounts } from './assignments';
 
 const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
@@ -34,18 +35,6 @@ function open(name: string, stopAt?: string): Db {
   } finally {
     delete process.env.CONCORD_MIGRATIONS;
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function seed(db: Db, users: number, studies: number, items: number) {
@@ -115,7 +104,7 @@ describe('queue counts', () => {
     const ITEMS = 40;
     seed(db, USERS, STUDIES, ITEMS);
     const c = db.$client;
-    const next = random(20261122);
+    const next = mulberry32(20261122); // seeded: a failure can be replayed
     const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
     const live = () =>
       c.prepare('SELECT id, study_id AS studyId, item_id AS itemId FROM assignments').all() as {
@@ -130,8 +119,7 @@ describe('queue counts', () => {
       const r = next();
       if (r < 0.45 || rows.length === 0) {
         const study = 1 + Math.floor(next() * STUDIES);
-        const item = c.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY random() LIMIT 1').pluck().get(study) as
-          number | undefined;
+        const item = pick(c.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY id').pluck().all(study) as number[]);
         if (item === undefined) continue;
         const slot = 1 + Math.floor(next() * 3);
         const user = 1 + Math.floor(next() * USERS);

@@ -6,10 +6,10 @@ import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
 import { isTypingTarget } from '@/components/review/keyboard';
 import { useActiveTime } from '@/components/review/use-active-time';
 import { assignmentKey } from '@/lib/query/review';
-import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
+import type { FlowAssignmentDto } from '@/lib/server/review';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
 import { saveFlowDraftAction, submitFlowReviewAction } from '../actions';
-import type { SendSubmission } from './use-review-queue';
+import type { ReviewPanelProps } from './use-review-queue';
 
 type Decision = 'verify' | 'truncate' | 'discard';
 type Draft = { decision: Decision | null; afterStep: number | null; reasons: string[]; note: string; focus: number };
@@ -50,19 +50,7 @@ function toDecision(d: Draft) {
   return { decision: 'verify', note };
 }
 
-type PanelProps = {
-  assignment: FlowAssignmentDto;
-  queue: QueueDto;
-  onUndo: () => void;
-  undoPending: boolean;
-  /** Queues the submission (see useReviewQueue); false when it was not taken. */
-  onSubmit: (assignmentId: number, send: SendSubmission) => boolean;
-  /** A submission of this flow waits for the server. */
-  sending: boolean;
-  /** True once a flow is submitted here (until that fails or is undone): its draft is not saved again. */
-  isSubmitted: (assignmentId: number) => boolean;
-  submitError: string | null;
-};
+type PanelProps = ReviewPanelProps<FlowAssignmentDto>;
 
 export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSubmit, sending, isSubmitted, submitError }: PanelProps) {
   const qc = useQueryClient();

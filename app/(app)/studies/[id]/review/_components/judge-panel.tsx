@@ -14,9 +14,8 @@ import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { judgeAssignmentOptions } from '@/lib/query/review';
 import type { JudgeAssignmentDto } from '@/lib/server/judging';
-import type { QueueDto } from '@/lib/server/review';
 import { saveJudgmentDraftAction, submitJudgmentAction } from '../actions';
-import type { SendSubmission } from './use-review-queue';
+import type { ReviewPanelProps } from './use-review-queue';
 type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };
 
 function initialDraft(a: JudgeAssignmentDto): Draft {
@@ -30,19 +29,7 @@ function initialDraft(a: JudgeAssignmentDto): Draft {
   return { choices, focus };
 }
 
-type PanelProps = {
-  assignment: JudgeAssignmentDto;
-  queue: QueueDto;
-  onUndo: () => void;
-  undoPending: boolean;
-  /** Queues the submission (see useReviewQueue); false when it was not taken. */
-  onSubmit: (assignmentId: number, send: SendSubmission) => boolean;
-  /** A submission of this item waits for the server. */
-  sending: boolean;
-  /** True once an item is submitted here (until that fails or is undone): its draft is not saved again. */
-  isSubmitted: (assignmentId: number) => boolean;
-  submitError: string | null;
-};
+type PanelProps = ReviewPanelProps<JudgeAssignmentDto>;
 
 export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, sending, isSubmitted, submitError }: PanelProps) {
   const qc = useQueryClient();

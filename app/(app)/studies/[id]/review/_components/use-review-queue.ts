@@ -18,6 +18,21 @@ type ItemOptions<T> = (assignmentId: number) => UseQueryOptions<T, Error, T, Ret
 /** Sends one submission with the request id it is given; answers with the reviewer's queue as it is afterwards. */
 export type SendSubmission = (requestId: string) => Promise<ActionResult<{ queue: QueueDto }>>;
 
+/** What a decision panel (flow or pairwise) gets from its screen. */
+export type ReviewPanelProps<A> = {
+  assignment: A;
+  queue: QueueDto;
+  onUndo: () => void;
+  undoPending: boolean;
+  /** Queues the submission (see useReviewQueue); false when it was not taken. */
+  onSubmit: (assignmentId: number, send: SendSubmission) => boolean;
+  /** A submission of this item waits for the server. */
+  sending: boolean;
+  /** True once an item is submitted here (until that fails or is undone): its draft is not saved again. */
+  isSubmitted: (assignmentId: number) => boolean;
+  submitError: string | null;
+};
+
 /**
  * The queue of a review screen (flow review or pairwise judging): the item on screen, the next one fetched ahead,
  * submitting and undo.
