@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const ROLES = ['admin', 'lead', 'annotator'] as const;
@@ -307,6 +307,13 @@ export const judgeLabels = sqliteTable(
  * `criterion_codes`).
  */
 
+/**
+ * A pack as one segment of the texts the dashboards read (`db/queries/packs.ts`): `/itemId,field….packed`, stored
+ * when the pack is written so that a read only joins stored strings (formatting them at read time cost more than
+ * the read).
+ */
+const segment = (expression: SQL) => text('segment').generatedAlwaysAs(expression, { mode: 'stored' });
+
 /** Per study, a small code for every criterion labelled, judged or ruled on; assigned on first use, never changed. */
 export const criterionCodes = sqliteTable(
   'criterion_codes',
@@ -342,6 +349,7 @@ export const annotationPacks = sqliteTable(
       .notNull()
       .references(() => annotations.id, { onDelete: 'cascade' }),
     packed: text('packed').notNull(),
+    segment: segment(sql`'/' || "item_id" || ',' || "slot" || ',' || "revision" || ',' || "user_id" || '.' || "packed"`),
   },
   (t) => [
     primaryKey({ columns: [t.studyId, t.itemId, t.slot, t.revision] }),
@@ -360,6 +368,7 @@ export const judgeLabelPacks = sqliteTable(
       .notNull()
       .references(() => items.id, { onDelete: 'cascade' }),
     packed: text('packed').notNull(),
+    segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
   (t) => [primaryKey({ columns: [t.runId, t.itemId] })],
 );
@@ -373,6 +382,7 @@ export const adjudicationPacks = sqliteTable(
       .notNull()
       .references(() => items.id, { onDelete: 'cascade' }),
     packed: text('packed').notNull(),
+    segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
   (t) => [primaryKey({ columns: [t.studyId, t.itemId] })],
 );

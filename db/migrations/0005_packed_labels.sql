@@ -19,6 +19,7 @@ CREATE TABLE `annotation_packs` (
 	`user_id` integer NOT NULL,
 	`annotation_id` integer NOT NULL,
 	`packed` text NOT NULL,
+	`segment` text GENERATED ALWAYS AS ('/' || "item_id" || ',' || "slot" || ',' || "revision" || ',' || "user_id" || '.' || "packed") STORED,
 	PRIMARY KEY(`study_id`, `item_id`, `slot`, `revision`),
 	FOREIGN KEY (`annotation_id`) REFERENCES `annotations`(`id`) ON UPDATE no action ON DELETE cascade
 ) WITHOUT ROWID;
@@ -29,6 +30,7 @@ CREATE TABLE `judge_label_packs` (
 	`run_id` integer NOT NULL,
 	`item_id` integer NOT NULL,
 	`packed` text NOT NULL,
+	`segment` text GENERATED ALWAYS AS ('/' || "item_id" || '.' || "packed") STORED,
 	PRIMARY KEY(`run_id`, `item_id`),
 	FOREIGN KEY (`run_id`) REFERENCES `judge_runs`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE cascade
@@ -38,6 +40,7 @@ CREATE TABLE `adjudication_packs` (
 	`study_id` integer NOT NULL,
 	`item_id` integer NOT NULL,
 	`packed` text NOT NULL,
+	`segment` text GENERATED ALWAYS AS ('/' || "item_id" || '.' || "packed") STORED,
 	PRIMARY KEY(`study_id`, `item_id`),
 	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE cascade
 ) WITHOUT ROWID;

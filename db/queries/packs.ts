@@ -4,7 +4,8 @@ import type { Db } from '../client';
  * Reads of the packed labels (db/schema.ts, migration 0005): one short string per annotation, per judged item and
  * per adjudicated item, each character standing for one label. Even one row per annotation costs more in the
  * driver (a JavaScript array per row) than in SQLite, so SQLite joins the rows of a range of items into one text:
- * each row becomes a segment `/itemId,field,….packed`, in no particular order (readers must not rely on it).
+ * each row's `segment` (`/itemId,field,….packed`, stored with the pack), in no particular order (readers must not
+ * rely on it).
  * The three markers sit below every packed character (code ≥ 48), and the digits only come between `/` and `.`.
  */
 
@@ -36,7 +37,7 @@ const text = (db: Db, sql: string, key: number, fromItem: number, toItem: number
 export const annotationPackText = (db: Db, studyId: number, fromItem: number, toItem: number) =>
   text(
     db,
-    `SELECT group_concat('/' || item_id || ',' || slot || ',' || revision || ',' || user_id || '.' || packed, '')
+    `SELECT group_concat(segment, '')
        FROM annotation_packs WHERE study_id = ? AND item_id BETWEEN ? AND ?`,
     studyId,
     fromItem,
@@ -47,7 +48,7 @@ export const annotationPackText = (db: Db, studyId: number, fromItem: number, to
 export const judgeLabelPackText = (db: Db, runId: number, fromItem: number, toItem: number) =>
   text(
     db,
-    `SELECT group_concat('/' || item_id || '.' || packed, '')
+    `SELECT group_concat(segment, '')
        FROM judge_label_packs WHERE run_id = ? AND item_id BETWEEN ? AND ?`,
     runId,
     fromItem,
@@ -58,7 +59,7 @@ export const judgeLabelPackText = (db: Db, runId: number, fromItem: number, toIt
 export const adjudicationPackText = (db: Db, studyId: number, fromItem: number, toItem: number) =>
   text(
     db,
-    `SELECT group_concat('/' || item_id || '.' || packed, '')
+    `SELECT group_concat(segment, '')
        FROM adjudication_packs WHERE study_id = ? AND item_id BETWEEN ? AND ?`,
     studyId,
     fromItem,
