@@ -229,47 +229,57 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
     return -1;
   };
 
-  const gold = new Int8Array(C * n).fill(-1);
-  const resolved = new Int8Array(C);
-  let labels = 0;
+  // Criterion by criterion (the arrays are criterion-major, so this reads them in order): each resolved code,
+  // and which items some criterion leaves unresolved.
+  const resolved = new Int8Array(C * n);
+  const unresolved = new Uint8Array(n);
+  for (let c = 0; c < C; c++) {
+    for (let i = 0; i < n; i++) {
+      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
+      resolved[c * n + i] = r;
+      if (r === -1) unresolved[i] = 1;
+    }
+  }
+  // Then item by item: an item counts only when nothing is pending or unresolved, on other criteria too.
+  const complete = new Uint8Array(n);
   let incompleteItems = 0;
   let allLabels = 0;
   let adjudicated = 0;
   items: for (let i = 0; i < n; i++) {
-    if (pending[i] || !hasLabels[i]) {
+    if (pending[i] || !hasLabels[i] || unresolved[i]) {
       incompleteItems++;
       continue;
-    }
-    for (let c = 0; c < C; c++) {
-      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
-      if (r === -1) {
-        incompleteItems++;
-        continue items;
-      }
-      resolved[c] = r;
     }
     const extra = other.get(i);
     if (extra) {
       const rulings = otherRuled.get(i);
+      let extraLabels = 0;
+      let extraAdjudicated = 0;
       for (const [name, slots] of extra) {
         const r = resolve(slots, 0, rulings?.get(name) ?? -1);
         if (r === -1) {
           incompleteItems++;
           continue items;
         }
-        if (r >= 0) allLabels++;
-        if (r >= 3) adjudicated++;
+        if (r >= 0) extraLabels++;
+        if (r >= 3) extraAdjudicated++;
       }
+      allLabels += extraLabels;
+      adjudicated += extraAdjudicated;
     }
-    for (let c = 0; c < C; c++) {
-      const r = resolved[c];
-      if (r >= 0) {
-        gold[c * n + i] = r >= 3 ? r - 3 : r;
-        labels++;
-        allLabels++;
-        if (r >= 3) adjudicated++;
-      }
+    complete[i] = 1;
+  }
+  const gold = new Int8Array(C * n).fill(-1);
+  let labels = 0;
+  for (let c = 0; c < C; c++) {
+    for (let i = 0; i < n; i++) {
+      const r = resolved[c * n + i];
+      if (r < 0 || !complete[i]) continue;
+      gold[c * n + i] = r >= 3 ? r - 3 : r;
+      labels++;
+      if (r >= 3) adjudicated++;
     }
   }
+  allLabels += labels;
   return { n, gold, labels, incompleteItems, allLabels, adjudicated };
 }

@@ -215,20 +215,20 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
   const w = new Int32Array(frame.n);
   const rows = new ResampledRows();
   const statistics = (drawn: Int32Array) => {
-    drawCounts(drawn, w);
+    const weights = drawCounts(drawn, w);
     const out: Record<string, Stat> = {};
     const pa: Stat[] = [];
     const fk: Stat[] = [];
     const an: Stat[] = [];
     const ao: Stat[] = [];
     data.forEach((d, c) => {
-      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, w));
+      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, weights));
       pa.push((out[`${c}.pa`] = percentAgreementPairwise(counts)));
       if (d.equalRatings) fk.push((out[`${c}.fk`] = fleissKappa(counts)));
       an.push((out[`${c}.an`] = krippendorffAlpha(counts, { metric: 'nominal' })));
       ao.push((out[`${c}.ao`] = krippendorffAlpha(counts, { metric: 'ordinal' })));
       d.pairs.forEach((p, k) => {
-        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, w));
+        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, weights));
         out[`${c}.${k}.k`] = cohenKappa(table);
         out[`${c}.${k}.kl`] = cohenKappa(table, { weights: 'linear' });
         out[`${c}.${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });

@@ -272,10 +272,10 @@ export function alignmentReport(actor: Actor, studyId: number, opts: { judge: st
   const est = bootstrapEstimates(
     frame.n,
     (drawn) => {
-      drawCounts(drawn, w);
+      const weights = drawCounts(drawn, w);
       const out: Record<string, Stat> = {};
       groups.forEach((g, k) => {
-        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, w));
+        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, weights));
         out[`${k}.k`] = cohenKappa(table);
         out[`${k}.kl`] = cohenKappa(table, { weights: 'linear' });
         out[`${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });

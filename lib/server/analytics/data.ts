@@ -328,8 +328,14 @@ export function bootstrapInfo(replicates: number, seed: number): BootstrapInfoDt
   return { replicates, seed, level: CONFIDENCE, quantile: 'linear' };
 }
 
-/** How often each item was drawn in one resample (`w` is reused between replicates). */
-export function drawCounts(items: Int32Array, w: Int32Array): Int32Array {
+/**
+ * How often each item was drawn in one resample (`w` is reused between replicates); null when the draw is the
+ * full sample itself (every item once, in order: the point estimate), which needs no resampling.
+ */
+export function drawCounts(items: Int32Array, w: Int32Array): Int32Array | null {
+  let full = items.length === w.length;
+  for (let t = 0; full && t < items.length; t++) full = items[t] === t;
+  if (full) return null;
   w.fill(0);
   for (let t = 0; t < items.length; t++) w[items[t]]++;
   return w;
@@ -344,7 +350,9 @@ export function drawCounts(items: Int32Array, w: Int32Array): Int32Array {
 export class ResampledRows {
   private buf = new Int32Array(0);
 
-  of(rowItems: Int32Array, w: Int32Array): Int32Array {
+  /** The resampled rows, or undefined for the full sample (`drawCounts` null): the lib/stats functions then take every row. */
+  of(rowItems: Int32Array, w: Int32Array | null): Int32Array | undefined {
+    if (!w) return undefined;
     let size = 0;
     for (let r = 0; r < rowItems.length; r++) size += w[rowItems[r]];
     if (size > this.buf.length) this.buf = new Int32Array(Math.max(size, 2 * this.buf.length));
