@@ -22,18 +22,43 @@ export type GroundTruthCodes = {
 };
 
 /**
- * The study's criterion codes (`criterion_codes`) mapped to the caller's criteria: `index[code]` = index in
- * `criterionIds`, −1 for a criterion outside them (then `names[code]` is its name).
+ * The study's criterion codes (`criterion_codes`) mapped to the caller's criteria. The dictionary is read again
+ * when a pack holds a code it does not know yet (a criterion first used by a write that landed during the read).
  */
-export type CodeMap = { index: Int32Array; names: string[] };
+export class CodeMap {
+  /** `index[code]` = index in `criterionIds`, −1 for a criterion outside them. */
+  private index = new Int32Array(0);
+  private names: string[] = [];
 
-export function codeMap(db: Db, studyId: number, criterionIds: readonly string[]): CodeMap {
-  const names = packs.criterionNames(db, studyId);
-  const position = new Map(criterionIds.map((c, k) => [c, k]));
-  const index = new Int32Array(names.length).fill(-1);
-  names.forEach((name, code) => (index[code] = position.get(name) ?? -1));
-  return { index, names };
+  constructor(
+    private readonly db: Db,
+    private readonly studyId: number,
+    private readonly criterionIds: readonly string[],
+  ) {
+    this.load();
+  }
+
+  private load() {
+    this.names = packs.criterionNames(this.db, this.studyId);
+    const position = new Map(this.criterionIds.map((c, k) => [c, k]));
+    this.index = new Int32Array(this.names.length).fill(-1);
+    this.names.forEach((name, code) => (this.index[code] = position.get(name) ?? -1));
+  }
+
+  /** The index in `criterionIds` of the criterion with this code, −1 for another criterion (see `name`). */
+  indexOf(code: number): number {
+    if (code >= this.index.length) this.load();
+    return code < this.index.length ? this.index[code] : -1;
+  }
+
+  /** The criterion with this code. */
+  name(code: number): string {
+    if (code >= this.names.length) this.load();
+    return this.names[code] ?? `#${code}`;
+  }
 }
+
+export const codeMap = (db: Db, studyId: number, criterionIds: readonly string[]) => new CodeMap(db, studyId, criterionIds);
 
 /**
  * The reviewers' counting labels (newest revision of each submitted assignment) as codes, read once for both the
@@ -100,7 +125,6 @@ function readPacks(
   const holder = new Int32Array(n * S);
   const revision = new Int32Array(n * S);
   const labelled = new Uint8Array(n * S);
-  const codeIndex = codes.index;
 
   /** Forgets the labels of slot s of item i (a newer revision of it came). */
   const clear = (i: number, s: number) => {
@@ -133,12 +157,12 @@ function readPacks(
         const v = text.charCodeAt(p) - 48;
         const code = (v / 3) | 0;
         const label = v - 3 * code;
-        const c = codeIndex[code];
+        const c = codes.indexOf(code);
         if (c >= 0) {
           given[(c * n + i) * S + s] = label;
           continue;
         }
-        const name = codes.names[code];
+        const name = codes.name(code);
         let byCriterion = other.get(i);
         if (!byCriterion) other.set(i, (byCriterion = new Map()));
         let slots = byCriterion.get(name);
@@ -188,13 +212,13 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
       for (let p = seg.start; p < seg.end; p++) {
         const v = text.charCodeAt(p) - 48;
         const code = (v / 3) | 0;
-        const c = codes.index[code];
+        const c = codes.indexOf(code);
         if (c >= 0) {
           ruled[c * n + i] = v - 3 * code;
         } else {
           let byName = otherRuled.get(i);
           if (!byName) otherRuled.set(i, (byName = new Map()));
-          byName.set(codes.names[code], v - 3 * code);
+          byName.set(codes.name(code), v - 3 * code);
         }
       }
     }

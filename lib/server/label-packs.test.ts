@@ -5,7 +5,7 @@ import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
 import { expectReadersMatchRows, packMismatches } from '@/lib/testing/packs';
 import type { Actor } from './actor';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
-import { groundTruth } from './ground-truth';
+import { codeMap, groundTruth } from './ground-truth';
 import { importItems } from './imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { importJudge } from './judge-import';
@@ -183,6 +183,27 @@ describe('every write path keeps the packs equal to the rows', () => {
     sql.prepare('DELETE FROM judge_runs WHERE id = ?').run(run);
     expect(sql.prepare('SELECT count(*) FROM judge_label_packs WHERE run_id = ?').pluck().get(run)).toBe(0);
     expect(packMismatches(getDb())).toEqual([]);
+  });
+});
+
+describe('the criterion dictionary', () => {
+  it('learns a code first used while a read is under way', () => {
+    const sql = getDb().$client;
+    const studyId = sql.prepare("SELECT id FROM studies WHERE name = 'Packs'").pluck().get() as number;
+    const codes = codeMap(getDb(), studyId, ['clarity']);
+    const annotation = sql.prepare('SELECT annotation_id FROM annotation_packs WHERE study_id = ? LIMIT 1').pluck().get(studyId) as number;
+    sql.prepare("INSERT INTO labels (annotation_id, criterion, label) VALUES (?, 'arrived_during_read', 'win')").run(annotation);
+    const code = sql
+      .prepare("SELECT code FROM criterion_codes WHERE study_id = ? AND criterion = 'arrived_during_read'")
+      .pluck()
+      .get(studyId) as number;
+    expect(codes.indexOf(code)).toBe(-1);
+    expect(codes.name(code)).toBe('arrived_during_read');
+    expect(
+      codes.indexOf(
+        sql.prepare("SELECT code FROM criterion_codes WHERE study_id = ? AND criterion = 'clarity'").pluck().get(studyId) as number,
+      ),
+    ).toBe(0);
   });
 });
 

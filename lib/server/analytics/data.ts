@@ -287,7 +287,7 @@ export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
   const original = new Int8Array(size).fill(-1);
   const swapped = new Int8Array(size).fill(-1);
   const verdict = new Int8Array(size).fill(-1);
-  const codeIndex = codeMap(db, frame.study.id, frame.criterionIds).index;
+  const codes = codeMap(db, frame.study.id, frame.criterionIds);
   for (const [from, to] of itemRanges(frame.items)) {
     const seg = new Segments(packs.judgeLabelPackText(db, runId, from, to));
     const text = seg.text;
@@ -297,7 +297,7 @@ export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
       for (let p = seg.start; p < seg.end; p++) {
         const v = text.charCodeAt(p) - 48;
         const code = (v / 6) | 0;
-        const c = codeIndex[code];
+        const c = codes.indexOf(code);
         if (c < 0) continue; // a criterion no longer in the catalog
         const r = v - 6 * code;
         if (r >= 3) swapped[c * n + i] = r - 3;
