@@ -2,7 +2,8 @@
  * Shared by the dashboard and export benchmarks: a temporary database holding one pairwise study of
  * 20 models × 5,000 items × 10 criteria = 1,000,000 criterion-level ground-truth labels, built with plain SQL
  * inserts that respect the schema (items with source_a, submitted assignments, annotations, labels,
- * adjudications, one judge run).
+ * adjudications, one judge run). The packed labels the dashboards read (migration 0007) are written by the
+ * schema's triggers as these rows go in, as for every other writer.
  *
  * - two reviewers per item (2,000,000 human labels); every 50th assignment has two revisions (the first all
  *   `tie`, the second counting), so the newest-revision rule is exercised;
@@ -27,9 +28,21 @@ export const CATALOG = [
   { id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?' },
   { id: 'student_focus', name: 'Student focus', level: 'general', description: 'Which reply builds on what the student said?' },
   { id: 'practice_fit', name: 'Practice fit', level: 'principle', principle: 'Practice', description: 'Which practice task fits?' },
-  { id: 'practice_level', name: 'Practice level', level: 'principle', principle: 'Practice', description: 'Which task has the right difficulty?' },
+  {
+    id: 'practice_level',
+    name: 'Practice level',
+    level: 'principle',
+    principle: 'Practice',
+    description: 'Which task has the right difficulty?',
+  },
   { id: 'practice_use', name: 'Practice use', level: 'principle', principle: 'Practice', description: 'Which task uses the materials?' },
-  { id: 'feedback_specific', name: 'Specific feedback', level: 'principle', principle: 'Feedback', description: 'Which feedback is specific?' },
+  {
+    id: 'feedback_specific',
+    name: 'Specific feedback',
+    level: 'principle',
+    principle: 'Feedback',
+    description: 'Which feedback is specific?',
+  },
   { id: 'feedback_tone', name: 'Feedback tone', level: 'principle', principle: 'Feedback', description: 'Which feedback is kinder?' },
 ] as const;
 export const CRITERIA = [...CATALOG.map((c) => c.id), 'overall'];
@@ -75,7 +88,7 @@ export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   const db = getDb();
   const sql = db.$client;
   const admin = cliActor();
-  const addUser = sql.prepare("INSERT INTO users (username, display_name, role, active) VALUES (?, ?, ?, 1) RETURNING id").pluck();
+  const addUser = sql.prepare('INSERT INTO users (username, display_name, role, active) VALUES (?, ?, ?, 1) RETURNING id').pluck();
   const leadId = addUser.get('benchlead', 'Bench lead', 'lead') as number;
   const r1 = addUser.get('benchr1', 'Reviewer one', 'annotator') as number;
   const r2 = addUser.get('benchr2', 'Reviewer two', 'annotator') as number;
@@ -88,19 +101,27 @@ export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   const counts = { items: 0, assignments: 0, annotations: 0, labels: 0, adjudications: 0, judgeLabels: 0 };
   // The build is not what is measured: relax durability while it runs, restore FULL afterwards.
   sql.pragma('synchronous = OFF');
-  const insertItem = sql.prepare(
-    'INSERT INTO items (study_id, external_id, position, payload, content_hash, source_a, source_b) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
-  ).pluck();
-  const insertAssignment = sql.prepare(
-    "INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, active_ms, submitted_at) VALUES (?, ?, ?, ?, ?, ?, 'submitted', 30000, ?) RETURNING id",
-  ).pluck();
-  const insertAnnotation = sql.prepare('INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, ?, ?, ?) RETURNING id').pluck();
+  const insertItem = sql
+    .prepare(
+      'INSERT INTO items (study_id, external_id, position, payload, content_hash, source_a, source_b) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    )
+    .pluck();
+  const insertAssignment = sql
+    .prepare(
+      "INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, active_ms, submitted_at) VALUES (?, ?, ?, ?, ?, ?, 'submitted', 30000, ?) RETURNING id",
+    )
+    .pluck();
+  const insertAnnotation = sql
+    .prepare('INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, ?, ?, ?) RETURNING id')
+    .pluck();
   const insertLabel = sql.prepare('INSERT INTO labels (annotation_id, criterion, label, screen_choice) VALUES (?, ?, ?, ?)');
   const insertAdjudication = sql.prepare(
     'INSERT INTO adjudications (item_id, criterion, revision, label, rationale, adjudicator_id, request_id) VALUES (?, ?, 1, ?, ?, ?, ?)',
   );
   const judgeRunId = sql
-    .prepare("INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, ?, 'concord', 'bench.jsonl', '[]', ?) RETURNING id")
+    .prepare(
+      "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, ?, 'concord', 'bench.jsonl', '[]', ?) RETURNING id",
+    )
     .pluck()
     .get(studyId, JUDGE, leadId) as number;
   const insertJudge = sql.prepare('INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label) VALUES (?, ?, ?, 0, ?)');
@@ -110,70 +131,72 @@ export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   const lab2 = new Int8Array(C);
   const now = Date.now();
 
-  sql.transaction(() => {
-    let pos = 0;
-    for (let m = 0; m < MODELS; m++) {
-      const model = `model-${String(m + 1).padStart(2, '0')}`;
-      const winShare = 0.2 + (0.5 * m) / (MODELS - 1);
-      for (let k = 0; k < ITEMS_PER_MODEL; k++) {
-        const i = pos++;
-        const ext = `bench-${model}-${String(k).padStart(5, '0')}`;
-        const payload = JSON.stringify({
-          id: ext,
-          problem: `A baker makes ${k + 12} muffins and sells ${(k % 11) + 1} boxes of 6. How many are left? (${model})`,
-          principles: ['Practice', 'Feedback'],
-          history: [
-            { role: 'tutor', text: 'What did you try first?' },
-            { role: 'student', text: `I multiplied ${(k % 11) + 1} by 6 and took it away.` },
-          ],
-          a: { source: model, text: `Good start. What is ${(k % 11) + 1} × 6? Check that step again, then subtract it from ${k + 12}.` },
-          b: { source: 'reference', text: 'You are on the right track: write the multiplication first, then the subtraction.' },
-        });
-        const itemId = insertItem.get(studyId, ext, i + 1, payload, `bench-${i}`, model, 'reference') as number;
-        counts.items++;
-        for (let c = 0; c < C; c++) {
-          const u = random();
-          const t = u < winShare ? 2 : u < winShare + 0.2 ? 1 : 0;
-          truth[c] = t;
-          lab1[c] = random() < 0.85 ? t : Math.floor(random() * 3);
-          lab2[c] = random() < 0.85 ? t : Math.floor(random() * 3);
-        }
-        for (const [slot, user, labs] of [
-          [1, r1, lab1],
-          [2, r2, lab2],
-        ] as const) {
-          const swapped = random() < 0.5 ? 1 : 0;
-          const assignmentId = insertAssignment.get(studyId, itemId, user, slot, k + m * ITEMS_PER_MODEL + 1, swapped, now) as number;
-          counts.assignments++;
-          const revisions = i % 50 === 0 ? 2 : 1;
-          for (let rev = 1; rev <= revisions; rev++) {
-            const annotationId = insertAnnotation.get(assignmentId, rev, `bench-${assignmentId}-${rev}`, user) as number;
-            counts.annotations++;
-            for (let c = 0; c < C; c++) {
-              const code = rev < revisions ? 1 : labs[c];
-              const screen = code === 1 ? 'tie' : (code === 2) !== (swapped === 1) ? 'r1' : 'r2';
-              insertLabel.run(annotationId, CRITERIA[c], LABEL[code], screen);
-              counts.labels++;
+  sql
+    .transaction(() => {
+      let pos = 0;
+      for (let m = 0; m < MODELS; m++) {
+        const model = `model-${String(m + 1).padStart(2, '0')}`;
+        const winShare = 0.2 + (0.5 * m) / (MODELS - 1);
+        for (let k = 0; k < ITEMS_PER_MODEL; k++) {
+          const i = pos++;
+          const ext = `bench-${model}-${String(k).padStart(5, '0')}`;
+          const payload = JSON.stringify({
+            id: ext,
+            problem: `A baker makes ${k + 12} muffins and sells ${(k % 11) + 1} boxes of 6. How many are left? (${model})`,
+            principles: ['Practice', 'Feedback'],
+            history: [
+              { role: 'tutor', text: 'What did you try first?' },
+              { role: 'student', text: `I multiplied ${(k % 11) + 1} by 6 and took it away.` },
+            ],
+            a: { source: model, text: `Good start. What is ${(k % 11) + 1} × 6? Check that step again, then subtract it from ${k + 12}.` },
+            b: { source: 'reference', text: 'You are on the right track: write the multiplication first, then the subtraction.' },
+          });
+          const itemId = insertItem.get(studyId, ext, i + 1, payload, `bench-${i}`, model, 'reference') as number;
+          counts.items++;
+          for (let c = 0; c < C; c++) {
+            const u = random();
+            const t = u < winShare ? 2 : u < winShare + 0.2 ? 1 : 0;
+            truth[c] = t;
+            lab1[c] = random() < 0.85 ? t : Math.floor(random() * 3);
+            lab2[c] = random() < 0.85 ? t : Math.floor(random() * 3);
+          }
+          for (const [slot, user, labs] of [
+            [1, r1, lab1],
+            [2, r2, lab2],
+          ] as const) {
+            const swapped = random() < 0.5 ? 1 : 0;
+            const assignmentId = insertAssignment.get(studyId, itemId, user, slot, k + m * ITEMS_PER_MODEL + 1, swapped, now) as number;
+            counts.assignments++;
+            const revisions = i % 50 === 0 ? 2 : 1;
+            for (let rev = 1; rev <= revisions; rev++) {
+              const annotationId = insertAnnotation.get(assignmentId, rev, `bench-${assignmentId}-${rev}`, user) as number;
+              counts.annotations++;
+              for (let c = 0; c < C; c++) {
+                const code = rev < revisions ? 1 : labs[c];
+                const screen = code === 1 ? 'tie' : (code === 2) !== (swapped === 1) ? 'r1' : 'r2';
+                insertLabel.run(annotationId, CRITERIA[c], LABEL[code], screen);
+                counts.labels++;
+              }
             }
           }
-        }
-        if (i % 100 !== 0) {
+          if (i % 100 !== 0) {
+            for (let c = 0; c < C; c++) {
+              if (lab1[c] === lab2[c]) continue;
+              const ruling = truth[c];
+              const rationale = ruling !== lab1[c] && ruling !== lab2[c] ? 'Both reviewers missed the point.' : null;
+              insertAdjudication.run(itemId, CRITERIA[c], LABEL[ruling], rationale, adj, `bench-adj-${itemId}-${c}`);
+              counts.adjudications++;
+            }
+          }
           for (let c = 0; c < C; c++) {
-            if (lab1[c] === lab2[c]) continue;
-            const ruling = truth[c];
-            const rationale = ruling !== lab1[c] && ruling !== lab2[c] ? 'Both reviewers missed the point.' : null;
-            insertAdjudication.run(itemId, CRITERIA[c], LABEL[ruling], rationale, adj, `bench-adj-${itemId}-${c}`);
-            counts.adjudications++;
+            const v = random() < 0.72 ? truth[c] : random() < 0.6 ? 2 : Math.floor(random() * 3);
+            insertJudge.run(judgeRunId, itemId, CRITERIA[c], LABEL[v]);
+            counts.judgeLabels++;
           }
         }
-        for (let c = 0; c < C; c++) {
-          const v = random() < 0.72 ? truth[c] : random() < 0.6 ? 2 : Math.floor(random() * 3);
-          insertJudge.run(judgeRunId, itemId, CRITERIA[c], LABEL[v]);
-          counts.judgeLabels++;
-        }
       }
-    }
-  }).immediate();
+    })
+    .immediate();
   sql.pragma('synchronous = FULL');
   sql.pragma('wal_checkpoint(TRUNCATE)');
   return { studyId, leadId, judgeRunId, counts, buildMs: performance.now() - t0 };

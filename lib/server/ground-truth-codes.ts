@@ -1,6 +1,9 @@
 import 'server-only';
 import type { Db } from '@/db/client';
+import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
+import { type ItemIndex, readItemIndex } from './item-index';
+import { Segments, itemRanges } from './pack-text';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
 export type GroundTruthCodes = {
@@ -18,20 +21,44 @@ export type GroundTruthCodes = {
   adjudicated: number;
 };
 
-/** Items with a review still pending, by item index (an assignment's study is its item's: a trigger checks it). */
-export function pendingItems(db: Db, study: StudyRow, n: number, indexOf: Map<number, number>): Uint8Array {
-  const pending = new Uint8Array(n);
-  for (const itemId of db.$client
-    .prepare("SELECT DISTINCT item_id FROM assignments WHERE study_id = ? AND state = 'pending'")
-    .pluck()
-    .iterate(study.id) as IterableIterator<number>) {
-    const i = indexOf.get(itemId);
-    if (i !== undefined) pending[i] = 1;
+/**
+ * The study's criterion codes (`criterion_codes`) mapped to the caller's criteria. The dictionary is read again
+ * when a pack holds a code it does not know yet (a criterion first used by a write that landed during the read).
+ */
+export class CodeMap {
+  /** `index[code]` = index in `criterionIds`, −1 for a criterion outside them. */
+  private index = new Int32Array(0);
+  private names: string[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly studyId: number,
+    private readonly criterionIds: readonly string[],
+  ) {
+    this.load();
   }
-  return pending;
+
+  private load() {
+    this.names = packs.criterionNames(this.db, this.studyId);
+    const position = new Map(this.criterionIds.map((c, k) => [c, k]));
+    this.index = new Int32Array(this.names.length).fill(-1);
+    this.names.forEach((name, code) => (this.index[code] = position.get(name) ?? -1));
+  }
+
+  /** The index in `criterionIds` of the criterion with this code, −1 for another criterion (see `name`). */
+  indexOf(code: number): number {
+    if (code >= this.index.length) this.load();
+    return code < this.index.length ? this.index[code] : -1;
+  }
+
+  /** The criterion with this code. */
+  name(code: number): string {
+    if (code >= this.names.length) this.load();
+    return this.names[code] ?? `#${code}`;
+  }
 }
 
-const GT_LABEL_CODE = (column: string) => `(CASE ${column} WHEN 'lose' THEN 0 WHEN 'tie' THEN 1 ELSE 2 END)`;
+export const codeMap = (db: Db, studyId: number, criterionIds: readonly string[]) => new CodeMap(db, studyId, criterionIds);
 
 /**
  * The reviewers' counting labels (newest revision of each submitted assignment) as codes, read once for both the
@@ -41,189 +68,242 @@ const GT_LABEL_CODE = (column: string) => `(CASE ${column} WHEN 'lose' THEN 0 WH
  */
 export type ReviewerCodes = {
   criterionIds: readonly string[];
-  itemIds: number[];
-  externalIds: string[];
-  indexOf: Map<number, number>;
+  items: ItemIndex;
   n: number;
   slots: number;
   given: Int8Array;
+  /** Items whose counting annotations carry at least one label. */
   hasLabels: Uint8Array;
+  /** Items with a review still pending. */
+  pending: Uint8Array;
+  /** `holder[i * slots + s]` = user id of the reviewer whose submitted annotation fills slot s + 1 of item i, 0 if none. */
+  holder: Int32Array;
   other: Map<number, Map<string, Int8Array>>;
 };
 
-export function reviewerCodes(db: Db, study: StudyRow, criterionIds: readonly string[]): ReviewerCodes {
-  const sqlite = db.$client;
-  const C = criterionIds.length;
-  if (48 + 3 * C > 0xd7ff) throw new Error(`Ground truth codes support up to ${Math.floor((0xd7ff - 48) / 3)} criteria.`);
-  const itemRows = sqlite.prepare('SELECT id, external_id FROM items WHERE study_id = ? ORDER BY position').raw().all(study.id) as [
-    number,
-    string,
-  ][];
-  const n = itemRows.length;
-  const itemIds = itemRows.map((r) => r[0]);
-  const externalIds = itemRows.map((r) => r[1]);
-  const indexOf = new Map<number, number>();
-  for (let i = 0; i < n; i++) indexOf.set(itemIds[i], i);
-  const maxSlot = (sqlite.prepare('SELECT max(slot) FROM assignments WHERE study_id = ?').pluck().get(study.id) as number | null) ?? 0;
-  const S = Math.max(1, study.reviewersPerItem, maxSlot);
+/**
+ * Reads the study's annotation packs (one short string per annotation, `annotation_packs`) instead of a row per
+ * label. `items` (the study's items in position order) can be passed when the caller has read them already.
+ * A submitted assignment always has an annotation (submitting and importing write both in one transaction), so
+ * the slots holding a pack and no pending review are exactly the submitted ones.
+ */
+export function reviewerCodes(db: Db, study: StudyRow, criterionIds: readonly string[], items?: ItemIndex): ReviewerCodes {
+  const index = items ?? readItemIndex(db, study.id);
+  const codes = codeMap(db, study.id, criterionIds);
+  const pendingRows = packs.pendingSlots(db, study.id);
+  let S = Math.max(1, study.reviewersPerItem);
+  for (const [, slot] of pendingRows) if (slot > S) S = slot;
+  for (;;) {
+    const read = readPacks(db, study, criterionIds, index, codes, pendingRows, S);
+    if (typeof read !== 'number') return read;
+    S = read; // a slot beyond the plan (the plan changed after the reviews): read again with room for it
+  }
+}
 
-  // Reviewers' labels by criterion, item and slot (−1 = none); labels on criteria outside `criterionIds` aside.
-  // Each known (criterion, label) maps straight to its character through bound parameters: no function calls.
-  const params: Record<string, string | number> = { studyId: study.id };
-  const branches = criterionIds.map((c, k) => {
-    params[`c${k}`] = c;
-    for (let q = 0; q < 3; q++) params[`k${k}_${q}`] = String.fromCharCode(48 + 3 * k + q);
-    return `WHEN @c${k} THEN (CASE l.label WHEN 'lose' THEN @k${k}_0 WHEN 'tie' THEN @k${k}_1 ELSE @k${k}_2 END)`;
-  });
-  const packedLabel = `(CASE l.criterion ${branches.join(' ')}
-      ELSE char(1) || l.criterion || char(2) || (CASE l.label WHEN 'lose' THEN '0' WHEN 'tie' THEN '1' ELSE '2' END) END)`;
+/** One pass over the packs with `S` slots per item; returns the highest slot seen instead when one exceeds `S`. */
+function readPacks(
+  db: Db,
+  study: StudyRow,
+  criterionIds: readonly string[],
+  index: ItemIndex,
+  codes: CodeMap,
+  pendingRows: [number, number][],
+  S: number,
+): ReviewerCodes | number {
+  const n = index.n;
+  const C = criterionIds.length;
+  const pending = new Uint8Array(n);
+  const pendingSlot = new Uint8Array(n * S);
+  for (const [itemId, slot] of pendingRows) {
+    const i = index.of(itemId);
+    if (i < 0) continue;
+    pending[i] = 1;
+    pendingSlot[i * S + slot - 1] = 1;
+  }
   const given = new Int8Array(C * n * S).fill(-1);
-  const hasLabels = new Uint8Array(n);
   const other = new Map<number, Map<string, Int8Array>>();
-  const rows = sqlite
-    .prepare(
-      `SELECT a.item_id, a.slot, (SELECT group_concat(${packedLabel}, '') FROM labels l WHERE l.annotation_id = an.id)
-         FROM assignments a
-         JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
-        WHERE a.study_id = @studyId AND a.state = 'submitted'`,
-    )
-    .raw()
-    .iterate(params) as IterableIterator<[number, number, string | null]>;
-  for (const [itemId, slot, packed] of rows) {
-    const i = indexOf.get(itemId);
-    if (packed === null || i === undefined) continue;
-    hasLabels[i] = 1;
-    const s = slot - 1;
-    for (let k = 0; k < packed.length; k++) {
-      const ch = packed.charCodeAt(k);
-      if (ch === 1) {
-        const end = packed.indexOf('\u0002', k + 1);
-        const name = packed.slice(k + 1, end);
-        const label = packed.charCodeAt(end + 1) - 48;
-        k = end + 1;
+  const holder = new Int32Array(n * S);
+  const revision = new Int32Array(n * S);
+  const labelled = new Uint8Array(n * S);
+
+  /** Forgets the labels of slot s of item i (a newer revision of it came). */
+  const clear = (i: number, s: number) => {
+    for (let c = 0; c < C; c++) given[(c * n + i) * S + s] = -1;
+    for (const slots of other.get(i)?.values() ?? []) slots[s] = -1;
+  };
+
+  let beyond = 0;
+  for (const [from, to] of itemRanges(index)) {
+    const seg = new Segments(packs.annotationPackText(db, study.id, from, to));
+    const text = seg.text;
+    const f = seg.fields;
+    // Segments come in no guaranteed order: the highest revision of a slot wins wherever it appears.
+    while (seg.next()) {
+      const i = index.of(f[0]);
+      if (i < 0) continue;
+      const slot = f[1];
+      if (slot > S) {
+        beyond = Math.max(beyond, slot);
+        continue;
+      }
+      const s = slot - 1;
+      const k = i * S + s;
+      if (pendingSlot[k] || f[2] <= revision[k]) continue;
+      if (revision[k] > 0) clear(i, s);
+      revision[k] = f[2];
+      holder[k] = f[3];
+      labelled[k] = seg.end > seg.start ? 1 : 0;
+      for (let p = seg.start; p < seg.end; p++) {
+        const v = text.charCodeAt(p) - 48;
+        const code = (v / 3) | 0;
+        const label = v - 3 * code;
+        const c = codes.indexOf(code);
+        if (c >= 0) {
+          given[(c * n + i) * S + s] = label;
+          continue;
+        }
+        const name = codes.name(code);
         let byCriterion = other.get(i);
         if (!byCriterion) other.set(i, (byCriterion = new Map()));
         let slots = byCriterion.get(name);
         if (!slots) byCriterion.set(name, (slots = new Int8Array(S).fill(-1)));
         slots[s] = label;
-        continue;
       }
-      const v = ch - 48;
-      const c = Math.floor(v / 3);
-      given[(c * n + i) * S + s] = v - 3 * c;
     }
   }
+  if (beyond) return beyond;
 
-  return { criterionIds, itemIds, externalIds, indexOf, n, slots: S, given, hasLabels, other };
+  const hasLabels = new Uint8Array(n);
+  for (let k = 0; k < n * S; k++) if (labelled[k]) hasLabels[(k / S) | 0] = 1;
+  return { criterionIds, items: index, n, slots: S, given, hasLabels, pending, holder, other };
 }
 
 /**
- * `groundTruth` as a code array, for the dashboards over a million labels. The labels of each counting annotation
- * come back packed in one string (one character per label: code − 48 = 3 · criterion index + label code; a
- * criterion not in `criterionIds` is spelled out between \u0001 and \u0002 so it still decides whether its item is
- * complete; `reviewerCodes`). Pass `read` to reuse a `reviewerCodes` read. Rules as in `resolveItem`: agreed → that label; else the newest adjudication; else, under the
- * majority rule, the strict majority; an item with a pending review, no labels or an unresolved criterion is
- * left out entirely and counted in `incompleteItems`.
+ * `groundTruth` as a code array, for the dashboards over a million labels: the reviewers' packed labels
+ * (`reviewerCodes`) and the packed newest rulings (`adjudication_packs`). Pass `read` to reuse a `reviewerCodes`
+ * read. Rules as in `resolveItem`: agreed → that label; else the newest adjudication; else, under the majority
+ * rule, the strict majority; an item with a pending review, no labels or an unresolved criterion (also one outside
+ * `criterionIds`) is left out entirely and counted in `incompleteItems`.
  */
 export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly string[], read?: ReviewerCodes): GroundTruthCodes {
   const sameCriteria = (r: ReviewerCodes) =>
     r.criterionIds.length === criterionIds.length && r.criterionIds.every((c, k) => c === criterionIds[k]);
-  const { n, slots: S, given, hasLabels, other, indexOf } = read && sameCriteria(read) ? read : reviewerCodes(db, study, criterionIds);
-  const sqlite = db.$client;
+  const {
+    n,
+    slots: S,
+    given,
+    hasLabels,
+    pending,
+    other,
+    items,
+  } = read && sameCriteria(read) ? read : reviewerCodes(db, study, criterionIds, read?.items);
   const C = criterionIds.length;
-  const critIndex = new Map(criterionIds.map((c, k) => [c, k]));
 
-  const pending = pendingItems(db, study, n, indexOf);
-
-  // The newest adjudication of each item and criterion (the highest revision wins; no correlated subquery).
+  // The newest ruling of each item and criterion; rulings on criteria outside `criterionIds` by item and name.
+  const codes = codeMap(db, study.id, criterionIds);
   const ruled = new Int8Array(C * n).fill(-1);
-  const ruledRevision = new Int32Array(C * n);
-  const otherRuled = new Map<string, [revision: number, label: number]>();
-  for (const [itemId, criterion, revision, label] of sqlite
-    .prepare(
-      `SELECT j.item_id, j.criterion, j.revision, ${GT_LABEL_CODE('j.label')}
-         FROM adjudications j JOIN items i ON i.id = j.item_id WHERE i.study_id = ?`,
-    )
-    .raw()
-    .iterate(study.id) as IterableIterator<[number, string, number, number]>) {
-    const i = indexOf.get(itemId)!;
-    const c = critIndex.get(criterion);
-    if (c !== undefined) {
-      if (revision > ruledRevision[c * n + i] || ruled[c * n + i] < 0) {
-        ruled[c * n + i] = label;
-        ruledRevision[c * n + i] = revision;
+  const otherRuled = new Map<number, Map<string, number>>();
+  for (const [from, to] of itemRanges(items)) {
+    const seg = new Segments(packs.adjudicationPackText(db, study.id, from, to));
+    const text = seg.text;
+    while (seg.next()) {
+      const i = items.of(seg.fields[0]);
+      if (i < 0) continue;
+      for (let p = seg.start; p < seg.end; p++) {
+        const v = text.charCodeAt(p) - 48;
+        const code = (v / 3) | 0;
+        const c = codes.indexOf(code);
+        if (c >= 0) {
+          ruled[c * n + i] = v - 3 * code;
+        } else {
+          let byName = otherRuled.get(i);
+          if (!byName) otherRuled.set(i, (byName = new Map()));
+          byName.set(codes.name(code), v - 3 * code);
+        }
       }
-    } else {
-      const key = `${i}:${criterion}`;
-      const prior = otherRuled.get(key);
-      if (!prior || revision > prior[0]) otherRuled.set(key, [revision, label]);
     }
   }
 
   const majority = study.groundTruthRule === 'majority';
-  const counts = new Int32Array(3);
   /**
    * The resolved code of one criterion of one item from its slots' labels, −1 if unresolved, −2 if unlabelled;
    * 3 + code when the adjudication decided it.
    */
   const resolve = (labels: Int8Array, offset: number, ruling: number): number => {
-    counts.fill(0);
-    let total = 0;
+    let lose = 0;
+    let tie = 0;
+    let win = 0;
     for (let s = 0; s < S; s++) {
       const l = labels[offset + s];
-      if (l >= 0) {
-        counts[l]++;
-        total++;
-      }
+      if (l === 0) lose++;
+      else if (l === 1) tie++;
+      else if (l === 2) win++;
     }
+    const total = lose + tie + win;
     if (total === 0) return -2;
-    for (let q = 0; q < 3; q++) if (counts[q] === total) return q;
+    if (lose === total) return 0;
+    if (tie === total) return 1;
+    if (win === total) return 2;
     if (ruling >= 0) return 3 + ruling;
-    if (majority) for (let q = 0; q < 3; q++) if (counts[q] * 2 > total) return q;
+    if (majority) {
+      if (lose * 2 > total) return 0;
+      if (tie * 2 > total) return 1;
+      if (win * 2 > total) return 2;
+    }
     return -1;
   };
 
-  const gold = new Int8Array(C * n).fill(-1);
-  const resolved = new Int8Array(C);
-  let labels = 0;
+  // Criterion by criterion (the arrays are criterion-major, so this reads them in order): each resolved code,
+  // and which items some criterion leaves unresolved.
+  const resolved = new Int8Array(C * n);
+  const unresolved = new Uint8Array(n);
+  for (let c = 0; c < C; c++) {
+    for (let i = 0; i < n; i++) {
+      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
+      resolved[c * n + i] = r;
+      if (r === -1) unresolved[i] = 1;
+    }
+  }
+  // Then item by item: an item counts only when nothing is pending or unresolved, on other criteria too.
+  const complete = new Uint8Array(n);
   let incompleteItems = 0;
   let allLabels = 0;
   let adjudicated = 0;
   items: for (let i = 0; i < n; i++) {
-    if (pending[i] || !hasLabels[i]) {
+    if (pending[i] || !hasLabels[i] || unresolved[i]) {
       incompleteItems++;
       continue;
     }
-    for (let c = 0; c < C; c++) {
-      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
-      if (r === -1) {
-        incompleteItems++;
-        continue items;
-      }
-      resolved[c] = r;
-    }
     const extra = other.get(i);
     if (extra) {
+      const rulings = otherRuled.get(i);
+      let extraLabels = 0;
+      let extraAdjudicated = 0;
       for (const [name, slots] of extra) {
-        const r = resolve(slots, 0, otherRuled.get(`${i}:${name}`)?.[1] ?? -1);
+        const r = resolve(slots, 0, rulings?.get(name) ?? -1);
         if (r === -1) {
           incompleteItems++;
           continue items;
         }
-        if (r >= 0) allLabels++;
-        if (r >= 3) adjudicated++;
+        if (r >= 0) extraLabels++;
+        if (r >= 3) extraAdjudicated++;
       }
+      allLabels += extraLabels;
+      adjudicated += extraAdjudicated;
     }
-    for (let c = 0; c < C; c++) {
-      const r = resolved[c];
-      if (r >= 0) {
-        gold[c * n + i] = r >= 3 ? r - 3 : r;
-        labels++;
-        allLabels++;
-        if (r >= 3) adjudicated++;
-      }
+    complete[i] = 1;
+  }
+  const gold = new Int8Array(C * n).fill(-1);
+  let labels = 0;
+  for (let c = 0; c < C; c++) {
+    for (let i = 0; i < n; i++) {
+      const r = resolved[c * n + i];
+      if (r < 0 || !complete[i]) continue;
+      gold[c * n + i] = r >= 3 ? r - 3 : r;
+      labels++;
+      if (r >= 3) adjudicated++;
     }
   }
+  allLabels += labels;
   return { n, gold, labels, incompleteItems, allLabels, adjudicated };
 }

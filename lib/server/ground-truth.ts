@@ -12,9 +12,10 @@ import { studyForStaff } from './access';
 import { audit } from './audit';
 import { majorityLabel } from './disputes';
 import { invalid } from './errors';
-import { groundTruthCodes, pendingItems, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
+import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
+import { ItemIndex } from './item-index';
 
-export { groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
+export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 
 export type Provenance = 'agreed' | 'majority' | 'adjudicated';
 
@@ -134,9 +135,14 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
   const order = criterionOrder(study);
   // Known criteria in their sort order (catalog, then overall); others after them, by name, as resolveItem sorts.
   const known = [...order.keys()].sort((a, b) => order.get(a)! - order.get(b)! || a.localeCompare(b));
-  const read = reviewerCodes(db, study, known);
-  const { n, slots: S, given, hasLabels, other, externalIds, itemIds } = read;
-  const pending = pendingItems(db, study, n, read.indexOf);
+  const itemRows = db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ? ORDER BY position').raw().all(study.id) as [
+    number,
+    string,
+  ][];
+  const itemIds = itemRows.map((r) => r[0]);
+  const externalIds = itemRows.map((r) => r[1]);
+  const read = reviewerCodes(db, study, known, new ItemIndex(itemIds));
+  const { n, slots: S, given, hasLabels, pending, other } = read;
   const rulingOf = rulings(db, study.id);
   const majority = study.groundTruthRule === 'majority';
   const C = known.length;

@@ -102,12 +102,62 @@ type CriterionData = {
   pairs: Pair[];
 };
 
+type PairList = { items: Int32Array; a: Int8Array; b: Int8Array; filled: number };
+
+const newPairList = (m: number): PairList => ({ items: new Int32Array(m), a: new Int8Array(m), b: new Int8Array(m), filled: 0 });
+
 function criterionData(h: HumanLabels, c: number): CriterionData {
   const { items, codes } = h.byCriterion[c];
   const S = h.slots;
   const U = h.users.length;
   const m = items.length;
-  const pairLists = new Map<number, { items: number[]; a: number[]; b: number[] }>();
+  let pairLists = new Map<number, PairList>();
+  // Two passes over the items: count each annotator pair's shared items, then fill typed arrays of that size.
+  // Users are indexed in username order, so (lo, hi) names the pair the same way on every item.
+  // Consecutive items mostly share their pair, so the last pair's entry is kept at hand.
+  const pairCount = new Map<number, number>();
+  let lastKey = -1;
+  let lastCount = 0;
+  let last: PairList | undefined;
+  for (let pass = 0; pass < 2; pass++) {
+    const lists = pass === 1 ? new Map([...pairCount].map(([key, m]) => [key, newPairList(m)])) : null;
+    lastKey = -1;
+    for (let r = 0; r < m; r++) {
+      const i = items[r];
+      for (let s = 0; s < S; s++) {
+        const x = codes[r * S + s];
+        if (x < 0) continue;
+        for (let t = s + 1; t < S; t++) {
+          const y = codes[r * S + t];
+          if (y < 0) continue;
+          const u = h.slotUser[i * S + s];
+          const v = h.slotUser[i * S + t];
+          if (u < 0 || v < 0) continue;
+          const key = u < v ? u * U + v : v * U + u;
+          if (!lists) {
+            if (key !== lastKey) {
+              if (lastKey >= 0) pairCount.set(lastKey, lastCount);
+              lastKey = key;
+              lastCount = pairCount.get(key) ?? 0;
+            }
+            lastCount++;
+            continue;
+          }
+          if (key !== lastKey) {
+            last = lists.get(key)!;
+            lastKey = key;
+          }
+          const l = last!;
+          l.items[l.filled] = i;
+          l.a[l.filled] = u < v ? x : y;
+          l.b[l.filled] = u < v ? y : x;
+          l.filled++;
+        }
+      }
+    }
+    if (lists) pairLists = lists;
+    else if (lastKey >= 0) pairCount.set(lastKey, lastCount);
+  }
   let pairable = 0;
   let ratings = 0;
   let firstCount = -1;
@@ -115,50 +165,25 @@ function criterionData(h: HumanLabels, c: number): CriterionData {
   let exactlyTwo = true;
   let agreedOfTwo = 0;
   for (let r = 0; r < m; r++) {
-    const i = items[r];
     let count = 0;
+    let first = -1;
+    let agreed = false;
     for (let s = 0; s < S; s++) {
       const x = codes[r * S + s];
       if (x < 0) continue;
       count++;
-      for (let t = s + 1; t < S; t++) {
-        const y = codes[r * S + t];
-        if (y < 0) continue;
-        const u = h.slotUser[i * S + s];
-        const v = h.slotUser[i * S + t];
-        if (u < 0 || v < 0) continue;
-        // Users are indexed in username order, so (lo, hi) names the pair the same way on every item.
-        const key = u < v ? u * U + v : v * U + u;
-        let list = pairLists.get(key);
-        if (!list) pairLists.set(key, (list = { items: [], a: [], b: [] }));
-        list.items.push(i);
-        list.a.push(u < v ? x : y);
-        list.b.push(u < v ? y : x);
-      }
+      if (first < 0) first = x;
+      else if (count === 2 && x === first) agreed = true;
     }
     ratings += count;
     if (count >= 2) pairable++;
     if (count > 2) exactlyTwo = false;
-    if (count === 2) {
-      let first = -1;
-      for (let s = 0; s < S; s++) {
-        const x = codes[r * S + s];
-        if (x < 0) continue;
-        if (first < 0) first = x;
-        else if (x === first) agreedOfTwo++;
-      }
-    }
+    if (count === 2 && agreed) agreedOfTwo++;
     if (firstCount < 0) firstCount = count;
     else if (count !== firstCount) equalRatings = false;
   }
   const pairs = [...pairLists]
-    .map(([key, l]): Pair => ({
-      lo: Math.floor(key / U),
-      hi: key % U,
-      items: Int32Array.from(l.items),
-      a: Int8Array.from(l.a),
-      b: Int8Array.from(l.b),
-    }))
+    .map(([key, l]): Pair => ({ lo: Math.floor(key / U), hi: key % U, items: l.items, a: l.a, b: l.b }))
     .sort((p, q) => p.lo - q.lo || p.hi - q.hi);
   return {
     matrix: { nItems: m, nRaters: S, codes },
@@ -190,20 +215,20 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
   const w = new Int32Array(frame.n);
   const rows = new ResampledRows();
   const statistics = (drawn: Int32Array) => {
-    drawCounts(drawn, w);
+    const weights = drawCounts(drawn, w);
     const out: Record<string, Stat> = {};
     const pa: Stat[] = [];
     const fk: Stat[] = [];
     const an: Stat[] = [];
     const ao: Stat[] = [];
     data.forEach((d, c) => {
-      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, w));
+      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, weights));
       pa.push((out[`${c}.pa`] = percentAgreementPairwise(counts)));
       if (d.equalRatings) fk.push((out[`${c}.fk`] = fleissKappa(counts)));
       an.push((out[`${c}.an`] = krippendorffAlpha(counts, { metric: 'nominal' })));
       ao.push((out[`${c}.ao`] = krippendorffAlpha(counts, { metric: 'ordinal' })));
       d.pairs.forEach((p, k) => {
-        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, w));
+        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, weights));
         out[`${c}.${k}.k`] = cohenKappa(table);
         out[`${c}.${k}.kl`] = cohenKappa(table, { weights: 'linear' });
         out[`${c}.${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });

@@ -125,41 +125,43 @@ function buildGroups(frame: Frame, gold: Int8Array, verdict: Int8Array, principl
   const G = 1 + C + P + frame.models.length;
   const sizes = new Int32Array(G);
   const unjudgedBy = new Int32Array(C);
-  const each = (fn: (c: number, i: number, g: number, v: number) => void) => {
-    for (let c = 0; c < C; c++) {
-      for (let i = 0; i < n; i++) {
-        const g = gold[c * n + i];
-        if (g < 0) continue;
-        const v = verdict[c * n + i];
-        if (v < 0) {
-          unjudgedBy[c]++;
-          continue;
-        }
-        fn(c, i, g, v);
+  const { modelOf } = frame;
+  const modelBase = 1 + C + P;
+  for (let c = 0; c < C; c++) {
+    const principleGroup = principleOf[c] >= 0 ? 1 + C + principleOf[c] : -1;
+    for (let i = 0; i < n; i++) {
+      if (gold[c * n + i] < 0) continue;
+      if (verdict[c * n + i] < 0) {
+        unjudgedBy[c]++;
+        continue;
       }
+      sizes[0]++;
+      sizes[1 + c]++;
+      if (principleGroup >= 0) sizes[principleGroup]++;
+      sizes[modelBase + modelOf[i]]++;
     }
-  };
-  each((c, i) => {
-    sizes[0]++;
-    sizes[1 + c]++;
-    if (principleOf[c] >= 0) sizes[1 + C + principleOf[c]]++;
-    sizes[1 + C + P + frame.modelOf[i]]++;
-  });
+  }
   const groups: Group[] = Array.from(sizes, (m) => ({ items: new Int32Array(m), gold: new Int8Array(m), judge: new Int8Array(m) }));
   const fill = new Int32Array(G);
-  const put = (k: number, i: number, g: number, v: number) => {
+  const put = (group: Group, k: number, i: number, g: number, v: number) => {
     const r = fill[k]++;
-    groups[k].items[r] = i;
-    groups[k].gold[r] = g;
-    groups[k].judge[r] = v;
+    group.items[r] = i;
+    group.gold[r] = g;
+    group.judge[r] = v;
   };
-  unjudgedBy.fill(0);
-  each((c, i, g, v) => {
-    put(0, i, g, v);
-    put(1 + c, i, g, v);
-    if (principleOf[c] >= 0) put(1 + C + principleOf[c], i, g, v);
-    put(1 + C + P + frame.modelOf[i], i, g, v);
-  });
+  for (let c = 0; c < C; c++) {
+    const principleGroup = principleOf[c] >= 0 ? 1 + C + principleOf[c] : -1;
+    for (let i = 0; i < n; i++) {
+      const g = gold[c * n + i];
+      const v = verdict[c * n + i];
+      if (g < 0 || v < 0) continue;
+      put(groups[0], 0, i, g, v);
+      put(groups[1 + c], 1 + c, i, g, v);
+      if (principleGroup >= 0) put(groups[principleGroup], principleGroup, i, g, v);
+      const m = modelBase + modelOf[i];
+      put(groups[m], m, i, g, v);
+    }
+  }
   return { groups, unjudgedBy };
 }
 
@@ -187,9 +189,23 @@ function votes(frame: Frame, human: HumanLabels, verdict: Int8Array) {
   });
   const judge = new Int8Array(K);
   const slots = Array.from({ length: S }, () => new Int8Array(K).fill(-1));
-  const perUser = human.users.map(() => ({ judge: [] as number[], human: [] as number[] }));
+  // Each annotator's votes beside the judge's: counted first, then written into arrays of that size.
+  const perUserCount = new Int32Array(human.users.length);
+  for (let c = 0; c < human.byCriterion.length; c++) {
+    const { items, codes } = human.byCriterion[c];
+    for (let r = 0; r < items.length; r++) {
+      const i = items[r];
+      if (verdict[c * n + i] < 0) continue;
+      for (let s = 0; s < S; s++) {
+        const u = human.slotUser[i * S + s];
+        if (codes[r * S + s] >= 0 && u >= 0) perUserCount[u]++;
+      }
+    }
+  }
+  const perUser = Array.from(perUserCount, (m) => ({ judge: new Int8Array(m), human: new Int8Array(m), filled: 0 }));
   let k = 0;
-  human.byCriterion.forEach(({ items, codes }, c) => {
+  for (let c = 0; c < human.byCriterion.length; c++) {
+    const { items, codes } = human.byCriterion[c];
     for (let r = 0; r < items.length; r++) {
       const i = items[r];
       const v = verdict[c * n + i];
@@ -200,13 +216,15 @@ function votes(frame: Frame, human: HumanLabels, verdict: Int8Array) {
         slots[s][k] = x;
         const u = human.slotUser[i * S + s];
         if (x >= 0 && u >= 0) {
-          perUser[u].judge.push(v);
-          perUser[u].human.push(x);
+          const p = perUser[u];
+          p.judge[p.filled] = v;
+          p.human[p.filled] = x;
+          p.filled++;
         }
       }
       k++;
     }
-  });
+  }
   const all = judgeVsAnnotators(judge, slots);
   const byAnnotator = perUser.flatMap((p, u) =>
     p.judge.length === 0
@@ -214,7 +232,7 @@ function votes(frame: Frame, human: HumanLabels, verdict: Int8Array) {
       : [
           {
             annotator: human.users[u],
-            ...voteAgreement(judgeVsAnnotators(Int8Array.from(p.judge), [Int8Array.from(p.human)]).judgeVsHuman),
+            ...voteAgreement(judgeVsAnnotators(p.judge, [p.human]).judgeVsHuman),
           },
         ],
   );
@@ -254,10 +272,10 @@ export function alignmentReport(actor: Actor, studyId: number, opts: { judge: st
   const est = bootstrapEstimates(
     frame.n,
     (drawn) => {
-      drawCounts(drawn, w);
+      const weights = drawCounts(drawn, w);
       const out: Record<string, Stat> = {};
       groups.forEach((g, k) => {
-        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, w));
+        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, weights));
         out[`${k}.k`] = cohenKappa(table);
         out[`${k}.kl`] = cohenKappa(table, { weights: 'linear' });
         out[`${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });

@@ -2,6 +2,7 @@ import 'server-only';
 import * as z from 'zod';
 import type { Db } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
+import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
 import {
   type BootstrapResult,
@@ -17,7 +18,9 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../access';
 import { invalid, notFound } from '../errors';
-import { type ReviewerCodes, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
+import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
+import { type ItemIndex, readItemIndex } from '../item-index';
+import { Segments, itemRanges } from '../pack-text';
 
 /** The declared pairwise label set, in ordinal order; a label's code is its index. */
 export const LABEL_SET = PAIRWISE_LABELS;
@@ -122,7 +125,8 @@ export type Frame = {
   criterionIds: string[];
   /** Number of items. */
   n: number;
-  indexOfItem: Map<number, number>;
+  /** Item ids in position order and each id's index. */
+  items: ItemIndex;
   models: string[];
   /** Index into `models` of each item's reply a. */
   modelOf: Int32Array;
@@ -132,17 +136,26 @@ const NO_SOURCE = '(no source)';
 
 export function loadFrame(db: Db, study: StudyRow): Frame {
   const criteria = studyCriteria(study);
-  if (criteria.length > aq.MAX_PACKED_CRITERIA) throw invalid(`Reports support up to ${aq.MAX_PACKED_CRITERIA} criteria.`);
-  const rows = aq.studyItems(db, study.id);
-  const models = [...new Set(rows.map((r) => r.sourceA ?? NO_SOURCE))].sort();
+  const items = readItemIndex(db, study.id);
+  const bySource = aq.itemsBySource(db, study.id);
+  const models = [...new Set(bySource.map(([source]) => source ?? NO_SOURCE))].sort();
   const modelIndex = new Map(models.map((m, k) => [m, k]));
-  const modelOf = new Int32Array(rows.length);
-  const indexOfItem = new Map<number, number>();
-  rows.forEach((r, i) => {
-    indexOfItem.set(r.id, i);
-    modelOf[i] = modelIndex.get(r.sourceA ?? NO_SOURCE)!;
-  });
-  return { study, criteria, criterionIds: criteria.map((c) => c.id), n: rows.length, indexOfItem, models, modelOf };
+  const modelOf = new Int32Array(items.n);
+  for (const [source, ids] of bySource) {
+    const model = modelIndex.get(source ?? NO_SOURCE)!;
+    let id = 0;
+    for (let k = 0; k <= ids.length; k++) {
+      const ch = k < ids.length ? ids.charCodeAt(k) : 44;
+      if (ch !== 44) {
+        id = id * 10 + ch - 48;
+        continue;
+      }
+      const i = items.of(id);
+      if (i >= 0) modelOf[i] = model;
+      id = 0;
+    }
+  }
+  return { study, criteria, criterionIds: criteria.map((c) => c.id), n: items.n, items, models, modelOf };
 }
 
 /** A judge run of the study by name; an unknown name is "not found". */
@@ -168,83 +181,77 @@ export type HumanLabels = {
 };
 
 export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
-  const studyId = frame.study.id;
   const { n } = frame;
-  const reviewers = aq.submittedReviewers(db, studyId);
-  const userIndex = new Map(reviewers.map((u, k) => [u.id, k]));
-  const held = aq.submittedSlots(db, studyId);
-  let slots = 1;
-  for (const [, slot] of held) if (slot > slots) slots = slot;
-  const slotUser = new Int32Array(n * slots).fill(-1);
-  for (const [i, slot, userId] of held) slotUser[i * slots + slot - 1] = userIndex.get(userId) ?? -1;
-
-  // Dense first (criterion × item × slot), then one compact block per criterion with only its labelled items.
-  const C = frame.criteria.length;
   const read = reviewersOf(db, frame);
-  let dense: Int8Array;
-  if (read && read.slots === slots) {
-    dense = read.given;
-  } else if (read) {
-    // The read holds a slot for every planned reviewer; only submitted slots (up to `slots`) carry labels.
-    dense = new Int8Array(C * n * slots).fill(-1);
-    for (let ci = 0; ci < C * n; ci++) {
-      for (let s = 0; s < slots; s++) dense[ci * slots + s] = read.given[ci * read.slots + s];
-    }
-  } else {
-    dense = new Int8Array(C * n * slots).fill(-1);
-    for (const [i, slot, packed] of aq.humanLabelCodes(db, studyId, frame.criterionIds)) {
-      if (packed === null) continue;
-      for (let k = 0; k < packed.length; k++) {
-        const v = packed.charCodeAt(k) - 48;
-        if (v < 0) continue; // a criterion no longer in the catalog
-        const c = Math.floor(v / 3);
-        dense[(c * n + i) * slots + slot - 1] = v - 3 * c;
-      }
+  const S = read.slots;
+  // Who holds each submitted slot (from the same read as the labels), and the highest slot held.
+  let slots = 1;
+  const ids = new Set<number>();
+  for (let k = 0; k < n * S; k++) {
+    if (read.holder[k] === 0) continue;
+    ids.add(read.holder[k]);
+    if ((k % S) + 1 > slots) slots = (k % S) + 1;
+  }
+  const reviewers = packs.usernames(db, [...ids]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const userIndex = new Map(reviewers.map(([id], k) => [id, k]));
+  const slotUser = new Int32Array(n * slots).fill(-1);
+  for (let i = 0; i < n; i++) {
+    for (let s = 0; s < slots; s++) {
+      const id = read.holder[i * S + s];
+      if (id !== 0) slotUser[i * slots + s] = userIndex.get(id)!;
     }
   }
+
+  // One compact block per criterion with only its labelled items, from the dense read (criterion × item × slot;
+  // it holds a slot for every planned reviewer, of which only the first `slots` are held).
+  const C = frame.criteria.length;
+  const dense = read.given;
   const byCriterion = Array.from({ length: C }, (_, c) => {
-    const labelled: number[] = [];
+    let count = 0;
     for (let i = 0; i < n; i++) {
-      const base = (c * n + i) * slots;
+      const base = (c * n + i) * S;
       for (let s = 0; s < slots; s++) {
         if (dense[base + s] >= 0) {
-          labelled.push(i);
+          count++;
           break;
         }
       }
     }
-    const items = Int32Array.from(labelled);
-    const codes = new Int8Array(items.length * slots);
-    for (let r = 0; r < items.length; r++) codes.set(dense.subarray((c * n + items[r]) * slots, (c * n + items[r] + 1) * slots), r * slots);
+    const items = new Int32Array(count);
+    const codes = new Int8Array(count * slots);
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      const base = (c * n + i) * S;
+      let any = false;
+      for (let s = 0; s < slots; s++) if (dense[base + s] >= 0) any = true;
+      if (!any) continue;
+      items[r] = i;
+      for (let s = 0; s < slots; s++) codes[r * slots + s] = dense[base + s];
+      r++;
+    }
     return { items, codes };
   });
-  return { slots, byCriterion, users: reviewers.map((u) => u.username), slotUser };
+  return { slots, byCriterion, users: reviewers.map(([, username]) => username), slotUser };
 }
 
 /** Ground truth as codes, criterion-major: `gold[c * n + i]`, −1 where item i has none on criterion c. */
 export type Gold = { gold: Int8Array; labels: number; incompleteItems: number };
 
 /**
- * The reviewers' labels as codes (`reviewerCodes`), read once per frame: a report that needs both the human labels
- * and the ground truth (alignment) reads them from the database once. Null when the study's items changed since
- * the frame was read (an import landed in between), so that callers fall back to reading by item id.
+ * The reviewers' labels as codes (`reviewerCodes`, in the frame's item indices), read once per frame: a report that
+ * needs both the human labels and the ground truth (alignment) reads them from the database once.
  */
-const reviewerReads = new WeakMap<Frame, ReviewerCodes | null>();
+const reviewerReads = new WeakMap<Frame, ReviewerCodes>();
 
-function reviewersOf(db: Db, frame: Frame): ReviewerCodes | null {
-  if (!reviewerReads.has(frame)) {
-    const read = reviewerCodes(db, frame.study, frame.criterionIds);
-    const same = read.n === frame.n && read.itemIds.every((id, i) => frame.indexOfItem.get(id) === i);
-    reviewerReads.set(frame, same ? read : null);
-  }
-  return reviewerReads.get(frame)!;
+function reviewersOf(db: Db, frame: Frame): ReviewerCodes {
+  let read = reviewerReads.get(frame);
+  if (!read) reviewerReads.set(frame, (read = reviewerCodes(db, frame.study, frame.criterionIds, frame.items)));
+  return read;
 }
 
 /** `groundTruthCodes` (the rules of `groundTruth`, without an object per label) in the frame's indices. */
 export function loadGold(db: Db, frame: Frame): Gold {
-  const read = reviewersOf(db, frame);
-  if (!read) return loadGoldRows(db, frame);
-  const fast = groundTruthCodes(db, frame.study, frame.criterionIds, read);
+  const fast = groundTruthCodes(db, frame.study, frame.criterionIds, reviewersOf(db, frame));
   return { gold: fast.gold, labels: fast.labels, incompleteItems: fast.incompleteItems };
 }
 
@@ -259,9 +266,9 @@ export function loadGoldRows(db: Db, frame: Frame): Gold {
   let incompleteItems = 0;
   for (const row of groundTruth(db, frame.study, () => incompleteItems++)) {
     const c = critIndex.get(row.criterion);
-    const i = frame.indexOfItem.get(row.itemId);
+    const i = frame.items.of(row.itemId);
     // A label on a criterion no longer in the catalog cannot be placed in any per-criterion statistic.
-    if (c === undefined || i === undefined) continue;
+    if (c === undefined || i < 0) continue;
     gold[c * n + i] = codeOf(row.label);
     labels++;
   }
@@ -280,14 +287,22 @@ export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
   const original = new Int8Array(size).fill(-1);
   const swapped = new Int8Array(size).fill(-1);
   const verdict = new Int8Array(size).fill(-1);
-  for (const [i, packed] of aq.judgeLabelCodes(db, frame.study.id, runId, frame.criterionIds)) {
-    for (let k = 0; k < packed.length; k++) {
-      const v = packed.charCodeAt(k) - 48;
-      if (v < 0) continue; // a criterion no longer in the catalog
-      const c = Math.floor(v / 6);
-      const r = v - 6 * c;
-      if (r >= 3) swapped[c * n + i] = r - 3;
-      else original[c * n + i] = r;
+  const codes = codeMap(db, frame.study.id, frame.criterionIds);
+  for (const [from, to] of itemRanges(frame.items)) {
+    const seg = new Segments(packs.judgeLabelPackText(db, runId, from, to));
+    const text = seg.text;
+    while (seg.next()) {
+      const i = frame.items.of(seg.fields[0]);
+      if (i < 0) continue;
+      for (let p = seg.start; p < seg.end; p++) {
+        const v = text.charCodeAt(p) - 48;
+        const code = (v / 6) | 0;
+        const c = codes.indexOf(code);
+        if (c < 0) continue; // a criterion no longer in the catalog
+        const r = v - 6 * code;
+        if (r >= 3) swapped[c * n + i] = r - 3;
+        else original[c * n + i] = r;
+      }
     }
   }
   for (let k = 0; k < size; k++) verdict[k] = original[k] >= 0 ? original[k] : swapped[k];
@@ -313,8 +328,14 @@ export function bootstrapInfo(replicates: number, seed: number): BootstrapInfoDt
   return { replicates, seed, level: CONFIDENCE, quantile: 'linear' };
 }
 
-/** How often each item was drawn in one resample (`w` is reused between replicates). */
-export function drawCounts(items: Int32Array, w: Int32Array): Int32Array {
+/**
+ * How often each item was drawn in one resample (`w` is reused between replicates); null when the draw is the
+ * full sample itself (every item once, in order: the point estimate), which needs no resampling.
+ */
+export function drawCounts(items: Int32Array, w: Int32Array): Int32Array | null {
+  let full = items.length === w.length;
+  for (let t = 0; full && t < items.length; t++) full = items[t] === t;
+  if (full) return null;
   w.fill(0);
   for (let t = 0; t < items.length; t++) w[items[t]]++;
   return w;
@@ -329,7 +350,9 @@ export function drawCounts(items: Int32Array, w: Int32Array): Int32Array {
 export class ResampledRows {
   private buf = new Int32Array(0);
 
-  of(rowItems: Int32Array, w: Int32Array): Int32Array {
+  /** The resampled rows, or undefined for the full sample (`drawCounts` null): the lib/stats functions then take every row. */
+  of(rowItems: Int32Array, w: Int32Array | null): Int32Array | undefined {
+    if (!w) return undefined;
     let size = 0;
     for (let r = 0; r < rowItems.length; r++) size += w[rowItems[r]];
     if (size > this.buf.length) this.buf = new Int32Array(Math.max(size, 2 * this.buf.length));

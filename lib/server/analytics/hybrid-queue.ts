@@ -59,7 +59,7 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
       db.$client.prepare('SELECT DISTINCT item_id FROM assignments WHERE study_id = ?').pluck().all(studyId) as number[],
     );
     const itemAt = new Int32Array(frame.n);
-    for (const [itemId, i] of frame.indexOfItem) itemAt[i] = itemId;
+    frame.items.ids.forEach((itemId, i) => (itemAt[i] = itemId));
     // Only items nobody has reviewed are candidates; the rest already have (or will have) people's labels.
     const predictions = new Int8Array(frame.n).fill(-1);
     for (let i = 0; i < frame.n; i++) if (!reviewed.has(itemAt[i])) predictions[i] = verdict[i];
@@ -68,12 +68,15 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
     if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
 
     const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
-    const nextPosition = db.$client.prepare('SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?').pluck();
+    const nextPosition = db.$client
+      .prepare('SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?')
+      .pluck();
     const offset = new Map(reviewers.map((u) => [u, nextPosition.get(studyId, u) as number]));
     const insert = db.$client.prepare(
       'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    for (const p of plannedRows) insert.run(studyId, p.itemId, p.userId, p.slot, offset.get(p.userId)! + p.queuePosition, p.swapped ? 1 : 0);
+    for (const p of plannedRows)
+      insert.run(studyId, p.itemId, p.userId, p.slot, offset.get(p.userId)! + p.queuePosition, p.swapped ? 1 : 0);
     const member = db.$client.prepare('INSERT OR IGNORE INTO study_members (study_id, user_id) VALUES (?, ?)');
     for (const u of reviewers) member.run(studyId, u);
     const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
