@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/auth/handlers';
-import { importItems } from '@/lib/server/imports';
+import { importItemsForRequest } from '@/lib/server/import-process';
 import { getStudy, parseStudyId } from '@/lib/server/studies';
 import { withUploadedFile } from '@/lib/server/uploads';
 
@@ -10,6 +10,6 @@ export const POST = route(async (actor, request, { id }) => {
   const filename = (url.searchParams.get('filename') ?? 'upload.jsonl').slice(0, 200);
   // Who may import is checked before a byte of the upload is stored.
   getStudy(actor, parseStudyId(id));
-  const report = await withUploadedFile(request.body, (file) => importItems(actor, parseStudyId(id), file, format, filename));
+  const report = await withUploadedFile(request.body, (file) => importItemsForRequest(actor, parseStudyId(id), file, format, filename));
   return json({ ok: true, data: report });
 });

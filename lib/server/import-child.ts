@@ -1,0 +1,32 @@
+/**
+ * Runs one item import in a process of its own, for the web server (`import-process.ts`): the import's CPU work
+ * then never stops the server from answering. Arguments: a JSON document { userId, studyId, file, format,
+ * filename }. Prints one JSON line: { ok: true, report } or { ok: false, code, message, fieldErrors, details }.
+ */
+import { closeDb, getDb } from '@/db/client';
+import * as users from '@/db/queries/users';
+import { DomainError } from './errors';
+import { importItems } from './imports';
+
+type Job = { userId: number; studyId: number; file: string; format: string; filename: string };
+
+function run(job: Job) {
+  // The server checked the caller's session; the account is read again, as on every call.
+  const user = users.findUserById(getDb(), job.userId);
+  if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
+  const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
+  return importItems(actor, job.studyId, job.file, job.format, job.filename);
+}
+
+let answer: unknown;
+try {
+  answer = { ok: true, report: run(JSON.parse(process.argv[2]) as Job) };
+} catch (e) {
+  answer =
+    e instanceof DomainError
+      ? { ok: false, code: e.code, message: e.message, fieldErrors: e.fieldErrors, details: e.details }
+      : { ok: false, code: 'internal', message: String((e as Error)?.stack ?? e) };
+} finally {
+  closeDb();
+}
+process.stdout.write(`${JSON.stringify(answer)}\n`);
