@@ -1,6 +1,7 @@
 import 'server-only';
 import path from 'node:path';
 import { getDb, inTransaction, type Db } from '@/db/client';
+import { findStudy } from '@/db/queries/studies';
 import { contentHash } from '@/lib/io/canonical';
 import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
@@ -98,6 +99,9 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
 
   const importId = inTransaction(db, () => {
     if (runningImport(db, studyId)) throw conflict(ANOTHER_IMPORT);
+    // Opened (or closed) while the file was being checked: the check no longer holds. Once staging, it cannot be.
+    if (findStudy(db, studyId)?.status !== study.status)
+      throw conflict('The study changed while the file was being checked; import it again.');
     return beginStaging(db, { studyId, kind: 'items', format, filename, createdBy: actor.id });
   });
   try {
