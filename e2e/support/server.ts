@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { request, type APIRequestContext } from '@playwright/test';
+import { mulberry32 } from '../../lib/assign/random';
 
 export const AUTH_SECRET = 'e2e-crash-secret-not-for-production-use';
 
@@ -179,16 +180,7 @@ export function integrityCheck(db: Database.Database): string {
 }
 
 /** A small seeded generator (mulberry32) so that kill timings and load mixes can be replayed from the seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 const KMP_FLOWS = fs
   .readFileSync(path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8')

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mulberry32 } from '../assign/random';
 
 export const MODELS = 20;
 export const ITEMS_PER_MODEL = 5_000;
@@ -60,18 +61,6 @@ export function openBenchDatabase(tag: string) {
   };
 }
 
-/** mulberry32: a small deterministic PRNG. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type BuiltStudy = {
   studyId: number;
   leadId: number;
@@ -97,7 +86,7 @@ export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   setStudyCriteria(admin, studyId, CATALOG);
   sql.prepare("UPDATE studies SET status = 'open', opened_at = ?, adjudicator_id = ? WHERE id = ?").run(Date.now(), adj, studyId);
 
-  const random = rng(20251122);
+  const random = mulberry32(20251122);
   const counts = { items: 0, assignments: 0, annotations: 0, labels: 0, adjudications: 0, judgeLabels: 0 };
   // The build is not what is measured: relax durability while it runs, restore FULL afterwards.
   sql.pragma('synchronous = OFF');

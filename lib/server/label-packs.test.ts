@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '@/lib/assign/random';
 import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
@@ -207,25 +208,13 @@ describe('the criterion dictionary', () => {
   });
 });
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A random pairwise study written with plain SQL, the way the benchmarks and a careless script would: items in a
  * shuffled position order, up to three reviewers with missing, revised (in any order) and pending reviews, labels
  * on criteria outside the catalog, rulings with revisions written out of order, and a judge run in both orders.
  */
 function randomStudy(seed: number): number {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
   const sql = getDb().$client;
   const LABELS = ['lose', 'tie', 'win'] as const;
