@@ -1,9 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { SESSION_COOKIES } from '@/lib/auth/cookies';
 
 // A first gate only: it sends visitors without a session cookie to sign in. Every page, action and route
 // still checks the session and the caller's rights itself.
-const SESSION_COOKIES = ['authjs.session-token', '__Secure-authjs.session-token'];
-
 export function proxy(request: NextRequest) {
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   if (hasSession) return NextResponse.next();

@@ -2,9 +2,7 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { decode } from 'next-auth/jwt';
 import { authSecret } from '@/lib/env';
-
-/** The session cookie Auth.js sets: `__Secure-` prefixed over HTTPS, plain over HTTP. */
-export const SESSION_COOKIES = ['__Secure-authjs.session-token', 'authjs.session-token'] as const;
+import { SESSION_COOKIES } from './cookies';
 
 export type SessionClaims = { uid: number; sv: number };
 
