@@ -17,3 +17,4 @@ export * from './leaderboard';
 export * from './alignment';
 export * from './ratings';
 export * from './hybrid';
+export * from './certification-types';
