@@ -18,3 +18,4 @@ export * from './alignment';
 export * from './ratings';
 export * from './hybrid';
 export * from './certification-types';
+export * from './rank';
