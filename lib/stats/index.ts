@@ -19,3 +19,4 @@ export * from './ratings';
 export * from './hybrid';
 export * from './certification-types';
 export * from './rank';
+export * from './ppi';
