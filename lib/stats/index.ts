@@ -20,3 +20,4 @@ export * from './hybrid';
 export * from './certification-types';
 export * from './rank';
 export * from './ppi';
+export * from './confidence-sequence';
