@@ -21,3 +21,4 @@ export * from './certification-types';
 export * from './rank';
 export * from './ppi';
 export * from './confidence-sequence';
+export * from './alt-test';
