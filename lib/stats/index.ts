@@ -22,3 +22,4 @@ export * from './rank';
 export * from './ppi';
 export * from './confidence-sequence';
 export * from './alt-test';
+export * from './position-bias';
