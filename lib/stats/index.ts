@@ -23,3 +23,4 @@ export * from './ppi';
 export * from './confidence-sequence';
 export * from './alt-test';
 export * from './position-bias';
+export * from './length-bias';
