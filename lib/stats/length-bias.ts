@@ -72,7 +72,9 @@ function edgePosition(n: number, k: number, B: number): { j: number; f: number }
 export function quantileBins(lengthDiff: readonly number[], B = 5): { edges: number[]; bins: number[] } {
   if (!Number.isInteger(B) || B < 1) throw new RangeError(`number of bins must be a positive integer, got ${B}`);
   for (const d of lengthDiff) {
-    if (!Number.isSafeInteger(d) || Math.abs(d) > 2 ** 48 / B) throw new RangeError(`length differences must be integers, got ${d}`);
+    if (!Number.isInteger(d)) throw new RangeError(`length differences must be integers, got ${d}`);
+    // B·d and f·(s_{j+1} − s_j) must stay exact doubles for the bin comparison.
+    if (Math.abs(d) > 2 ** 48 / B) throw new RangeError(`length difference ${d} is too large to bin exactly`);
   }
   const n = lengthDiff.length;
   if (n === 0) throw new RangeError('quantile bins need at least one item');
