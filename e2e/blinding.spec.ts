@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { LAYOUT_PAYLOADS } from '../lib/testing/hostile-corpus-layout';
 import { concord } from './support/cli';
 import { asUser } from './support/session';
 
@@ -104,4 +105,155 @@ test('nothing an annotator or adjudicator can reach names a source, a judge labe
   expect(leaks(seenByTwo, /Annotator One|"ann1"/)).toEqual([]);
   expect(leaks(seenByAdj, /Annotator One|Annotator Two|"ann1"|"ann2"/)).toEqual([]);
   await Promise.all([one.context.close(), two.context.close(), adj.context.close()]);
+});
+
+/*
+ * Blinding by layout: imported TeX and Markdown must stay inside their own box (CONVENTIONS "Anti-patterns" 7).
+ * Each payload of the layout corpus is reply b of an item (and a flow step); on screen, everything painted inside a
+ * card must lie inside that card, and the text of every other card must not be covered by it.
+ */
+
+/** Run in the page: for every block matching `selector`, what it paints outside its own box, and where it covers another. */
+function layoutProblems(selector: string): string[] {
+  const blocks = [...document.querySelectorAll<HTMLElement>(selector)];
+  const problems: string[] = [];
+  type Box = { left: number; top: number; right: number; bottom: number };
+  const empty = (b: Box) => b.right - b.left < 0.5 || b.bottom - b.top < 0.5;
+  /** The part of `rect` left after every ancestor of `from` that clips its descendants (overflow, paint containment, clip). */
+  const clipped = (rect: Box, from: Element | null): Box => {
+    const out = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+    for (let a = from; a; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.display === 'inline' || cs.display === 'contents') continue;
+      const paint = /paint|strict|content/.test(cs.contain) || (cs.clip !== 'auto' && cs.position === 'absolute');
+      const clipX = paint || cs.overflowX !== 'visible';
+      const clipY = paint || cs.overflowY !== 'visible';
+      if (!clipX && !clipY) continue;
+      const r = a.getBoundingClientRect();
+      const left = r.left + a.clientLeft;
+      const top = r.top + a.clientTop;
+      if (clipX) {
+        out.left = Math.max(out.left, left);
+        out.right = Math.min(out.right, left + (a.clientWidth || r.width));
+      }
+      if (clipY) {
+        out.top = Math.max(out.top, top);
+        out.bottom = Math.min(out.bottom, top + (a.clientHeight || r.height));
+      }
+    }
+    return out;
+  };
+  const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`;
+  const textRects = (root: Element) => {
+    const rects: { box: Box; node: Text }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (!n.data.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) rects.push({ box: clipped(r, n.parentElement), node: n });
+    }
+    return rects;
+  };
+
+  for (const block of blocks) {
+    block.scrollIntoView({ block: 'center' });
+    const own = block.getBoundingClientRect();
+    const id = block.dataset.testid ?? name(block);
+    const outside = (b: Box) => b.left < own.left - 1 || b.right > own.right + 1 || b.top < own.top - 1 || b.bottom > own.bottom + 1;
+    // Painted boxes: every element and every run of text, after clipping.
+    for (const el of block.querySelectorAll('*')) {
+      const box = clipped(el.getBoundingClientRect(), el.parentElement);
+      if (empty(box) || !outside(box)) continue;
+      problems.push(`${id}: ${name(el)} painted at ${Math.round(box.left)},${Math.round(box.top)}–${Math.round(box.right)},${Math.round(box.bottom)} outside ${Math.round(own.left)},${Math.round(own.top)}–${Math.round(own.right)},${Math.round(own.bottom)}`);
+      if (problems.length > 40) return problems;
+    }
+    for (const { box, node } of textRects(block)) {
+      if (!empty(box) && outside(box)) problems.push(`${id}: text "${node.data.slice(0, 30)}" painted outside its block`);
+    }
+    // Nothing of another block covers this block's text (the fixed action bar may: it is not a block).
+    const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+    let sampled = 0;
+    for (const { box } of textRects(block)) {
+      if (empty(box)) continue;
+      const x = (Math.max(box.left, viewport.left) + Math.min(box.right, viewport.right)) / 2;
+      const y = (Math.max(box.top, viewport.top) + Math.min(box.bottom, viewport.bottom)) / 2;
+      if (x <= viewport.left || x >= viewport.right || y <= viewport.top || y >= viewport.bottom) continue;
+      if (sampled++ > 300) break;
+      const hit = document.elementFromPoint(x, y);
+      const cover = hit && blocks.find((other) => other !== block && other.contains(hit));
+      if (cover) problems.push(`${id}: text at ${Math.round(x)},${Math.round(y)} is covered by ${cover.dataset.testid ?? name(cover)} (${name(hit!)})`);
+    }
+  }
+  return problems;
+}
+
+test('imported TeX and Markdown never paint outside their card or over the other reply', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-layout-'));
+  const replyA =
+    'Reply A: let us count the groups of three together. How many groups do you see in the picture, and how many are in each group? ' +
+    'Write the number sentence $4 \\times 3 = 12$ and check it by adding $3 + 3 + 3 + 3$.';
+  const items = LAYOUT_PAYLOADS.map((p, i) => ({
+    id: `layout-${String(i + 1).padStart(2, '0')}`,
+    problem: 'What is 4 × 3?',
+    history: [{ role: 'student', text: 'Is it 7?' }],
+    a: { source: 'model-a', text: replyA },
+    b: { source: 'reference', text: p },
+  }));
+  const flow = {
+    id: 'layout-flow',
+    problem: { text: 'What is 4 × 3?' },
+    steps: LAYOUT_PAYLOADS.flatMap((p, i) => [
+      { speaker: 'tutor', text: `Plain step ${i + 1}: how many groups of three do you see, and how many are in each group?` },
+      { speaker: 'student', text: p },
+    ]),
+  };
+  fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
+  fs.writeFileSync(path.join(dir, 'flows.jsonl'), JSON.stringify(flow));
+  const pair = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'Layout check', '--criteria', 'none', '--reviewers', '1', '--json']),
+  ).id as number;
+  concord(['import', 'items', '--study', String(pair), path.join(dir, 'items.jsonl')]);
+  concord(['study', 'members', String(pair), 'ann4']);
+  concord(['study', 'open', String(pair)]);
+  const flows = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Layout flows', '--json'])).id as number;
+  concord(['import', 'items', '--study', String(flows), path.join(dir, 'flows.jsonl')]);
+  concord(['study', 'members', String(flows), 'ann4']);
+  concord(['study', 'open', String(flows)]);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const { context, page } = await asUser(browser, 'ann4');
+  const problems: string[] = [];
+  const checkAt = async (label: string, selector: string) => {
+    // Side by side (wide) and stacked (narrow: the second card sits below the first).
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 640, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(50);
+      const found = await page.evaluate(layoutProblems, selector);
+      problems.push(...found.slice(0, 5).map((p) => `${label} at ${size.width}px: ${p}`));
+    }
+  };
+
+  await page.goto(`/studies/${pair}/review`);
+  for (let i = 1; i <= items.length; i++) {
+    await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i - 1));
+    await expect(page.getByTestId('response-2')).toBeVisible();
+    const shown = await page.locator('[data-testid^="response-"]').allInnerTexts();
+    const payload = shown.join(' ').match(/LAY\d\d/)?.[0] ?? '?';
+    await checkAt(payload, '[data-testid^="response-"]');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('1');
+    await page.keyboard.press('Enter');
+  }
+  await expect(page.getByTestId('all-done')).toBeVisible();
+
+  await page.goto(`/studies/${flows}/review`);
+  await expect(page.getByTestId(`step-${flow.steps.length}`)).toBeAttached();
+  await checkAt('flow steps', '[data-testid^="step-"]');
+  await context.close();
+  expect(problems, problems.join('\n')).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { CHOICE_LABEL, type ScreenChoice } from './choices';
@@ -11,6 +11,8 @@ type Props = {
   unset: string;
   /** The screen's own extra key, shown beside 1/2/3 and j/k. */
   extraKey: { key: string; label: string };
+  /** Further keys of the screen, shown after it. */
+  moreKeys?: readonly { key: string; label: string }[];
   onAction: () => void;
   pending: boolean;
   /** Something is still missing: the button stays clickable (it explains what) but looks inactive. */
@@ -23,7 +25,20 @@ type Props = {
 };
 
 /** The sticky bar at the foot of the judging and adjudication screens: focus, keys, main action, status. */
-export function ChoiceActionBar({ action, focused, unset, extraKey, onAction, pending, incomplete, error, hint, status, before }: Props) {
+export function ChoiceActionBar({
+  action,
+  focused,
+  unset,
+  extraKey,
+  moreKeys = [],
+  onAction,
+  pending,
+  incomplete,
+  error,
+  hint,
+  status,
+  before,
+}: Props) {
   return (
     <section
       aria-label={action}
@@ -41,6 +56,12 @@ export function ChoiceActionBar({ action, focused, unset, extraKey, onAction, pe
         <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
           <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
           <Kbd>k</Kbd> move <Kbd>{extraKey.key}</Kbd> {extraKey.label}
+          {moreKeys.map((k) => (
+            <Fragment key={k.key}>
+              {' '}
+              <Kbd>{k.key}</Kbd> {k.label}
+            </Fragment>
+          ))}
         </p>
         <div className="ml-auto flex items-center gap-2">
           {before}

@@ -3,7 +3,8 @@ import { RichText } from '@/components/ui/rich-text';
 
 /**
  * The two candidate next turns, side by side when there is room (a container query, so it also works inside a
- * narrower column) and stacked otherwise. Nothing but the text is shown: who wrote a reply is never on screen.
+ * narrower column) and stacked otherwise. Nothing but the text is shown: who wrote a reply is never on screen, and
+ * nothing a reply lays out can reach the other card (each card clips what it holds).
  */
 export const ResponsePair = memo(function ResponsePair({ responses }: { responses: readonly [string, string] }) {
   return (
@@ -14,7 +15,7 @@ export const ResponsePair = memo(function ResponsePair({ responses }: { response
             key={i}
             data-testid={`response-${i + 1}`}
             aria-labelledby={`response-${i + 1}-heading`}
-            className="min-w-0 rounded-lg border border-slate-300 bg-white shadow-sm"
+            className="contain-card min-w-0 rounded-lg border border-slate-300 bg-white shadow-sm"
           >
             <h2
               id={`response-${i + 1}-heading`}

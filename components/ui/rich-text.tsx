@@ -3,6 +3,7 @@ import Markdown, { type Components, type UrlTransform } from 'react-markdown';
 import rehypeKatex, { type Options as KatexOptions } from 'rehype-katex';
 import remarkMath from 'remark-math';
 import { cn } from './cn';
+import { KATEX_MACROS, MAX_SIZE_EM, rehypeRefuseAbsurdLayout } from './katex-layout';
 import { normalizeMathDelimiters } from './math-text';
 
 // Deliberately not 'use client': react-markdown renders synchronously, so this
@@ -29,12 +30,22 @@ const KATEX_OPTIONS: KatexOptions = {
   // rehype-katex first renders with throwOnError on (to report the error) and
   // then falls back to throwOnError: false, so a bad formula never breaks the
   // page; its option type omits throwOnError for that reason.
-  trust: false,
+  // No command that makes links, loads images or sets classes, ids, styles or
+  // data attributes (\href, \includegraphics, \htmlStyle, …), whatever the
+  // data asks: imported text is never trusted.
+  trust: () => false,
   strict: 'ignore',
   // Imported TeX must not be able to draw a page-sized box over the controls
-  // or stall rendering with runaway macros.
-  maxSize: 20,
+  // or stall rendering with runaway macros. maxSize only caps sizes from above;
+  // katex-layout.ts deals with the rest (negative spaces, raising, overlaps).
+  maxSize: MAX_SIZE_EM,
   maxExpand: 500,
+  // A fresh copy for every formula (rehype-katex spreads these options for each
+  // one): KaTeX writes `\gdef` definitions into this object, and one reply must
+  // not be able to redefine commands for the text rendered after it.
+  get macros() {
+    return { ...KATEX_MACROS };
+  },
 };
 
 const components: Components = {
@@ -100,7 +111,7 @@ export function RichText({ text, className, inline = false }: RichTextProps) {
       // Single-dollar math is safe to enable because normalizeMathDelimiters
       // has escaped every `$` that is not a math delimiter.
       remarkPlugins={[[remarkMath, { singleDollarTextMath: true }]]}
-      rehypePlugins={[[rehypeKatex, KATEX_OPTIONS]]}
+      rehypePlugins={[[rehypeKatex, KATEX_OPTIONS], rehypeRefuseAbsurdLayout]}
       urlTransform={safeUrl}
       components={components}
       disallowedElements={inline ? BLOCK_ELEMENTS : undefined}
@@ -116,7 +127,8 @@ export function RichText({ text, className, inline = false }: RichTextProps) {
   return (
     <div
       className={cn(
-        'prose prose-sm prose-slate max-w-none break-words',
+        // contain-text: whatever the text lays out is clipped to this box, and a formula too wide for it scrolls.
+        'contain-text prose prose-sm prose-slate max-w-none break-words',
         '[&_.katex-display]:overflow-x-auto [&_.katex-display]:overflow-y-hidden [&_.katex-display]:py-1',
         className,
       )}

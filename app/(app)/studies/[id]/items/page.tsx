@@ -1,17 +1,22 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
-import { listFlowDecisions } from '@/lib/server/flow-report';
 import { getStudy } from '@/lib/server/studies';
+import { FlowItems, type FlowSearch } from './_components/flow-items';
+import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
 
-export const metadata: Metadata = { title: 'Flows' };
+export const metadata: Metadata = { title: 'Items' };
 
-type Search = { decision?: string; reviewer?: string; q?: string; page?: string };
-
-export default async function FlowsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+/** The study's items for its leads: flows with their decisions, or pairwise items with their judgments and state. */
+export default async function ItemsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<FlowSearch & PairwiseSearch>;
+}) {
   const actor = await requireUserPage();
   if (!isStaff(actor)) notFound();
   const id = Number((await params).id);
@@ -23,83 +28,9 @@ export default async function FlowsPage({ params, searchParams }: { params: Prom
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
-  const page = Math.max(1, Number(sp.page) || 1);
-  const list = listFlowDecisions(actor, id, { decision: sp.decision, reviewer: sp.reviewer, search: sp.q, page });
-  const pages = Math.max(1, Math.ceil(list.total / 50));
-  const href = (p: number) => {
-    const u = new URLSearchParams();
-    if (sp.decision) u.set('decision', sp.decision);
-    if (sp.reviewer) u.set('reviewer', sp.reviewer);
-    if (sp.q) u.set('q', sp.q);
-    u.set('page', String(p));
-    return `/studies/${id}/items?${u}`;
-  };
-  return (
-    <div className="space-y-4">
-      <p className="text-sm">
-        <Link href={`/studies/${id}`} className="text-accent-700 hover:underline">
-          ← {study.name}
-        </Link>
-      </p>
-      <h1 className="text-2xl font-semibold">Flows</h1>
-      <form className="flex flex-wrap items-end gap-3 text-sm" role="search">
-        <label>
-          <span className="block text-slate-600">Decision</span>
-          <select name="decision" defaultValue={sp.decision ?? ''} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
-            <option value="">Any</option>
-            <option value="verify">Verified</option>
-            <option value="truncate">Truncated</option>
-            <option value="discard">Discarded</option>
-            <option value="pending">Not yet reviewed</option>
-          </select>
-        </label>
-        <label>
-          <span className="block text-slate-600">Reviewer</span>
-          <select name="reviewer" defaultValue={sp.reviewer ?? ''} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
-            <option value="">Anyone</option>
-            {study.members.map((m) => (
-              <option key={m.username} value={m.username}>
-                {m.displayName}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="block text-slate-600">Flow id contains</span>
-          <input name="q" defaultValue={sp.q ?? ''} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
-        </label>
-        <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5">
-          Filter
-        </button>
-      </form>
-      <p className="text-sm text-slate-600">{list.total.toLocaleString('en-US')} flows</p>
-      <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="flow-list">
-        <thead className="bg-slate-50 text-left text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Flow</th>
-            <th className="px-3 py-2 text-right">Steps</th>
-            <th className="px-3 py-2">Reviewers</th>
-            <th className="px-3 py-2">Decisions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.rows.map((r) => (
-            <tr key={r.itemId} className="border-t border-slate-100">
-              <td className="px-3 py-1.5 font-mono">{r.externalId}</td>
-              <td className="px-3 py-1.5 text-right tabular-nums">{r.stepCount}</td>
-              <td className="px-3 py-1.5">{r.reviewers.join(', ')}</td>
-              <td className="px-3 py-1.5">{r.decisions.map((d) => d.replace('truncate:', 'truncate after ')).join(', ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-        {page > 1 && <Link href={href(page - 1)}>← Previous</Link>}
-        <span>
-          Page {page} of {pages}
-        </span>
-        {page < pages && <Link href={href(page + 1)}>Next →</Link>}
-      </nav>
-    </div>
+  return study.kind === 'pairwise' ? (
+    <PairwiseItems actor={actor} study={study} sp={sp} />
+  ) : (
+    <FlowItems actor={actor} study={study} sp={sp} />
   );
 }

@@ -144,17 +144,18 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       const first = problems[0];
       const name = disputed[first.index].name;
       setHint(
-        `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale'}.`,
+        `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale (press r to open the field)'}.`,
       );
+      // Only the row takes the focus: the keys pressed next must stay shortcuts, never land in the rationale
+      // field. The field of a rationale still owed is on screen already; r (or a click) goes into it.
       change((x) => (x.focus === first.index ? x : { ...x, focus: first.index }));
-      if (first.kind === 'rationale') focusRationale(first.id);
       return;
     }
     setHint(null);
     setErrors({});
     submitting.current = true;
     submitMutate(s);
-  }, [disputed, change, focusRationale, submitMutate]);
+  }, [disputed, change, submitMutate]);
 
   const onChoose = useCallback(
     (index: number, value: ScreenChoice, advance = false) => {
@@ -162,11 +163,9 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       if (!c) return;
       clearError(c.id);
       const mustExplain = overrules(c, value) && !stateRef.current.rationales[c.id]?.trim();
-      setHint(
-        mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (Enter takes you to the field).` : null,
-      );
+      setHint(mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
       // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
-      // caught by Enter, which focuses its field, so a mistyped digit never lands in a text box.
+      // shown and asked for, never focused: only r or a click enters the field, so no shortcut lands in a text box.
       change((s) => {
         const choices = { ...s.choices, [c.id]: value };
         return { ...s, choices, focus: advance ? (nextWithout(disputed, choices, index) ?? index) : index };
@@ -197,7 +196,14 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       return;
     }
     if (e.key === 'Escape' && isEditableTarget(e.target) && listRef.current?.contains(e.target as Node)) {
-      (e.target as HTMLElement).blur();
+      // Back to the criteria list, on the field's row, so j/k, 1/2/3 and Enter are shortcuts again.
+      e.preventDefault();
+      const row = (e.target as HTMLElement).closest<HTMLElement>('[data-row]');
+      const radio =
+        row?.querySelector<HTMLElement>('input[type="radio"]:checked') ?? row?.querySelector<HTMLElement>('input[type="radio"]');
+      if (row) onFocusRow(Number(row.dataset.row));
+      if (radio) radio.focus();
+      else (e.target as HTMLElement).blur();
       return;
     }
     const move = e.key === 'j' || e.key === 'k' || e.key === 'ArrowDown' || e.key === 'ArrowUp';
@@ -339,6 +345,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
         focused={focused ? { name: focused.name, choice: state.choices[focused.id] } : null}
         unset="no final label yet"
         extraKey={{ key: 'r', label: 'rationale' }}
+        moreKeys={[{ key: 'Esc', label: 'leave it' }]}
         onAction={trySubmit}
         pending={submit.isPending}
         incomplete={open > 0}

@@ -1,0 +1,134 @@
+import Link from 'next/link';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import type { Tone } from '@/components/ui/tones';
+import type { Actor } from '@/lib/server/actor';
+import { DomainError } from '@/lib/server/errors';
+import { ITEM_STATES, listPairwiseItems, type ItemState, type PairwiseItemListDto } from '@/lib/server/pairwise-items';
+import type { StudyDto } from '@/lib/server/studies';
+import type { Label } from '@/lib/validation/labels';
+
+export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; page?: string | string[] };
+
+const STATE_TONE: Record<ItemState, Tone> = { waiting: 'neutral', judged: 'success', disagreement: 'warning', adjudicated: 'info' };
+const STATE_HINT: Record<ItemState, string> = {
+  waiting: 'Reviews still to come',
+  judged: 'All reviews in; nothing for the adjudicator',
+  disagreement: 'All reviews in; a disagreement waits for the adjudicator',
+  adjudicated: 'Every disagreement settled by the adjudicator',
+};
+// Labels are from reply a's side.
+const OVERALL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
+
+/**
+ * A pairwise study's items for its leads: sources, principles, judgments in, state and the ground-truth overall
+ * verdict, filtered and paged on the server (a study can hold 150,000 items).
+ */
+export function PairwiseItems({ actor, study, sp }: { actor: Actor; study: StudyDto; sp: PairwiseSearch }) {
+  const id = study.id;
+  let list: PairwiseItemListDto | null = null;
+  let problem: string | null = null;
+  try {
+    list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, page: sp.page });
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
+    problem = e.message;
+  }
+  const state = typeof sp.state === 'string' ? sp.state : '';
+  const q = typeof sp.q === 'string' ? sp.q : '';
+  const href = (p: number) => {
+    const u = new URLSearchParams();
+    if (state) u.set('state', state);
+    if (q) u.set('q', q);
+    u.set('page', String(p));
+    return `/studies/${id}/items?${u}`;
+  };
+  return (
+    <div className="space-y-4">
+      <p className="text-sm">
+        <Link href={`/studies/${id}`} className="text-accent-700 hover:underline">
+          ← {study.name}
+        </Link>
+      </p>
+      <h1 className="text-2xl font-semibold">Items</h1>
+      <form className="flex flex-wrap items-end gap-3 text-sm" role="search">
+        <label>
+          <span className="block text-slate-600">State</span>
+          <select name="state" defaultValue={state} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="">Any</option>
+            {ITEM_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+                {list ? ` (${list.byState[s].toLocaleString('en-US')})` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="block text-slate-600">Item id contains</span>
+          <input name="q" defaultValue={q} maxLength={200} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
+        </label>
+        <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5">
+          Filter
+        </button>
+      </form>
+      {problem && (
+        <Alert tone="error" title="These filters cannot be applied.">
+          <p>{problem}</p>
+        </Alert>
+      )}
+      {list && (
+        <>
+          <p className="text-sm text-slate-600" data-testid="item-count">
+            {list.total.toLocaleString('en-US')} {list.total === 1 ? 'item' : 'items'}
+          </p>
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+            <table className="w-full text-sm" data-testid="pairwise-item-list">
+              <thead className="bg-slate-50 text-left text-slate-600">
+                <tr>
+                  <th className="px-3 py-2">Item</th>
+                  <th className="px-3 py-2">Principles</th>
+                  <th className="px-3 py-2">Reply a</th>
+                  <th className="px-3 py-2">Reply b</th>
+                  <th className="px-3 py-2 text-right">Judgments</th>
+                  <th className="px-3 py-2">State</th>
+                  <th className="px-3 py-2">Ground truth (overall)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.rows.map((r) => (
+                  <tr key={r.itemId} className="border-t border-slate-100">
+                    <td className="px-3 py-1.5 font-mono break-all">{r.externalId}</td>
+                    <td className="px-3 py-1.5">
+                      {r.principles.length ? r.principles.join(', ') : <span className="text-slate-400">–</span>}
+                    </td>
+                    <td className="px-3 py-1.5">{r.sourceA ?? '–'}</td>
+                    <td className="px-3 py-1.5">{r.sourceB ?? '–'}</td>
+                    <td className="px-3 py-1.5 text-right tabular-nums" title="submitted / planned">
+                      {r.done} / {r.planned}
+                    </td>
+                    <td className="px-3 py-1.5">
+                      <Badge tone={STATE_TONE[r.state]} title={STATE_HINT[r.state]}>
+                        {r.state}
+                      </Badge>
+                    </td>
+                    <td className="px-3 py-1.5" data-testid="ground-truth">
+                      {r.overall ? OVERALL_TEXT[r.overall] : '–'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
+            {list.page > 1 && <Link href={href(list.page - 1)}>← Previous</Link>}
+            <span>
+              Page {list.page} of {list.pages}
+            </span>
+            {list.page < list.pages && <Link href={href(list.page + 1)}>Next →</Link>}
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}
