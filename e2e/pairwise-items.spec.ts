@@ -123,7 +123,9 @@ test('adjudication by keyboard: shortcut keys never type into the rationale unti
 test('the lead sees every pairwise item with its sources, judgments and state; an annotator cannot open the page', async ({ browser }) => {
   const lead = await asUser(browser, 'lead');
   const page = lead.page;
-  await page.goto(`/studies/${studyId}/items`);
+  await page.goto(`/studies/${studyId}`);
+  await page.getByRole('link', { name: 'Browse the items' }).click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${studyId}/items$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Items' })).toBeVisible();
   await expect(page.getByTestId('item-count')).toHaveText('4 items');
   const row = (id: string) => page.getByRole('row').filter({ hasText: id });

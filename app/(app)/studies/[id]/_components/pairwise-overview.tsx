@@ -53,7 +53,10 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
           ))}
         </nav>
         <p className="mt-3 text-sm text-slate-600">
-          Adjudicator: {report.adjudication.adjudicator ?? 'none named (leads can adjudicate)'} ·{' '}
+          <Link href={`/studies/${studyId}/items`} className="text-accent-700 hover:underline">
+            Browse the items
+          </Link>{' '}
+          · Adjudicator: {report.adjudication.adjudicator ?? 'none named (leads can adjudicate)'} ·{' '}
           <Link href={`/studies/${studyId}/adjudicate`} className="text-accent-700 hover:underline">
             Open the adjudication queue
           </Link>
