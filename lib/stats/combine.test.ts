@@ -47,7 +47,9 @@ describe('combineVerdicts', () => {
     );
     expect(() => combineVerdicts(['win'], PAIRWISE_SCALE, 'any')).toThrow('needs a desired label');
     expect(() => combineVerdicts(['Maybe'], MRB, 'majority')).toThrow('label "Maybe" is not one of No, To some extent, Yes');
-    expect(() => combineVerdicts(['Yes'], { labels: ['No', 'Yes'], desired: 'Sure' }, 'all')).toThrow('desired label "Sure" is not in the label set');
+    expect(() => combineVerdicts(['Yes'], { labels: ['No', 'Yes'], desired: 'Sure' }, 'all')).toThrow(
+      'desired label "Sure" is not in the label set',
+    );
   });
 });
 
@@ -81,7 +83,12 @@ describe('combineRuns', () => {
 
   it('any over samples of one run', () => {
     const r = combineRuns([judgeA, judgeB], scales, 'any');
-    expect(r.verdicts.map((x) => `${x.item}.${x.dimension}=${x.label}`)).toEqual(['c1.leakage=OK', 'c1.helpful=OK', 'c2.leakage=OK', 'c3.leakage=REJECT']);
+    expect(r.verdicts.map((x) => `${x.item}.${x.dimension}=${x.label}`)).toEqual([
+      'c1.leakage=OK',
+      'c1.helpful=OK',
+      'c2.leakage=OK',
+      'c3.leakage=REJECT',
+    ]);
   });
 
   it('pairwise runs: majority with one scale for every criterion; all is refused', () => {
@@ -93,7 +100,9 @@ describe('combineRuns', () => {
     const r = combineRuns(runs, PAIRWISE_SCALE, 'majority');
     expect(r.verdicts).toEqual([{ item: 'p1', dimension: 'overall', label: 'win', verdicts: 3 }]);
     expect(r.counts.tie).toBe(1);
-    expect(() => combineRuns(runs, PAIRWISE_SCALE, 'all')).toThrow('rule "all" needs a desired label, and these labels (lose < tie < win) has none');
+    expect(() => combineRuns(runs, PAIRWISE_SCALE, 'all')).toThrow(
+      'rule "all" needs a desired label, and these labels (lose < tie < win) has none',
+    );
   });
 
   it('refuses two verdicts of one run for the same pair, and dimensions without a scale', () => {

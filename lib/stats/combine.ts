@@ -37,15 +37,12 @@ export type MissingPolicy = 'unjudged' | 'ignore';
 
 /** One combined verdict, or why there is none. */
 export type CombinedLabel =
-  | { readonly label: string; readonly reason?: undefined }
-  | { readonly label: null; readonly reason: 'tie' | 'missing' | 'no_verdicts' };
+  { readonly label: string; readonly reason?: undefined } | { readonly label: null; readonly reason: 'tie' | 'missing' | 'no_verdicts' };
 
 function checkRule(rule: CombineRule, scale: LabelScale, where: string): void {
   if (!COMBINE_RULES.includes(rule)) throw new Error(`unknown combination rule "${String(rule)}"; use all, any or majority`);
   if (rule !== 'majority' && scale.desired === undefined) {
-    throw new Error(
-      `rule "${rule}" needs a desired label, and ${where} (${scale.labels.join(' < ')}) has none; use "majority"`,
-    );
+    throw new Error(`rule "${rule}" needs a desired label, and ${where} (${scale.labels.join(' < ')}) has none; use "majority"`);
   }
   if (scale.desired !== undefined && !scale.labels.includes(scale.desired)) {
     throw new Error(`desired label "${scale.desired}" is not in the label set of ${where}`);
@@ -162,7 +159,9 @@ export function combineRuns(
         table.set(key, row);
       }
       if (row.labels[r] !== null) {
-        throw new Error(`run ${r + 1} has two verdicts for item "${v.item}", dimension "${v.dimension}"; pass each sample as a run of its own`);
+        throw new Error(
+          `run ${r + 1} has two verdicts for item "${v.item}", dimension "${v.dimension}"; pass each sample as a run of its own`,
+        );
       }
       row.labels[r] = v.label;
     }

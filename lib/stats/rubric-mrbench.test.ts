@@ -77,14 +77,19 @@ describe('MRBench V1 gold against V3 gold on the replies both label', () => {
       const n = (seen.get(r.conversation_id) ?? 0) + 1;
       seen.set(r.conversation_id, n);
       const k = total.get(r.conversation_id)! > 1 ? `${r.conversation_id}_${n}` : r.conversation_id;
-      for (const [tutor, reply] of Object.entries(r.tutor_responses ?? r.anno_llm_responses ?? {})) out.set(`${k}-${tutor}`, reply.annotation);
+      for (const [tutor, reply] of Object.entries(r.tutor_responses ?? r.anno_llm_responses ?? {}))
+        out.set(`${k}-${tutor}`, reply.annotation);
     }
     return out;
   };
   const rawV3 = key(JSON.parse(fs.readFileSync(v3File, 'utf8')) as RawRecord[]);
   const rawV1 = key(JSON.parse(fs.readFileSync(v1File, 'utf8')) as RawRecord[]);
   const goldOf = (file: string, format: 'mrbench' | 'mrbench-v1') =>
-    new Map(Array.from(rubricAnnotationRecords(file, format, format === 'mrbench' ? MRBENCH_V3_CATALOG : MRBENCH_V1_CATALOG)).flatMap((r) => (r.ok ? [[r.value.item, r.value.labels] as const] : [])));
+    new Map(
+      Array.from(rubricAnnotationRecords(file, format, format === 'mrbench' ? MRBENCH_V3_CATALOG : MRBENCH_V1_CATALOG)).flatMap((r) =>
+        r.ok ? [[r.value.item, r.value.labels] as const] : [],
+      ),
+    );
 
   it('agreement per dimension equals the raw count', () => {
     const v3 = goldOf(v3File, 'mrbench');

@@ -88,7 +88,8 @@ export const OK_REJECT_CATALOG: RubricCatalog = [
   {
     id: 'leakage',
     name: 'Answer withheld',
-    description: 'OK when the tutor lets the student reach the solution; REJECT when the tutor states the answer or does the decisive step for them.',
+    description:
+      'OK when the tutor lets the student reach the solution; REJECT when the tutor states the answer or does the decisive step for them.',
     labels: ['REJECT', 'OK'],
     desired: 'OK',
   },

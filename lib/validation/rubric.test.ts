@@ -27,7 +27,10 @@ const yes = { id: 'actionability', name: 'Actionable', labels: ['No', 'To some e
 
 describe('rubric dimension catalogs', () => {
   it('accepts a catalog, keeps the label order and the lenient folding', () => {
-    const r = validateRubricCatalog([{ ...yes, lenient: { 'To some extent': 'Yes' } }, { id: 'leakage', name: 'Leak', labels: ['REJECT', 'OK'], desired: 'OK' }]);
+    const r = validateRubricCatalog([
+      { ...yes, lenient: { 'To some extent': 'Yes' } },
+      { id: 'leakage', name: 'Leak', labels: ['REJECT', 'OK'], desired: 'OK' },
+    ]);
     expect(r.ok).toBe(true);
     if (r.ok) {
       expect(r.catalog[0].labels).toEqual(['No', 'To some extent', 'Yes']);
@@ -42,7 +45,7 @@ describe('rubric dimension catalogs', () => {
         { ...yes, id: 'one', labels: ['Yes'] },
         { ...yes, id: 'dup', labels: ['No', 'Yes', 'No'] },
         { ...yes, id: 'desired', desired: 'Maybe' },
-        { ...yes, id: 'blank', labels: ['No', ' Yes'] , desired: 'No'},
+        { ...yes, id: 'blank', labels: ['No', ' Yes'], desired: 'No' },
       ]),
     ).toEqual([
       'dimension 1 (one), labels: must have at least 2 items',
@@ -87,7 +90,12 @@ describe('rubric dimension catalogs', () => {
   it('ships three catalogs that pass their own schema', () => {
     expect(RUBRIC_CATALOG_NAMES).toEqual(['mrbench-v3', 'mrbench-v1', 'ok-reject']);
     for (const name of RUBRIC_CATALOG_NAMES) expect(resolveRubricCatalog(name).ok).toBe(true);
-    expect(MRBENCH_V3_CATALOG.map((d) => d.id)).toEqual(['mistake_identification', 'mistake_location', 'providing_guidance', 'actionability']);
+    expect(MRBENCH_V3_CATALOG.map((d) => d.id)).toEqual([
+      'mistake_identification',
+      'mistake_location',
+      'providing_guidance',
+      'actionability',
+    ]);
     expect(MRBENCH_V3_CATALOG.every((d) => d.desired === 'Yes' && d.lenient?.['To some extent'] === 'Yes')).toBe(true);
     expect(MRBENCH_V1_CATALOG).toHaveLength(8);
     expect(OK_REJECT_CATALOG.map((d) => [d.id, d.labels, d.desired])).toEqual([
@@ -104,7 +112,9 @@ describe('rubric dimension catalogs', () => {
     const unknown = resolveRubricCatalog('mrbench-v2');
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) {
-      expect(unknown.errors[0].message).toBe('"mrbench-v2" is neither a shipped catalog (mrbench-v3, mrbench-v1, ok-reject) nor a JSON array of dimensions');
+      expect(unknown.errors[0].message).toBe(
+        '"mrbench-v2" is neither a shipped catalog (mrbench-v3, mrbench-v1, ok-reject) nor a JSON array of dimensions',
+      );
     }
   });
 });
@@ -181,12 +191,22 @@ describe('rubric annotation and judge lines against a catalog', () => {
       'labels.__proto__: is not a dimension of this study (mistake_identification, mistake_location, providing_guidance, actionability)',
     ]);
     expect(errorsOf(judge, { item: 'i', judge: 'j', labels: { actionability: 'Yes' }, sample: 0 })).toEqual(['sample: must be at least 1']);
-    expect(errorsOf(judge, { item: 'i', judge: 'j', labels: { actionability: 'Yes' }, sample: 1.5 })).toEqual(['sample: must be a whole number (got number)']);
+    expect(errorsOf(judge, { item: 'i', judge: 'j', labels: { actionability: 'Yes' }, sample: 1.5 })).toEqual([
+      'sample: must be a whole number (got number)',
+    ]);
   });
 
   it('checks V1 labels with their own sets', () => {
     const v1 = rubricJudgeLineSchema(MRBENCH_V1_CATALOG);
-    expect(v1.safeParse({ item: 'i', judge: 'j', labels: { tutor_tone: 'Encouraging', revealing_of_the_answer: 'Yes (and the answer is correct)' } }).success).toBe(true);
-    expect(errorsOf(v1, { item: 'i', judge: 'j', labels: { tutor_tone: 'Yes' } })).toEqual(['labels.tutor_tone: "Yes" is not one of Offensive, Neutral, Encouraging']);
+    expect(
+      v1.safeParse({
+        item: 'i',
+        judge: 'j',
+        labels: { tutor_tone: 'Encouraging', revealing_of_the_answer: 'Yes (and the answer is correct)' },
+      }).success,
+    ).toBe(true);
+    expect(errorsOf(v1, { item: 'i', judge: 'j', labels: { tutor_tone: 'Yes' } })).toEqual([
+      'labels.tutor_tone: "Yes" is not one of Offensive, Neutral, Encouraging',
+    ]);
   });
 });

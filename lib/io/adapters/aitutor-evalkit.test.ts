@@ -12,7 +12,7 @@ const kit = (name: string) => publicDataPath('aitutor-evalkit', name);
 const sample = kit('test_sample.json');
 const PROMETHEUS = 'prometheus-eval/prometheus-7b-v2.0';
 
-const ok = <T,>(rs: Iterable<{ ok: boolean; value?: T }>) => Array.from(rs).flatMap((r) => (r.ok ? [r.value as T] : []));
+const ok = <T>(rs: Iterable<{ ok: boolean; value?: T }>) => Array.from(rs).flatMap((r) => (r.ok ? [r.value as T] : []));
 
 describe('AITutor-EvalKit sample → items', () => {
   const results = Array.from(rubricItemRecords(sample, 'aitutor-evalkit'));
@@ -28,7 +28,9 @@ describe('AITutor-EvalKit sample → items', () => {
 
   it('matches no item of the MRBench V3 dev set or of MRBench V1', () => {
     const ids = (file: string, format: 'mrbench' | 'mrbench-v1') =>
-      new Set(ok<{ id: string; group?: string }>(rubricItemRecords(publicDataPath('mrbench', file), format)).flatMap((i) => [i.id, i.group!]));
+      new Set(
+        ok<{ id: string; group?: string }>(rubricItemRecords(publicDataPath('mrbench', file), format)).flatMap((i) => [i.id, i.group!]),
+      );
     const v3 = ids('mrbench_v3_devset.json', 'mrbench');
     const v1 = ids('MRBench_V1.json', 'mrbench-v1');
     expect(items.filter((i) => v3.has(i.id) || v3.has(i.group!) || v1.has(i.id) || v1.has(i.group!))).toEqual([]);
@@ -44,7 +46,9 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
     expect(evalkitDefaultJudge(kit('auto_model_predictions.json'))).toBe(EVALKIT_AUTO_JUDGE);
     expect(evalkitDefaultJudge(kit('gpt5_model_predictions.json'))).toBe('gpt5');
     expect(evalkitDefaultJudge(kit('prometheus_model_predictions.json'))).toBe(PROMETHEUS);
-    expect(() => evalkitDefaultJudge(sample)).toThrow('Cannot tell which judge test_sample.json is for; name one of: (the file holds no predictions).');
+    expect(() => evalkitDefaultJudge(sample)).toThrow(
+      'Cannot tell which judge test_sample.json is for; name one of: (the file holds no predictions).',
+    );
   });
 
   for (const [file, judge] of [
@@ -63,7 +67,8 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
   }
 
   it('reads the first reply exactly, for each judge of the gpt5 file', () => {
-    const first = (judge: string) => ok<RubricJudgeLine>(rubricJudgeRecords(kit('gpt5_model_predictions.json'), 'aitutor-evalkit', MRBENCH_V3_CATALOG, judge))[0];
+    const first = (judge: string) =>
+      ok<RubricJudgeLine>(rubricJudgeRecords(kit('gpt5_model_predictions.json'), 'aitutor-evalkit', MRBENCH_V3_CATALOG, judge))[0];
     const item = '01-374a3eb6-95cf-4725-9e76-86a8972aa5cb-Gemini';
     expect(first('gpt5')).toEqual({
       item,
@@ -71,8 +76,18 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
       sample: 1,
       labels: { mistake_identification: 'No', mistake_location: 'No', providing_guidance: 'No', actionability: 'Yes' },
     });
-    expect(first(PROMETHEUS).labels).toEqual({ mistake_identification: 'No', mistake_location: 'No', providing_guidance: 'To some extent', actionability: 'Yes' });
-    expect(first(EVALKIT_AUTO_JUDGE).labels).toEqual({ mistake_identification: 'Yes', mistake_location: 'Yes', providing_guidance: 'Yes', actionability: 'Yes' });
+    expect(first(PROMETHEUS).labels).toEqual({
+      mistake_identification: 'No',
+      mistake_location: 'No',
+      providing_guidance: 'To some extent',
+      actionability: 'Yes',
+    });
+    expect(first(EVALKIT_AUTO_JUDGE).labels).toEqual({
+      mistake_identification: 'Yes',
+      mistake_location: 'Yes',
+      providing_guidance: 'Yes',
+      actionability: 'Yes',
+    });
   });
 
   it('counts of the gpt5 labels match the file', () => {
@@ -92,7 +107,10 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
           conversation_id: 'c1',
           conversation_history: 'Tutor: Hi\nStudent: 3',
           anno_llm_responses: {
-            A: { response: 'x', llm_annotation: { 'Actionability/gpt5': 'yes', 'Mistake_Location/gpt5': ' No ', 'Mistake_Identification/gpt5': 2 } },
+            A: {
+              response: 'x',
+              llm_annotation: { 'Actionability/gpt5': 'yes', 'Mistake_Location/gpt5': ' No ', 'Mistake_Identification/gpt5': 2 },
+            },
             B: { response: 'y', llm_annotation: { 'Actionability/other': 'Yes' } },
             C: { response: 'z', llm_annotation: { 'Tone/gpt5': 'Yes' } },
           },
@@ -105,7 +123,8 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
     expect(failures).toEqual([
       {
         unreadable: { item: 'c1-A', criterion: 'actionability' },
-        message: 'record 1 (item c1-A), anno_llm_responses.A.llm_annotation["Actionability/gpt5"]: unreadable verdict "yes" (expected one of No, To some extent, Yes)',
+        message:
+          'record 1 (item c1-A), anno_llm_responses.A.llm_annotation["Actionability/gpt5"]: unreadable verdict "yes" (expected one of No, To some extent, Yes)',
       },
       {
         unreadable: { item: 'c1-A', criterion: 'mistake_identification' },

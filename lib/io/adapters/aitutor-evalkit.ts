@@ -83,7 +83,11 @@ export function evalkitJudgeNames(file: string): string[] {
  * exactly one.
  */
 export function evalkitDefaultJudge(file: string): string {
-  const stem = path.basename(file).replace(/\.json$/i, '').replace(/_model_predictions$/i, '').toLowerCase();
+  const stem = path
+    .basename(file)
+    .replace(/\.json$/i, '')
+    .replace(/_model_predictions$/i, '')
+    .toLowerCase();
   const available = evalkitJudgeNames(file);
   if (stem === 'auto' && available.includes(EVALKIT_AUTO_JUDGE)) return EVALKIT_AUTO_JUDGE;
   const matching = available.filter((n) => n !== EVALKIT_AUTO_JUDGE && n.toLowerCase().includes(stem));

@@ -10,7 +10,10 @@ import { mrbenchHistory, mrbenchItemId, mrbenchSafeId } from './mrbench';
 const v3File = publicDataPath('mrbench', 'mrbench_v3_devset.json');
 const v1File = publicDataPath('mrbench', 'MRBench_V1.json');
 
-type Raw = { conversation_id: string; conversation_history: string } & Record<string, Record<string, { response: string; annotation: Record<string, string> }>>;
+type Raw = { conversation_id: string; conversation_history: string } & Record<
+  string,
+  Record<string, { response: string; annotation: Record<string, string> }>
+>;
 const raw = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Raw[];
 
 function tmpJson(value: unknown): string {
@@ -100,7 +103,9 @@ describe('MRBench V3 dev set', () => {
       labels: { mistake_identification: 'Yes', mistake_location: 'Yes', providing_guidance: 'Yes', actionability: 'Yes' },
     });
     const count = (dim: string, label: string) => okGold.filter((l) => l.labels[dim] === label).length;
-    expect([count('actionability', 'No'), count('actionability', 'To some extent'), count('actionability', 'Yes')]).toEqual([797, 369, 1310]);
+    expect([count('actionability', 'No'), count('actionability', 'To some extent'), count('actionability', 'Yes')]).toEqual([
+      797, 369, 1310,
+    ]);
     expect(count('mistake_identification', 'Yes')).toBe(1932);
   });
 
@@ -176,7 +181,9 @@ describe('MRBench V1', () => {
       tutor_tone: 'Neutral',
     });
     const revealing = (label: string) => okGold.filter((l) => l.labels.revealing_of_the_answer === label).length;
-    expect([revealing('Yes (but the answer is incorrect)'), revealing('Yes (and the answer is correct)'), revealing('No')]).toEqual([26, 232, 1331]);
+    expect([revealing('Yes (but the answer is incorrect)'), revealing('Yes (and the answer is correct)'), revealing('No')]).toEqual([
+      26, 232, 1331,
+    ]);
   });
 });
 

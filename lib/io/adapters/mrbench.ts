@@ -49,7 +49,11 @@ export const mrbenchRecordSchema = z
   })
   .superRefine((r, ctx) => {
     if (r.tutor_responses === undefined && r.anno_llm_responses === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['tutor_responses'], message: 'is required (or anno_llm_responses): the record has no replies' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tutor_responses'],
+        message: 'is required (or anno_llm_responses): the record has no replies',
+      });
     }
   });
 export type MrbenchRecord = z.infer<typeof mrbenchRecordSchema>;
@@ -111,9 +115,7 @@ export function mrbenchHistory(text: string): { role: 'tutor' | 'student'; text:
       turns[turns.length - 1].lines.push(raw.trim());
     }
   }
-  return turns
-    .map((t) => ({ role: t.role, text: t.lines.join('\n').trim() }))
-    .filter((t) => t.text !== '');
+  return turns.map((t) => ({ role: t.role, text: t.lines.join('\n').trim() })).filter((t) => t.text !== '');
 }
 
 function rawConversationId(value: unknown): string | null {
