@@ -12,7 +12,11 @@ export type RecordResult<T> =
       ok: false;
       errors: ImportError[];
       /** Set when the record is readable but its verdict is not: the importer leaves it out and lists it, instead of refusing the file. */
-      unreadableVerdict?: { item: string };
+      unreadableVerdict?: {
+        item: string;
+        /** The one criterion or dimension that could not be read, when the record's other verdicts were readable. */
+        criterion?: string;
+      };
     };
 
 export function failure(line: number, path: string, message: string): RecordResult<never> {
