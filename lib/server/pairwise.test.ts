@@ -142,8 +142,12 @@ describe('adjudication and ground truth', () => {
     const base = { studyId, itemId: first.itemId, requestId: rid(), choices: { overall: neither } };
     expect(codeOf(() => submitAdjudication(adj, base))).toBe('invalid');
     expect(codeOf(() => submitAdjudication(adj, { ...base, choices: { ...base.choices, coherence: 'r1' } }))).toBe('invalid');
-    submitAdjudication(adj, { ...base, rationales: { overall: 'Both missed the arithmetic slip.' } });
-    expect(submitAdjudication(adj, { ...base, rationales: { overall: 'again' } }).duplicate).toBe(true);
+    const settled = { ...base, rationales: { overall: 'Both missed the arithmetic slip.' } };
+    submitAdjudication(adj, settled);
+    expect(submitAdjudication(adj, settled).duplicate).toBe(true);
+    // The same request id with another rationale is not a retry: refused, and the first ruling stands.
+    expect(codeOf(() => submitAdjudication(adj, { ...base, rationales: { overall: 'again' } }))).toBe('conflict');
+    expect(getDb().$client.prepare('SELECT rationale FROM adjudications').pluck().get()).toBe('Both missed the arithmetic slip.');
     expect(getAdjudicationQueue(adj, studyId)).toMatchObject({ total: 1, resolved: 1, currentItemId: null });
     expect(count('SELECT count(*) FROM adjudications')).toBe(1);
   });
