@@ -65,7 +65,10 @@ export const deleteDraft = (db: Db, assignmentId: number) => stmt(db, 'DELETE FR
 
 /** Starts the wall clock of active time when a pending item is first served to its reviewer. */
 export const markServed = (db: Db, assignmentId: number, now: number) =>
-  stmt(db, `UPDATE assignments SET credited_until = ? WHERE id = ? AND state = 'pending' AND credited_until IS NULL`).run(now, assignmentId);
+  stmt(db, `UPDATE assignments SET credited_until = ? WHERE id = ? AND state = 'pending' AND credited_until IS NULL`).run(
+    now,
+    assignmentId,
+  );
 
 /** Sets the active time of an assignment and the wall-clock time up to which it has been credited. */
 export const setActiveTime = (db: Db, assignmentId: number, activeMs: number, creditedUntil: number) =>

@@ -63,17 +63,15 @@ describe('flow submissions by request id', () => {
     const assignmentId = getQueue(ann1, flowStudy).currentId!;
     const input = { assignmentId, requestId: 'flow-changed-01', activeMs: 0, decision: { decision: 'verify' } };
     submitFlowReview(ann1, input);
-    const changed = failure(() =>
-      submitFlowReview(ann1, { ...input, decision: { decision: 'discard', reasons: ['off_topic'] } }),
-    );
+    const changed = failure(() => submitFlowReview(ann1, { ...input, decision: { decision: 'discard', reasons: ['off_topic'] } }));
     expect(changed.code).toBe('conflict');
     expect(changed.message).toMatch(/already used for a different submission/);
     // Nor can the id be reused for another item.
     const other = getQueue(ann1, flowStudy).currentId!;
     expect(failure(() => submitFlowReview(ann1, { ...input, assignmentId: other })).message).toMatch(/different submission/);
-    expect(
-      sql().$client.prepare('SELECT decision, reasons FROM annotations WHERE assignment_id = ?').all(assignmentId),
-    ).toEqual([{ decision: 'verify', reasons: null }]);
+    expect(sql().$client.prepare('SELECT decision, reasons FROM annotations WHERE assignment_id = ?').all(assignmentId)).toEqual([
+      { decision: 'verify', reasons: null },
+    ]);
     expect(count('SELECT count(*) FROM annotations WHERE assignment_id = ?', other)).toBe(0);
   });
 

@@ -25,7 +25,8 @@ export const UNDONE_SUBMISSION =
  */
 export function replayedAnnotation(db: Db, prior: q.AnnotationRow, assignmentId: number, hash: string) {
   // Annotations written before hashes were kept carry none: only their assignment can be compared.
-  if (prior.assignmentId !== assignmentId || (prior.requestHash !== null && prior.requestHash !== hash)) throw conflict(DIFFERENT_SUBMISSION);
+  if (prior.assignmentId !== assignmentId || (prior.requestHash !== null && prior.requestHash !== hash))
+    throw conflict(DIFFERENT_SUBMISSION);
   const a = q.findAssignment(db, assignmentId);
   if (a?.state !== 'submitted' || q.latestAnnotation(db, assignmentId)?.id !== prior.id) throw conflict(UNDONE_SUBMISSION);
   return { assignmentId, revision: prior.revision, duplicate: true as const };
