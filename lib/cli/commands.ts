@@ -246,7 +246,11 @@ export const COMMANDS: Command[] = [
     summary: 'Loads the demo accounts and studies (MathDial from CONCORD_PUBLIC_DATA, KMP-style examples).',
     options: { 'if-empty': { type: 'boolean' } },
     async run(v) {
-      const result = await seedDemo({ ifEmpty: !!v['if-empty'], log: (m) => process.stdout.write(`${m}\n`) });
+      const result = await seedDemo({
+        ifEmpty: !!v['if-empty'],
+        log: (m) => process.stdout.write(`${m}\n`),
+        warn: (m) => process.stderr.write(`${m}\n`),
+      });
       if (result.skipped) process.stdout.write('The database already has accounts; demo seed skipped.\n');
     },
   },
