@@ -133,6 +133,10 @@ export const assignments = sqliteTable(
     swapped: integer('swapped', { mode: 'boolean' }).notNull().default(false),
     state: text('state', { enum: ASSIGNMENT_STATES }).notNull().default('pending'),
     activeMs: integer('active_ms').notNull().default(0),
+    // The wall-clock time up to which active time has been credited: set when the item is served to its reviewer
+    // (again after an undo); crediting d ms of active time moves it d ms on, never past the present. So the
+    // active time of an assignment never adds up to more than the wall time its reviewer had the item.
+    creditedUntil: integer('credited_until', { mode: 'timestamp_ms' }),
     firstSeenAt: integer('first_seen_at', { mode: 'timestamp_ms' }),
     submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
   },
@@ -175,8 +179,12 @@ export const annotations = sqliteTable(
       .notNull()
       .references(() => assignments.id, { onDelete: 'cascade' }),
     revision: integer('revision').notNull(),
-    // Client-generated key: a retried or double-clicked submit finds its first result instead of writing again.
+    // Client-generated key, unique per person: a retried or double-clicked submit finds its first result instead
+    // of writing again.
     requestId: text('request_id').notNull(),
+    // SHA-256 of the canonical submission the request carried, to tell a retry from a different submission that
+    // reuses the id. Null for annotations written before it was kept and for imported prior annotations.
+    requestHash: text('request_hash'),
     decision: text('decision', { enum: FLOW_DECISIONS }),
     afterStep: integer('after_step'),
     reasons: text('reasons', { mode: 'json' }).$type<string[]>(),
@@ -189,7 +197,8 @@ export const annotations = sqliteTable(
   },
   (t) => [
     uniqueIndex('annotations_assignment_revision_unique').on(t.assignmentId, t.revision),
-    uniqueIndex('annotations_request_unique').on(t.requestId),
+    // Per person: one reviewer's request id never collides with, or reveals, another's.
+    uniqueIndex('annotations_request_unique').on(t.createdBy, t.requestId),
     check('annotations_truncate_has_step', sql`${t.decision} IS NOT 'truncate' OR ${t.afterStep} >= 1`),
   ],
 );
@@ -278,12 +287,15 @@ export const adjudications = sqliteTable(
     adjudicatorId: integer('adjudicator_id')
       .notNull()
       .references(() => users.id),
+    // One ruling request writes a row per criterion, all with its id and the hash of its canonical content.
     requestId: text('request_id').notNull(),
+    requestHash: text('request_hash'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('adjudications_item_criterion_revision_unique').on(t.itemId, t.criterion, t.revision),
-    index('adjudications_request_idx').on(t.requestId),
+    // Request ids are per person, like those of annotations.
+    index('adjudications_request_idx').on(t.adjudicatorId, t.requestId),
     check('adjudications_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
   ],
 );

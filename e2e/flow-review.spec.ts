@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Request, type Route } from '@playwright/test';
 import { concord } from './support/cli';
+import { parseCsv } from '../lib/testing/csv';
 import { withReadonlyDb } from './support/server';
 import { asUser } from './support/session';
 
@@ -66,23 +67,30 @@ test('the lead sees the decisions and downloads exports with the right content',
   await expect(page.getByTestId('count-discarded')).toContainText('1');
   await expect(page.getByTestId('reviewer-table')).toContainText('3 / 6');
 
+  // Every flow of this study has two reviewers and only ann1 has reviewed: no flow is verified yet. The verified
+  // flows leave them out and say how many; the export with incomplete ones has them, marked as such.
   const [flows] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Verified flows (JSONL)' }).click()]);
+  expect(fs.readFileSync((await flows.path())!, 'utf8')).toBe('');
+  const direct = await page.request.get(`/api/studies/${STUDY}/export?what=flows&format=jsonl`);
+  expect(direct.headers()['x-concord-incomplete-items']).toBe('6');
+  const [partial] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Verified flows with incomplete ones (JSONL)' }).click(),
+  ]);
   const lines = fs
-    .readFileSync((await flows.path())!, 'utf8')
+    .readFileSync((await partial.path())!, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
   expect(lines.map((f) => f.id)).toEqual(['kmp-style-001', 'kmp-style-002']);
   expect(lines[1].steps).toHaveLength(3);
-  expect(lines[1].review).toMatchObject({ decision: 'truncate', afterStep: 3, reviewers: ['ann1'] });
+  expect(lines[1].review).toMatchObject({ decision: 'truncate', afterStep: 3, reviewers: ['ann1'], complete: false });
+  expect((await page.request.get(`/api/studies/${STUDY}/export?what=flows&include-incomplete=maybe`)).status()).toBe(400);
 
   const [decisions] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Decisions (CSV)' }).click()]);
-  const rows = fs
-    .readFileSync((await decisions.path())!, 'utf8')
-    .trim()
-    .split(/\r?\n/);
+  const rows = parseCsv(fs.readFileSync((await decisions.path())!, 'utf8'));
   expect(rows).toHaveLength(4);
-  expect(rows[3]).toMatch(/^kmp-style-003,ann1,discard,,illogical_sequence,/);
+  expect(rows[3].slice(0, 5)).toEqual(['kmp-style-003', 'ann1', 'discard', '', 'illogical_sequence']);
   await context.close();
 });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { parseCsv } from '../lib/testing/csv';
 import { asUser } from './support/session';
 
 // The demo seed makes study 3 the KMP-style pairwise items (3 items), judged by ann1 and ann2, adjudicated by adj.
@@ -74,9 +75,9 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   await expect(lead.page.getByTestId('gt-complete')).toContainText('3');
   await expect(lead.page.getByTestId('backlog')).toHaveText('0');
   const [download] = await Promise.all([lead.page.waitForEvent('download'), lead.page.getByRole('link', { name: 'Ground truth (CSV)' }).click()]);
-  const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
-  expect(lines[0]).toBe('item,criterion,label,provenance,reviewer1_label,reviewer2_label,adjudicator,rationale');
-  const body = lines.slice(1).map((l) => l.split(','));
+  const lines = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(lines[0]).toEqual(['item', 'criterion', 'label', 'provenance', 'reviewer1_label', 'reviewer2_label', 'adjudicator', 'rationale']);
+  const body = lines.slice(1);
   expect(body).toHaveLength(3 * 8);
   expect(body.every((r) => r[2] === 'tie')).toBe(true);
   const adjudicated = body.filter((r) => r[3] === 'adjudicated');

@@ -10,11 +10,12 @@ export type AssignmentRow = {
   swapped: 0 | 1;
   state: 'pending' | 'submitted';
   activeMs: number;
+  creditedUntil: number | null;
   submittedAt: number | null;
 };
 
 const COLUMNS = `id, study_id AS studyId, item_id AS itemId, user_id AS userId, slot, queue_position AS queuePosition,
-  swapped, state, active_ms AS activeMs, submitted_at AS submittedAt`;
+  swapped, state, active_ms AS activeMs, credited_until AS creditedUntil, submitted_at AS submittedAt`;
 
 export const findAssignment = (db: Db, id: number) =>
   stmt(db, `SELECT ${COLUMNS} FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined;
@@ -62,12 +63,16 @@ export const upsertDraft = (db: Db, assignmentId: number, payload: unknown, now:
 
 export const deleteDraft = (db: Db, assignmentId: number) => stmt(db, 'DELETE FROM drafts WHERE assignment_id = ?').run(assignmentId);
 
-/** Adds active time reported by the client, at most 15 minutes per report so a stuck tab cannot inflate it. */
-export const addActiveTime = (db: Db, assignmentId: number, reportedTotalMs: number) =>
-  stmt(db, 'UPDATE assignments SET active_ms = max(active_ms, min(?, active_ms + 900000)) WHERE id = ?').run(
-    Math.max(0, Math.floor(reportedTotalMs)),
+/** Starts the wall clock of active time when a pending item is first served to its reviewer. */
+export const markServed = (db: Db, assignmentId: number, now: number) =>
+  stmt(db, `UPDATE assignments SET credited_until = ? WHERE id = ? AND state = 'pending' AND credited_until IS NULL`).run(
+    now,
     assignmentId,
   );
+
+/** Sets the active time of an assignment and the wall-clock time up to which it has been credited. */
+export const setActiveTime = (db: Db, assignmentId: number, activeMs: number, creditedUntil: number) =>
+  stmt(db, 'UPDATE assignments SET active_ms = ?, credited_until = ? WHERE id = ?').run(activeMs, creditedUntil, assignmentId);
 
 export type AnnotationRow = {
   id: number;
@@ -80,13 +85,16 @@ export type AnnotationRow = {
   note: string | null;
   payload: string | null;
   createdBy: number;
+  requestHash: string | null;
 };
 
 const ANNOTATION_COLUMNS = `id, assignment_id AS assignmentId, revision, request_id AS requestId, decision,
-  after_step AS afterStep, reasons, note, payload, created_by AS createdBy`;
+  after_step AS afterStep, reasons, note, payload, created_by AS createdBy, request_hash AS requestHash`;
 
-export const findAnnotationByRequest = (db: Db, requestId: string) =>
-  stmt(db, `SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE request_id = ?`).get(requestId) as AnnotationRow | undefined;
+/** The annotation a person's request id wrote, if any (request ids are per person). */
+export const findAnnotationByRequest = (db: Db, userId: number, requestId: string) =>
+  stmt(db, `SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE created_by = ? AND request_id = ?`).get(userId, requestId) as
+    AnnotationRow | undefined;
 
 export const latestAnnotation = (db: Db, assignmentId: number) =>
   stmt(db, `SELECT ${ANNOTATION_COLUMNS} FROM annotations WHERE assignment_id = ? ORDER BY revision DESC LIMIT 1`).get(assignmentId) as
@@ -97,6 +105,7 @@ export function insertAnnotation(
   a: {
     assignmentId: number;
     requestId: string;
+    requestHash: string;
     decision?: string | null;
     afterStep?: number | null;
     reasons?: string[] | null;
@@ -109,12 +118,13 @@ export function insertAnnotation(
     (stmt(db, 'SELECT coalesce(max(revision), 0) FROM annotations WHERE assignment_id = ?').pluck().get(a.assignmentId) as number) + 1;
   const info = stmt(
     db,
-    `INSERT INTO annotations (assignment_id, revision, request_id, decision, after_step, reasons, note, payload, created_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO annotations (assignment_id, revision, request_id, request_hash, decision, after_step, reasons, note, payload, created_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     a.assignmentId,
     revision,
     a.requestId,
+    a.requestHash,
     a.decision ?? null,
     a.afterStep ?? null,
     a.reasons ? JSON.stringify(a.reasons) : null,
@@ -128,8 +138,12 @@ export function insertAnnotation(
 export const markSubmitted = (db: Db, assignmentId: number, now: number) =>
   stmt(db, `UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`).run(now, assignmentId);
 
-export const markPending = (db: Db, assignmentId: number) =>
-  stmt(db, `UPDATE assignments SET state = 'pending', submitted_at = NULL WHERE id = ? AND state = 'submitted'`).run(assignmentId);
+/** Gives a submitted assignment back to its reviewer; its active-time clock starts again now. */
+export const markPending = (db: Db, assignmentId: number, now: number) =>
+  stmt(db, `UPDATE assignments SET state = 'pending', submitted_at = NULL, credited_until = ? WHERE id = ? AND state = 'submitted'`).run(
+    now,
+    assignmentId,
+  );
 
 export const markSeen = (db: Db, assignmentId: number, now: number) =>
   stmt(db, 'UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);

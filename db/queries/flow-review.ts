@@ -57,15 +57,33 @@ export const submissionsPerDay = (db: Db, studyId: number) =>
     )
     .all({ studyId }) as { day: string; username: string; n: number }[];
 
-/** Every submitted decision with its item and reviewer, in item order then reviewer. */
+/**
+ * Every submitted decision with its item and reviewer, in item order then reviewer; `pending` counts the item's
+ * reviews not submitted yet (0 once every planned reviewer has submitted).
+ */
 export const iterateDecisions = (db: Db, studyId: number) =>
   db.$client
     .prepare(
-      `SELECT l.*, i.external_id AS externalId, i.position, i.payload AS itemPayload, u.username
+      `SELECT l.*, i.external_id AS externalId, i.position, i.payload AS itemPayload, u.username,
+              (SELECT count(*) FROM assignments p WHERE p.item_id = l.itemId AND p.state = 'pending') AS pending
          FROM (${LATEST}) l JOIN items i ON i.id = l.itemId JOIN users u ON u.id = l.userId
         ORDER BY i.position, u.username`,
     )
-    .iterate({ studyId }) as IterableIterator<DecisionRow & { externalId: string; position: number; itemPayload: string; username: string }>;
+    .iterate({ studyId }) as IterableIterator<
+    DecisionRow & { externalId: string; position: number; itemPayload: string; username: string; pending: number }
+  >;
+
+/** Items of a study that do not have every planned review in: some review pending, or no reviewer at all. */
+export const countIncompleteItems = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT count(*) FROM items i
+        WHERE i.study_id = ?
+          AND (EXISTS (SELECT 1 FROM assignments a WHERE a.item_id = i.id AND a.state = 'pending')
+               OR NOT EXISTS (SELECT 1 FROM assignments a WHERE a.item_id = i.id))`,
+    )
+    .pluck()
+    .get(studyId) as number;
 
 export type FlowListRow = {
   itemId: number;

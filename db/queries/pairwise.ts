@@ -51,20 +51,23 @@ export const latestAdjudications = (db: Db, itemId: number) =>
 export const hasAdjudication = (db: Db, itemId: number) =>
   db.$client.prepare('SELECT 1 FROM adjudications WHERE item_id = ? LIMIT 1').pluck().get(itemId) === 1;
 
-export const adjudicationByRequest = (db: Db, requestId: string) =>
-  db.$client.prepare('SELECT item_id AS itemId, adjudicator_id AS adjudicatorId FROM adjudications WHERE request_id = ? LIMIT 1').get(requestId) as
-    | { itemId: number; adjudicatorId: number }
-    | undefined;
+/** The ruling an adjudicator's request id wrote, if any (request ids are per person). */
+export const adjudicationByRequest = (db: Db, adjudicatorId: number, requestId: string) =>
+  db.$client
+    .prepare('SELECT item_id AS itemId, request_hash AS requestHash FROM adjudications WHERE adjudicator_id = ? AND request_id = ? LIMIT 1')
+    .get(adjudicatorId, requestId) as { itemId: number; requestHash: string | null } | undefined;
 
 export function insertAdjudication(
   db: Db,
-  a: { itemId: number; criterion: string; label: string; rationale: string | null; adjudicatorId: number; requestId: string },
+  a: { itemId: number; criterion: string; label: string; rationale: string | null; adjudicatorId: number; requestId: string; requestHash: string },
 ) {
   const revision =
     (db.$client.prepare('SELECT coalesce(max(revision), 0) FROM adjudications WHERE item_id = ? AND criterion = ?').pluck().get(a.itemId, a.criterion) as number) + 1;
   db.$client
-    .prepare('INSERT INTO adjudications (item_id, criterion, revision, label, rationale, adjudicator_id, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(a.itemId, a.criterion, revision, a.label, a.rationale, a.adjudicatorId, a.requestId);
+    .prepare(
+      'INSERT INTO adjudications (item_id, criterion, revision, label, rationale, adjudicator_id, request_id, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(a.itemId, a.criterion, revision, a.label, a.rationale, a.adjudicatorId, a.requestId, a.requestHash);
 }
 
 /**

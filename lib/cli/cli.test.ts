@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicDataDir } from '@/lib/io/public-data';
+import { parseCsv } from '@/lib/testing/csv';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-cli-'));
 const env = { ...process.env, CONCORD_DB: path.join(dir, 'cli.db') };
@@ -32,7 +33,7 @@ describe('the concord command', () => {
     expect(report).toMatchObject({ items: 599, submitted: 0, verified: 0, truncated: 0, discarded: 0, discardReasons: {} });
     expect(report.reviewers).toEqual([expect.objectContaining({ username: 'rev1', submitted: 0, activeSeconds: 0, payout: 0 })]);
     const exported = concord(['export', 'flows', '--study', String(id), '--what', 'decisions', '--format', 'csv']);
-    expect(exported.out.trim()).toBe('item,reviewer,decision,after_step,reasons,note,active_seconds,submitted_at');
+    expect(parseCsv(exported.out)).toEqual([['item', 'reviewer', 'decision', 'after_step', 'reasons', 'note', 'active_seconds', 'submitted_at']]);
   });
 
   it('refuses a bad file on stderr with line and field, exits non-zero and writes nothing', () => {

@@ -194,12 +194,29 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'export flows',
-    usage: 'export flows --study STUDY [--what flows|decisions] [--format jsonl|csv]',
-    summary: 'Streams verified flows (discarded left out, truncation applied) or every decision to stdout.',
-    options: { study: { type: 'string' }, what: { type: 'string', default: 'flows' }, format: { type: 'string', default: 'jsonl' } },
+    usage: 'export flows --study STUDY [--what flows|decisions] [--format jsonl|csv] [--include-incomplete]',
+    summary:
+      'Streams verified flows (discarded left out, truncation applied; flows not every reviewer has submitted yet left out and\n' +
+      'counted on stderr, or exported marked complete: false with --include-incomplete) or every decision to stdout.',
+    options: {
+      study: { type: 'string' },
+      what: { type: 'string', default: 'flows' },
+      format: { type: 'string', default: 'jsonl' },
+      'include-incomplete': { type: 'boolean' },
+    },
     async run(v) {
-      const out = exportFlows(cliActor(), parseStudyId(required(v, 'study')), str(v, 'what')!, str(v, 'format')!);
+      const what = str(v, 'what')!;
+      const includeIncomplete = !!v['include-incomplete'];
+      const out = exportFlows(cliActor(), parseStudyId(required(v, 'study')), what, str(v, 'format')!, { includeIncomplete });
       await writeLines(out.lines);
+      const n = out.summary.incomplete;
+      if (what === 'flows' && n) {
+        process.stderr.write(
+          includeIncomplete
+            ? `${n} flow(s) not reviewed by every reviewer yet; those with reviews are included, marked complete: false.\n`
+            : `${n} flow(s) not reviewed by every reviewer yet were left out (--include-incomplete exports them).\n`,
+        );
+      }
     },
   },
   {
@@ -229,7 +246,11 @@ export const COMMANDS: Command[] = [
     summary: 'Loads the demo accounts and studies (MathDial from CONCORD_PUBLIC_DATA, KMP-style examples).',
     options: { 'if-empty': { type: 'boolean' } },
     async run(v) {
-      const result = await seedDemo({ ifEmpty: !!v['if-empty'], log: (m) => process.stdout.write(`${m}\n`) });
+      const result = await seedDemo({
+        ifEmpty: !!v['if-empty'],
+        log: (m) => process.stdout.write(`${m}\n`),
+        warn: (m) => process.stderr.write(`${m}\n`),
+      });
       if (result.skipped) process.stdout.write('The database already has accounts; demo seed skipped.\n');
     },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvHeader, csvLine, neutralizeCell } from './csv';
+import { csvHeader, csvLine, csvLines, neutralizeCell } from './csv';
 import { jsonlLine } from './jsonl-out';
 
 /** A strict reader of one RFC 4180 record ending in CRLF, to check what csvLine writes. */
@@ -40,6 +40,15 @@ describe('neutralizeCell', () => {
     expect(neutralizeCell('\rx')).toBe("'\rx");
   });
 
+  it('neutralises formulas after a ; or , too, where a spreadsheet in another locale splits the cell', () => {
+    expect(neutralizeCell("x;=cmd|' /C calc'!A0;y")).toBe("x;'=cmd|' /C calc'!A0;y");
+    expect(neutralizeCell('a,+1;-2;@b')).toBe("a,'+1;'-2;'@b");
+    expect(neutralizeCell('a;\t=1,\r=2')).toBe("a;'\t=1,'\r=2");
+    expect(neutralizeCell('=1;=2')).toBe("'=1;'=2");
+    expect(neutralizeCell('hallucinated_material;other')).toBe('hallucinated_material;other');
+    expect(neutralizeCell('a; =1, b')).toBe('a; =1, b');
+  });
+
   it('leaves other strings and non-strings alone', () => {
     expect(neutralizeCell('a=1')).toBe('a=1');
     expect(neutralizeCell('')).toBe('');
@@ -49,19 +58,37 @@ describe('neutralizeCell', () => {
 });
 
 describe('csvLine', () => {
-  it('quotes commas, quotes and line breaks (RFC 4180) and ends rows with CRLF', () => {
-    expect(csvLine(['a,b', 'say "hi"', 'two\nlines', 'cr\rhere', 'plain'])).toBe('"a,b","say ""hi""","two\nlines","cr\rhere",plain\r\n');
+  it('quotes every text cell, doubles quotes (RFC 4180) and ends rows with CRLF', () => {
+    expect(csvLine(['a,b', 'say "hi"', 'two\nlines', 'cr\rhere', 'plain', ''])).toBe(
+      '"a,b","say ""hi""","two\nlines","cr\rhere","plain",""\r\n',
+    );
   });
 
-  it('neutralises string cells, quoting them when needed', () => {
-    expect(csvLine(['=1+1', '+x', '-1', '@a', '\tx', '\rx'])).toBe(`'=1+1,'+x,'-1,'@a,'\tx,"'\rx"\r\n`);
+  it('neutralises string cells inside their quotes', () => {
+    expect(csvLine(['=1+1', '+x', '-1', '@a', '\tx', '\rx'])).toBe(`"'=1+1","'+x","'-1","'@a","'\tx","'\rx"\r\n`);
     expect(csvLine(['=HYPERLINK("http://x","y")'])).toBe(`"'=HYPERLINK(""http://x"",""y"")"\r\n`);
   });
 
-  it('writes numbers, booleans, dates, empty values and objects as text', () => {
+  it('keeps a cell with a formula after a semicolon in one quoted cell, its formula neutralised', () => {
+    const line = csvLine(['a', "x;=cmd|' /C calc'!A0;y", 'b']);
+    expect(line).toBe(`"a","x;'=cmd|' /C calc'!A0;y","b"\r\n`);
+    expect(readRecord(line)).toEqual(['a', "x;'=cmd|' /C calc'!A0;y", 'b']);
+    // Read by a spreadsheet that splits on semicolons (or commas) whatever the quotes, no part starts a formula.
+    for (const part of line.replace(/\r\n$/, '').split(/[;,]/)) expect(part.replace(/^"/, '')).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('writes numbers and booleans bare, empty values empty, dates and objects as quoted text', () => {
     expect(csvLine([-1, 2.5, true, false, null, undefined, new Date(0), { a: [1] }, NaN])).toBe(
-      '-1,2.5,true,false,,,1970-01-01T00:00:00.000Z,"{""a"":[1]}",\r\n',
+      '-1,2.5,true,false,,,"1970-01-01T00:00:00.000Z","{""a"":[1]}",\r\n',
     );
+  });
+
+  it('csvLines gives what csvLine gives row by row', () => {
+    const rows = [
+      ['a', 1],
+      ['=x;-y', null],
+    ];
+    expect(csvLines(rows)).toBe(rows.map((r) => csvLine(r)).join(''));
   });
 
   it('round-trips through a CSV parser', () => {
@@ -71,7 +98,7 @@ describe('csvLine', () => {
   });
 
   it('csvHeader uses the same rules', () => {
-    expect(csvHeader(['id', 'after step', 'a,b'])).toBe('id,after step,"a,b"\r\n');
+    expect(csvHeader(['id', 'after step', 'a,b'])).toBe('"id","after step","a,b"\r\n');
   });
 });
 

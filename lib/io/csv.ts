@@ -1,40 +1,52 @@
-import { stringify } from 'csv-stringify/sync';
-
 /*
- * CSV export, one row at a time so exports can stream. Rows end in CRLF as
- * RFC 4180 prescribes (spreadsheet programs expect it); a field is quoted when
- * it contains a comma, a double quote, CR or LF, and quotes are doubled.
+ * CSV export, one row at a time so exports can stream. Rows end in CRLF as RFC 4180 prescribes (spreadsheet
+ * programs expect it). Every text cell is quoted, quotes doubled; numbers and booleans are written bare, and
+ * null or undefined as an empty, unquoted cell.
  */
 
 export const CSV_LINE_END = '\r\n';
 
-// Characters that make a spreadsheet read a cell as a formula (or, for tab and
-// CR, let a formula follow); see OWASP "CSV injection".
+// Characters that make a spreadsheet read a cell as a formula (or, for tab and CR, let a formula follow);
+// see OWASP "CSV injection".
 const FORMULA_START = /^[=+\-@\t\r]/;
+// The same after a field separator: a spreadsheet set to another locale (`;` in much of Europe) or an importer
+// that ignores quotes splits a cell there, and the part after the separator starts a cell of its own.
+const FORMULA_AFTER_SEPARATOR = /([;,])(?=[=+\-@\t\r])/g;
 
 /**
- * Neutralises a string cell that a spreadsheet would execute as a formula by
- * prefixing a single quote. Only strings are touched: a number such as -1 is
+ * Neutralises a string cell that a spreadsheet could execute as a formula by putting a single quote before
+ * the formula: at the start of the cell, and after every `;` or `,` that a formula character follows (so that
+ * `x;=cmd|' /C calc'!A0;y` becomes `x;'=cmd|' /C calc'!A0;y`). Only strings are touched: a number such as -1 is
  * data, while the text "-1+A1" could be a formula.
  */
 export function neutralizeCell<T>(value: T): T | string {
-  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value !== 'string') return value;
+  const inner = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return FORMULA_START.test(inner) ? `'${inner}` : inner;
 }
 
-/** The text of one cell: empty for null/undefined, ISO 8601 for dates, JSON for objects and arrays. */
-function cellText(value: unknown): string {
+const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/** One cell as written: text neutralised and quoted, numbers and booleans bare, dates in ISO 8601, objects as JSON. */
+function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return quoted(neutralizeCell(value) as string);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
-  return JSON.stringify(value) ?? '';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : quoted(value.toISOString());
+  return quoted(neutralizeCell(JSON.stringify(value) ?? '') as string);
 }
 
-/** One CSV row with its CRLF terminator; every string cell is neutralised. */
+/** One CSV row with its CRLF terminator. */
 export function csvLine(values: readonly unknown[]): string {
-  const cells = values.map((v) => (typeof v === 'string' ? (neutralizeCell(v) as string) : cellText(v)));
-  return stringify([cells], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  return values.map(cell).join(',') + CSV_LINE_END;
+}
+
+/** Several rows at once: what concatenated `csvLine` calls give. */
+export function csvLines(rows: readonly (readonly unknown[])[]): string {
+  let out = '';
+  for (const row of rows) out += csvLine(row);
+  return out;
 }
 
 /** The header row (same quoting and neutralisation as data rows). */

@@ -27,3 +27,14 @@ export function publicDataPath(...segments: string[]): string {
   }
   return full;
 }
+
+/**
+ * What the seed says when a dataset is missing: what is skipped, the path looked for, and how to provide it.
+ */
+export function skippedDatasetMessage(what: string, lookedFor: string): string {
+  return (
+    `Skipped ${what}: ${lookedFor} was not found. To include it, set CONCORD_PUBLIC_DATA to a folder laid out like ` +
+    `the shared data README (mathdial/test.jsonl, bridge/test.json and bridge/responses/, pandalm/testset-v1.json and ` +
+    `its judge files) and seed an empty database again.`
+  );
+}

@@ -112,12 +112,14 @@ const agreement: AgreementReportDto = {
 describe('agreement tables', () => {
   it('writes one line per criterion with value, interval and reason columns', () => {
     const lines = reportCsv('agreement', 'criteria', agreement);
-    expect(lines[0]).toBe(
-      'criterion,name,level,principle,items,ratings,' +
+    expect(cells(lines[0])).toEqual(
+      (
+        'criterion,name,level,principle,items,ratings,' +
         'percent_agreement,percent_agreement_lower,percent_agreement_upper,percent_agreement_reason,' +
         'fleiss_kappa,fleiss_kappa_lower,fleiss_kappa_upper,fleiss_kappa_reason,' +
         'krippendorff_alpha_nominal,krippendorff_alpha_nominal_lower,krippendorff_alpha_nominal_upper,krippendorff_alpha_nominal_reason,' +
-        'krippendorff_alpha_ordinal,krippendorff_alpha_ordinal_lower,krippendorff_alpha_ordinal_upper,krippendorff_alpha_ordinal_reason\r\n',
+        'krippendorff_alpha_ordinal,krippendorff_alpha_ordinal_lower,krippendorff_alpha_ordinal_upper,krippendorff_alpha_ordinal_reason'
+      ).split(','),
     );
     expect(lines).toHaveLength(3);
     expect(lines.every((l) => l.endsWith('\r\n'))).toBe(true);
@@ -247,10 +249,10 @@ describe('alignment tables', () => {
   it('writes the confusion matrix with ground truth in rows and the judge in columns', () => {
     const lines = reportCsv('alignment', 'confusion', alignment);
     expect(lines).toEqual([
-      'judge,ground_truth,judge_lose,judge_tie,judge_win\r\n',
-      'gpt-3.5-turbo,lose,360,20,86\r\n',
-      'gpt-3.5-turbo,tie,45,5,42\r\n',
-      'gpt-3.5-turbo,win,71,13,332\r\n',
+      '"judge","ground_truth","judge_lose","judge_tie","judge_win"\r\n',
+      '"gpt-3.5-turbo","lose",360,20,86\r\n',
+      '"gpt-3.5-turbo","tie",45,5,42\r\n',
+      '"gpt-3.5-turbo","win",71,13,332\r\n',
     ]);
   });
 
@@ -258,6 +260,13 @@ describe('alignment tables', () => {
     const lines = reportCsv('alignment', 'models', alignment);
     expect(lines).toHaveLength(3);
     expect(records(lines)[0].model).toBe(`'=HYPERLINK("http://x")`);
+  });
+
+  it('neutralises a formula after a semicolon, for spreadsheets that split cells on it', () => {
+    const hostile = { ...alignment, byModel: alignment.byModel.map((m, k) => (k ? m : { ...m, model: "x;=cmd|' /C calc'!A0;y" })) };
+    const lines = reportCsv('alignment', 'models', hostile);
+    expect(lines[1].startsWith(`"gpt-3.5-turbo","x;'=cmd|' /C calc'!A0;y",`)).toBe(true);
+    expect(records(lines)[0].model).toBe("x;'=cmd|' /C calc'!A0;y");
   });
 
   it('puts each annotator beside all human votes and the human–human ceiling; an empty table is just its header', () => {
@@ -307,7 +316,7 @@ const leaderboard: LeaderboardReportDto = {
 describe('leaderboard tables', () => {
   it('has one row per model and grader, a column per principle, and the tie policy on every row', () => {
     const lines = reportCsv('leaderboard', 'leaderboard', leaderboard);
-    const header = lines[0].trimEnd().split(',');
+    const header = cells(lines[0]);
     expect(header).toContain('principle_level_acc:Practice');
     expect(header).toContain('principle_level_acc:Questioning_reason');
     const rows = records(lines);

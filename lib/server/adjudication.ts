@@ -10,6 +10,7 @@ import { audit } from './audit';
 import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './blinding';
 import { blindItem, type BlindItemDto, type CriterionDto } from './judging';
 import { conflict, forbidden, invalid, notFound } from './errors';
+import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { parseInput } from './parse';
 import { disputedItems, needsAdjudication } from './disputes';
 
@@ -114,15 +115,23 @@ export function getAdjudicationItem(actor: Actor, studyId: number, itemId: numbe
 
 /**
  * Settles every disagreeing criterion of an item. A rationale is required where the ruling differs from every
- * reviewer. Appends a revision per criterion; a repeated request id writes nothing.
+ * reviewer. Appends a revision per criterion; the same request id again writes nothing (a conflict if it carries
+ * other rulings, as for annotations).
  */
 export function submitAdjudication(actor: Actor, input: unknown) {
   const { studyId, itemId, requestId, choices, rationales } = parseInput(submitAdjudicationSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-    const prior = pq.adjudicationByRequest(db, requestId);
+    const written = Object.fromEntries(
+      Object.entries(rationales)
+        .map(([c, r]) => [c, r.trim()])
+        .filter(([, r]) => r),
+    );
+    const hash = requestHash({ studyId, itemId, choices, rationales: written });
+    const prior = pq.adjudicationByRequest(db, actor.id, requestId);
     if (prior) {
-      if (prior.itemId !== itemId || prior.adjudicatorId !== actor.id) throw conflict('That request id was already used.');
+      // Rulings written before hashes were kept carry none: only their item can be compared.
+      if (prior.itemId !== itemId || (prior.requestHash !== null && prior.requestHash !== hash)) throw conflict(DIFFERENT_SUBMISSION);
       return { itemId, duplicate: true };
     }
     const study = studyForAdjudicator(db, actor, studyId);
@@ -160,7 +169,7 @@ export function submitAdjudication(actor: Actor, input: unknown) {
         fieldErrors,
       );
     }
-    for (const d of decided) pq.insertAdjudication(db, { itemId, ...d, adjudicatorId: actor.id, requestId });
+    for (const d of decided) pq.insertAdjudication(db, { itemId, ...d, adjudicatorId: actor.id, requestId, requestHash: hash });
     audit(db, {
       userId: actor.id,
       action: 'item_adjudicated',

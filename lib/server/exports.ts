@@ -12,7 +12,7 @@ import { invalid } from './errors';
 export const FLOW_EXPORTS = ['flows', 'decisions'] as const;
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
 
-type Decision = fr.DecisionRow & { externalId: string; itemPayload: string; username: string };
+type Decision = fr.DecisionRow & { externalId: string; itemPayload: string; username: string; pending: number };
 
 /**
  * The decision an item ends with when its reviewers' decisions are combined: discarded if any reviewer
@@ -39,9 +39,16 @@ function* byItem(rows: Iterable<Decision>): Generator<Decision[]> {
   if (group.length) yield group;
 }
 
-function* verifiedFlows(db: Db, studyId: number, format: 'jsonl' | 'csv') {
-  if (format === 'csv') yield csvHeader(['id', 'decision', 'after_step', 'kept_steps', 'reviewers', 'notes', 'problem']);
+/**
+ * The verified flows: every flow not discarded, truncation applied. A flow counts only once every planned reviewer
+ * has submitted (one reviewer's "verify" says nothing about the other's "discard" to come), as for ground truth;
+ * with `includeIncomplete` flows with some reviews in are exported too, marked `complete: false`.
+ */
+function* verifiedFlows(db: Db, studyId: number, format: 'jsonl' | 'csv', includeIncomplete: boolean) {
+  if (format === 'csv') yield csvHeader(['id', 'decision', 'after_step', 'kept_steps', 'reviewers', 'notes', 'problem', 'complete']);
   for (const group of byItem(fr.iterateDecisions(db, studyId))) {
+    const complete = group[0].pending === 0;
+    if (!complete && !includeIncomplete) continue;
     const final = combineDecisions(group);
     if (final.decision === 'discard') continue;
     const flow = JSON.parse(group[0].itemPayload) as FlowItem;
@@ -57,9 +64,10 @@ function* verifiedFlows(db: Db, studyId: number, format: 'jsonl' | 'csv') {
         reviewers.join(';'),
         notes.join(' | '),
         flow.problem.text,
+        complete,
       ]);
     } else {
-      yield jsonlLine({ ...flow, steps, review: { ...final, reviewers, notes } });
+      yield jsonlLine({ ...flow, steps, review: { ...final, reviewers, notes, complete } });
     }
   }
 }
@@ -106,21 +114,24 @@ function* readingSnapshot(make: (db: Db) => Generator<string>): Generator<string
 
 /**
  * A study export as a lazy sequence of lines. Rows are read from SQLite one at a time as the caller pulls,
- * so memory does not grow with the study.
+ * so memory does not grow with the study. `incomplete` counts the flows not reviewed by every planned reviewer
+ * yet: left out of the verified flows unless `includeIncomplete` (the decisions export lists every decision).
  */
-export function exportFlows(actor: Actor, studyId: number, what: string, format: string) {
+export function exportFlows(actor: Actor, studyId: number, what: string, format: string, { includeIncomplete = false } = {}) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   if (study.kind !== 'flow_review') throw invalid('This study has no flow review decisions to export.');
   if (!FLOW_EXPORTS.includes(what as never)) throw invalid(`Unknown export "${what}"; use flows or decisions.`);
   if (!EXPORT_FORMATS.includes(format as never)) throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
-  audit(db, { userId: actor.id, action: 'export', studyId, detail: { what, format } });
+  audit(db, { userId: actor.id, action: 'export', studyId, detail: { what, format, ...(includeIncomplete ? { includeIncomplete } : {}) } });
+  const incomplete = fr.countIncompleteItems(db, studyId);
   const lines = readingSnapshot((snap) =>
-    what === 'flows' ? verifiedFlows(snap, studyId, format as 'jsonl') : decisionRows(snap, studyId, format as 'jsonl'),
+    what === 'flows' ? verifiedFlows(snap, studyId, format as 'jsonl', includeIncomplete) : decisionRows(snap, studyId, format as 'jsonl'),
   );
   const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
   return {
     lines,
+    summary: { incomplete, includeIncomplete },
     filename: `${safeName}-${what}.${format}`,
     contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
   };

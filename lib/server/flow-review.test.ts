@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
+import { parseCsv } from '@/lib/testing/csv';
 import { codeOf } from '@/lib/testing/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
 import type { Actor } from './actor';
@@ -12,6 +13,9 @@ import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlo
 import { createStudy, getStudy, openStudy, setStudyMembers } from './studies';
 
 const { dir } = useTestDatabase();
+afterAll(() => {
+  vi.useRealTimers();
+});
 const KMP = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl');
 const kmpLines = fs.readFileSync(KMP, 'utf8').trim().split('\n');
 
@@ -24,6 +28,13 @@ const count = (sql: string, ...args: unknown[]) =>
     .pluck()
     .get(...args) as number;
 const rid = (n: number) => `request-${String(n).padStart(4, '0')}`;
+/** Lets wall-clock time pass (the clock is faked while reviewing: active time is credited only as time passes). */
+const pass = (ms: number) => vi.setSystemTime(Date.now() + ms);
+/** The reviewer opens an assignment and works on it for `ms`. */
+const work = (who: Actor, assignmentId: number, ms: number) => {
+  getFlowAssignment(who, assignmentId);
+  pass(ms);
+};
 
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
@@ -90,6 +101,8 @@ describe('reviewing', () => {
   beforeAll(() => {
     setStudyMembers(lead, studyId, { usernames: ['ann1', 'ann2'] });
     openStudy(lead, studyId);
+    // From here on the clock is faked, and stays so: submission times must keep moving forward.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   });
 
   it('makes one assignment per flow, balanced between the reviewers', () => {
@@ -110,6 +123,7 @@ describe('reviewing', () => {
 
   it('saves drafts and returns them', () => {
     const q = getQueue(ann1, studyId);
+    work(ann1, q.currentId!, 5000);
     saveFlowDraft(ann1, { assignmentId: q.currentId, draft: { decision: 'discard', reasons: ['off_topic'], focus: 2 }, activeMs: 4000 });
     const a = getFlowAssignment(ann1, q.currentId!);
     expect(a.draft).toMatchObject({ decision: 'discard', reasons: ['off_topic'], focus: 2 });
@@ -130,6 +144,7 @@ describe('reviewing', () => {
   it('writes a submission once, however often it is sent', () => {
     const first = getQueue(ann1, studyId);
     const input = { assignmentId: first.currentId!, requestId: rid(2), activeMs: 9000, decision: { decision: 'verify', note: 'fine' } };
+    pass(10_000);
     expect(submitFlowReview(ann1, input)).toMatchObject({ duplicate: false, revision: 1 });
     expect(submitFlowReview(ann1, input)).toMatchObject({ duplicate: true, revision: 1 });
     expect(codeOf(() => submitFlowReview(ann1, { ...input, requestId: rid(3) }))).toBe('conflict');
@@ -150,6 +165,7 @@ describe('reviewing', () => {
     expect(a.state).toBe('pending');
     expect(a.draft).toMatchObject({ decision: 'verify', note: 'fine' });
     expect(getQueue(ann1, studyId)).toMatchObject({ submitted: before.submitted - 1, currentId: assignmentId });
+    pass(2000);
     submitFlowReview(ann1, { assignmentId, requestId: rid(4), activeMs: 10000, decision: { decision: 'truncate', afterStep: 2 } });
     expect(count('SELECT count(*) FROM annotations WHERE assignment_id = ?', assignmentId)).toBe(2);
     expect(flowReport(lead, studyId)).toMatchObject({ submitted: 1, verified: 0, truncated: 1 });
@@ -158,6 +174,7 @@ describe('reviewing', () => {
   it('reports and exports what was decided', async () => {
     // ann1 discards the next flow; ann2 verifies their first one.
     const q1 = getQueue(ann1, studyId);
+    work(ann1, q1.currentId!, 25_000);
     submitFlowReview(ann1, {
       assignmentId: q1.currentId!,
       requestId: rid(5),
@@ -165,6 +182,7 @@ describe('reviewing', () => {
       decision: { decision: 'discard', reasons: ['hallucinated_material', 'other'], note: 'M5 does not exist' },
     });
     const q2 = getQueue(ann2, studyId);
+    work(ann2, q2.currentId!, 35_000);
     submitFlowReview(ann2, { assignmentId: q2.currentId!, requestId: rid(6), activeMs: 30000, decision: { decision: 'verify' } });
 
     const report = flowReport(lead, studyId);
@@ -181,10 +199,10 @@ describe('reviewing', () => {
     expect(truncated.review).toMatchObject({ afterStep: 2, reviewers: ['ann1'] });
 
     const csv = [...exportFlows(lead, studyId, 'decisions', 'csv').lines].join('');
-    const rows = csv.trim().split(/\r?\n/);
-    expect(rows[0]).toBe('item,reviewer,decision,after_step,reasons,note,active_seconds,submitted_at');
+    const rows = parseCsv(csv);
+    expect(rows[0]).toEqual(['item', 'reviewer', 'decision', 'after_step', 'reasons', 'note', 'active_seconds', 'submitted_at']);
     expect(rows).toHaveLength(4);
-    expect(csv).toContain('hallucinated_material;other');
+    expect(rows.map((r) => r[4])).toContain('hallucinated_material;other');
     expect(codeOf(() => exportFlows(ann1, studyId, 'flows', 'jsonl'))).toBe('forbidden');
   });
 });

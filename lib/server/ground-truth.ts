@@ -1,8 +1,7 @@
 import 'server-only';
 import { getDb, openSnapshot, type Db } from '@/db/client';
 import type { StudyRow } from '@/db/queries/studies';
-import { stringify } from 'csv-stringify/sync';
-import { csvHeader, neutralizeCell } from '@/lib/io/csv';
+import { csvHeader, csvLines } from '@/lib/io/csv';
 import { jsonlLine } from '@/lib/io/jsonl-out';
 import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
@@ -276,11 +275,6 @@ export function summarizeRows(db: Db, study: StudyRow): GroundTruthSummaryDto {
 
 const CSV_BATCH = 500;
 
-/** Several CSV rows of string cells, each ending in CRLF: what concatenated `csvLine` calls give, in one call. */
-function csvLines(rows: string[][]): string {
-  return stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
-}
-
 /** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
@@ -305,8 +299,7 @@ export function exportGroundTruth(actor: Actor, studyId: number, format: string)
         ]);
       }
       if (format === 'csv') {
-        // Rows go to csv-stringify in batches (the csvLine rules: every cell a string, neutralised, CRLF,
-        // quoted when it holds a comma, quote, CR or LF): one stringify call per row costs more than the row.
+        // Rows are written in batches (the csvLine rules), so the stream is fed a few large chunks.
         let batch: string[][] = [];
         for (const r of groundTruth(snap.db, study)) {
           const cells = [
@@ -318,7 +311,7 @@ export function exportGroundTruth(actor: Actor, studyId: number, format: string)
             r.adjudicator ?? '',
             r.rationale ?? '',
           ];
-          batch.push(cells.map((v) => neutralizeCell(v)));
+          batch.push(cells);
           if (batch.length === CSV_BATCH) {
             yield csvLines(batch);
             batch = [];

@@ -7,9 +7,10 @@ import { OVERALL } from '@/lib/validation/common';
 import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/validation/pairwise';
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { Actor } from './actor';
-import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
+import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { toCanonical, toScreen, type ScreenChoice } from './blinding';
 import { conflict, invalid } from './errors';
+import { replayedAnnotation, requestHash } from './idempotency';
 import { parseInput } from './parse';
 
 export type CriterionDto = {
@@ -90,6 +91,7 @@ export function getJudgeAssignment(actor: Actor, assignmentId: number): JudgeAss
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
+  serveAssignment(db, a);
   const swapped = a.swapped === 1;
   const draft = q.findDraft(db, a.id);
   const latest = a.state === 'submitted' ? q.latestAnnotation(db, a.id) : undefined;
@@ -113,18 +115,17 @@ export function saveJudgmentDraft(actor: Actor, input: unknown) {
 
 /**
  * Records a pairwise judgment: every applicable criterion must have a choice. Choices arrive as seen on screen
- * and are stored from reply a's side, with the on-screen choice kept. Idempotent by request id.
+ * and are stored from reply a's side, with the on-screen choice kept. Idempotent by request id: the same
+ * choices again answer `duplicate`, other choices under the same id are a conflict (lib/server/idempotency).
  */
 export function submitJudgment(actor: Actor, input: unknown) {
   const { assignmentId, requestId, activeMs, choices } = parseInput(submitJudgmentSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-    const prior = q.findAnnotationByRequest(db, requestId);
-    if (prior) {
-      if (prior.assignmentId !== assignmentId || prior.createdBy !== actor.id) throw conflict('That request id was already used.');
-      return { assignmentId, revision: prior.revision, duplicate: true };
-    }
     const a = ownAssignment(db, actor, assignmentId);
+    const hash = requestHash({ assignmentId, choices });
+    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
+    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
     const study = openStudyForWorker(db, actor, a.studyId);
     if (a.state !== 'pending') throw conflict('This item was already submitted.');
     const item = JSON.parse(pq.itemRow(db, a.itemId)!.payload) as PairwiseItem;
@@ -134,15 +135,16 @@ export function submitJudgment(actor: Actor, input: unknown) {
     if (missing.length) throw invalid(`Choose for every criterion; missing: ${missing.join(', ')}.`, { choices: 'incomplete' });
     if (extra.length) throw invalid(`Not criteria of this item: ${extra.join(', ')}.`, { choices: 'unknown criterion' });
     const swapped = a.swapped === 1;
-    const { id: annotationId, revision } = q.insertAnnotation(db, { assignmentId, requestId, createdBy: actor.id });
+    const { id: annotationId, revision } = q.insertAnnotation(db, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
     pq.insertLabels(
       db,
       annotationId,
       criteria.map((c) => ({ criterion: c, label: toCanonical(choices[c], swapped), screenChoice: choices[c] })),
     );
-    q.addActiveTime(db, a.id, activeMs);
-    q.markSeen(db, a.id, Date.now());
-    q.markSubmitted(db, a.id, Date.now());
+    const now = Date.now();
+    creditActiveTime(db, a, activeMs, now);
+    q.markSeen(db, a.id, now);
+    q.markSubmitted(db, a.id, now);
     q.deleteDraft(db, a.id);
     return { assignmentId, revision, duplicate: false };
   });

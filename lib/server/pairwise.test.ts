@@ -2,6 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { publicDataDir } from '@/lib/io/public-data';
+import { parseCsv } from '@/lib/testing/csv';
 import { codeOf } from '@/lib/testing/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
 import type { Actor } from './actor';
@@ -142,8 +143,12 @@ describe('adjudication and ground truth', () => {
     const base = { studyId, itemId: first.itemId, requestId: rid(), choices: { overall: neither } };
     expect(codeOf(() => submitAdjudication(adj, base))).toBe('invalid');
     expect(codeOf(() => submitAdjudication(adj, { ...base, choices: { ...base.choices, coherence: 'r1' } }))).toBe('invalid');
-    submitAdjudication(adj, { ...base, rationales: { overall: 'Both missed the arithmetic slip.' } });
-    expect(submitAdjudication(adj, { ...base, rationales: { overall: 'again' } }).duplicate).toBe(true);
+    const settled = { ...base, rationales: { overall: 'Both missed the arithmetic slip.' } };
+    submitAdjudication(adj, settled);
+    expect(submitAdjudication(adj, settled).duplicate).toBe(true);
+    // The same request id with another rationale is not a retry: refused, and the first ruling stands.
+    expect(codeOf(() => submitAdjudication(adj, { ...base, rationales: { overall: 'again' } }))).toBe('conflict');
+    expect(getDb().$client.prepare('SELECT rationale FROM adjudications').pluck().get()).toBe('Both missed the arithmetic slip.');
     expect(getAdjudicationQueue(adj, studyId)).toMatchObject({ total: 1, resolved: 1, currentItemId: null });
     expect(count('SELECT count(*) FROM adjudications')).toBe(1);
   });
@@ -168,11 +173,11 @@ describe('adjudication and ground truth', () => {
     for (const who of [a1, a2]) while (getQueue(who, studyId).currentId) judgeCurrent(who, 'tie');
     const summary = groundTruthSummary(lead, studyId);
     expect(summary).toMatchObject({ items: 3, complete: 3, incomplete: 0, adjudicated: 1 });
-    const rows = [...exportGroundTruth(lead, studyId, 'csv').lines].join('').trim().split(/\r?\n/);
-    expect(rows[0]).toBe('item,criterion,label,provenance,reviewer1_label,reviewer2_label,adjudicator,rationale');
-    const adjudicated = rows.filter((r) => r.includes(',adjudicated,'));
+    const rows = parseCsv([...exportGroundTruth(lead, studyId, 'csv').lines].join(''));
+    expect(rows[0]).toEqual(['item', 'criterion', 'label', 'provenance', 'reviewer1_label', 'reviewer2_label', 'adjudicator', 'rationale']);
+    const adjudicated = rows.filter((r) => r[3] === 'adjudicated');
     expect(adjudicated).toHaveLength(1);
-    expect(adjudicated[0]).toMatch(/,overall,(win|tie|lose),adjudicated,\w+,\w+,adj,Both missed the arithmetic slip\.$/);
+    expect(adjudicated[0].slice(1).join(',')).toMatch(/^overall,(win|tie|lose),adjudicated,\w+,\w+,adj,Both missed the arithmetic slip\.$/);
     expect(rows.length - 1).toBe(summary.labels);
     expect(codeOf(() => exportGroundTruth(a1, studyId, 'csv'))).toBe('forbidden');
   });

@@ -8,10 +8,10 @@ import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
 import type { Actor } from './actor';
-import { openStudyForWorker, ownAssignment, savePendingDraft, studyForWorker } from './access';
+import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { audit } from './audit';
 import { conflict } from './errors';
-
+import { replayedAnnotation, requestHash } from './idempotency';
 import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';
 import { parseInput } from './parse';
 
@@ -94,6 +94,7 @@ export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssi
 export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
+  serveAssignment(db, a);
   const item = q.itemPayload(db, a.itemId)!;
   const flow = JSON.parse(item.payload) as FlowItem;
   const draft = q.findDraft(db, a.id);
@@ -122,35 +123,34 @@ export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecision
 }
 
 /**
- * Records a review decision. Idempotent: the same requestId returns the first result without writing again;
- * an assignment that is already submitted is never annotated twice.
+ * Records a review decision. Idempotent: the same requestId with the same decision returns the first result
+ * without writing again, with another decision it is a conflict (lib/server/idempotency); an assignment that is
+ * already submitted is never annotated twice.
  */
 export function submitFlowReview(actor: Actor, input: unknown) {
   const { assignmentId, requestId, activeMs, decision: raw } = parseInput(submitFlowSchema, input);
   const db = getDb();
   return inTransaction(db, () => {
-    const prior = q.findAnnotationByRequest(db, requestId);
-    if (prior) {
-      if (prior.assignmentId !== assignmentId || prior.createdBy !== actor.id) throw conflict('That request id was already used.');
-      return { assignmentId, revision: prior.revision, duplicate: true };
-    }
     const a = ownAssignment(db, actor, assignmentId);
-    openStudyForWorker(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
     const item = q.itemPayload(db, a.itemId)!;
     const d = parseFlowDecision(raw, item.stepCount ?? 0);
-    const { revision } = q.insertAnnotation(db, {
-      assignmentId,
-      requestId,
+    // The decision as it is stored, so that a retry compares equal however its fields were ordered or padded.
+    const stored = {
       decision: d.decision,
-      afterStep: d.decision === 'truncate' ? d.afterStep : null,
-      reasons: d.decision === 'discard' ? d.reasons : null,
+      afterStep: d.decision === 'truncate' ? d.afterStep! : null,
+      reasons: d.decision === 'discard' ? d.reasons! : null,
       note: d.note?.trim() || null,
-      createdBy: actor.id,
-    });
-    q.addActiveTime(db, a.id, activeMs);
-    q.markSeen(db, a.id, Date.now());
-    q.markSubmitted(db, a.id, Date.now());
+    };
+    const hash = requestHash({ assignmentId, ...stored });
+    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
+    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
+    openStudyForWorker(db, actor, a.studyId);
+    if (a.state !== 'pending') throw conflict('This item was already submitted.');
+    const { revision } = q.insertAnnotation(db, { assignmentId, requestId, requestHash: hash, ...stored, createdBy: actor.id });
+    const now = Date.now();
+    creditActiveTime(db, a, activeMs, now);
+    q.markSeen(db, a.id, now);
+    q.markSubmitted(db, a.id, now);
     q.deleteDraft(db, a.id);
     return { assignmentId, revision, duplicate: false };
   });
@@ -172,7 +172,7 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
       throw conflict('That item has been adjudicated; it can no longer be changed.');
     const ann = q.latestAnnotation(db, last.id);
     const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
-    q.markPending(db, last.id);
+    q.markPending(db, last.id, Date.now());
     q.upsertDraft(db, last.id, draft, Date.now());
     audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
     return { assignmentId: last.id };

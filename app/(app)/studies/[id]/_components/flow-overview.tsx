@@ -104,6 +104,14 @@ export function FlowOverview({ report, studyId }: { report: FlowReportDto; study
               <a href={exportLink(id, 'flows', 'csv')} className="rounded-md border border-slate-300 px-3 py-1.5" download>
                 Verified flows (CSV)
               </a>
+              <a
+                href={`${exportLink(id, 'flows', 'jsonl')}&include-incomplete=1`}
+                className="rounded-md border border-slate-300 px-3 py-1.5"
+                title="Also the flows not every reviewer has submitted yet, marked complete: false"
+                download
+              >
+                Verified flows with incomplete ones (JSONL)
+              </a>
               <a href={exportLink(id, 'decisions', 'csv')} className="rounded-md border border-slate-300 px-3 py-1.5" download>
                 Decisions (CSV)
               </a>
@@ -111,6 +119,10 @@ export function FlowOverview({ report, studyId }: { report: FlowReportDto; study
                 Decisions (JSONL)
               </a>
             </div>
+            <p className="mt-2 text-xs text-slate-500">
+              The verified flows leave out flows that not every reviewer has submitted yet; the export with incomplete ones
+              includes them, marked <code>complete: false</code>.
+            </p>
           </Section>
         </>
         );

@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/* The demo seed without the public datasets: it still seeds the KMP-style studies and says what it skipped. */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-seed-'));
+const empty = path.join(dir, 'no-public-data');
+fs.mkdirSync(empty);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('seeding without the public data', () => {
+  it('names each skipped dataset, the path looked for and how to provide it', () => {
+    const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'seed'], {
+      env: { ...process.env, CONCORD_DB: path.join(dir, 'seed.db'), CONCORD_PUBLIC_DATA: empty },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('KMP-style flows');
+    expect(r.stdout).toContain('KMP-style pairwise');
+    const skipped = r.stderr.trim().split('\n');
+    expect(skipped).toHaveLength(3);
+    for (const [line, what, file] of [
+      [skipped[0], 'the MathDial flows study', path.join(empty, 'mathdial', 'test.jsonl')],
+      [skipped[1], 'the Bridge pairwise study', path.join(empty, 'bridge', 'test.json')],
+      [skipped[2], 'the PandaLM study', path.join(empty, 'pandalm', 'testset-v1.json')],
+    ]) {
+      expect(line).toContain(`Skipped ${what}: ${file} was not found.`);
+      expect(line).toContain('set CONCORD_PUBLIC_DATA to a folder laid out like the shared data README');
+    }
+  }, 60_000);
+});
