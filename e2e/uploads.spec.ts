@@ -7,7 +7,8 @@ import { OwnServer, cliOn, signInOverHttp, withReadonlyDb } from './support/serv
 
 // Large uploads over HTTP against the production build, on a server and database of this spec's own (port 3211).
 // The files are written to a temporary folder and streamed from disk in 64 KiB writes, as a browser sends them:
-// each upload is imported whole or refused whole, and nothing of a cut-short one is kept.
+// each upload is imported whole or refused whole, and nothing of a cut-short one is kept. Last, the server alone
+// is killed in the middle of an upload's import: its import process must undo what it wrote and end.
 const PORT = 3211;
 const PASSWORD = 'uploads-test-password';
 const KiB = 1024;
@@ -284,4 +285,28 @@ test('a judge run of more than 10 MiB arrives whole', async () => {
       .get(studyId),
   );
   expect(stored).toEqual({ labels: 200, chars: rationaleChars });
+});
+
+test('when the server alone is killed mid-import, its import process undoes what it wrote and ends', async () => {
+  test.setTimeout(120_000);
+  const studyId = createStudy('flow_review', 'Orphaned import');
+  const file = flowsFile('orphan', 61_440, 1 * KiB); // 60 MiB: long enough to be caught in the middle
+  const answer = upload(`/api/studies/${studyId}/import?format=concord&filename=orphan.jsonl`, file);
+  // Wait until the import process has committed some batches.
+  await until(
+    'batches of the import to be committed',
+    () =>
+      withReadonlyDb(dbFile, (sql) => sql.prepare('SELECT count(*) FROM items WHERE study_id = ?').pluck().get(studyId) as number) >= 2_000,
+    90_000,
+  );
+  const children = importChildren();
+  expect(children).toHaveLength(1);
+  const child = children[0];
+  const serverPid = statOf(child)!.ppid;
+  expect(statOf(serverPid)?.group).toBe(server.proc!.child.pid); // one of the server's own processes
+  // Only the process that started the import (as an OOM kill would): not its process group, not the import.
+  process.kill(serverPid, 'SIGKILL');
+  expect((await answer).status).toBe(0);
+  await until('the import process to end', () => exited(child), 30_000);
+  expect(counts(studyId, 'orphan')).toEqual({ items: 0, done: 0, imports: 0 });
 });
