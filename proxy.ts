@@ -14,6 +14,9 @@ export function proxy(request: NextRequest) {
   return NextResponse.redirect(url);
 }
 
+// Next copies the body of every request the proxy matches and keeps only its first 10 MB (in memory), so an
+// upload seen by the proxy reaches its route cut short. The upload routes (`/api/studies/<id>/import` and
+// `/api/studies/<id>/judge`) are therefore not matched; `route()` signs their callers in as for every route.
 export const config = {
-  matcher: ['/((?!sign-in|api/auth|api/health|_next/static|_next/image|favicon.ico|icon.svg).*)'],
+  matcher: ['/((?!sign-in|api/auth|api/health|api/studies/[^/]+/(?:import|judge)$|_next/static|_next/image|favicon.ico|icon.svg).*)'],
 };

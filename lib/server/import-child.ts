@@ -6,9 +6,22 @@
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import { DomainError } from './errors';
+import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
 
 type Job = { userId: number; studyId: number; file: string; format: string; filename: string };
+
+class ServerGone extends Error {}
+
+// The server that started this import is waiting for its answer. If it dies on its own (killed by the OOM killer,
+// say), nobody will ever get that answer: stop before the next batch or the final transaction commits, and the
+// import undoes what it wrote. A dead parent makes the kernel hand this process to another, so the parent pid
+// changes at once; it is read again (a system call) before every commit. The import runs synchronously, so an
+// event such as an IPC 'disconnect' would only be seen after it had ended.
+const serverPid = process.ppid;
+checkBeforeEachCommit(() => {
+  if (process.ppid !== serverPid) throw new ServerGone(`the server (pid ${serverPid}) that started this import is gone`);
+});
 
 function run(job: Job) {
   // The server checked the caller's session; the account is read again, as on every call.
@@ -23,10 +36,14 @@ try {
   answer = { ok: true, report: run(JSON.parse(process.argv[2]) as Job) };
 } catch (e) {
   answer =
-    e instanceof DomainError
-      ? { ok: false, code: e.code, message: e.message, fieldErrors: e.fieldErrors, details: e.details }
-      : { ok: false, code: 'internal', message: String((e as Error)?.stack ?? e) };
+    e instanceof ServerGone
+      ? null
+      : e instanceof DomainError
+        ? { ok: false, code: e.code, message: e.message, fieldErrors: e.fieldErrors, details: e.details }
+        : { ok: false, code: 'internal', message: String((e as Error)?.stack ?? e) };
 } finally {
   closeDb();
 }
-process.stdout.write(`${JSON.stringify(answer)}\n`);
+// With the server gone there is no one to read an answer (its pipe is closed).
+if (answer === null) process.exitCode = 1;
+else process.stdout.write(`${JSON.stringify(answer)}\n`);

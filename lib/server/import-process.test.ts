@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
@@ -65,4 +68,56 @@ describe('an upload imported by a child process', () => {
       (inProcess as DomainError).message,
     ]);
   }, 60_000);
+});
+
+/** Gone, or a zombie nobody has reaped yet. */
+function exited(pid: number) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true;
+  }
+}
+
+async function until(what: string, check: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+// A stand-in for the web server: starts the import process as import-process.ts does (same command, same pipes),
+// prints its pid and waits. Killing it alone is what an OOM kill of the server does.
+const STAND_IN_SERVER = `
+const { spawn } = require('node:child_process');
+const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', ${JSON.stringify(path.join('lib', 'server', 'import-child.ts'))}, process.argv[1]], { stdio: ['ignore', 'pipe', 'pipe'] });
+child.stdout.resume();
+child.stderr.resume();
+process.stdout.write(child.pid + '\\n');
+setInterval(() => {}, 60000);
+`;
+
+describe('an import process whose server is killed on its own', () => {
+  it('undoes what it wrote before its final commit, and ends', async () => {
+    const studyId = newStudy('Orphan');
+    const file = writeTemp(dir, 'orphan.jsonl', flowsJsonl('orphan', 30_000));
+    const job = { userId: lead.id, studyId, file, format: 'concord', filename: 'orphan.jsonl' };
+    const server = spawn(process.execPath, ['-e', STAND_IN_SERVER, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const serverExited = new Promise((resolve) => server.once('exit', resolve));
+    let childPid = 0;
+    try {
+      childPid = await new Promise<number>((resolve) => server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+      // Some batches are in when the server dies.
+      await until('batches of the import', () => count('SELECT count(*) FROM items WHERE study_id = ?', studyId) >= 2_000, 60_000);
+    } finally {
+      server.kill('SIGKILL');
+      await serverExited;
+    }
+    await until('the import process to end', () => exited(childPid), 30_000);
+    // Undone by the import process itself: no later start of the server or the CLI was needed.
+    expect(count('SELECT count(*) FROM imports WHERE study_id = ?', studyId)).toBe(0);
+    expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+  }, 90_000);
 });

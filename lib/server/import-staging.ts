@@ -9,6 +9,15 @@ import { inTransaction, stmt, type Db } from '@/db/client';
  * its items are removed again (`recoverAbandonedImports`), so an import is still all or nothing.
  */
 
+/**
+ * Asked before each batch and the final transaction of an import commit; throwing stops the import, and its
+ * batches are undone. The server's import process sets it to stop once the server that awaits its answer is gone.
+ */
+let goOnCheck: () => void = () => {};
+export function checkBeforeEachCommit(check: () => void) {
+  goOnCheck = check;
+}
+
 /** A staging import whose heartbeat is older than this is taken for dead, wherever it ran. */
 export const STALE_IMPORT_MS = 60_000;
 const DELETE_BATCH = 2_000;
@@ -73,6 +82,7 @@ export function runningImport(db: Db, studyId: number): { id: number } | undefin
 
 /** Records a new staging import owned by this process. Call inside the transaction that checked nothing else runs. */
 export function beginStaging(db: Db, row: { studyId: number; kind: string; format: string; filename: string; createdBy: number }): number {
+  goOnCheck();
   return Number(
     stmt(
       db,
@@ -82,11 +92,15 @@ export function beginStaging(db: Db, row: { studyId: number; kind: string; forma
   );
 }
 
-export const heartbeat = (db: Db, importId: number) =>
+/** Called inside each batch's transaction, just before it commits. */
+export function heartbeat(db: Db, importId: number) {
+  goOnCheck();
   stmt(db, "UPDATE imports SET heartbeat_at = ? WHERE id = ? AND state = 'staging'").run(Date.now(), importId);
+}
 
 /** The last step: the import and its items become final. */
 export function finishStaging(db: Db, importId: number, counts: { records: number; inserted: number; unchanged: number }) {
+  goOnCheck();
   const changed = stmt(
     db,
     `UPDATE imports SET state = 'done', records = ?, inserted = ?, unchanged = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL

@@ -10,6 +10,6 @@ export const POST = route(async (actor, request, { id }) => {
   const filename = (url.searchParams.get('filename') ?? 'upload.jsonl').slice(0, 200);
   // Who may import is checked before a byte of the upload is stored.
   getStudy(actor, parseStudyId(id));
-  const report = await withUploadedFile(request.body, (file) => importItemsForRequest(actor, parseStudyId(id), file, format, filename));
+  const report = await withUploadedFile(request, (file) => importItemsForRequest(actor, parseStudyId(id), file, format, filename));
   return json({ ok: true, data: report });
 });
