@@ -302,6 +302,8 @@ const leaderboard: LeaderboardReportDto = {
   models: ['model-x'],
   graders: ['ground truth', 'judge-a'],
   rows: [lbRow('ground truth', 2 / 3, { Practice: v(0.25), Questioning: v(0.75) }), lbRow('judge-a', 1 / 3, { Practice: v(0.5) })],
+  corrected: [],
+  rankAgreement: [],
 };
 
 describe('leaderboard tables', () => {
