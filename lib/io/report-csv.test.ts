@@ -385,6 +385,6 @@ describe('table names', () => {
     expect(isReportTable('agreement', 'pairs')).toBe(true);
     expect(isReportTable('agreement', 'confusion')).toBe(false);
     expect(isReportTable('hybrid', 'toString')).toBe(false);
-    expect(REPORT_TABLES.leaderboard).toEqual(['leaderboard', 'criteria']);
+    expect(REPORT_TABLES.leaderboard).toEqual(['leaderboard', 'criteria', 'corrected', 'ranks']);
   });
 });
