@@ -4,9 +4,10 @@ import { DomainError } from '@/lib/server/errors';
 import { recoverAbandonedImports } from '@/lib/server/import-staging';
 import { ImportRejected } from '@/lib/server/imports';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
+import { CERTIFY_COMMANDS } from './certify-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
-const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS];
+const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS];
 
 const USAGE = `Usage: npx concord <command> [options]
 

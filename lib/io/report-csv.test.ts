@@ -311,6 +311,8 @@ const leaderboard: LeaderboardReportDto = {
   models: ['model-x'],
   graders: ['ground truth', 'judge-a'],
   rows: [lbRow('ground truth', 2 / 3, { Practice: v(0.25), Questioning: v(0.75) }), lbRow('judge-a', 1 / 3, { Practice: v(0.5) })],
+  corrected: [],
+  rankAgreement: [],
 };
 
 describe('leaderboard tables', () => {
@@ -392,6 +394,6 @@ describe('table names', () => {
     expect(isReportTable('agreement', 'pairs')).toBe(true);
     expect(isReportTable('agreement', 'confusion')).toBe(false);
     expect(isReportTable('hybrid', 'toString')).toBe(false);
-    expect(REPORT_TABLES.leaderboard).toEqual(['leaderboard', 'criteria']);
+    expect(REPORT_TABLES.leaderboard).toEqual(['leaderboard', 'criteria', 'corrected', 'ranks']);
   });
 });

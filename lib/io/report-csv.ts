@@ -3,6 +3,9 @@ import type { AlignmentReportDto, AlignmentSummaryDto, VoteAgreementDto } from '
 import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
 import type { HybridReportDto } from '@/lib/server/analytics/hybrid';
 import type { LeaderboardReportDto } from '@/lib/server/analytics/leaderboard';
+import type { BiasReportDto } from '@/lib/server/analytics/bias';
+import type { CertifyReportDto } from '@/lib/server/analytics/certify';
+import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
 import { csvHeader, csvLine } from './csv';
 
 /*
@@ -20,8 +23,10 @@ import { csvHeader, csvLine } from './csv';
 export const REPORT_TABLES = {
   agreement: ['criteria', 'pairs', 'macro'],
   alignment: ['overall', 'confusion', 'criteria', 'principles', 'models', 'annotators'],
-  leaderboard: ['leaderboard', 'criteria'],
+  leaderboard: ['leaderboard', 'criteria', 'corrected', 'ranks'],
   hybrid: ['classes', 'plan'],
+  certify: CERTIFY_TABLES,
+  bias: BIAS_TABLES,
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -32,6 +37,8 @@ export type ReportDtos = {
   alignment: AlignmentReportDto;
   leaderboard: LeaderboardReportDto;
   hybrid: HybridReportDto;
+  certify: CertifyReportDto;
+  bias: BiasReportDto;
 };
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
@@ -235,6 +242,7 @@ const NO_INTERVAL: IntervalDto = { method: 'bootstrap', lower: null, upper: null
 function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leaderboard'>, () => string[]> {
   const principles = leaderboardPrinciples(dto);
   return {
+    ...certifyLeaderboardTables(dto),
     leaderboard: () =>
       table(
         [
@@ -352,6 +360,8 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   alignment: alignmentTables,
   leaderboard: leaderboardTables,
   hybrid: hybridTables,
+  certify: certifyTables,
+  bias: biasTables,
 };
 
 /** One table of a report as CSV lines (header first). */

@@ -32,6 +32,8 @@ export type ReportJson = {
   };
   leaderboard: Flat<ReportDtos['leaderboard']>;
   hybrid: Flat<ReportDtos['hybrid']>;
+  certify: Flat<ReportDtos['certify']>;
+  bias: Flat<ReportDtos['bias']>;
 };
 
 export type TiePolicyName = ReportDtos['leaderboard']['tiePolicy'];
@@ -42,6 +44,8 @@ export type ReportParams = {
   alignment: { judge: string; bootstrap?: number };
   leaderboard: { tiePolicy?: TiePolicyName; bootstrap?: number };
   hybrid: { judge: string; criterion?: string; target?: number };
+  certify: { judge: string; criterion?: string; target?: number; epsilon?: number };
+  bias: Record<string, never>;
 };
 
 function search(params: Record<string, string | number | undefined>): URLSearchParams {

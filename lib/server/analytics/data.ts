@@ -6,6 +6,7 @@ import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
 import {
   type BootstrapResult,
+  type CertificationReason,
   type Interval,
   PAIRWISE_LABELS,
   type Stat,
@@ -36,14 +37,21 @@ export type Reason =
   /** The bootstrap was switched off (0 replicates). */
   | 'not_computed'
   /** The value has no meaning here (e.g. the alignment of the ground truth with itself). */
-  | 'not_applicable';
+  | 'not_applicable'
+  /** Judge certification and bias statistics (lib/stats, STATS-2). */
+  | CertificationReason
+  /** The tie policy `exclude` makes a win rate a ratio W/(W + L), not a mean per item: PPI cannot correct it. */
+  | 'not_a_mean'
+  /** No label was given on Concord's review screen, so no display order is stored (imported labels have none). */
+  | 'no_display_order';
 
 /** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
 export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };
 
 /** A 95 % interval and how it was made; bootstrap intervals say how many replicates were undefined. */
 export type IntervalDto = {
-  method: 'wilson' | 'bootstrap';
+  /** `normal`: estimate ± z·se (PPI); `wald`: the same for a logistic slope; `confidence_sequence`: anytime-valid. */
+  method: 'wilson' | 'bootstrap' | 'normal' | 'wald' | 'confidence_sequence';
   lower: number | null;
   upper: number | null;
   reason?: Reason;

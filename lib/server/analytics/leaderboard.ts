@@ -17,6 +17,7 @@ import {
 } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
+import { type CorrectedRunDto, type RankAgreementDto, correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
 import {
   type BootstrapInfoDto,
   type CriterionInfo,
@@ -80,6 +81,10 @@ export type LeaderboardReportDto = {
   models: string[];
   graders: string[];
   rows: LeaderboardRowDto[];
+  /** Per judge run: the judge's win rates corrected by the ground truth (PPI++), beside human-only and judge-only. */
+  corrected: CorrectedRunDto[];
+  /** Per judge run: Kendall τ-b and Spearman ρ between its ranking of the models and the ground truth's. */
+  rankAgreement: RankAgreementDto[];
 };
 
 const optionsSchema = z
@@ -200,5 +205,7 @@ export function leaderboardReport(
     models: frame.models,
     graders: graders.map((g) => g.name),
     rows,
+    corrected: correctedLeaderboard(frame, gold, graders.filter((g) => g.judge), tiePolicy),
+    rankAgreement: rankAgreement(rows, GROUND_TRUTH_GRADER, frame.criterionIds),
   };
 }

@@ -10,6 +10,7 @@ import type { ReportTable } from '@/lib/io/report-csv';
 import { type Flat, type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
 import type { AlignmentSummaryDto, VoteAgreementDto } from '@/lib/server/analytics/alignment';
 import type { JudgeRunDto } from '@/lib/server/analytics/runs';
+import { CertifyCard } from './certify-card';
 import { DownloadLink } from './downloads';
 import { LABEL_TEXT, count, formatInterval, formatValue, reasonText } from './format';
 import { IntervalsPanel } from './intervals-panel';
@@ -158,6 +159,8 @@ export function AlignmentDashboard({ studyId, runs, initial }: { studyId: number
             />
           </dl>
         </Card>
+
+        <CertifyCard studyId={studyId} judge={data.judge} />
 
         {o.n === 0 ? (
           <EmptyState

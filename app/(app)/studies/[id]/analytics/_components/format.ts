@@ -33,6 +33,29 @@ export const REASON_TEXT: Record<Reason, string> = {
   no_both_orders: 'no verdicts in both reply orders',
   not_computed: 'not computed yet',
   not_applicable: 'not applicable',
+  too_few_items: 'too few items',
+  constant_input: 'every model scored the same',
+  df_zero: 'too few models for a p-value',
+  no_labelled_items: 'no labelled items',
+  too_few_labelled_items: 'only one labelled item',
+  no_unlabelled_items: 'every item is labelled',
+  too_few_unlabelled_items: 'only one unlabelled item',
+  constant_predictions: 'the judge always says the same',
+  empty_running_intersection: 'bounds crossed (alignment changed)',
+  zero_variance_below_margin: 'no variation (below the margin)',
+  zero_variance_above_margin: 'no variation (above the margin)',
+  zero_variance_at_margin: 'no variation (at the margin)',
+  no_annotator_tested: 'no annotator with enough items',
+  no_items_in_both_orders: 'never judged in both orders',
+  no_decisive_verdicts: 'only ties',
+  empty_bin: 'no items',
+  no_decisive_items_in_bin: 'only ties',
+  no_decisive_items: 'only ties',
+  constant_predictor: 'every length difference equal',
+  all_same_outcome: 'one outcome only',
+  not_converged: 'did not converge',
+  not_a_mean: 'not a mean (ties excluded)',
+  no_display_order: 'no display order stored',
 };
 
 export const REASON_DETAIL: Partial<Record<Reason, string>> = {
@@ -47,6 +70,14 @@ export const REASON_DETAIL: Partial<Record<Reason, string>> = {
   no_both_orders: 'Position consistency needs verdicts given with the replies in both orders for the same item and criterion.',
   not_computed: 'The bootstrap has not been run for this report.',
   not_applicable: 'The value has no meaning here (e.g. the ground truth’s alignment with itself).',
+  constant_input: 'One grader gives every model the same score, so there is no ranking to compare.',
+  empty_running_intersection:
+    'The confidence bounds crossed: the judge’s alignment is not constant over time (the judge, the prompts or the item mix changed).',
+  separation: 'The longer (or shorter) reply always wins, so the logistic slope has no finite estimate.',
+  not_a_mean:
+    'With ties excluded a win rate is wins / (wins + losses), a ratio rather than a mean per item; switch to ties ½ or strict wins.',
+  no_display_order: 'Imported labels carry no display order; only labels given on Concord’s review screen do.',
+  no_annotator_tested: 'No reviewer labelled the 30 items with three or more reviewers that the test needs.',
 };
 
 export const reasonText = (r: string | undefined) => (r ? (REASON_TEXT[r as Reason] ?? r.replaceAll('_', ' ')) : 'undefined');

@@ -6,6 +6,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { cn } from '@/components/ui/cn';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import { type ReportJson, type TiePolicyName, reportFilename, reportUrl } from '@/lib/query/analytics';
+import { CorrectedLeaderboard, RankAgreement } from './certify-leaderboard';
 import { DownloadLink } from './downloads';
 import { TIE_POLICIES, count, policyText } from './format';
 import { IntervalsPanel } from './intervals-panel';
@@ -32,7 +33,7 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
   useOptionsInUrl({ tiePolicy: tiePolicy === 'half' ? undefined : tiePolicy });
   const stale = data.tiePolicy !== tiePolicy;
   const params = { tiePolicy: data.tiePolicy, bootstrap: data.bootstrap.replicates };
-  const csv = (table: 'leaderboard' | 'criteria') => (
+  const csv = (table: 'leaderboard' | 'criteria' | 'corrected' | 'ranks') => (
     <DownloadLink
       href={reportUrl(studyId, 'leaderboard', params, { format: 'csv', table })}
       filename={reportFilename(studyId, 'leaderboard', { tiePolicy: data.tiePolicy, table, format: 'csv' })}
@@ -246,6 +247,9 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
                 </TBody>
               </Table>
             </Card>
+
+            <CorrectedLeaderboard data={data} csv={csv('corrected')} />
+            <RankAgreement data={data} csv={csv('ranks')} />
           </div>
         </>
       )}

@@ -9,6 +9,7 @@ const TABS = [
   { slug: 'alignment', label: 'Alignment' },
   { slug: 'leaderboard', label: 'Leaderboard' },
   { slug: 'hybrid', label: 'Hybrid plan' },
+  { slug: 'bias', label: 'Bias' },
 ] as const;
 
 export function AnalyticsTabs({ studyId }: { studyId: number }) {

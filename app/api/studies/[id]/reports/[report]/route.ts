@@ -13,6 +13,8 @@ import { reportFilename } from '@/lib/query/analytics';
 import type { Actor } from '@/lib/server/actor';
 import { agreementReport } from '@/lib/server/analytics/agreement';
 import { alignmentReport } from '@/lib/server/analytics/alignment';
+import { biasReport } from '@/lib/server/analytics/bias';
+import { certifyReport } from '@/lib/server/analytics/certify';
 import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
 import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
@@ -20,10 +22,10 @@ import { invalid, notFound } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies';
 
 /*
- * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid.
+ * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias.
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
  *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/io/report-csv).
- * Options: judge (alignment, hybrid), criterion and target (hybrid), tiePolicy (leaderboard), bootstrap
+ * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy (leaderboard), bootstrap
  * (agreement, alignment, leaderboard; default 1000, 0 for point estimates only). The use-cases parse the options
  * and decide who may read the report (leads and admins).
  */
@@ -36,6 +38,7 @@ const querySchema = z.object({
   target: z.string().optional(),
   tiePolicy: z.string().optional(),
   bootstrap: z.string().optional(),
+  epsilon: z.string().optional(),
 });
 
 type Query = z.infer<typeof querySchema>;
@@ -76,6 +79,15 @@ function report(actor: Actor, studyId: number, name: ReportName, q: Query): Resp
       return respond(studyId, name, leaderboardReport(actor, studyId, { tiePolicy: q.tiePolicy, bootstrap: q.bootstrap }), q);
     case 'hybrid':
       return respond(studyId, name, hybridReport(actor, studyId, { judge: q.judge ?? '', criterion: q.criterion, target: q.target }), q);
+    case 'certify':
+      return respond(
+        studyId,
+        name,
+        certifyReport(actor, studyId, { judge: q.judge ?? '', criterion: q.criterion, target: q.target, epsilon: q.epsilon }),
+        q,
+      );
+    case 'bias':
+      return respond(studyId, name, biasReport(actor, studyId), q);
   }
 }
 

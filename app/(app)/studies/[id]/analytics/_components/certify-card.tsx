@@ -1,0 +1,203 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BoundPathChart } from '@/components/charts/bound-path';
+import { Card } from '@/components/ui/card';
+import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
+import type { ReportTable } from '@/lib/io/report-csv';
+import { type ReportJson, reportFilename, reportOptions, reportUrl } from '@/lib/query/analytics';
+import { DownloadLink } from './downloads';
+import { count, formatValue, reasonText } from './format';
+import { Th } from './th';
+import { Value } from './value';
+
+type Report = ReportJson['certify'];
+
+const DECISION: Record<string, { text: string; tone: string }> = {
+  certified: { text: 'Certified', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' },
+  refuted: { text: 'Refuted', tone: 'bg-rose-50 text-rose-800 border-rose-200' },
+  keep_labelling: { text: 'Keep labelling', tone: 'bg-amber-50 text-amber-800 border-amber-200' },
+};
+
+/**
+ * Certification of the selected judge run while people label (anytime-valid bounds on its alignment, in the order
+ * ground truth was settled) and the alternative annotator test, from the `certify` report.
+ */
+export function CertifyCard({ studyId, judge }: { studyId: number; judge: string }) {
+  const [target, setTarget] = useState(0.9);
+  const [draft, setDraft] = useState('0.9');
+  const params = { judge, target };
+  const query = useQuery({ ...reportOptions(studyId, 'certify', params), placeholderData: keepPreviousData });
+  const data = query.data as Report | undefined;
+  const csv = (table: ReportTable<'certify'>) => (
+    <DownloadLink
+      href={reportUrl(studyId, 'certify', params, { format: 'csv', table })}
+      filename={reportFilename(studyId, 'certify', { judge, criterion: data?.criterion, table, format: 'csv' })}
+    >
+      CSV {table}
+    </DownloadLink>
+  );
+  const apply = () => {
+    const t = Number(draft);
+    if (t > 0 && t < 1) setTarget(t);
+  };
+
+  return (
+    <Card
+      title="Certification while labelling"
+      description="Can this judge stand in for people? Anytime-valid 95 % bounds on its alignment with the ground truth."
+      actions={
+        <>
+          {csv('decision')}
+          {csv('path')}
+        </>
+      }
+      data-testid="certify-card"
+    >
+      <form
+        className="mb-3 flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
+        <label className="text-sm text-slate-700">
+          Target alignment
+          <input
+            type="number"
+            min="0.01"
+            max="0.99"
+            step="0.01"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={apply}
+            className="ml-2 w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
+        </label>
+        {query.isFetching ? (
+          <p role="status" className="text-sm text-slate-600">
+            Computing…
+          </p>
+        ) : null}
+      </form>
+      {query.error ? (
+        <p role="alert" className="text-sm text-rose-700">
+          The certification could not be loaded: {query.error.message}
+        </p>
+      ) : !data ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : (
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600">
+            Items are taken in the order their ground truth was settled (the last review, or the ruling of a disagreement). The bounds hold at
+            every step at once, so you may stop labelling as soon as they decide. Criterion <strong>{data.criterion}</strong>:{' '}
+            {count(data.agree)} of {count(data.n)} ground-truth labels matched
+            {data.unjudged ? ` (${count(data.unjudged)} without a verdict are not counted)` : ''}.
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <span
+              data-testid="certify-decision"
+              className={`rounded-md border px-3 py-1.5 text-sm font-semibold ${data.decision ? DECISION[data.decision].tone : 'border-slate-200'}`}
+            >
+              {data.decision ? DECISION[data.decision].text : `n/a — ${reasonText(data.decisionReason)}`}
+            </span>
+            <span className="text-sm text-slate-700" data-testid="certify-bounds">
+              {data.bounds.lower === null
+                ? `bounds: ${reasonText(data.bounds.reason)}`
+                : `alignment between ${formatValue(data.bounds.lower, 'rate')} and ${formatValue(data.bounds.upper!, 'rate')} (95 %, anytime); target ${formatValue(data.target, 'rate')}`}
+            </span>
+            {data.decision === 'keep_labelling' ? (
+              <span className="text-sm text-slate-700" data-testid="certify-more">
+                {data.itemsNeeded === null
+                  ? 'no decision in sight at the current rate'
+                  : `about ${count(data.itemsNeeded)} more items if the judge keeps agreeing at ${formatValue(data.alignmentRate ?? 0, 'rate')}`}
+              </span>
+            ) : null}
+          </div>
+          {data.drift ? (
+            <p className="text-sm text-amber-800">
+              The observed rate ({formatValue(data.alignmentRate ?? 0, 'rate')}) lies outside the bounds: the judge agreed more often with
+              earlier items than with later ones (or the reverse), so its alignment is not one constant number. Read the path.
+            </p>
+          ) : null}
+          <BoundPathChart
+            data={data.path}
+            target={data.target}
+            ariaLabel={`Bounds on ${data.judge}'s alignment after each settled item`}
+          />
+          <AltTestTable data={data} csv={csv('alt-test')} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function AltTestTable({ data, csv }: { data: Report; csv: React.ReactNode }) {
+  const a = data.altTest;
+  return (
+    <section aria-labelledby="alt-test-title" data-testid="alt-test">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="alt-test-title" className="text-sm font-semibold text-slate-900">
+          Alternative annotator test (ε = {a.epsilon})
+        </h3>
+        {csv}
+      </div>
+      <p className="mb-2 text-sm text-slate-600">
+        On items with at least {a.minReviewers} reviewers, each reviewer is held out in turn: does the judge agree with the others at least
+        as often as that reviewer does, within a margin ε? ω is the share of reviewers the judge beats (Benjamini–Yekutieli corrected); the
+        judge can replace an annotator when ω ≥ ½. ρ is the share of items where the judge is at least as aligned as a held-out reviewer.
+      </p>
+      {a.criteria.map((c) => (
+        <div key={c.criterion} className="mb-3">
+          <p className="text-sm" data-testid="alt-test-verdict">
+            <strong>{c.name}</strong>: {count(c.itemsUsed)} items, {c.annotatorsTested} reviewer(s) tested, ω{' '}
+            {c.winningRate === null ? 'n/a' : formatValue(c.winningRate, 'coef')}, ρ{' '}
+            {c.advantageProbability === null ? 'n/a' : formatValue(c.advantageProbability, 'coef')} —{' '}
+            {c.judgeCanReplace === null
+              ? `no verdict: ${reasonText(c.judgeCanReplaceReason)}`
+              : c.judgeCanReplace
+                ? 'the judge can replace an annotator'
+                : 'the judge cannot replace an annotator'}
+          </p>
+          {c.annotators.length ? (
+            <Table caption={`Alternative annotator test on ${c.name}`} captionHidden>
+              <THead>
+                <TR>
+                  <Th>Held-out reviewer</Th>
+                  <Th numeric>Items</Th>
+                  <Th numeric>ρ judge</Th>
+                  <Th numeric>ρ reviewer</Th>
+                  <Th numeric>p</Th>
+                  <Th numeric>p (BY)</Th>
+                  <Th>Judge wins</Th>
+                </TR>
+              </THead>
+              <TBody>
+                {c.annotators.map((r) => (
+                  <TR key={r.annotator}>
+                    <TD>{r.annotator}</TD>
+                    <TD numeric>{count(r.items)}</TD>
+                    <TD numeric>
+                      <Value value={r.rhoJudge} reason={r.rhoJudgeReason} kind="coef" />
+                    </TD>
+                    <TD numeric>
+                      <Value value={r.rhoHuman} reason={r.rhoHumanReason} kind="coef" />
+                    </TD>
+                    <TD numeric>
+                      <Value value={r.pValue} reason={r.pValueReason} kind="coef" />
+                    </TD>
+                    <TD numeric>
+                      <Value value={r.pAdjusted} reason={r.pAdjustedReason} kind="coef" />
+                    </TD>
+                    <TD>{r.judgeWins === null ? 'not tested' : r.judgeWins ? 'yes' : 'no'}</TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import type { Db } from '../client';
+
+/*
+ * Reads for judge certification and the bias report: when each item's ground truth could first be settled, the
+ * order each reviewer saw the replies in, and the replies' lengths. Codes and timestamps only; the statistics live
+ * in lib/stats.
+ */
+
+/**
+ * Per item, when its last counting review was made: the creation time of the newest revision of every submitted
+ * assignment, maximised over the item's reviewers (`[itemId, createdAtMs]`).
+ */
+export const lastReviewTimes = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT a.item_id, max(n.created_at)
+         FROM assignments a
+         JOIN annotations n ON n.assignment_id = a.id
+          AND n.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+        WHERE a.study_id = ? AND a.state = 'submitted'
+        GROUP BY a.item_id`,
+    )
+    .raw()
+    .all(studyId) as [number, number][];
+
+/** The newest ruling per (item, criterion) and when it was made (`[itemId, criterion, createdAtMs]`). */
+export const rulingTimes = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT j.item_id, j.criterion, j.created_at
+         FROM adjudications j JOIN items i ON i.id = j.item_id
+        WHERE i.study_id = ?
+          AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+    )
+    .raw()
+    .all(studyId) as [number, string, number][];
+
+/**
+ * The counting labels that were given on Concord's review screen (`screen_choice` set), with the order the
+ * reviewer saw the replies in (`swapped` = 1: b was shown as Response 1). Imported prior labels carry no display
+ * order and are left out. `[itemId, username, swapped, criterion, label]`.
+ */
+export const shownLabels = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT a.item_id, u.username, a.swapped, l.criterion, l.label
+         FROM assignments a
+         JOIN users u ON u.id = a.user_id
+         JOIN annotations n ON n.assignment_id = a.id
+          AND n.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+         JOIN labels l ON l.annotation_id = n.id
+        WHERE a.study_id = ? AND a.state = 'submitted' AND l.screen_choice IS NOT NULL`,
+    )
+    .raw()
+    .all(studyId) as [number, string, 0 | 1, string, 'lose' | 'tie' | 'win'][];
+
+/** Each item's reply lengths in characters (`[itemId, length of a, length of b]`; null when a reply has no text). */
+export const replyLengths = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT id, length(json_extract(payload, '$.a.text')), length(json_extract(payload, '$.b.text'))
+         FROM items WHERE study_id = ?`,
+    )
+    .raw()
+    .all(studyId) as [number, number | null, number | null][];
+
+/** Each item's id and external id (`[itemId, externalId]`). */
+export const externalIds = (db: Db, studyId: number) =>
+  db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ?').raw().all(studyId) as [number, string][];

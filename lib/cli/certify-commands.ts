@@ -1,0 +1,94 @@
+import { biasReport } from '@/lib/server/analytics/bias';
+import { certifyReport } from '@/lib/server/analytics/certify';
+import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import { reportJson } from '@/lib/server/analytics/json';
+import { invalid } from '@/lib/server/errors';
+import { parseStudyId } from '@/lib/server/studies';
+import { cliActor } from '@/lib/server/system';
+import type { Command } from './commands';
+
+type Values = Parameters<Command['run']>[0];
+
+const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
+
+function required(v: Values, key: string): string {
+  const value = str(v, key);
+  if (!value) throw invalid(`--${key} is required.`);
+  return value;
+}
+
+const out = (text: string): void => {
+  process.stdout.write(text);
+};
+const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
+
+const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
+const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
+const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
+
+export const CERTIFY_COMMANDS: Command[] = [
+  {
+    name: 'report certify',
+    usage: 'report certify --study STUDY --judge NAME [--criterion overall] [--target 0.9] [--epsilon 0.2] [--json]',
+    summary:
+      "Certifies a judge run while people label: anytime-valid 95 % bounds on its alignment with ground truth (items in the\n" +
+      '      order their ground truth was settled), certified / refuted / keep labelling; and the alternative annotator test.',
+    options: {
+      study: { type: 'string' },
+      judge: { type: 'string' },
+      criterion: { type: 'string' },
+      target: { type: 'string' },
+      epsilon: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run(v) {
+      const r = certifyReport(cliActor(), parseStudyId(required(v, 'study')), {
+        judge: required(v, 'judge'),
+        criterion: str(v, 'criterion'),
+        target: str(v, 'target'),
+        epsilon: str(v, 'epsilon'),
+      });
+      if (v.json) return printJson(r);
+      let text =
+        `Certifying "${r.judge}" on ${r.criterion} against a target alignment of ${r.target} (study ${r.studyId}):\n` +
+        `  ${r.agree} of ${r.n} ground-truth labels matched (${num(r.alignmentRate)}), ${r.unjudged} without a verdict\n` +
+        `  anytime-valid 95 % bounds${ci(r.bounds) || ` — (${r.bounds.reason})`}\n` +
+        `  decision: ${r.decision ? DECISION[r.decision] : `— (${r.decisionReason})`}` +
+        (r.decision === 'keep_labelling' ? ` (about ${num(r.itemsNeeded, 0)} more items at the current rate)` : '') +
+        '\n' +
+        (r.drift ? '  the observed rate lies outside the bounds: the alignment changed along the settle order\n' : '');
+      text += `\nAlternative annotator test (ε ${r.altTest.epsilon}, items with ≥ ${r.altTest.minReviewers} reviewers):\n`;
+      for (const c of r.altTest.criteria) {
+        text +=
+          `  ${c.criterion}: ${c.itemsUsed} items, ${c.annotatorsTested} annotator(s) tested, ω ${num(c.winningRate)}, ρ ${num(c.advantageProbability)} → ` +
+          (c.judgeCanReplace === null ? `— (${c.judgeCanReplaceReason})` : c.judgeCanReplace ? 'the judge can replace an annotator' : 'the judge cannot replace an annotator') +
+          '\n';
+        for (const a of c.annotators)
+          text += `    ${a.annotator}: ${a.items} items, ρ judge ${num(a.rhoJudge)}, ρ human ${num(a.rhoHuman)}, p ${num(a.pValue, 4)}, BY ${num(a.pAdjusted, 4)}${a.judgeWins ? ' (judge wins)' : ''}\n`;
+      }
+      out(text);
+    },
+  },
+  {
+    name: 'report bias',
+    usage: 'report bias --study STUDY [--json]',
+    summary:
+      "Position bias of each judge run (verdicts in both orders) and of the reviewers (stored display order), and length\n" +
+      '      bias of the ground truth and of each judge run (win share by length-difference quintile, logistic slope).',
+    options: { study: { type: 'string' }, json: { type: 'boolean' } },
+    run(v) {
+      const r = biasReport(cliActor(), parseStudyId(required(v, 'study')));
+      if (v.json) return printJson(r);
+      let text = `Biases in study ${r.studyId}\n\nJudge position bias (items judged in both orders):\n`;
+      for (const j of r.judgePosition)
+        text += `  ${j.judge} / ${j.criterion}: ${j.itemsBothOrders} of ${j.items} items in both orders, flip rate ${num(j.flipRate)}, first shown preferred ${num(j.firstPreferred.rate)}${ci(j.firstPreferred.interval)}\n`;
+      text += '\nReviewers preferring the reply shown first:\n';
+      if (r.humanPositionReason) text += `  — (${r.humanPositionReason})\n`;
+      for (const h of r.humanPosition)
+        text += `  ${h.criterion} / ${h.reviewer ?? 'all reviewers'}: ${num(h.firstPreferred.rate)}${ci(h.firstPreferred.interval)} of ${h.firstPreferred.decisive} decisive labels, p ${num(h.firstPreferred.pValue, 4)}\n`;
+      text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
+      for (const l of r.length) text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
+      out(text);
+    },
+  },
+];

@@ -1,0 +1,193 @@
+import 'server-only';
+import {
+  type CertInterval,
+  type CertStat,
+  type PpiEstimate,
+  type TiePolicy,
+  ppiMean,
+  ppiOutcomes,
+  rankCorrelation,
+} from '@/lib/stats';
+import type { Frame, IntervalDto, Reason, StatDto } from './data';
+
+/*
+ * Two blocks of the leaderboard report that measure a judge against people rather than grade the models:
+ * - the judge-corrected win rates (prediction-powered inference, PPI++): the judge's verdict on every item,
+ *   corrected by the items that have ground truth;
+ * - rank agreement: whether a judge orders the models as the ground truth does (Kendall τ-b, Spearman ρ).
+ */
+
+/** A lib/stats certification value as a report value. */
+export function certStat(s: CertStat): StatDto {
+  return s.value === null ? { value: null, reason: s.reason } : { value: s.value };
+}
+
+export function certInterval(method: IntervalDto['method'], i: CertInterval): IntervalDto {
+  return i.lower === null ? { method, lower: null, upper: null, reason: i.reason } : { method, lower: i.lower, upper: i.upper };
+}
+
+const none = (reason: Reason): StatDto => ({ value: null, reason });
+const noInterval = (reason: Reason): IntervalDto => ({ method: 'normal', lower: null, upper: null, reason });
+
+/** One model and criterion of a judge-corrected leaderboard. */
+export type CorrectedCellDto = {
+  model: string;
+  criterion: string;
+  /** Items with ground truth and a verdict (n): they measure the judge's error. */
+  labelled: number;
+  /** Items with a verdict only (N). */
+  unlabelled: number;
+  /** Items with ground truth but no verdict: PPI needs the judge on every item it uses, so they are left out. */
+  labelledUnjudged: number;
+  /** Ground truth alone, on the n labelled items. */
+  humanOnly: StatDto;
+  /** The judge alone, on all n + N items (biased unless the judge is). */
+  judgeOnly: StatDto;
+  /** PPI++: the judge on all items, corrected by its mean error on the labelled ones. */
+  corrected: StatDto;
+  /** λ̂ of PPI++ (0: the judge adds nothing, 1: plain PPI). */
+  lambda: StatDto;
+  /** Human labels the human-only estimate would need for the corrected interval's width: n·se²(human)/se²(PPI++). */
+  effectiveLabels: StatDto;
+  intervals: { humanOnly: IntervalDto; judgeOnly: IntervalDto; corrected: IntervalDto };
+};
+
+export type CorrectedRunDto = { judge: string; cells: CorrectedCellDto[] };
+
+type Grader = { name: string; slices: Int8Array[] };
+
+function estimateDto(e: PpiEstimate): { value: StatDto; interval: IntervalDto } {
+  return { value: certStat(e.estimate), interval: certInterval('normal', e.ci) };
+}
+
+/**
+ * The judge-corrected win rate of reply a per model and criterion for one judge run: PPI++ (Angelopoulos, Duchi &
+ * Zrnic 2023) with the ground truth where it exists as the labelled sample, beside the human-only and judge-only
+ * estimates. Under the `exclude` tie policy a win rate is W/(W + L), not a per-item mean, and every value is null
+ * (`not_a_mean`). Valid when the labelled items are a random sample of the model's items.
+ */
+export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, policy: TiePolicy): CorrectedRunDto {
+  const cells: CorrectedCellDto[] = [];
+  const itemsOfModel = frame.models.map(() => [] as number[]);
+  for (let i = 0; i < frame.n; i++) itemsOfModel[frame.modelOf[i]].push(i);
+  frame.models.forEach((model, m) => {
+    frame.criteria.forEach((crit, c) => {
+      const y: number[] = [];
+      const yhat: number[] = [];
+      const yhatU: number[] = [];
+      let labelledUnjudged = 0;
+      for (const i of itemsOfModel[m]) {
+        const g = gold[c][i];
+        const v = judge.slices[c][i];
+        if (v < 0) {
+          if (g >= 0) labelledUnjudged++;
+          continue;
+        }
+        if (g >= 0) {
+          y.push(g);
+          yhat.push(v);
+        } else yhatU.push(v);
+      }
+      if (y.length + yhatU.length + labelledUnjudged === 0) return;
+      const base = { model, criterion: crit.id, labelled: y.length, unlabelled: yhatU.length, labelledUnjudged };
+      if (policy === 'exclude') {
+        const no = none('not_a_mean');
+        const ni = noInterval('not_a_mean');
+        cells.push({ ...base, humanOnly: no, judgeOnly: no, corrected: no, lambda: no, effectiveLabels: no, intervals: { humanOnly: ni, judgeOnly: ni, corrected: ni } });
+        return;
+      }
+      const scoring = { kind: 'pairwise' as const, policy };
+      const r = ppiMean(ppiOutcomes(y, scoring), ppiOutcomes(yhat, scoring), ppiOutcomes(yhatU, scoring));
+      const human = estimateDto(r.classical);
+      const alone = estimateDto(r.judgeOnly);
+      const corrected = estimateDto(r.ppiPlusPlus);
+      cells.push({
+        ...base,
+        humanOnly: human.value,
+        judgeOnly: alone.value,
+        corrected: corrected.value,
+        lambda: certStat(r.ppiPlusPlus.lambda),
+        effectiveLabels: certStat(r.effectiveLabels),
+        intervals: { humanOnly: human.interval, judgeOnly: alone.interval, corrected: corrected.interval },
+      });
+    });
+  });
+  return { judge: judge.name, cells };
+}
+
+export function correctedLeaderboard(frame: Frame, gold: Int8Array[], judges: Grader[], policy: TiePolicy): CorrectedRunDto[] {
+  return judges.map((j) => correctedRun(frame, gold, j, policy));
+}
+
+/* ----- rank agreement ----- */
+
+/** One grader's ranking of the models against the ground truth's, on one criterion or on Overall Acc. */
+export type RankAgreementDto = {
+  grader: string;
+  /** A criterion id, or `overallAcc` for the KMP-Bench Overall Acc. */
+  scope: string;
+  /** Models scored by both the ground truth and the grader (a model either leaves undefined is left out). */
+  models: number;
+  tauB: StatDto;
+  tauBPValue: StatDto;
+  /** How the Kendall p-value was computed: exact permutation distribution, or normal with tie-corrected variance. */
+  kendallMethod: 'exact' | 'asymptotic' | null;
+  spearmanRho: StatDto;
+  spearmanPValue: StatDto;
+  /** Pairs of models both order the same way, oppositely, and tied by the ground truth, by the grader, by both. */
+  concordant: number;
+  discordant: number;
+  tiedGroundTruth: number;
+  tiedGrader: number;
+  tiedBoth: number;
+};
+
+type ScoredRow = { model: string; grader: string; perCriterion: Record<string, StatDto>; overallAcc: StatDto };
+
+/**
+ * Kendall τ-b and Spearman ρ between each judge run's scores of the models and the ground truth's, per criterion
+ * (the win rate under the report's tie policy) and on Overall Acc. No interval: with a handful of models the
+ * p-value says whether there is any association at all, not how well the boards agree.
+ */
+export function rankAgreement(rows: readonly ScoredRow[], groundTruth: string, criteria: readonly string[]): RankAgreementDto[] {
+  const graders = [...new Set(rows.map((r) => r.grader))].filter((g) => g !== groundTruth);
+  const models = [...new Set(rows.map((r) => r.model))];
+  const find = (model: string, grader: string) => rows.find((r) => r.model === model && r.grader === grader);
+  const scopes: { scope: string; score: (r: ScoredRow | undefined) => number | null }[] = [
+    ...criteria.map((id) => ({ scope: id, score: (r: ScoredRow | undefined) => r?.perCriterion[id]?.value ?? null })),
+    { scope: 'overallAcc', score: (r: ScoredRow | undefined) => r?.overallAcc.value ?? null },
+  ];
+  const out: RankAgreementDto[] = [];
+  for (const grader of graders) {
+    for (const { scope, score } of scopes) {
+      const a: number[] = [];
+      const b: number[] = [];
+      for (const m of models) {
+        const x = score(find(m, groundTruth));
+        const y = score(find(m, grader));
+        if (x === null || y === null) continue;
+        a.push(x);
+        b.push(y);
+      }
+      // A scope no model has a score in (e.g. Overall Acc without general criteria) has nothing to rank.
+      if (a.length === 0 && scope === 'overallAcc') continue;
+      const r = rankCorrelation(a, b);
+      out.push({
+        grader,
+        scope,
+        models: a.length,
+        tauB: certStat(r.tauB),
+        tauBPValue: certStat(r.tauBPValue),
+        kendallMethod: r.kendallPMethod.value,
+        spearmanRho: certStat(r.spearmanRho),
+        spearmanPValue: certStat(r.spearmanPValue),
+        concordant: r.concordant,
+        discordant: r.discordant,
+        tiedGroundTruth: r.tiedA,
+        tiedGrader: r.tiedB,
+        tiedBoth: r.tiedBoth,
+      });
+    }
+  }
+  return out;
+}
