@@ -30,6 +30,14 @@ export function updateUser(db: Db, id: number, values: Partial<typeof users.$inf
     .get();
 }
 
+/** Bumps the session version only if it is still `current`, so a stale token cannot end newer sessions. */
+export const bumpSessionVersion = (db: Db, id: number, current: number) =>
+  db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(and(eq(users.id, id), eq(users.sessionVersion, current)))
+    .run().changes > 0;
+
 export const countActiveAdmins = (db: Db) =>
   db
     .select({ n: sql<number>`count(*)` })

@@ -4,7 +4,7 @@ import Credentials from 'next-auth/providers/credentials';
 import { authSecret } from '@/lib/env';
 import { clientAddress } from './client-address';
 import { DomainError } from '@/lib/server/errors';
-import { verifyCredentials } from '@/lib/server/users';
+import { endSessions, verifyCredentials } from '@/lib/server/users';
 import { signInSchema } from '@/lib/validation/accounts';
 
 class ThrottledSignIn extends CredentialsSignin {
@@ -47,6 +47,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       },
     }),
   ],
+  events: {
+    // Runs for the sign-out button and Auth.js's own sign-out endpoint alike, with the token being cleared.
+    signOut(message) {
+      const token = 'token' in message ? message.token : null;
+      const uid = Number(token?.uid);
+      const sv = Number(token?.sv);
+      if (Number.isInteger(uid) && Number.isInteger(sv)) endSessions(uid, sv);
+    },
+  },
   callbacks: {
     jwt({ token, user }) {
       if (user) {

@@ -7,6 +7,7 @@ import { DomainError } from './errors';
 import {
   ADDRESS_LIMIT,
   createUser,
+  endSessions,
   loadActor,
   lockDurationMs,
   resetPassword,
@@ -111,6 +112,16 @@ describe('accounts', () => {
     expect(loadActor(user.id, 2)).not.toBeNull();
     await resetPassword(admin, user.id, 'another-password');
     expect(loadActor(user.id, 2)).toBeNull();
+  });
+
+  it('signing out ends every session of the account at once, and a stale token cannot end newer ones', async () => {
+    const user = await makeUser('leaver');
+    expect(loadActor(user.id, 1)).not.toBeNull();
+    endSessions(user.id, 1);
+    expect(loadActor(user.id, 1)).toBeNull();
+    expect(loadActor(user.id, 2)).not.toBeNull();
+    endSessions(user.id, 1); // an old cookie signing out again
+    expect(loadActor(user.id, 2)).not.toBeNull();
   });
 
   it('lets only admins manage accounts and keeps the last admin', async () => {

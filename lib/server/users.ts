@@ -99,6 +99,17 @@ export function loadActor(id: number, sessionVersion: number): Actor | null {
   return { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
 }
 
+/**
+ * Signing out: every session of the account ends at once (a JWT cannot be recalled, but the session version it
+ * carries can be made stale). Nothing happens when `sessionVersion` is stale already.
+ */
+export function endSessions(id: number, sessionVersion: number): void {
+  const db = getDb();
+  inTransaction(db, () => {
+    if (q.bumpSessionVersion(db, id, sessionVersion)) audit(db, { userId: id, action: 'signed_out', objectId: id });
+  });
+}
+
 function requireAdmin(actor: Actor) {
   if (actor.role !== 'admin') throw forbidden('Only an admin can manage accounts.');
 }
