@@ -27,10 +27,10 @@ export type UserDto = {
 export const ACCOUNT_LIMIT: q.SignInLimit = { freeAttempts: 5, baseLockMs: 15_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
 export const ADDRESS_LIMIT: q.SignInLimit = { ...ACCOUNT_LIMIT, freeAttempts: 50 };
 
-// A hash to verify against when the account does not exist, so both paths cost the same time. Made at start-up,
-// not on the first unknown name, which would otherwise take twice as long as any later one.
-const dummyHash = hash('not-a-real-password', { algorithm: 2 });
-dummyHash.catch(() => undefined);
+// A hash to verify against when the account does not exist, so both paths cost the same time. Made on the first
+// sign-in attempt of any kind (not on the first unknown name, which would then take twice as long as later ones),
+// and not on import, which would slow every CLI command.
+let dummyHash: Promise<string> | undefined;
 const toDto = (u: q.UserRow): UserDto => ({
   id: u.id,
   username: u.username,
@@ -78,6 +78,7 @@ function countAttempt(username: string, address: string | null, now: Date): q.Si
  * account or one that cannot sign in — all alike, and at the same cost.
  */
 export async function verifyCredentials(username: string, password: string, now = new Date(), address: string | null = null) {
+  dummyHash ??= hashPassword('not-a-real-password');
   const { attempts } = countAttempt(username, address, now);
   const db = getDb();
   const user = q.findUserByUsername(db, username);
