@@ -8,6 +8,13 @@ const envSchema = z.object({
   CONCORD_PUBLIC_DATA: z.string().min(1).optional(),
   AUTH_SECRET: z.string().min(16, { error: 'AUTH_SECRET must be at least 16 characters' }).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // How many reverse proxies in front of Concord append to X-Forwarded-For; 0 trusts no forwarded header.
+  CONCORD_TRUST_PROXY: z.coerce
+    .number({ error: 'CONCORD_TRUST_PROXY must be a whole number of proxies (0 when Concord faces clients directly)' })
+    .int({ error: 'CONCORD_TRUST_PROXY must be a whole number of proxies (0 when Concord faces clients directly)' })
+    .min(0)
+    .max(10)
+    .default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;

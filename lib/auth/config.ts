@@ -2,8 +2,9 @@ import 'server-only';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { authSecret } from '@/lib/env';
+import { clientAddress } from './client-address';
 import { DomainError } from '@/lib/server/errors';
-import { verifyCredentials } from '@/lib/server/users';
+import { endSessions, verifyCredentials } from '@/lib/server/users';
 import { signInSchema } from '@/lib/validation/accounts';
 
 class ThrottledSignIn extends CredentialsSignin {
@@ -33,11 +34,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   providers: [
     Credentials({
       credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) return null;
         try {
-          const user = await verifyCredentials(parsed.data.username, parsed.data.password);
+          const user = await verifyCredentials(parsed.data.username, parsed.data.password, new Date(), clientAddress(request.headers));
           return user ? { id: String(user.id), name: user.name, sessionVersion: user.sessionVersion } : null;
         } catch (e) {
           if (e instanceof DomainError && e.code === 'throttled') throw new ThrottledSignIn(e.message);
@@ -46,6 +47,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       },
     }),
   ],
+  events: {
+    // Runs for the sign-out button and Auth.js's own sign-out endpoint alike, with the token being cleared.
+    signOut(message) {
+      const token = 'token' in message ? message.token : null;
+      const uid = Number(token?.uid);
+      const sv = Number(token?.sv);
+      if (Number.isInteger(uid) && Number.isInteger(sv)) endSessions(uid, sv);
+    },
+  },
   callbacks: {
     jwt({ token, user }) {
       if (user) {

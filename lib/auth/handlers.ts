@@ -36,9 +36,65 @@ export async function runAction<T>(fn: (actor: Actor) => T | Promise<T>): Promis
 
 type RouteContext = { params: Promise<Record<string, string>> };
 
-/** The wrapper of every route handler: auth, then the handler, with errors mapped to JSON and a status. */
-export function route(handler: (actor: Actor, request: Request, params: Record<string, string>) => Promise<Response> | Response) {
+/** What a route's body is: JSON (the default), or a file sent raw, as the import forms and scripts upload it. */
+export type RouteOptions = { body?: 'json' | 'upload' };
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const refusal = (status: number, error: string) =>
+  NextResponse.json({ ok: false, error }, { status, headers: { 'cache-control': JSON_CACHE_CONTROL } });
+
+/** The host the request was addressed to, as Next's own server-action check reads it (a proxy may forward it). */
+function addressedHost(headers: Headers): string | null {
+  return headers.get('x-forwarded-host')?.split(',')[0].trim() || headers.get('host');
+}
+
+/**
+ * Refuses a change another site's page is making with the user's cookie: browsers name the page's origin in
+ * `Origin` and the relation in `Sec-Fetch-Site` on every such request. A client that sends neither is not a
+ * browser, and carries no cookie it was not given. JSON routes also want a JSON content type, which no page of
+ * another site can send without the app agreeing to it first (CORS).
+ */
+function refuse(request: Request, body: RouteOptions['body']): Response | null {
+  if (!STATE_CHANGING.has(request.method)) return null;
+  const path = new URL(request.url).pathname;
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  let foreign = site === 'cross-site' || site === 'same-site';
+  if (origin !== null && !foreign) {
+    try {
+      foreign = new URL(origin).host !== addressedHost(request.headers);
+    } catch {
+      foreign = true; // "null" or garbage: not this app's pages
+    }
+  }
+  if (foreign) {
+    return refusal(
+      403,
+      `Refused: ${request.method} ${path} was sent from another site (${origin ? `origin ${origin}` : `Sec-Fetch-Site: ${site}`}). Make changes from Concord's own pages.`,
+    );
+  }
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (body !== 'upload' && type !== 'application/json') {
+    return refusal(
+      415,
+      `${request.method} ${path} takes a JSON body with content-type: application/json, not ${type ? `"${type}"` : 'no content type'}.`,
+    );
+  }
+  return null;
+}
+
+/**
+ * The wrapper of every route handler: refuses changes from other sites, then auth, then the handler, with errors
+ * mapped to JSON and a status.
+ */
+export function route(
+  handler: (actor: Actor, request: Request, params: Record<string, string>) => Promise<Response> | Response,
+  options: RouteOptions = {},
+) {
   return async (request: Request, context: RouteContext) => {
+    const refused = refuse(request, options.body ?? 'json');
+    if (refused) return refused;
     try {
       const actor = await requireUser();
       return await handler(actor, request, await context.params);
@@ -51,3 +107,6 @@ export function route(handler: (actor: Actor, request: Request, params: Record<s
 
 export const json = (data: unknown, init?: ResponseInit) =>
   NextResponse.json(data, { ...init, headers: { 'cache-control': JSON_CACHE_CONTROL, ...(init?.headers ?? {}) } });
+
+/** `route` for a body that is a file sent raw (the import forms post the file itself, as scripts do). */
+export const uploadRoute = (handler: Parameters<typeof route>[0]) => route(handler, { body: 'upload' });

@@ -1,12 +1,33 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { findSignInCount } from '@/db/queries/users';
 import { makeUser, useTestDatabase } from '@/lib/testing/db';
 import type { Actor } from './actor';
 import { DomainError } from './errors';
-import { createUser, loadActor, lockDurationMs, resetPassword, setUserActive, setUserRole, verifyCredentials } from './users';
+import {
+  ADDRESS_LIMIT,
+  createUser,
+  endSessions,
+  loadActor,
+  lockDurationMs,
+  resetPassword,
+  setUserActive,
+  setUserRole,
+  verifyCredentials,
+} from './users';
 
 useTestDatabase();
 let admin: Actor;
 let ann: Actor;
+
+/** What each sign-in attempt came to: in, wrong (checked and refused) or throttled (refused unchecked). */
+async function settle(attempts: Promise<unknown>[]) {
+  return (await Promise.allSettled(attempts)).map((r) => {
+    if (r.status === 'fulfilled') return r.value ? 'in' : 'wrong';
+    if ((r.reason as DomainError).code === 'throttled') return 'throttled';
+    throw r.reason;
+  });
+}
 
 beforeAll(async () => {
   admin = await makeUser('root', 'admin');
@@ -34,6 +55,50 @@ describe('accounts', () => {
     expect(lockDurationMs(50)).toBe(15 * 60_000);
   });
 
+  it('counts parallel wrong passwords before checking them: of 40 at once, 5 are checked and 35 throttled', async () => {
+    await makeUser('burst');
+    const outcomes = await settle(Array.from({ length: 40 }, () => verifyCredentials('burst', 'wrong-password')));
+    expect(outcomes.filter((o) => o === 'wrong')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 'throttled')).toHaveLength(35);
+    expect(findSignInCount(getDb(), 'account', 'burst')).toMatchObject({ attempts: 5 });
+  });
+
+  it('keeps the right password out once the limit is reached, even among 34 wrong ones in parallel', async () => {
+    await makeUser('target');
+    await settle(Array.from({ length: 5 }, () => verifyCredentials('target', 'wrong-password')));
+    const tries = Array.from({ length: 35 }, (_, i) => verifyCredentials('target', i === 17 ? 'password-123' : 'wrong-password'));
+    expect(new Set(await settle(tries))).toEqual(new Set(['throttled']));
+  });
+
+  it('throttles an unknown username exactly like a known one, so throttling tells nothing about which names exist', async () => {
+    await makeUser('known');
+    const known = await settle(Array.from({ length: 12 }, () => verifyCredentials('known', 'wrong-password')));
+    const unknown = await settle(Array.from({ length: 12 }, () => verifyCredentials('no-such-name', 'wrong-password')));
+    expect(unknown.sort()).toEqual(known.sort());
+    expect(findSignInCount(getDb(), 'account', 'no-such-name')).toMatchObject({ attempts: 5 });
+    const messages = await Promise.all(
+      ['known', 'no-such-name'].map((u) => verifyCredentials(u, 'x').catch((e: DomainError) => e.message.replace(/\d+/g, 'N'))),
+    );
+    expect(messages[0]).toBe(messages[1]);
+  });
+
+  it('limits one client address across accounts, and a success takes back only its own attempt', async () => {
+    const sprayer = '203.0.113.9';
+    const spray = await settle(Array.from({ length: 60 }, (_, i) => verifyCredentials(`spray${i}`, 'wrong-password', new Date(), sprayer)));
+    expect(spray.filter((o) => o === 'wrong')).toHaveLength(ADDRESS_LIMIT.freeAttempts);
+    expect(spray.filter((o) => o === 'throttled')).toHaveLength(60 - ADDRESS_LIMIT.freeAttempts);
+    // The address is locked even for a right password; another address is not.
+    await makeUser('office');
+    await expect(verifyCredentials('office', 'password-123', new Date(), sprayer)).rejects.toMatchObject({ code: 'throttled' });
+    expect(await verifyCredentials('office', 'password-123', new Date(), '198.51.100.7')).not.toBeNull();
+
+    const home = '198.51.100.8';
+    for (let i = 0; i < 3; i++) expect(await verifyCredentials('office', 'wrong-password', new Date(), home)).toBeNull();
+    expect(await verifyCredentials('office', 'password-123', new Date(), home)).not.toBeNull();
+    expect(findSignInCount(getDb(), 'account', 'office')).toBeUndefined();
+    expect(findSignInCount(getDb(), 'address', home)).toMatchObject({ attempts: 3, lockedUntil: null });
+  });
+
   it('ends sessions at once when an account is disabled or its password reset, and applies role changes', async () => {
     const user = await makeUser('temp');
     expect(loadActor(user.id, 1)).toMatchObject({ role: 'annotator' });
@@ -47,6 +112,16 @@ describe('accounts', () => {
     expect(loadActor(user.id, 2)).not.toBeNull();
     await resetPassword(admin, user.id, 'another-password');
     expect(loadActor(user.id, 2)).toBeNull();
+  });
+
+  it('signing out ends every session of the account at once, and a stale token cannot end newer ones', async () => {
+    const user = await makeUser('leaver');
+    expect(loadActor(user.id, 1)).not.toBeNull();
+    endSessions(user.id, 1);
+    expect(loadActor(user.id, 1)).toBeNull();
+    expect(loadActor(user.id, 2)).not.toBeNull();
+    endSessions(user.id, 1); // an old cookie signing out again
+    expect(loadActor(user.id, 2)).not.toBeNull();
   });
 
   it('lets only admins manage accounts and keeps the last admin', async () => {

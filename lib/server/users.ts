@@ -1,6 +1,6 @@
 import 'server-only';
 import { hash, verify } from '@node-rs/argon2';
-import { getDb } from '@/db/client';
+import { getDb, inTransaction } from '@/db/client';
 import * as q from '@/db/queries/users';
 import { createUserSchema, type CreateUserInput, passwordSchema, ACCOUNT_ROLES } from '@/lib/validation/accounts';
 import { type Actor, type Role } from './actor';
@@ -18,11 +18,19 @@ export type UserDto = {
   createdAt: string;
 };
 
-const FREE_FAILURES = 5;
-const MAX_LOCK_MS = 15 * 60_000;
-// A hash to verify against when the account does not exist, so both paths cost the same time.
-let dummyHash: Promise<string> | undefined;
+/**
+ * Sign-in limits. Per username: five attempts, then a lock of 15 s doubling with each further attempt, up to 15 min;
+ * a success clears it. Per client address (password spraying across accounts): fifty, then the same locks; a success
+ * takes back only its own attempt, so one's own account cannot be used to wipe out failures made against others.
+ * A counter nobody touched for an hour starts again.
+ */
+export const ACCOUNT_LIMIT: q.SignInLimit = { freeAttempts: 5, baseLockMs: 15_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
+export const ADDRESS_LIMIT: q.SignInLimit = { ...ACCOUNT_LIMIT, freeAttempts: 50 };
 
+// A hash to verify against when the account does not exist, so both paths cost the same time. Made on the first
+// sign-in attempt of any kind (not on the first unknown name, which would then take twice as long as later ones),
+// and not on import, which would slow every CLI command.
+let dummyHash: Promise<string> | undefined;
 const toDto = (u: q.UserRow): UserDto => ({
   id: u.id,
   username: u.username,
@@ -35,38 +43,53 @@ const toDto = (u: q.UserRow): UserDto => ({
 
 export const hashPassword = (password: string) => hash(password, { algorithm: 2 /* argon2id */ });
 
-/** Seconds to wait after `failures` consecutive failed sign-ins: none for the first five, then doubling. */
-export function lockDurationMs(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(MAX_LOCK_MS, 15_000 * 2 ** (failures - FREE_FAILURES));
+/** How long a username is locked after `failures` consecutive failed sign-ins: none for the first four, then doubling. */
+export function lockDurationMs(failures: number, limit = ACCOUNT_LIMIT): number {
+  if (failures < limit.freeAttempts) return 0;
+  return Math.min(limit.maxLockMs, limit.baseLockMs * 2 ** (failures - limit.freeAttempts));
+}
+
+const throttled = (lockedUntil: Date | null | undefined, now: Date) => {
+  const seconds = Math.max(1, Math.ceil(((lockedUntil?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  return new DomainError('throttled', `Too many failed sign-ins. Try again in ${seconds} s.`);
+};
+
+/**
+ * Counts the attempt against the username and, when known, the client address, both or neither, before any password
+ * is checked. Throws `throttled` while either is locked.
+ */
+function countAttempt(username: string, address: string | null, now: Date): q.SignInCount {
+  const db = getDb();
+  q.forgetSignInAttempts(db, new Date(now.getTime() - ACCOUNT_LIMIT.forgetAfterMs), now);
+  return inTransaction(db, () => {
+    if (address !== null && !q.countSignInAttempt(db, 'address', address, ADDRESS_LIMIT, now)) {
+      throw throttled(q.findSignInCount(db, 'address', address)?.lockedUntil, now);
+    }
+    const account = q.countSignInAttempt(db, 'account', username, ACCOUNT_LIMIT, now);
+    // Refused by the username's lock: throwing rolls back the address count just made.
+    if (!account) throw throttled(q.findSignInCount(db, 'account', username)?.lockedUntil, now);
+    return account;
+  });
 }
 
 /**
- * Checks a username and password. Throws `throttled` while the account is locked after repeated failures;
- * returns null for wrong credentials, an inactive account or one that cannot sign in.
+ * Checks a username and password. Throws `throttled` while the username or the client `address` is locked after
+ * repeated failures, without checking the password; returns null for wrong credentials, an unknown name, an inactive
+ * account or one that cannot sign in — all alike, and at the same cost.
  */
-export async function verifyCredentials(username: string, password: string, now = new Date()) {
+export async function verifyCredentials(username: string, password: string, now = new Date(), address: string | null = null) {
+  dummyHash ??= hashPassword('not-a-real-password');
+  const { attempts } = countAttempt(username, address, now);
   const db = getDb();
   const user = q.findUserByUsername(db, username);
-  if (!user || !user.passwordHash) {
-    dummyHash ??= hashPassword('not-a-real-password');
-    await verify(await dummyHash, password).catch(() => false);
+  const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+  if (!user?.passwordHash || !ok || !user.active) {
+    if (user) audit(db, { userId: user.id, action: 'sign_in_failed', detail: { failures: attempts } });
     return null;
   }
-  if (user.lockedUntil && user.lockedUntil > now) {
-    const seconds = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 1000);
-    throw new DomainError('throttled', `Too many failed sign-ins. Try again in ${seconds} s.`);
-  }
-  const ok = await verify(user.passwordHash, password).catch(() => false);
-  if (!ok) {
-    const failures = user.failedSignIns + 1;
-    const lock = lockDurationMs(failures);
-    q.updateUser(db, user.id, { failedSignIns: failures, lockedUntil: lock ? new Date(now.getTime() + lock) : null });
-    audit(db, { userId: user.id, action: 'sign_in_failed', detail: { failures } });
-    return null;
-  }
-  if (!user.active) return null;
-  if (user.failedSignIns > 0 || user.lockedUntil) q.updateUser(db, user.id, { failedSignIns: 0, lockedUntil: null });
+  // The owner proved themselves: the username's failures are forgiven; the address only gets this attempt back.
+  q.clearSignInAttempts(db, 'account', username);
+  if (address !== null) q.refundSignInAttempt(db, 'address', address, ADDRESS_LIMIT);
   return { id: user.id, sessionVersion: user.sessionVersion, name: user.displayName };
 }
 
@@ -75,6 +98,17 @@ export function loadActor(id: number, sessionVersion: number): Actor | null {
   const user = q.findUserById(getDb(), id);
   if (!user || !user.active || user.sessionVersion !== sessionVersion || !user.passwordHash) return null;
   return { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
+}
+
+/**
+ * Signing out: every session of the account ends at once (a JWT cannot be recalled, but the session version it
+ * carries can be made stale). Nothing happens when `sessionVersion` is stale already.
+ */
+export function endSessions(id: number, sessionVersion: number): void {
+  const db = getDb();
+  inTransaction(db, () => {
+    if (q.bumpSessionVersion(db, id, sessionVersion)) audit(db, { userId: id, action: 'signed_out', objectId: id });
+  });
 }
 
 function requireAdmin(actor: Actor) {
@@ -115,7 +149,8 @@ export function setUserActive(actor: Actor, id: number, active: boolean): UserDt
   guardLastAdmin(user, !active);
   const db = getDb();
   // Disabling bumps the session version so any open session stops at its next request.
-  const row = q.updateUser(db, id, { active, failedSignIns: 0, lockedUntil: null }, !active);
+  const row = q.updateUser(db, id, { active }, !active);
+  q.clearSignInAttempts(db, 'account', user.username);
   audit(db, { userId: actor.id, action: active ? 'user_enabled' : 'user_disabled', objectId: id });
   return toDto(row!);
 }
@@ -134,10 +169,11 @@ export function setUserRole(actor: Actor, id: number, role: unknown): UserDto {
 export async function resetPassword(actor: Actor, id: number, password: unknown): Promise<UserDto> {
   requireAdmin(actor);
   const pw = parseInput(passwordSchema, password, 'password');
-  mustFind(id);
+  const user = mustFind(id);
   const passwordHash = await hashPassword(pw);
   const db = getDb();
-  const row = q.updateUser(db, id, { passwordHash, failedSignIns: 0, lockedUntil: null }, true);
+  const row = q.updateUser(db, id, { passwordHash }, true);
+  q.clearSignInAttempts(db, 'account', user.username);
   audit(db, { userId: actor.id, action: 'user_password_reset', objectId: id });
   return toDto(row!);
 }

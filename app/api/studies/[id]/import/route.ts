@@ -1,10 +1,10 @@
-import { json, route } from '@/lib/auth/handlers';
+import { json, uploadRoute } from '@/lib/auth/handlers';
 import { importItemsForRequest } from '@/lib/server/import-process';
 import { getStudy, parseStudyId } from '@/lib/server/studies';
 import { withUploadedFile } from '@/lib/server/uploads';
 
 /** Body: the raw JSONL file. Query: `format` and `filename`. */
-export const POST = route(async (actor, request, { id }) => {
+export const POST = uploadRoute(async (actor, request, { id }) => {
   const url = new URL(request.url);
   const format = url.searchParams.get('format') ?? 'concord';
   const filename = (url.searchParams.get('filename') ?? 'upload.jsonl').slice(0, 200);

@@ -1,10 +1,10 @@
-import { json, route } from '@/lib/auth/handlers';
+import { json, uploadRoute } from '@/lib/auth/handlers';
 import { importJudge } from '@/lib/server/judge-import';
 import { getStudy, parseStudyId } from '@/lib/server/studies';
 import { withUploadedFile } from '@/lib/server/uploads';
 
 /** Body: the raw judge file. Query: `format`, optional `judge` (the run name) and `filename`. */
-export const POST = route(async (actor, request, { id }) => {
+export const POST = uploadRoute(async (actor, request, { id }) => {
   const url = new URL(request.url);
   const format = url.searchParams.get('format') ?? 'concord';
   const judge = url.searchParams.get('judge')?.trim() || undefined;
