@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LAYOUT_PAYLOADS } from '../lib/testing/hostile-corpus-layout';
 import { concord } from './support/cli';
-import { asUser } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Distinctive strings that must never reach an annotator or an adjudicator.
 const SECRET = /ZQXSRC|ZQXID|ZQXJUDGE/;
@@ -211,19 +211,21 @@ test('imported TeX and Markdown never paint outside their card or over the other
   };
   fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
   fs.writeFileSync(path.join(dir, 'flows.jsonl'), JSON.stringify(flow));
+  // A reviewer of its own: other specs disable or reassign the demo annotators.
+  concord(['user', 'add', 'layout-reader', '--role', 'annotator', '--name', 'Layout reader'], DEMO_PASSWORD);
   const pair = JSON.parse(
     concord(['study', 'create', '--kind', 'pairwise', '--name', 'Layout check', '--criteria', 'none', '--reviewers', '1', '--json']),
   ).id as number;
   concord(['import', 'items', '--study', String(pair), path.join(dir, 'items.jsonl')]);
-  concord(['study', 'members', String(pair), 'ann4']);
+  concord(['study', 'members', String(pair), 'layout-reader']);
   concord(['study', 'open', String(pair)]);
   const flows = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Layout flows', '--json'])).id as number;
   concord(['import', 'items', '--study', String(flows), path.join(dir, 'flows.jsonl')]);
-  concord(['study', 'members', String(flows), 'ann4']);
+  concord(['study', 'members', String(flows), 'layout-reader']);
   concord(['study', 'open', String(flows)]);
   fs.rmSync(dir, { recursive: true, force: true });
 
-  const { context, page } = await asUser(browser, 'ann4');
+  const { context, page } = await asUser(browser, 'layout-reader');
   const problems: string[] = [];
   const checkAt = async (label: string, selector: string) => {
     // Side by side (wide) and stacked (narrow: the second card sits below the first).

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { parseCsv } from '../lib/testing/csv';
 import { concord } from './support/cli';
 import { asUser } from './support/session';
 
@@ -110,10 +111,7 @@ test('adjudication by keyboard: shortcut keys never type into the rationale unti
   const lead = await asUser(browser, 'lead');
   const res = await lead.page.request.get(`/api/studies/${studyId}/export?what=ground-truth&format=csv`);
   expect(res.status()).toBe(200);
-  const rows = (await res.text())
-    .trim()
-    .split(/\r?\n/)
-    .map((l) => l.split(','));
+  const rows = parseCsv(await res.text());
   const settled = rows.find((r) => r[0] === 'items-settled' && r[1] === 'overall');
   expect(settled?.slice(2, 4)).toEqual(['tie', 'adjudicated']);
   expect(settled?.[7]).toBe(RATIONALE);
