@@ -182,6 +182,21 @@ describe('fetchPublicData', () => {
     expect(listing(dest)).toEqual(['README.md', 'alpha/LICENSE', 'beta/sub/two.jsonl']);
   });
 
+  it('reports a folder it cannot write as that, without asking the server', async () => {
+    fs.mkdirSync(dest, { recursive: true });
+    fs.writeFileSync(path.join(dest, 'alpha'), 'a file where a folder should be');
+    const report = await fetchInto();
+    expect(report.failed).toEqual([
+      expect.objectContaining({
+        path: 'alpha/one.json',
+        reason: 'io',
+        message: expect.stringMatching(/^alpha\/one\.json: .*; nothing written for this file$/),
+      }),
+      expect.objectContaining({ path: 'alpha/LICENSE', reason: 'io' }),
+    ]);
+    expect([...server.requests.keys()]).toEqual(['beta/sub/two.jsonl']);
+  });
+
   it('fetches only the datasets named, and refuses an unknown name listing the known ones', async () => {
     const report = await fetchInto({ only: ['beta'] });
     expect(report.files.map((f) => f.path)).toEqual(['beta/sub/two.jsonl']);
@@ -217,13 +232,17 @@ describe('fetchPublicData', () => {
     expect(server.requests.has('alpha/one.json')).toBe(false);
   });
 
-  it('keeps a README.md it did not write, and clears temporary files a killed run left', async () => {
+  it('keeps a README.md it did not write, and clears old temporary files a killed run left', async () => {
     fs.mkdirSync(path.join(dest, 'alpha'), { recursive: true });
     fs.writeFileSync(path.join(dest, 'README.md'), '# Our own notes\n');
     fs.writeFileSync(path.join(dest, 'alpha/.one.json.0123abcd.part'), 'half');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(dest, 'alpha/.one.json.0123abcd.part'), hourAgo, hourAgo);
+    // A fresh one may be another run's, still writing: it stays.
+    fs.writeFileSync(path.join(dest, 'alpha/.LICENSE.89abcdef.part'), 'in progress');
     const report = await fetchInto();
     expect(report.readme).toBe('kept-foreign');
     expect(fs.readFileSync(path.join(dest, 'README.md'), 'utf8')).toBe('# Our own notes\n');
-    expect(listing(dest)).toEqual(['README.md', 'alpha/LICENSE', 'alpha/one.json', 'beta/sub/two.jsonl']);
+    expect(listing(dest)).toEqual(['README.md', 'alpha/.LICENSE.89abcdef.part', 'alpha/LICENSE', 'alpha/one.json', 'beta/sub/two.jsonl']);
   });
 });

@@ -145,7 +145,10 @@ function hostOf(url: string): string {
   }
 }
 
-/** Temporary files a killed run left behind; they never carry a final name, so they are only clutter. */
+/**
+ * Temporary files a killed run left behind; they never carry a final name, so they are only clutter. Those written
+ * to in the last few minutes may belong to a run still going in the same folder, and are left to it.
+ */
 async function removeStaleTemps(folder: string) {
   let names: string[];
   try {
@@ -153,7 +156,20 @@ async function removeStaleTemps(folder: string) {
   } catch {
     return;
   }
-  for (const name of names) if (TEMP.test(name)) await fsp.rm(path.join(folder, name), { force: true });
+  for (const name of names) {
+    if (!TEMP.test(name)) continue;
+    const file = path.join(folder, name);
+    const stat = await fsp.stat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true });
+  }
+}
+
+const STALE_TEMP_MS = 5 * 60_000;
+
+class DiskError extends Error {
+  constructor(readonly cause: Error) {
+    super(cause.message);
+  }
 }
 
 async function fetchOne(file: ManifestFile, final: string, url: string, options: FetchOptions): Promise<FileOutcome> {
@@ -177,7 +193,7 @@ async function fetchOne(file: ManifestFile, final: string, url: string, options:
       message: `${file.path}: ${(e as Error).message}; nothing written for this file`,
     };
   } finally {
-    await fsp.rm(temp, { force: true });
+    await fsp.rm(temp, { force: true }).catch(() => {});
   }
 }
 
@@ -289,12 +305,16 @@ async function download(file: ManifestFile, url: string, temp: string, options: 
             controller.abort();
             break;
           }
-          await handle.write(chunk);
+          // A disk error is not the network's: it fails the file at once instead of being retried.
+          await handle.write(chunk).catch((e: Error) => {
+            throw new DiskError(e);
+          });
           hash.update(chunk);
           received += chunk.byteLength;
           options.progress?.bytes?.(file, received);
         }
       } catch (e) {
+        if (e instanceof DiskError) throw e.cause;
         const why = describe(e);
         last = why.code === 'UND_ERR_SOCKET' || why.message === 'terminated' ? 'connection closed mid-body' : why.message;
         lastCode = why.code;
