@@ -21,7 +21,10 @@ export type Command = {
   usage: string;
   summary: string;
   options?: ParseArgsConfig['options'];
-  run: (values: Values, positionals: string[]) => Promise<void> | void;
+  /** false for commands that never touch the database (it is then neither opened nor created). */
+  db?: boolean;
+  /** May return the exit code; returning nothing means 0. */
+  run: (values: Values, positionals: string[]) => Promise<void | number> | void | number;
 };
 
 const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);

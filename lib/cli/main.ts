@@ -5,15 +5,16 @@ import { recoverAbandonedImports } from '@/lib/server/import-staging';
 import { ImportRejected } from '@/lib/server/imports';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { CERTIFY_COMMANDS } from './certify-commands';
+import { DATA_COMMANDS } from './data-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
-const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS];
+const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...DATA_COMMANDS];
 
 const USAGE = `Usage: npx concord <command> [options]
 
 ${COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}
 
-Every command works on the database at CONCORD_DB (default ./data/concord.db).
+Every command but \`data fetch\` works on the database at CONCORD_DB (default ./data/concord.db).
 Errors go to stderr with a non-zero exit code.`;
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
@@ -44,9 +45,9 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     // Like a server start: an import whose process was killed is undone before anything else reads the study.
-    recoverAbandonedImports(getDb());
-    await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
-    return 0;
+    if (command.db !== false) recoverAbandonedImports(getDb());
+    const code = await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+    return typeof code === 'number' ? code : 0;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     if (e instanceof ImportRejected) {

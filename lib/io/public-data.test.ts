@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { publicDataDir, publicDataPath } from './public-data';
 
@@ -14,11 +16,22 @@ describe('publicDataDir', () => {
     expect(publicDataDir()).toBe(path.resolve(process.cwd(), 'some/where'));
   });
 
-  it('defaults to ../shared/data beside the repository', () => {
-    delete process.env.CONCORD_PUBLIC_DATA;
-    expect(publicDataDir()).toBe(path.resolve(process.cwd(), '../shared/data'));
-    process.env.CONCORD_PUBLIC_DATA = '';
-    expect(publicDataDir()).toBe(path.resolve(process.cwd(), '../shared/data'));
+  it('defaults to ../shared/data beside the repository when it exists, else to data/public inside it', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-public-'));
+    try {
+      const repo = path.join(root, 'repo');
+      fs.mkdirSync(repo);
+      delete process.env.CONCORD_PUBLIC_DATA;
+      expect(publicDataDir(repo)).toBe(path.join(repo, 'data/public'));
+      fs.mkdirSync(path.join(root, 'shared/data'), { recursive: true });
+      expect(publicDataDir(repo)).toBe(path.join(root, 'shared/data'));
+      process.env.CONCORD_PUBLIC_DATA = '';
+      expect(publicDataDir(repo)).toBe(path.join(root, 'shared/data'));
+      process.env.CONCORD_PUBLIC_DATA = 'elsewhere';
+      expect(publicDataDir(repo)).toBe(path.join(repo, 'elsewhere'));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('publicDataPath explains how to fix a missing dataset', () => {

@@ -3,14 +3,18 @@ import path from 'node:path';
 
 /**
  * Where the public datasets live (MathDial, Bridge, PandaLM, …). They are read
- * at seed or import time and never copied into the repository.
- * `CONCORD_PUBLIC_DATA` if set (relative paths against the working directory),
- * else `../shared/data` next to the repository root, which is the working
- * directory of the app, the CLI and the tests.
+ * at seed or import time and never committed to the repository.
+ * `CONCORD_PUBLIC_DATA` if set (relative paths against the working directory);
+ * else `../shared/data` next to the repository root when that folder exists;
+ * else `data/public` inside the repository, where `npx concord data fetch`
+ * puts them on a machine without the shared folder. The working directory is
+ * the repository root for the app, the CLI and the tests.
  */
-export function publicDataDir(): string {
+export function publicDataDir(cwd: string = process.cwd()): string {
   const fromEnv = process.env.CONCORD_PUBLIC_DATA;
-  return fromEnv ? path.resolve(fromEnv) : path.resolve(process.cwd(), '../shared/data');
+  if (fromEnv) return path.resolve(cwd, fromEnv);
+  const shared = path.resolve(cwd, '../shared/data');
+  return fs.existsSync(shared) ? shared : path.resolve(cwd, 'data/public');
 }
 
 /**
@@ -22,7 +26,7 @@ export function publicDataPath(...segments: string[]): string {
   if (!fs.existsSync(full)) {
     throw new Error(
       `Public data not found: ${full}. Set CONCORD_PUBLIC_DATA to the folder that holds the public datasets ` +
-        `(mathdial/, bridge/, pandalm/, …); see its README.`,
+        `(mathdial/, bridge/, pandalm/, …), or fetch them with \`npx concord data fetch\`.`,
     );
   }
   return full;
@@ -35,6 +39,6 @@ export function skippedDatasetMessage(what: string, lookedFor: string): string {
   return (
     `Skipped ${what}: ${lookedFor} was not found. To include it, set CONCORD_PUBLIC_DATA to a folder laid out like ` +
     `the shared data README (mathdial/test.jsonl, bridge/test.json and bridge/responses/, pandalm/testset-v1.json and ` +
-    `its judge files) and seed an empty database again.`
+    `its judge files), or run \`npx concord data fetch\`, and seed an empty database again.`
   );
 }
