@@ -10,14 +10,15 @@ export type ChildAnswer<T> =
 
 /**
  * Runs `lib/server/<script>` (TypeScript, through tsx, with the server's conditions) in a process of its own with
- * `job` as its argument and resolves with the answer it prints. The web server is bundled by Next, so CPU-heavy
+ * `job` as its argument and resolves with the answer it prints as its last line (`ChildAnswer` for scripts that
+ * use `printAnswer`). The web server is bundled by Next, so CPU-heavy
  * work cannot simply be handed to a worker thread of the same code; a child process runs the same source, opens
  * the same database (WAL: readers and the one writer never block each other), and leaves the server's event loop
  * free. The child's stdin stays open for as long as this process lives, so a child can tell when the server died.
  */
-export function runTsxChild<T>(script: string, job: unknown, signal?: AbortSignal): Promise<ChildAnswer<T>> {
+export function runTsxChild<A>(script: string, job: unknown, signal?: AbortSignal): Promise<A> {
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', script);
-  return new Promise<ChildAnswer<T>>((resolve, reject) => {
+  return new Promise<A>((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify(job)], {
       cwd: process.cwd(),
       env: process.env,
@@ -34,7 +35,7 @@ export function runTsxChild<T>(script: string, job: unknown, signal?: AbortSigna
       child.stdin.destroy();
       const line = out.trim().split('\n').at(-1) ?? '';
       try {
-        resolve(JSON.parse(line) as ChildAnswer<T>);
+        resolve(JSON.parse(line) as A);
       } catch {
         reject(new Error(`${script} ended (exit ${code}) without an answer: ${err.slice(-2000)}`));
       }

@@ -28,7 +28,7 @@ beforeAll(async () => {
     items,
     annotations: items.flatMap((it, k) => [
       { item: it.id, annotator: 'r1', labels: labels(CRITERIA, letters[k % 3]) },
-      { item: it.id, annotator: 'r2', labels: labels(CRITERIA, letters[(k * 7) % 5 % 3]) },
+      { item: it.id, annotator: 'r2', labels: labels(CRITERIA, letters[((k * 7) % 5) % 3]) },
     ]),
     judges: [{ name: 'judge-a', lines: items.map((it, k) => ({ item: it.id, labels: labels(CRITERIA, letters[(k * 5) % 3]) })) }],
   });
@@ -72,6 +72,9 @@ describe('a report with a bootstrap, for the web server', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe('forbidden');
     const missing = await reportForRequest(lead, studyId, 'alignment', { judge: 'nobody', bootstrap: '100' }).catch((e: unknown) => e);
-    expect([(missing as DomainError).code, (missing as DomainError).message]).toEqual(['not_found', 'A judge run named "nobody" was not found.']);
+    expect([(missing as DomainError).code, (missing as DomainError).message]).toEqual([
+      'not_found',
+      'A judge run named "nobody" was not found.',
+    ]);
   }, 60_000);
 });

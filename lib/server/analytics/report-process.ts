@@ -4,7 +4,7 @@ import { getDb } from '@/db/client';
 import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { runTsxChild, unwrapAnswer } from '../tsx-child';
+import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../tsx-child';
 import { analysableStudy, replicatesSchema } from './data';
 import { computeReport, type ReportOptions } from './report';
 
@@ -47,5 +47,5 @@ export async function reportForRequest<R extends ReportName>(
   const replicates = name === 'hybrid' ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
   if (replicates === 0) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };
-  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ReportDtos[R]>(CHILD, job, signal)));
+  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, signal)));
 }
