@@ -1,5 +1,6 @@
 import 'server-only';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { DomainError, type ErrorCode } from './errors';
 
@@ -15,16 +16,24 @@ export type ChildAnswer<T> =
  * work cannot simply be handed to a worker thread of the same code; a child process runs the same source, opens
  * the same database (WAL: readers and the one writer never block each other), and leaves the server's event loop
  * free. The child's stdin stays open for as long as this process lives, so a child can tell when the server died.
+ * `nice` lowers the child's scheduling priority, so that on a busy machine the server's requests come first.
  */
-export function runTsxChild<A>(script: string, job: unknown, signal?: AbortSignal): Promise<A> {
+export function runTsxChild<A>(script: string, job: unknown, opts: { signal?: AbortSignal; nice?: number } = {}): Promise<A> {
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', script);
   return new Promise<A>((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify(job)], {
       cwd: process.cwd(),
       env: process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
-      signal,
+      signal: opts.signal,
     });
+    if (opts.nice && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, opts.nice);
+      } catch {
+        // not permitted here: it runs at the server's priority
+      }
+    }
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -9,6 +9,11 @@ import { analysableStudy, replicatesSchema } from './data';
 import { computeReport, type ReportOptions } from './report';
 
 const CHILD = 'analytics/report-child.ts';
+/**
+ * A report child only reads, so it can yield the CPU to the server without holding anyone up: with two cores and
+ * annotators submitting, the bootstrap then takes what the server leaves.
+ */
+const CHILD_NICE = 10;
 
 /** Reports computed by child processes at the same time; more wait their turn (the server has two cores). */
 const MAX_RUNNING = 1;
@@ -47,5 +52,5 @@ export async function reportForRequest<R extends ReportName>(
   const replicates = name === 'hybrid' ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
   if (replicates === 0) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };
-  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, signal)));
+  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, { signal, nice: CHILD_NICE })));
 }
