@@ -14,6 +14,11 @@ export function proxy(request: NextRequest) {
   return NextResponse.redirect(url);
 }
 
+// Uploads (`/api/studies/:id/import`, `/api/studies/:id/judge`) bypass the proxy: Next buffers the body of every
+// request the proxy sees and cuts it at 10 MB (`proxyClientMaxBodySize`), so a larger file reached its route
+// truncated. Their routes check the session themselves, as every route does.
 export const config = {
-  matcher: ['/((?!sign-in|api/auth|api/health|_next/static|_next/image|favicon.ico|icon.svg).*)'],
+  matcher: [
+    '/((?!sign-in|api/auth|api/health|api/studies/[0-9]+/import$|api/studies/[0-9]+/judge$|_next/static|_next/image|favicon.ico|icon.svg).*)',
+  ],
 };
