@@ -24,6 +24,9 @@ const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
 
 /** Verdicts written per transaction: each batch holds the write lock for a few milliseconds. */
 const BATCH_VERDICTS = 1_000;
+/** The longest pause between two batches, and what the import waits on (nothing ever wakes it). */
+const MAX_PAUSE_MS = 50;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Imports one judge run, all or nothing. Unknown items and criteria are errors that refuse the file; a verdict
@@ -122,13 +125,20 @@ export function importJudge(
     // Reading and looking up happen outside the write lock; a batch transaction only inserts its verdicts.
     let batch: [itemId: number, criterion: string, swapped: number, label: string, rationale: string | null][] = [];
     const flush = () => {
+      // Reading the next batch takes a millisecond, writing one several (each verdict also updates its pack): a
+      // submission waiting for the lock, which SQLite lets retry after growing sleeps, would find it taken again
+      // almost every time. Pausing as long as the last batch held the lock leaves it free half of the time.
+      if (pauseMs > 0) Atomics.wait(PAUSE, 0, 0, pauseMs);
+      const start = performance.now();
       inTransaction(db, () => {
         for (const v of batch) insert.run(runId, ...v);
         heartbeat(db, importId);
       });
+      pauseMs = Math.min(MAX_PAUSE_MS, performance.now() - start);
       labelsWritten += batch.length;
       batch = [];
     };
+    let pauseMs = 0;
     for (const rec of readRecords()) {
       records++;
       if (!rec.ok) {
