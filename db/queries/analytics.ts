@@ -16,12 +16,15 @@ export const itemsBySource = (db: Db, studyId: number) =>
     string,
   ][];
 
-/** The judge runs of a study, by name. */
+/** The judge runs of a study, by name (runs still being imported are not there yet). */
 export const judgeRuns = (db: Db, studyId: number) =>
-  db.$client.prepare('SELECT id, name FROM judge_runs WHERE study_id = ? ORDER BY name').all(studyId) as { id: number; name: string }[];
+  db.$client.prepare("SELECT id, name FROM judge_runs WHERE study_id = ? AND state = 'done' ORDER BY name").all(studyId) as {
+    id: number;
+    name: string;
+  }[];
 
-/** One judge run by name, with how many of its records had a verdict that could not be read. */
+/** One judge run by name, with how many of its records had a verdict that could not be read; not one still being imported. */
 export const findJudgeRun = (db: Db, studyId: number, name: string) =>
   db.$client
-    .prepare('SELECT id, name, json_array_length(unparsed) AS unparsed FROM judge_runs WHERE study_id = ? AND name = ?')
+    .prepare("SELECT id, name, json_array_length(unparsed) AS unparsed FROM judge_runs WHERE study_id = ? AND name = ? AND state = 'done'")
     .get(studyId, name) as { id: number; name: string; unparsed: number } | undefined;

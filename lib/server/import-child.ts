@@ -1,15 +1,18 @@
 /**
  * Runs one item import in a process of its own, for the web server (`import-process.ts`): the import's CPU work
  * then never stops the server from answering. Arguments: a JSON document { userId, studyId, file, format,
- * filename }. Prints one JSON line: { ok: true, report } or { ok: false, code, message, fieldErrors, details }.
+ * filename } (with kind: 'judge' and an optional run name `judge`, a judge run's import instead). Prints one
+ * JSON line: { ok: true, report } or { ok: false, code, message, fieldErrors, details }.
  */
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import { DomainError } from './errors';
 import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
+import { importJudge } from './judge-import';
 
-type Job = { userId: number; studyId: number; file: string; format: string; filename: string };
+type Job = { userId: number; studyId: number; file: string; format: string; filename: string } & JudgeJob;
+type JudgeJob = { kind?: 'items' | 'judge'; judge?: string };
 
 class ServerGone extends Error {}
 
@@ -28,6 +31,7 @@ function run(job: Job) {
   const user = users.findUserById(getDb(), job.userId);
   if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
   const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
+  if (job.kind === 'judge') return importJudge(actor, job.studyId, job.file, job.format, job.judge, job.filename);
   return importItems(actor, job.studyId, job.file, job.format, job.filename);
 }
 

@@ -6,6 +6,8 @@ import type { Actor } from './actor';
 import { DomainError, type ErrorCode } from './errors';
 import { ImportRejected } from './import-report';
 import { importItems, type ImportReportDto } from './imports';
+import { importJudge, type JudgeImportReportDto } from './judge-import';
+import { runTsxChild } from './tsx-child';
 import type { ImportError } from '@/lib/validation/import-errors';
 
 /** Files up to this size (about 1,000–2,000 flows) are imported in the server's own process: well under a second of work. */
@@ -52,6 +54,33 @@ export async function importItemsForRequest(
       }
     });
   });
+  if (answer.ok) return answer.report;
+  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
+  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
+  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
+  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+}
+
+/**
+ * Judge files are imported in the server's own process only up to this size. Their lines are short (ten verdicts
+ * in some 200 bytes), and checking and writing them costs about 50 µs a verdict: 64 KB, some 3,000 verdicts, is a
+ * tenth of a second of work; above it, a child process (which costs a second or so to start) does the work.
+ */
+export const IN_PROCESS_JUDGE_BYTES = 64 << 10;
+
+/** Imports a judge run for a request of the web server, like `importItemsForRequest`: a large file in a child process. */
+export async function importJudgeForRequest(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: string,
+  judge: string | undefined,
+  filename: string,
+  inProcessBytes = IN_PROCESS_JUDGE_BYTES,
+): Promise<JudgeImportReportDto> {
+  if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
+  const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
+  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('import-child.ts', job);
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;

@@ -2,6 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import os from 'node:os';
 import { inTransaction, stmt, type Db } from '@/db/client';
+import { deleteStagingJudgeRuns } from '@/db/queries/judge-runs';
 
 /**
  * Large imports are written in short batches so that nobody else waits long for the database: the import's row is
@@ -52,8 +53,9 @@ const stagingRows = (db: Db, studyId?: number) =>
        FROM imports WHERE state = 'staging' AND (? IS NULL OR study_id = ?)`,
   ).all(studyId ?? null, studyId ?? null) as StagingRow[];
 
-/** Deletes what an unfinished import wrote: its items in short batches, then its row. */
+/** Deletes what an unfinished import wrote: its judge run or its items in short batches, then its row. */
 export function undoImport(db: Db, importId: number) {
+  deleteStagingJudgeRuns(db, importId);
   for (;;) {
     const removed = inTransaction(db, () =>
       stmt(db, 'DELETE FROM items WHERE id IN (SELECT id FROM items WHERE import_id = ? LIMIT ?)').run(importId, DELETE_BATCH),

@@ -13,8 +13,9 @@ export type JudgeRunDto = {
 };
 
 /**
- * The judge runs of a study, by name (the order of the leaderboard's graders), with their size. Leads and admins
- * only: a run's name says which model judged, which annotators must never learn.
+ * The judge runs of a study, by name (the order of the leaderboard's graders), with their size; a run still being
+ * imported is not listed until its last batch is in. Leads and admins only: a run's name says which model judged,
+ * which annotators must never learn.
  */
 export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
   const db = getDb();
@@ -23,7 +24,7 @@ export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
     .prepare(
       `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
               (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
-         FROM judge_runs r WHERE r.study_id = ? ORDER BY r.name`,
+         FROM judge_runs r WHERE r.study_id = ? AND r.state = 'done' ORDER BY r.name`,
     )
     .all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];
   return rows.map((r) => ({ name: r.name, labels: r.labels, unparsed: r.unparsed, createdAt: new Date(r.createdAt).toISOString() }));

@@ -10,14 +10,8 @@ import {
   reportCsv,
 } from '@/lib/io/report-csv';
 import { reportFilename } from '@/lib/query/analytics';
-import type { Actor } from '@/lib/server/actor';
-import { agreementReport } from '@/lib/server/analytics/agreement';
-import { alignmentReport } from '@/lib/server/analytics/alignment';
-import { biasReport } from '@/lib/server/analytics/bias';
-import { certifyReport } from '@/lib/server/analytics/certify';
-import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
-import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
+import { reportForRequest } from '@/lib/server/analytics/report-process';
 import { invalid, notFound } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies';
 
@@ -25,9 +19,11 @@ import { parseStudyId } from '@/lib/server/studies';
  * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias.
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
  *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/io/report-csv).
- * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy (leaderboard), bootstrap
- * (agreement, alignment, leaderboard; default 1000, 0 for point estimates only). The use-cases parse the options
- * and decide who may read the report (leads and admins).
+ * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy
+ * (leaderboard), bootstrap (agreement, alignment, leaderboard; default 1000, 0 for point estimates only, at most
+ * MAX_BOOTSTRAP_REPLICATES). The use-cases parse the options and decide who may read the report (leads and admins);
+ * a report with a bootstrap is computed by a process of its own (`report-process.ts`), so this server keeps
+ * answering meanwhile.
  */
 
 const querySchema = z.object({
@@ -69,29 +65,7 @@ function respond<R extends ReportName>(studyId: number, report: R, dto: ReportDt
   });
 }
 
-function report(actor: Actor, studyId: number, name: ReportName, q: Query): Response {
-  switch (name) {
-    case 'agreement':
-      return respond(studyId, name, agreementReport(actor, studyId, { bootstrap: q.bootstrap }), q);
-    case 'alignment':
-      return respond(studyId, name, alignmentReport(actor, studyId, { judge: q.judge ?? '', bootstrap: q.bootstrap }), q);
-    case 'leaderboard':
-      return respond(studyId, name, leaderboardReport(actor, studyId, { tiePolicy: q.tiePolicy, bootstrap: q.bootstrap }), q);
-    case 'hybrid':
-      return respond(studyId, name, hybridReport(actor, studyId, { judge: q.judge ?? '', criterion: q.criterion, target: q.target }), q);
-    case 'certify':
-      return respond(
-        studyId,
-        name,
-        certifyReport(actor, studyId, { judge: q.judge ?? '', criterion: q.criterion, target: q.target, epsilon: q.epsilon }),
-        q,
-      );
-    case 'bias':
-      return respond(studyId, name, biasReport(actor, studyId), q);
-  }
-}
-
-export const GET = route((actor, request, params) => {
+export const GET = route(async (actor, request, params) => {
   const studyId = parseStudyId(params.id);
   const name = params.report;
   if (!isReportName(name)) throw notFound(`A report named "${name}"`);
@@ -99,5 +73,7 @@ export const GET = route((actor, request, params) => {
   if (q.format === 'csv' && !(q.table && isReportTable(name, q.table))) {
     throw invalid(`Name the table to download: table=${REPORT_TABLES[name].join(' | ')}.`, { table: 'Unknown table' });
   }
-  return report(actor, studyId, name, q);
+  const { judge, criterion, target, epsilon, tiePolicy, bootstrap } = q;
+  const dto = await reportForRequest(actor, studyId, name, { judge, criterion, target, epsilon, tiePolicy, bootstrap }, request.signal);
+  return respond(studyId, name, dto, q);
 });

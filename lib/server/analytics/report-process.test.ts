@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import type { Actor } from '../actor';
+import { DomainError } from '../errors';
+import { agreementReport } from './agreement';
+import { MAX_BOOTSTRAP_REPLICATES } from './data';
+import { leaderboardReport } from './leaderboard';
+import { computeReport } from './report';
+import { reportForRequest } from './report-process';
+import { buildStudy, labels } from './test-fixtures';
+
+// A report with bootstrap intervals is computed by a process of its own for the web server: same numbers, same
+// refusals, and the server's event loop runs meanwhile.
+const CRITERIA = ['overall'];
+const { dir } = useTestDatabase();
+let lead: Actor, annotator: Actor;
+let studyId: number;
+
+beforeAll(async () => {
+  lead = await makeUser('lead', 'lead');
+  annotator = await makeUser('ann');
+  const items = Array.from({ length: 60 }, (_, k) => ({ id: `p${k}`, model: k % 2 ? 'm1' : 'm2' }));
+  const letters = 'WTL';
+  studyId = buildStudy(lead, dir, {
+    name: 'Bootstrap',
+    reviewersPerItem: 2,
+    catalog: [],
+    items,
+    annotations: items.flatMap((it, k) => [
+      { item: it.id, annotator: 'r1', labels: labels(CRITERIA, letters[k % 3]) },
+      { item: it.id, annotator: 'r2', labels: labels(CRITERIA, letters[((k * 7) % 5) % 3]) },
+    ]),
+    judges: [{ name: 'judge-a', lines: items.map((it, k) => ({ item: it.id, labels: labels(CRITERIA, letters[(k * 5) % 3]) })) }],
+  });
+});
+
+describe('a report with a bootstrap, for the web server', () => {
+  it('is computed by another process with the same numbers, while this one keeps running', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const [agreement, leaderboard] = await Promise.all([
+      reportForRequest(lead, studyId, 'agreement', { bootstrap: '4000' }),
+      reportForRequest(lead, studyId, 'leaderboard', { bootstrap: '2000', tiePolicy: 'half' }),
+    ]).finally(() => clearInterval(timer));
+    expect(agreement).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 4000 }))));
+    expect(leaderboard).toEqual(JSON.parse(JSON.stringify(leaderboardReport(lead, studyId, { bootstrap: 2000 }))));
+    expect(agreement.bootstrap.replicates).toBe(4000);
+    expect(agreement.macro.intervals.krippendorffAlphaNominal.lower).toEqual(expect.any(Number));
+    expect(ticks).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('computes point estimates in this process, as before', async () => {
+    const dto = await reportForRequest(lead, studyId, 'alignment', { judge: 'judge-a', bootstrap: '0' });
+    expect(dto).toEqual(computeReport(lead, studyId, 'alignment', { judge: 'judge-a', bootstrap: '0' }));
+  });
+
+  it(`refuses more than ${MAX_BOOTSTRAP_REPLICATES} replicates, saying the cap, here and on the command line`, async () => {
+    const error = await reportForRequest(lead, studyId, 'agreement', { bootstrap: '10001' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('invalid');
+    expect((error as DomainError).message).toBe('bootstrap: at most 10,000 bootstrap replicates, not 10,001.');
+    for (const name of ['agreement', 'alignment', 'leaderboard'] as const)
+      expect(() => computeReport(lead, studyId, name, { judge: 'judge-a', bootstrap: '100000' })).toThrow(
+        'at most 10,000 bootstrap replicates',
+      );
+    // The cap itself is allowed.
+    expect(agreementReport(lead, studyId, { bootstrap: MAX_BOOTSTRAP_REPLICATES }).bootstrap.replicates).toBe(MAX_BOOTSTRAP_REPLICATES);
+  }, 60_000);
+
+  it('checks the caller before starting a process, and the child checks again', async () => {
+    const error = await reportForRequest(annotator, studyId, 'agreement', { bootstrap: '100' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('forbidden');
+    const missing = await reportForRequest(lead, studyId, 'alignment', { judge: 'nobody', bootstrap: '100' }).catch((e: unknown) => e);
+    expect([(missing as DomainError).code, (missing as DomainError).message]).toEqual([
+      'not_found',
+      'A judge run named "nobody" was not found.',
+    ]);
+  }, 60_000);
+});

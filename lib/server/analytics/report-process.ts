@@ -1,0 +1,59 @@
+import 'server-only';
+import * as z from 'zod';
+import { getDb } from '@/db/client';
+import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
+import type { Actor } from '../actor';
+import { parseInput } from '../parse';
+import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../tsx-child';
+import { analysableStudy, replicatesSchema } from './data';
+import { computeReport, type ReportOptions } from './report';
+
+const CHILD = 'analytics/report-child.ts';
+/**
+ * A report child only reads, so it can yield the CPU to the server without holding anyone up: with two cores and
+ * annotators submitting, the bootstrap then takes what the server leaves.
+ */
+const CHILD_NICE = 10;
+
+/** Reports computed by child processes at the same time; more wait their turn (the server has two cores). */
+const MAX_RUNNING = 1;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function turn<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+const bootstrapOnly = z.object({ bootstrap: replicatesSchema });
+
+/** The reports that have bootstrap intervals; the others are computed here at once. */
+const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>(['agreement', 'alignment', 'leaderboard']);
+
+/**
+ * A report for a request of the web server. Point estimates take well under a second even on a million labels
+ * and are computed here; a report with bootstrap intervals (thousands of resamples, seconds of CPU) is computed
+ * by a child process (`report-child.ts`, the same code and seed, so the same numbers), one at a time, while this
+ * process goes on answering everyone else. Bad options and missing rights are refused here, before any process
+ * is started; the child checks them again.
+ */
+export async function reportForRequest<R extends ReportName>(
+  actor: Actor,
+  studyId: number,
+  name: R,
+  options: ReportOptions,
+  signal?: AbortSignal,
+): Promise<ReportDtos[R]> {
+  analysableStudy(getDb(), actor, studyId);
+  const replicates = !REPORTS_WITH_BOOTSTRAP.has(name) ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
+  if (replicates === 0) return computeReport(actor, studyId, name, options);
+  const job = { userId: actor.id, studyId, name, options };
+  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, { signal, nice: CHILD_NICE })));
+}
