@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Request, type Route } from '@playwright/test';
 import { concord } from './support/cli';
-import { parseCsv } from '../lib/testing/csv';
+import { parseCsv } from '../test/csv';
 import { withReadonlyDb } from './support/server';
 import { asUser } from './support/session';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from './actor';
 import { importItems } from './imports';
 import { getJudgeAssignment, saveJudgmentDraft, submitJudgment } from './judging';

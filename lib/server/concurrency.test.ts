@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '@/db/client';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import { importItems } from './imports';
 import type { Actor } from './actor';
 import { getQueue, undoLastSubmission } from './review';
@@ -23,7 +23,7 @@ function race(args: string[][]): Promise<string[]> {
     args.map(
       (a) =>
         new Promise<string>((resolve) => {
-          const child = spawn(process.execPath, ['--conditions=react-server', '--import', tsx, 'lib/testing/submit-worker.ts', ...a], {
+          const child = spawn(process.execPath, ['--conditions=react-server', '--import', tsx, 'test/submit-worker.ts', ...a], {
             env: process.env,
           });
           let out = '';

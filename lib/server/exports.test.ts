@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '@/lib/testing/csv';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { parseCsv } from '@/test/csv';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from './actor';
 import { exportFlows } from './exports';
 import { importItems } from './imports';

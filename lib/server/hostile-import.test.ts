@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import {
   FLOW_BASE_IDS,
   PAIRWISE_BASE_IDS,
@@ -14,7 +14,7 @@ import {
   pairwiseBase,
   writeBigFlowFile,
   type HostileCase,
-} from '@/lib/testing/hostile-corpus';
+} from '@/test/hostile-corpus';
 import type { Actor } from './actor';
 import { getAdjudicationQueue, submitAdjudication } from './adjudication';
 import { DomainError } from './errors';
@@ -28,7 +28,7 @@ import { getFlowAssignment, getQueue, submitFlowReview } from './review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
 
 /*
- * The hostile corpus (lib/testing/hostile-corpus.ts) through the real importers on a real SQLite file: each file
+ * The hostile corpus (test/hostile-corpus.ts) through the real importers on a real SQLite file: each file
  * is refused whole with every problem named by line and field, nothing is written to any table, and the
  * 200 MB file is streamed in bounded memory. Then CSV exports with formula-like ids, texts, notes and rationales.
  */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import { DomainError } from './errors';
 import type { Actor } from './actor';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { flowsJsonl } from '../../e2e/support/server';
 import type { Actor } from './actor';
 import { DomainError } from './errors';

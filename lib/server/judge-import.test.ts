@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb, inTransaction } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from './actor';
 import { alignmentReport } from './analytics/alignment';
 import { listJudgeRuns } from './analytics/runs';

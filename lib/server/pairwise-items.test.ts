@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
-import { codeOf } from '@/lib/testing/errors';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { codeOf } from '@/test/errors';
 import type { Actor } from './actor';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
 import { importItems } from './imports';

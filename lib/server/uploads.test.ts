@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '@/lib/testing/db';
+import { useTestDatabase } from '@/test/db';
 import { DomainError } from './errors';
 import { uploadsDir } from './upload-dir';
 import { withUploadedFile } from './uploads';

@@ -4,7 +4,7 @@ import { getDb } from '@/db/client';
 import { CERTIFY_COMMANDS } from '@/lib/cli/certify-commands';
 import { publicDataDir } from '@/lib/io/public-data';
 import { createRng } from '@/lib/stats';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports';
 import { importJudge } from '../judge-import';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COMMANDS } from '@/lib/cli/report-commands';
 import { publicDataDir } from '@/lib/io/public-data';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { exportGroundTruth } from '../ground-truth';
 import { importItems } from '../imports';

@@ -1,6 +1,6 @@
 /**
  * Submit latency of the production server under annotators working at once, on a database of its own.
- * Run (after `npx next build`): npx tsx lib/bench/load.ts      (BENCH_PORT, default 3196; BENCH_SEED)
+ * Run (after `npx next build`): npx tsx bench/load.ts      (BENCH_PORT, default 3196; BENCH_SEED)
  *
  * One flow study (1 reviewer per item), 50 annotators plus one more, each with their own queue; each
  * submission is GET assignment → POST submission over loopback (the answer to a submission names the next item;
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { latencySummary, runAnnotator, type AnnotatorResult } from '../../e2e/support/load';
+import { latencySummary, runAnnotator, type AnnotatorResult } from '../e2e/support/load';
 import {
   OwnServer,
   cliOn,
@@ -28,7 +28,7 @@ import {
   signInOverHttp,
   withReadonlyDb,
   writeFlowsFile,
-} from '../../e2e/support/server';
+} from '../e2e/support/server';
 
 const ANNOTATORS = 50;
 const PER_ITEM = 20;

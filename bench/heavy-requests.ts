@@ -2,7 +2,7 @@
  * Does the server keep answering while it does heavy work for one user? `/api/health` and annotators' submits,
  * idle, during a judge-run upload of 1,000,000 verdicts, and during bootstraps of the largest size the report
  * route accepts.
- * Run (after `npx next build`): npx tsx --conditions=react-server lib/bench/heavy-requests.ts
+ * Run (after `npx next build`): npx tsx --conditions=react-server bench/heavy-requests.ts
  *   (BENCH_PORT, default 3220; RECORDS, default 100000 judge records of 10 verdicts; ANNOTATORS, default 3)
  *
  * The production server (`next start`) on a database of its own seeded with the demo. ANNOTATORS demo annotators
@@ -18,9 +18,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { getQueue, percentile, runAnnotator, type Failure } from '../../e2e/support/load';
-import { OwnServer, cliOn, pool, seededRandom, signInOverHttp, withReadonlyDb } from '../../e2e/support/server';
-import { MAX_BOOTSTRAP_REPLICATES } from '../server/analytics/data';
+import { getQueue, percentile, runAnnotator, type Failure } from '@/e2e/support/load';
+import { OwnServer, cliOn, pool, seededRandom, signInOverHttp, withReadonlyDb } from '@/e2e/support/server';
+import { MAX_BOOTSTRAP_REPLICATES } from '@/lib/server/analytics/data';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3220);
 const RECORDS = Number(process.env.RECORDS ?? 100_000);

@@ -1,6 +1,6 @@
 /**
  * Benchmark of the statistics core on deterministic synthetic data.
- * Run: npx tsx lib/bench/stats-bench.ts
+ * Run: npx tsx bench/stats-bench.ts
  *
  * (a) Dashboard pass over 1,000,000 criterion-level labels (20 models × 5,000 items × 10 criteria,
  *     each with two reviewers' labels, the gold label and a judge label, as Int8Array codes):
@@ -31,7 +31,7 @@ import {
   scottPi,
   wilsonInterval,
   wtlCounts,
-} from '../stats/index';
+} from '@/lib/stats/index';
 
 const RUNS = 7;
 const Q = 3;

@@ -1,6 +1,6 @@
 /**
  * Budget "Import: 150,000 flows (KMP-Pile scale, several hundred MB) in under a minute, memory bounded" (DESIGN).
- * Run: npx tsx --conditions=react-server lib/bench/import.ts            (FLOWS=… to change the count)
+ * Run: npx tsx --conditions=react-server bench/import.ts            (FLOWS=… to change the count)
  *
  * Writes a temporary Concord-format JSONL of 150,000 flows made from the MathDial test split with the MathDial
  * adapter (`mathdialToFlow`, realistic sizes; ids rewritten to be unique), creates a flow-review study in a

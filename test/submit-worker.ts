@@ -1,5 +1,5 @@
 // A separate process that submits one flow decision, for tests of concurrent writers on one database file.
-// Usage: CONCORD_DB=… node --conditions=react-server --import tsx lib/testing/submit-worker.ts USERNAME ASSIGNMENT REQUEST_ID
+// Usage: CONCORD_DB=… node --conditions=react-server --import tsx test/submit-worker.ts USERNAME ASSIGNMENT REQUEST_ID
 import { getDb } from '@/db/client';
 import { findUserByUsername } from '@/db/queries/users';
 import { DomainError } from '@/lib/server/errors';

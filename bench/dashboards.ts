@@ -1,8 +1,8 @@
 /**
  * Budget "Dashboards: one million criterion-level labels summarised in under a second" (DESIGN, Budgets).
- * Run: npx tsx --conditions=react-server lib/bench/dashboards.ts
+ * Run: npx tsx --conditions=react-server bench/dashboards.ts
  *
- * Builds a temporary pairwise study of 20 models × 5,000 items × 10 criteria (lib/bench/pairwise-study.ts), then
+ * Builds a temporary pairwise study of 20 models × 5,000 items × 10 criteria (bench/pairwise-study.ts), then
  * times each report with the bootstrap off — agreementReport, alignmentReport, leaderboardReport, hybridReport —
  * and groundTruthCodes / summarize from lib/server/ground-truth.ts (the row-by-row `groundTruth` is timed by export.ts): median of 3 runs after a
  * warm-up. The floor is plain better-sqlite3 streaming (`.raw().iterate()`) the rows the report reads, the packed

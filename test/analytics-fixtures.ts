@@ -1,9 +1,9 @@
-import { writeTemp } from '@/lib/testing/db';
-import type { Actor } from '../actor';
-import { importItems } from '../imports';
-import { importJudge } from '../judge-import';
-import { importAnnotations } from '../prior-annotations';
-import { createStudy, setStudyCriteria } from '../studies';
+import { writeTemp } from '@/test/db';
+import type { Actor } from '@/lib/server/actor';
+import { importItems } from '@/lib/server/imports';
+import { importJudge } from '@/lib/server/judge-import';
+import { importAnnotations } from '@/lib/server/prior-annotations';
+import { createStudy, setStudyCriteria } from '@/lib/server/studies';
 
 /*
  * Builds small pairwise studies for the analytics service tests the way a lead would: JSONL files written to the
@@ -76,4 +76,4 @@ export function buildStudy(lead: Actor, dir: string, spec: StudySpec): number {
 }
 
 
-export { codeOf } from '@/lib/testing/errors';
+export { codeOf } from '@/test/errors';

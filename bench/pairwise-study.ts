@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mulberry32 } from '../assign/random';
+import { mulberry32 } from '@/lib/assign/random';
 
 export const MODELS = 20;
 export const ITEMS_PER_MODEL = 5_000;

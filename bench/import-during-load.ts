@@ -1,7 +1,7 @@
 /**
  * Does the app stay responsive while a large import runs? Budget (issue "speed"): another annotator's submit
  * p95 < 500 ms during an import of 150,000 flows.
- * Run (after `npx next build`): npx tsx --conditions=react-server lib/bench/import-during-load.ts
+ * Run (after `npx next build`): npx tsx --conditions=react-server bench/import-during-load.ts
  *   (BENCH_PORT, default 3195; FLOWS, default 150000; ANNOTATORS, default 10)
  *
  * The production server (`next start`) on a database of its own with one open flow study in which ANNOTATORS
@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { latencySummary, percentile, runAnnotator, type Failure } from '../../e2e/support/load';
-import { OwnServer, cliOn, cliOnAsync, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from '../../e2e/support/server';
+import { latencySummary, percentile, runAnnotator, type Failure } from '@/e2e/support/load';
+import { OwnServer, cliOn, cliOnAsync, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from '@/e2e/support/server';
 import { writeMathdialFlows } from './mathdial-flows';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3195);

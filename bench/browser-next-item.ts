@@ -1,6 +1,6 @@
 /**
  * Budget "Next item after a submit: p95 < 100 ms in the browser, with 150,000 items in the study" (DESIGN).
- * Run: npx tsx --conditions=react-server lib/bench/browser-next-item.ts        (needs `npx next build` first)
+ * Run: npx tsx --conditions=react-server bench/browser-next-item.ts        (needs `npx next build` first)
  *
  * Builds a temporary database with a flow-review study of 150,000 MathDial-derived flows (items inserted with
  * plain SQL, exactly as the importer stores them; reviewers and assignments made by the app's own

@@ -1,8 +1,8 @@
 /**
  * Budget: the ground-truth export of 1,000,000 criterion-level labels, streamed, in under 10 s.
- * Run: npx tsx --conditions=react-server lib/bench/export.ts
+ * Run: npx tsx --conditions=react-server bench/export.ts
  *
- * Builds the temporary 20 models × 5,000 items × 10 criteria pairwise study of lib/bench/pairwise-study.ts and
+ * Builds the temporary 20 models × 5,000 items × 10 criteria pairwise study of bench/pairwise-study.ts and
  * consumes `exportGroundTruth(…, 'csv')` (and 'jsonl') fully, counting bytes, as the route does; median of 3 runs
  * after a warm-up. Floor: the raw better-sqlite3 streaming of the rows the export reads (reviewers' labels of the
  * newest revisions and the adjudications, with usernames), `.raw().iterate()`, each row turned into a CSV line.
