@@ -3,7 +3,7 @@
 import { getDb } from '@/db/client';
 import { findUserByUsername } from '@/db/queries/users';
 import { DomainError } from '@/lib/server/errors';
-import { submitFlowReview } from '@/lib/server/review';
+import { submitFlowReview } from '@/lib/server/review/flow-review';
 
 const [username, assignmentId, requestId] = process.argv.slice(2);
 const user = findUserByUsername(getDb(), username)!;

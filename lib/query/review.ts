@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdjudicationItemDto, AdjudicationQueueDto } from '@/lib/server/adjudication';
-import type { JudgeAssignmentDto } from '@/lib/server/judging';
-import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
+import type { AdjudicationItemDto, AdjudicationQueueDto } from '@/lib/server/review/adjudication';
+import type { JudgeAssignmentDto } from '@/lib/server/review/judging';
+import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review/flow-review';
 
 export class HttpError extends Error {
   constructor(

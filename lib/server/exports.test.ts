@@ -6,7 +6,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from './actor';
 import { exportFlows } from './exports';
 import { importItems } from './imports';
-import { getQueue, submitFlowReview } from './review';
+import { getQueue, submitFlowReview } from './review/flow-review';
 import { createStudy, openStudy, setStudyMembers } from './studies';
 
 /*

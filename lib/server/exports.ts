@@ -5,7 +5,7 @@ import { csvHeader, csvLine } from '@/lib/io/csv';
 import { jsonlLine } from '@/lib/io/jsonl-out';
 import type { FlowItem } from '@/lib/validation/flow';
 import type { Actor } from './actor';
-import { studyForStaff } from './access';
+import { studyForStaff } from './review/access';
 import { audit } from './audit';
 import { invalid } from './errors';
 

@@ -7,7 +7,7 @@ import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } fr
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from './actor';
-import { studyForStaff } from './access';
+import { studyForStaff } from './review/access';
 import { audit } from './audit';
 import { conflict, invalid } from './errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';

@@ -5,13 +5,13 @@ import { findStudy } from '@/db/queries/studies';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { expectReadersMatchRows, packMismatches } from '@/test/packs';
 import type { Actor } from './actor';
-import { getAdjudicationItem, submitAdjudication } from './adjudication';
+import { getAdjudicationItem, submitAdjudication } from './review/adjudication';
 import { codeMap, groundTruth } from './ground-truth';
 import { importItems } from './imports';
-import { getJudgeAssignment, submitJudgment } from './judging';
+import { getJudgeAssignment, submitJudgment } from './review/judging';
 import { importJudge } from './judge-import';
 import { importAnnotations } from './prior-annotations';
-import { getQueue, undoLastSubmission } from './review';
+import { getQueue, undoLastSubmission } from './review/flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
 
 /*

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
 import type { Actor } from './actor';
-import { getAdjudicationItem, submitAdjudication } from './adjudication';
+import { getAdjudicationItem, submitAdjudication } from './review/adjudication';
 import { importItems } from './imports';
 import { listPairwiseItems } from './pairwise-items';
 import { importAnnotations } from './prior-annotations';

@@ -8,7 +8,7 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
-import { studyForStaff } from './access';
+import { studyForStaff } from './review/access';
 import { invalid } from './errors';
 import { groundTruthCodes, reviewerCodes } from './ground-truth-codes';
 import type { ItemIndex } from './item-index';

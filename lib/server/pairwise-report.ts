@@ -7,8 +7,8 @@ import * as usersQ from '@/db/queries/users';
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
-import { studyForStaff } from './access';
-import { disputedItems } from './disputes';
+import { studyForStaff } from './review/access';
+import { disputedItems } from './review/disputes';
 import { summarize, type GroundTruthSummaryDto } from './ground-truth';
 
 export type PairwiseReportDto = {

@@ -9,10 +9,10 @@ import { annotationRecords, type RecordResult } from '@/lib/io/records';
 import { usernameSchema } from '@/lib/validation/accounts';
 import type { AnnotationLine, PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
-import { studyForStaff } from './access';
+import { studyForStaff } from './review/access';
 import { audit } from './audit';
 import { ErrorCollector, ImportRejected } from './import-report';
-import { criteriaForItem } from './judging';
+import { criteriaForItem } from './review/judging';
 import { invalid } from './errors';
 
 type ItemInfo = { itemId: number | null; principles: string[] | undefined };

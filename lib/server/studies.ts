@@ -9,7 +9,7 @@ import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
 import { isStaff, type Actor } from './actor';
-import { studyForStaff } from './access';
+import { studyForStaff } from './review/access';
 import { audit } from './audit';
 import { runningImport } from './import-staging';
 import { conflict, forbidden, invalid } from './errors';

@@ -17,7 +17,7 @@ import {
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../access';
+import { studyForStaff } from '../review/access';
 import { invalid, notFound } from '../errors';
 import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
 import { type ItemIndex, readItemIndex } from '../item-index';

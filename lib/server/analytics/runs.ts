@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../access';
+import { studyForStaff } from '../review/access';
 
 export type JudgeRunDto = {
   name: string;

@@ -6,12 +6,12 @@ import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
 import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/validation/pairwise';
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
-import type { Actor } from './actor';
+import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { toCanonical, toScreen, type ScreenChoice } from './blinding';
-import { conflict, invalid } from './errors';
+import { conflict, invalid } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
-import { parseInput } from './parse';
+import { parseInput } from '../parse';
 
 export type CriterionDto = {
   id: string;

@@ -3,8 +3,8 @@ import { inTransaction, type Db } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
 import type { AssignmentRow } from '@/db/queries/assignments';
 import * as studiesQ from '@/db/queries/studies';
-import { isStaff, type Actor } from './actor';
-import { conflict, forbidden, notFound } from './errors';
+import { isStaff, type Actor } from '../actor';
+import { conflict, forbidden, notFound } from '../errors';
 
 /** Leads and admins manage every study. */
 export function studyForStaff(db: Db, actor: Actor, studyId: number) {

@@ -2,11 +2,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
-import type { Actor } from './actor';
-import { importItems } from './imports';
+import type { Actor } from '../actor';
+import { importItems } from '../imports';
 import { getJudgeAssignment, saveJudgmentDraft, submitJudgment } from './judging';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
+import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
 
 /*
  * The active time a client reports is credited only as far as the wall clock allows: never more, in total, than

@@ -2,13 +2,13 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
-import { DomainError } from './errors';
-import type { Actor } from './actor';
+import { DomainError } from '../errors';
+import type { Actor } from '../actor';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
-import { importItems } from './imports';
+import { importItems } from '../imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
-import { getQueue, submitFlowReview, undoLastSubmission } from './review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
+import { getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
 
 useTestDatabase();
 const SEED = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style');

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import { contentHash } from '@/lib/io/canonical';
-import { conflict } from './errors';
+import { conflict } from '../errors';
 
 /**
  * The hash a request id is kept with: SHA-256 of the canonical JSON of what the request asks for. Only the

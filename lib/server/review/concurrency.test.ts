@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
-import { importItems } from './imports';
-import type { Actor } from './actor';
-import { getQueue, undoLastSubmission } from './review';
-import { createStudy, openStudy, setStudyMembers } from './studies';
+import { importItems } from '../imports';
+import type { Actor } from '../actor';
+import { getQueue, undoLastSubmission } from './flow-review';
+import { createStudy, openStudy, setStudyMembers } from '../studies';
 
 useTestDatabase();
 const tsx = createRequire(import.meta.url).resolve('tsx');

@@ -7,13 +7,13 @@ import type { FlowItem } from '@/lib/validation/flow';
 import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
-import type { Actor } from './actor';
+import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
-import { audit } from './audit';
-import { conflict } from './errors';
+import { audit } from '../audit';
+import { conflict } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
 import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';
-import { parseInput } from './parse';
+import { parseInput } from '../parse';
 
 export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
 

@@ -5,13 +5,13 @@ import type { StudyRow } from '@/db/queries/studies';
 import * as studiesQ from '@/db/queries/studies';
 import type { Label } from '@/lib/validation/labels';
 import { submitAdjudicationSchema } from '@/lib/validation/judging';
-import { isStaff, type Actor } from './actor';
-import { audit } from './audit';
+import { isStaff, type Actor } from '../actor';
+import { audit } from '../audit';
 import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './blinding';
 import { blindItem, type BlindItemDto, type CriterionDto } from './judging';
-import { conflict, forbidden, invalid, notFound } from './errors';
+import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
-import { parseInput } from './parse';
+import { parseInput } from '../parse';
 import { disputedItems, needsAdjudication } from './disputes';
 
 export type AdjudicationQueueDto = {

@@ -5,12 +5,12 @@ import { getDb } from '@/db/client';
 import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
-import type { Actor } from './actor';
-import { exportFlows } from './exports';
-import { flowReport } from './flow-report';
-import { ImportRejected, importItems } from './imports';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './review';
-import { createStudy, getStudy, openStudy, setStudyMembers } from './studies';
+import type { Actor } from '../actor';
+import { exportFlows } from '../exports';
+import { flowReport } from '../flow-report';
+import { ImportRejected, importItems } from '../imports';
+import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './flow-review';
+import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies';
 
 const { dir } = useTestDatabase();
 afterAll(() => {
