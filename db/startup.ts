@@ -1,5 +1,5 @@
-import { recoverAbandonedImports } from '@/lib/server/import-staging';
-import { clearStaleUploads } from '@/lib/server/upload-dir';
+import { recoverAbandonedImports } from '@/lib/server/imports/import-staging';
+import { clearStaleUploads } from '@/lib/server/imports/upload-dir';
 import { getDb } from './client';
 
 /** A failed migration ends the process instead of serving on a schema the code does not expect. */

@@ -1,8 +1,8 @@
 import { writeTemp } from '@/test/db';
 import type { Actor } from '@/lib/server/actor';
-import { importItems } from '@/lib/server/imports';
-import { importJudge } from '@/lib/server/judge-import';
-import { importAnnotations } from '@/lib/server/prior-annotations';
+import { importItems } from '@/lib/server/imports/imports';
+import { importJudge } from '@/lib/server/imports/judge-import';
+import { importAnnotations } from '@/lib/server/imports/prior-annotations';
 import { createStudy, setStudyCriteria } from '@/lib/server/studies';
 
 /*

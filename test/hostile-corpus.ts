@@ -9,7 +9,7 @@ import path from 'node:path';
  *
  * `stage: 'record'` problems are found by the line reader and the zod schemas alone (lib/io/records.ts);
  * `stage: 'import'` problems need the study: duplicates across lines, ids already stored, unknown items and
- * criteria, account names. lib/io/hostile.test.ts checks the first kind, lib/server/hostile-import.test.ts both.
+ * criteria, account names. lib/io/hostile.test.ts checks the first kind, lib/server/imports/hostile-import.test.ts both.
  */
 
 export type Target = 'flow' | 'mathdial' | 'pairwise' | 'annotations' | 'judge';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { closeDb, getDb } from '@/db/client';
 import { DomainError } from '@/lib/server/errors';
-import { recoverAbandonedImports } from '@/lib/server/import-staging';
-import { ImportRejected } from '@/lib/server/imports';
+import { recoverAbandonedImports } from '@/lib/server/imports/import-staging';
+import { ImportRejected } from '@/lib/server/imports/imports';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { CERTIFY_COMMANDS } from './certify-commands';
 import { DATA_COMMANDS } from './data-commands';

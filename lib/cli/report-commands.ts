@@ -7,7 +7,7 @@ import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
 import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
 import { invalid } from '@/lib/server/errors';
-import { importJudge } from '@/lib/server/judge-import';
+import { importJudge } from '@/lib/server/imports/judge-import';
 import { parseStudyId } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
 import type { Command } from './commands';

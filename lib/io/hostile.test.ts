@@ -13,7 +13,7 @@ import { annotationRecords, flowRecords, judgeRecords, pairwiseRecords, type Rec
  * The hostile corpus (test/hostile-corpus.ts) through the line reader and the record schemas alone:
  * every problem a file holds that does not need the database is found, on the right line and field, and
  * reading stays within bounded memory however big the file is. The same files go through the real
- * importers in lib/server/hostile-import.test.ts.
+ * importers in lib/server/imports/hostile-import.test.ts.
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-hostile-io-'));

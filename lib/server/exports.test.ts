@@ -5,7 +5,7 @@ import { parseCsv } from '@/test/csv';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from './actor';
 import { exportFlows } from './exports';
-import { importItems } from './imports';
+import { importItems } from './imports/imports';
 import { getQueue, submitFlowReview } from './review/flow-review';
 import { createStudy, openStudy, setStudyMembers } from './studies';
 

@@ -7,10 +7,10 @@ import { expectReadersMatchRows, packMismatches } from '@/test/packs';
 import type { Actor } from './actor';
 import { getAdjudicationItem, submitAdjudication } from './review/adjudication';
 import { codeMap, groundTruth } from './ground-truth';
-import { importItems } from './imports';
+import { importItems } from './imports/imports';
 import { getJudgeAssignment, submitJudgment } from './review/judging';
-import { importJudge } from './judge-import';
-import { importAnnotations } from './prior-annotations';
+import { importJudge } from './imports/judge-import';
+import { importAnnotations } from './imports/prior-annotations';
 import { getQueue, undoLastSubmission } from './review/flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
 

@@ -11,7 +11,7 @@ import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies'
 import { isStaff, type Actor } from './actor';
 import { studyForStaff } from './review/access';
 import { audit } from './audit';
-import { runningImport } from './import-staging';
+import { runningImport } from './imports/import-staging';
 import { conflict, forbidden, invalid } from './errors';
 import { parseInput } from './parse';
 

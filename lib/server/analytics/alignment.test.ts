@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
-import { importJudge } from '../judge-import';
+import { importJudge } from '../imports/judge-import';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
 import { hybridReport } from './hybrid';

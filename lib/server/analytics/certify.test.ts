@@ -3,7 +3,7 @@ import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
-import { importAnnotations } from '../prior-annotations';
+import { importAnnotations } from '../imports/prior-annotations';
 import { getQueue } from '../review/flow-review';
 import { openStudy, setStudyMembers } from '../studies';
 import { biasReport } from './bias';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { importItems } from '../imports';
+import { importItems } from '../imports/imports';
 import { getJudgeAssignment, saveJudgmentDraft, submitJudgment } from './judging';
 import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
-import { importItems } from '../imports';
+import { importItems } from '../imports/imports';
 import type { Actor } from '../actor';
 import { getQueue, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setStudyMembers } from '../studies';

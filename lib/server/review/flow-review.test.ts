@@ -8,7 +8,7 @@ import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { exportFlows } from '../exports';
 import { flowReport } from '../flow-report';
-import { ImportRejected, importItems } from '../imports';
+import { ImportRejected, importItems } from '../imports/imports';
 import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './flow-review';
 import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies';
 

@@ -5,7 +5,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { DomainError } from '../errors';
 import type { Actor } from '../actor';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
-import { importItems } from '../imports';
+import { importItems } from '../imports/imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';

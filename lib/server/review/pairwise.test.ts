@@ -8,9 +8,9 @@ import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { getAdjudicationItem, getAdjudicationQueue, submitAdjudication } from './adjudication';
 import { exportGroundTruth, groundTruthSummary } from '../ground-truth';
-import { ImportRejected, importItems } from '../imports';
+import { ImportRejected, importItems } from '../imports/imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
-import { importAnnotations } from '../prior-annotations';
+import { importAnnotations } from '../imports/prior-annotations';
 import { getQueue, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '../studies';
 

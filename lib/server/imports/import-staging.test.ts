@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
-import { flowsJsonl } from '../../e2e/support/server';
-import type { Actor } from './actor';
+import { flowsJsonl } from '@/e2e/support/server';
+import type { Actor } from '../actor';
 import { STALE_IMPORT_MS, recoverAbandonedImports } from './import-staging';
 import { importItems } from './imports';
-import { createStudy, openStudy, setStudyMembers } from './studies';
+import { createStudy, openStudy, setStudyMembers } from '../studies';
 
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;

@@ -6,7 +6,7 @@
  */
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';

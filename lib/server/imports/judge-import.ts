@@ -4,13 +4,13 @@ import { getDb, inTransaction } from '@/db/client';
 import { finishJudgeRun } from '@/db/queries/judge-runs';
 import { judgeRecords, JUDGE_FORMATS } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { audit } from './audit';
-import { conflict, invalid } from './errors';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../audit';
+import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
-import { criteriaForItem } from './review/judging';
+import { criteriaForItem } from '../review/judging';
 
 export type JudgeImportReportDto = {
   run: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '@/test/db';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 import { uploadsDir } from './upload-dir';
 import { withUploadedFile } from './uploads';
 

@@ -8,12 +8,12 @@ import * as usersQ from '@/db/queries/users';
 import { annotationRecords, type RecordResult } from '@/lib/io/records';
 import { usernameSchema } from '@/lib/validation/accounts';
 import type { AnnotationLine, PairwiseItem } from '@/lib/validation/pairwise';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { audit } from './audit';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../audit';
 import { ErrorCollector, ImportRejected } from './import-report';
-import { criteriaForItem } from './review/judging';
-import { invalid } from './errors';
+import { criteriaForItem } from '../review/judging';
+import { invalid } from '../errors';
 
 type ItemInfo = { itemId: number | null; principles: string[] | undefined };
 

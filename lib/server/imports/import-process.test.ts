@@ -4,12 +4,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
-import { flowsJsonl } from '../../e2e/support/server';
-import type { Actor } from './actor';
-import { DomainError } from './errors';
+import { flowsJsonl } from '@/e2e/support/server';
+import type { Actor } from '../actor';
+import { DomainError } from '../errors';
 import { importItemsForRequest } from './import-process';
 import { ImportRejected } from './imports';
-import { createStudy } from './studies';
+import { createStudy } from '../studies';
 
 const { dir } = useTestDatabase();
 const count = (q: string, ...a: unknown[]) =>
@@ -92,7 +92,7 @@ async function until(what: string, check: () => boolean, timeoutMs: number) {
 // prints its pid and waits. Killing it alone is what an OOM kill of the server does.
 const STAND_IN_SERVER = `
 const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', ${JSON.stringify(path.join('lib', 'server', 'import-child.ts'))}, process.argv[1]], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', ${JSON.stringify(path.join('lib', 'server', 'imports', 'import-child.ts'))}, process.argv[1]], { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.resume();
 child.stderr.resume();
 process.stdout.write(child.pid + '\\n');

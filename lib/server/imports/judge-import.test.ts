@@ -4,16 +4,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb, inTransaction } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
-import type { Actor } from './actor';
-import { alignmentReport } from './analytics/alignment';
-import { listJudgeRuns } from './analytics/runs';
-import { DomainError } from './errors';
+import type { Actor } from '../actor';
+import { alignmentReport } from '../analytics/alignment';
+import { listJudgeRuns } from '../analytics/runs';
+import { DomainError } from '../errors';
 import { importJudgeForRequest } from './import-process';
 import { ImportRejected } from './import-report';
 import { recoverAbandonedImports } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';
-import { createStudy, setStudyCriteria } from './studies';
+import { createStudy, setStudyCriteria } from '../studies';
 
 // Judge runs are written like items: a 'staging' run filled by short batches, which nobody reads, made 'done' by
 // one last transaction, and removed again if the import fails or its process dies.
@@ -170,7 +170,7 @@ describe('a judge run imported in batches', () => {
     const job = JSON.stringify({ kind: 'judge', userId: lead.id, studyId, file, format: 'concord', filename: 'killed.jsonl' });
     const child = spawn(
       process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', path.join('lib', 'server', 'import-child.ts'), job],
+      ['--conditions=react-server', '--import', 'tsx', path.join('lib', 'server', 'imports', 'import-child.ts'), job],
       {
         env: process.env,
         stdio: 'ignore',

@@ -1,5 +1,5 @@
 import type { ImportError } from '@/lib/validation/import-errors';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 
 /** How many bad lines a report lists; the count covers all of them. */
 export const MAX_REPORTED_ERRORS = 500;

@@ -2,8 +2,8 @@ import 'server-only';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Actor } from './actor';
-import { DomainError, type ErrorCode } from './errors';
+import type { Actor } from '../actor';
+import { DomainError, type ErrorCode } from '../errors';
 import { ImportRejected } from './import-report';
 import { importItems, type ImportReportDto } from './imports';
 import { importJudge, type JudgeImportReportDto } from './judge-import';
@@ -33,7 +33,7 @@ export async function importItemsForRequest(
 ): Promise<ImportReportDto> {
   if (fs.statSync(file).size <= inProcessBytes) return importItems(actor, studyId, file, format, filename);
   const job = JSON.stringify({ userId: actor.id, studyId, file, format, filename });
-  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'import-child.ts');
+  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'imports', 'import-child.ts');
   const answer = await new Promise<ChildAnswer>((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script, job], {
       cwd: process.cwd(),
@@ -80,7 +80,7 @@ export async function importJudgeForRequest(
 ): Promise<JudgeImportReportDto> {
   if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
   const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
-  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('import-child.ts', job);
+  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;

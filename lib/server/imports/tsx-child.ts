@@ -2,7 +2,7 @@ import 'server-only';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { DomainError, type ErrorCode } from './errors';
+import { DomainError, type ErrorCode } from '../errors';
 
 /** What a child script prints as its last line (see `printAnswer`). */
 export type ChildAnswer<T> =

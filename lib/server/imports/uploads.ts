@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { uploadsDir } from './upload-dir';
-import { invalid } from './errors';
+import { invalid } from '../errors';
 
 const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 const TOO_LARGE = 'The file is larger than 4 GiB.';
