@@ -4,7 +4,7 @@
  *
  * Builds a temporary pairwise study of 20 models × 5,000 items × 10 criteria (bench/pairwise-study.ts), then
  * times each report with the bootstrap off — agreementReport, alignmentReport, leaderboardReport, hybridReport —
- * and groundTruthCodes / summarize from lib/server/ground-truth.ts (the row-by-row `groundTruth` is timed by export.ts): median of 3 runs after a
+ * and groundTruthCodes / summarize from lib/server/ground-truth/ground-truth.ts (the row-by-row `groundTruth` is timed by export.ts): median of 3 runs after a
  * warm-up. The floor is plain better-sqlite3 streaming (`.raw().iterate()`) the rows the report reads, the packed
  * labels of migration 0007: annotation packs (agreement), + adjudication packs (ground truth), + judge packs
  * (alignment, leaderboard, hybrid). Printed for information: the same packs joined into texts by SQLite (what the
@@ -27,7 +27,7 @@ async function main() {
     const { alignmentReport } = await import('@/lib/server/analytics/alignment');
     const { leaderboardReport } = await import('@/lib/server/analytics/leaderboard');
     const { hybridReport } = await import('@/lib/server/analytics/hybrid');
-    const { groundTruthCodes, summarize } = await import('@/lib/server/ground-truth');
+    const { groundTruthCodes, summarize } = await import('@/lib/server/ground-truth/ground-truth');
     const { studyCriteria } = await import('@/lib/server/analytics/data');
     const { annotationPackText, adjudicationPackText, judgeLabelPackText } = await import('@/db/queries/packs');
     const db = getDb();

@@ -18,7 +18,7 @@ async function main() {
   try {
     const built = await buildPairwiseStudy();
     const { getDb } = await import('@/db/client');
-    const { exportGroundTruth } = await import('@/lib/server/ground-truth');
+    const { exportGroundTruth } = await import('@/lib/server/ground-truth/ground-truth');
     const sql = getDb().$client;
     const lead = { id: built.leadId, username: 'benchlead', displayName: 'Bench lead', role: 'lead' as const };
     const { studyId } = built;

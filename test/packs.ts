@@ -3,7 +3,7 @@ import { type Db, getDb } from '@/db/client';
 import { judgeRuns } from '@/db/queries/analytics';
 import { findStudy } from '@/db/queries/studies';
 import { loadFrame, loadJudge } from '@/lib/server/analytics/data';
-import { groundTruth, groundTruthRows, reviewerCodes, summarize, summarizeRows } from '@/lib/server/ground-truth';
+import { groundTruth, groundTruthRows, reviewerCodes, summarize, summarizeRows } from '@/lib/server/ground-truth/ground-truth';
 
 /*
  * References for the packed labels (migration 0007), computed straight from the rows they mirror: what every pack

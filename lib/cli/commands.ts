@@ -7,7 +7,7 @@ import { backupDatabase } from '@/lib/server/backup';
 import { exportFlows } from '@/lib/server/exports';
 import { flowReport } from '@/lib/server/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
-import { exportGroundTruth } from '@/lib/server/ground-truth';
+import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
 import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';

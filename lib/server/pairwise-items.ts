@@ -10,8 +10,8 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
 import { studyForStaff } from './review/access';
 import { invalid } from './errors';
-import { groundTruthCodes, reviewerCodes } from './ground-truth-codes';
-import type { ItemIndex } from './item-index';
+import { groundTruthCodes, reviewerCodes } from './ground-truth/ground-truth-codes';
+import type { ItemIndex } from './packs/item-index';
 import { parseInput } from './parse';
 
 /**

@@ -9,7 +9,7 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from './actor';
 import { studyForStaff } from './review/access';
 import { disputedItems } from './review/disputes';
-import { summarize, type GroundTruthSummaryDto } from './ground-truth';
+import { summarize, type GroundTruthSummaryDto } from './ground-truth/ground-truth';
 
 export type PairwiseReportDto = {
   studyId: number;

@@ -19,9 +19,9 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { invalid, notFound } from '../errors';
-import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
-import { type ItemIndex, readItemIndex } from '../item-index';
-import { Segments, itemRanges } from '../pack-text';
+import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
+import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { Segments, itemRanges } from '../packs/pack-text';
 
 /** The declared pairwise label set, in ordinal order; a label's code is its index. */
 export const LABEL_SET = PAIRWISE_LABELS;

@@ -4,7 +4,7 @@ import { REPORT_COMMANDS } from '@/lib/cli/report-commands';
 import { publicDataDir } from '@/lib/io/public-data';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { exportGroundTruth } from '../ground-truth';
+import { exportGroundTruth } from '../ground-truth/ground-truth';
 import { importItems } from '../imports/imports';
 import { importJudge, type JudgeImportReportDto } from '../imports/judge-import';
 import { createStudy, setStudyCriteria } from '../studies';

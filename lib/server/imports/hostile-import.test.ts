@@ -19,7 +19,7 @@ import type { Actor } from '../actor';
 import { getAdjudicationQueue, submitAdjudication } from '../review/adjudication';
 import { DomainError } from '../errors';
 import { exportFlows } from '../exports';
-import { exportGroundTruth } from '../ground-truth';
+import { exportGroundTruth } from '../ground-truth/ground-truth';
 import { ImportRejected, importItems } from './imports';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { importJudge } from './judge-import';

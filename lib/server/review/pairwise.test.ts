@@ -7,7 +7,7 @@ import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { getAdjudicationItem, getAdjudicationQueue, submitAdjudication } from './adjudication';
-import { exportGroundTruth, groundTruthSummary } from '../ground-truth';
+import { exportGroundTruth, groundTruthSummary } from '../ground-truth/ground-truth';
 import { ImportRejected, importItems } from '../imports/imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { importAnnotations } from '../imports/prior-annotations';

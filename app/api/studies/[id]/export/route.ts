@@ -1,7 +1,7 @@
 import { route } from '@/lib/auth/handlers';
 import { exportFlows } from '@/lib/server/exports';
 import { invalid } from '@/lib/server/errors';
-import { exportGroundTruth } from '@/lib/server/ground-truth';
+import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { parseStudyId } from '@/lib/server/studies';
 
 /** `include-incomplete=1` (or `true`) also exports the flows not every planned reviewer has submitted yet. */

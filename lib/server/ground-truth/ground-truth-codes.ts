@@ -2,8 +2,8 @@ import 'server-only';
 import type { Db } from '@/db/client';
 import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
-import { type ItemIndex, readItemIndex } from './item-index';
-import { Segments, itemRanges } from './pack-text';
+import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { Segments, itemRanges } from '../packs/pack-text';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
 export type GroundTruthCodes = {

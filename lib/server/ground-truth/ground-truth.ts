@@ -6,13 +6,13 @@ import { jsonlLine } from '@/lib/io/jsonl-out';
 import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { audit } from './audit';
-import { majorityLabel } from './review/disputes';
-import { invalid } from './errors';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../audit';
+import { majorityLabel } from '../review/disputes';
+import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
-import { ItemIndex } from './item-index';
+import { ItemIndex } from '../packs/item-index';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 

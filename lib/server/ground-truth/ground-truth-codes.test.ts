@@ -3,8 +3,8 @@ import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
 import { csvHeader, csvLine } from '@/lib/io/csv';
 import { makeUser, useTestDatabase } from '@/test/db';
-import type { Actor } from './actor';
-import { loadFrame, loadGold, loadGoldRows } from './analytics/data';
+import type { Actor } from '../actor';
+import { loadFrame, loadGold, loadGoldRows } from '../analytics/data';
 import { buildStudy, labels } from '@/test/analytics-fixtures';
 import { exportGroundTruth, groundTruth, groundTruthCodes, groundTruthRows, summarize, summarizeRows } from './ground-truth';
 

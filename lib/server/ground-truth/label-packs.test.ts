@@ -4,15 +4,15 @@ import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { expectReadersMatchRows, packMismatches } from '@/test/packs';
-import type { Actor } from './actor';
-import { getAdjudicationItem, submitAdjudication } from './review/adjudication';
+import type { Actor } from '../actor';
+import { getAdjudicationItem, submitAdjudication } from '../review/adjudication';
 import { codeMap, groundTruth } from './ground-truth';
-import { importItems } from './imports/imports';
-import { getJudgeAssignment, submitJudgment } from './review/judging';
-import { importJudge } from './imports/judge-import';
-import { importAnnotations } from './imports/prior-annotations';
-import { getQueue, undoLastSubmission } from './review/flow-review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from './studies';
+import { importItems } from '../imports/imports';
+import { getJudgeAssignment, submitJudgment } from '../review/judging';
+import { importJudge } from '../imports/judge-import';
+import { importAnnotations } from '../imports/prior-annotations';
+import { getQueue, undoLastSubmission } from '../review/flow-review';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
 
 /*
  * The dashboards read labels, verdicts and rulings from packs kept by triggers (migration 0007). These tests write
