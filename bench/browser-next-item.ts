@@ -78,7 +78,7 @@ async function main() {
     const { publicDataDir } = await import('@/lib/io/public-data');
     const { contentHash } = await import('@/lib/io/canonical');
     const { createStudy, openStudy, setStudyMembers } = await import('@/lib/server/studies');
-    const { createUser } = await import('@/lib/server/users');
+    const { createUser } = await import('@/lib/server/accounts/users');
     const { cliActor } = await import('@/lib/server/system');
     const db = getDb();
     const admin = cliActor();

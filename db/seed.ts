@@ -6,7 +6,7 @@ import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
-import { createUser } from '@/lib/server/users';
+import { createUser } from '@/lib/server/accounts/users';
 
 export const DEMO_PASSWORD = 'concord-demo';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { closeDb, getDb } from '@/db/client';
 import type { Actor } from '@/lib/server/actor';
 import { cliActor } from '@/lib/server/system';
-import { createUser } from '@/lib/server/users';
+import { createUser } from '@/lib/server/accounts/users';
 
 /**
  * Gives a test file its own SQLite file, created from the committed migrations, and removes it afterwards.

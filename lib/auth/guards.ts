@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Actor, Role } from '@/lib/server/actor';
 import { DomainError, forbidden } from '@/lib/server/errors';
-import { loadActor } from '@/lib/server/users';
+import { loadActor } from '@/lib/server/accounts/users';
 import { readSession } from './session';
 
 /** The signed-in actor, re-read from the database (role, active flag and session version), or null. */

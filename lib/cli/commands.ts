@@ -11,7 +11,7 @@ import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
 import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
 import { cliActor } from '@/lib/server/system';
-import { createUser } from '@/lib/server/users';
+import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
 
 type Values = Record<string, string | boolean | undefined>;

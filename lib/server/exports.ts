@@ -6,7 +6,7 @@ import { jsonlLine } from '@/lib/io/jsonl-out';
 import type { FlowItem } from '@/lib/validation/flow';
 import type { Actor } from './actor';
 import { studyForStaff } from './review/access';
-import { audit } from './audit';
+import { audit } from './accounts/audit';
 import { invalid } from './errors';
 
 export const FLOW_EXPORTS = ['flows', 'decisions'] as const;

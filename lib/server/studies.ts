@@ -10,7 +10,7 @@ import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
 import { isStaff, type Actor } from './actor';
 import { studyForStaff } from './review/access';
-import { audit } from './audit';
+import { audit } from './accounts/audit';
 import { runningImport } from './imports/import-staging';
 import { conflict, forbidden, invalid } from './errors';
 import { parseInput } from './parse';

@@ -5,7 +5,7 @@ import { planBalanced } from '@/lib/assign/plan';
 import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
 import { z } from 'zod';
 import type { Actor } from '../actor';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';

@@ -8,7 +8,7 @@ import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { majorityLabel } from '../review/disputes';
 import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';

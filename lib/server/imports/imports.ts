@@ -8,7 +8,7 @@ import type { PairwiseItem } from '@/lib/validation/pairwise';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
 import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';

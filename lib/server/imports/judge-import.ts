@@ -6,7 +6,7 @@ import { judgeRecords, JUDGE_FORMATS } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';

@@ -10,7 +10,7 @@ import { usernameSchema } from '@/lib/validation/accounts';
 import type { AnnotationLine, PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { criteriaForItem } from '../review/judging';
 import { invalid } from '../errors';

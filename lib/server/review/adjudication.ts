@@ -6,7 +6,7 @@ import * as studiesQ from '@/db/queries/studies';
 import type { Label } from '@/lib/validation/labels';
 import { submitAdjudicationSchema } from '@/lib/validation/judging';
 import { isStaff, type Actor } from '../actor';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './blinding';
 import { blindItem, type BlindItemDto, type CriterionDto } from './judging';
 import { conflict, forbidden, invalid, notFound } from '../errors';

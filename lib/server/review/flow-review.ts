@@ -9,7 +9,7 @@ import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
 import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';

@@ -10,7 +10,7 @@ import { CriteriaUpload } from './_components/criteria-panel';
 import { FlowOverview } from './_components/flow-overview';
 import { PairwiseOverview } from './_components/pairwise-overview';
 import { getStudy } from '@/lib/server/studies';
-import { listAssignablePeople } from '@/lib/server/users';
+import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';

@@ -11,7 +11,7 @@ import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytic
 import type { JudgeRunDto } from '@/lib/server/analytics/runs';
 import { DownloadLink } from './downloads';
 import { LABEL_TEXT, count, formatInterval, formatValue, reasonText } from './format';
-import type { PersonDto } from '@/lib/server/users';
+import type { PersonDto } from '@/lib/server/accounts/users';
 import { HybridQueueForm } from './hybrid-queue-form';
 import { JudgeSelect } from './judge-select';
 import { useOptionsInUrl, useReport } from './use-report';

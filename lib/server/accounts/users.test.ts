@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { findSignInCount } from '@/db/queries/users';
 import { makeUser, useTestDatabase } from '@/test/db';
-import type { Actor } from './actor';
-import { DomainError } from './errors';
+import type { Actor } from '../actor';
+import { DomainError } from '../errors';
 import {
   ADDRESS_LIMIT,
   createUser,

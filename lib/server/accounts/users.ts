@@ -3,10 +3,10 @@ import { hash, verify } from '@node-rs/argon2';
 import { getDb, inTransaction } from '@/db/client';
 import * as q from '@/db/queries/users';
 import { createUserSchema, type CreateUserInput, passwordSchema, ACCOUNT_ROLES } from '@/lib/validation/accounts';
-import { type Actor, type Role } from './actor';
+import { type Actor, type Role } from '../actor';
 import { audit } from './audit';
-import { DomainError, conflict, forbidden, invalid, notFound } from './errors';
-import { parseInput } from './parse';
+import { DomainError, conflict, forbidden, invalid, notFound } from '../errors';
+import { parseInput } from '../parse';
 
 export type UserDto = {
   id: number;
