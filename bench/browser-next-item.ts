@@ -77,7 +77,7 @@ async function main() {
     const { mathdialRecordSchema, mathdialToFlow } = await import('@/lib/io/adapters/mathdial');
     const { publicDataDir } = await import('@/lib/io/public-data');
     const { contentHash } = await import('@/lib/io/canonical');
-    const { createStudy, openStudy, setStudyMembers } = await import('@/lib/server/studies');
+    const { createStudy, openStudy, setStudyMembers } = await import('@/lib/server/studies/studies');
     const { createUser } = await import('@/lib/server/accounts/users');
     const { cliActor } = await import('@/lib/server/system');
     const db = getDb();

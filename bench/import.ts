@@ -51,7 +51,7 @@ async function main() {
     const genS = (performance.now() - t0) / 1000;
 
     const { getDb, closeDb, openDatabase } = await import('@/db/client');
-    const { createStudy } = await import('@/lib/server/studies');
+    const { createStudy } = await import('@/lib/server/studies/studies');
     const { cliActor } = await import('@/lib/server/system');
     getDb();
     const studyId = createStudy(cliActor(), { kind: 'flow_review', name: 'Import bench' }).id;

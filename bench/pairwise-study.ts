@@ -72,7 +72,7 @@ export type BuiltStudy = {
 export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   const t0 = performance.now();
   const { getDb } = await import('@/db/client');
-  const { createStudy, setStudyCriteria } = await import('@/lib/server/studies');
+  const { createStudy, setStudyCriteria } = await import('@/lib/server/studies/studies');
   const { cliActor } = await import('@/lib/server/system');
   const db = getDb();
   const sql = db.$client;

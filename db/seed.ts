@@ -4,7 +4,7 @@ import { getDb } from './client';
 import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system';
 import { createUser } from '@/lib/server/accounts/users';
 

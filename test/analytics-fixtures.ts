@@ -3,7 +3,7 @@ import type { Actor } from '@/lib/server/actor';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
-import { createStudy, setStudyCriteria } from '@/lib/server/studies';
+import { createStudy, setStudyCriteria } from '@/lib/server/studies/studies';
 
 /*
  * Builds small pairwise studies for the analytics service tests the way a lead would: JSONL files written to the

@@ -3,7 +3,7 @@ import { certifyReport } from '@/lib/server/analytics/certify';
 import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
 import { reportJson } from '@/lib/server/analytics/json';
 import { invalid } from '@/lib/server/errors';
-import { parseStudyId } from '@/lib/server/studies';
+import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system';
 import type { Command } from './commands';
 

@@ -8,7 +8,7 @@ import { reportJson } from '@/lib/server/analytics/json';
 import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
 import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
-import { parseStudyId } from '@/lib/server/studies';
+import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system';
 import type { Command } from './commands';
 

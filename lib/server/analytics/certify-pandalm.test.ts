@@ -8,7 +8,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { importJudge } from '../imports/judge-import';
-import { createStudy, setStudyCriteria } from '../studies';
+import { createStudy, setStudyCriteria } from '../studies/studies';
 import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { correctedRun } from './corrected-leaderboard';

@@ -5,7 +5,7 @@ import type { Actor } from '../actor';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { importAnnotations } from '../imports/prior-annotations';
 import { getQueue } from '../review/flow-review';
-import { openStudy, setStudyMembers } from '../studies';
+import { openStudy, setStudyMembers } from '../studies/studies';
 import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { GROUND_TRUTH_GRADER, leaderboardReport } from './leaderboard';

@@ -5,7 +5,7 @@ import type { Actor } from '../actor';
 import { groundTruthSummary } from '../ground-truth/ground-truth';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { getQueue } from '../review/flow-review';
-import { openStudy } from '../studies';
+import { openStudy } from '../studies/studies';
 import { openHybridQueue } from './hybrid-queue';
 import { buildStudy, codeOf } from '@/test/analytics-fixtures';
 

@@ -7,7 +7,7 @@ import type { Actor } from '../actor';
 import { exportGroundTruth } from '../ground-truth/ground-truth';
 import { importItems } from '../imports/imports';
 import { importJudge, type JudgeImportReportDto } from '../imports/judge-import';
-import { createStudy, setStudyCriteria } from '../studies';
+import { createStudy, setStudyCriteria } from '../studies/studies';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
 

@@ -12,7 +12,7 @@ import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { getQueue, undoLastSubmission } from '../review/flow-review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 /*
  * The dashboards read labels, verdicts and rulings from packs kept by triggers (migration 0007). These tests write

@@ -18,14 +18,14 @@ import {
 import type { Actor } from '../actor';
 import { getAdjudicationQueue, submitAdjudication } from '../review/adjudication';
 import { DomainError } from '../errors';
-import { exportFlows } from '../exports';
+import { exportFlows } from '../studies/exports';
 import { exportGroundTruth } from '../ground-truth/ground-truth';
 import { ImportRejected, importItems } from './imports';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { importJudge } from './judge-import';
 import { importAnnotations } from './prior-annotations';
 import { getFlowAssignment, getQueue, submitFlowReview } from '../review/flow-review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 /*
  * The hostile corpus (test/hostile-corpus.ts) through the real importers on a real SQLite file: each file

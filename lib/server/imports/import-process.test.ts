@@ -9,7 +9,7 @@ import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { importItemsForRequest } from './import-process';
 import { ImportRejected } from './imports';
-import { createStudy } from '../studies';
+import { createStudy } from '../studies/studies';
 
 const { dir } = useTestDatabase();
 const count = (q: string, ...a: unknown[]) =>

@@ -8,7 +8,7 @@ import { flowsJsonl } from '@/e2e/support/server';
 import type { Actor } from '../actor';
 import { STALE_IMPORT_MS, recoverAbandonedImports } from './import-staging';
 import { importItems } from './imports';
-import { createStudy, openStudy, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;

@@ -13,7 +13,7 @@ import { ImportRejected } from './import-report';
 import { recoverAbandonedImports } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';
-import { createStudy, setStudyCriteria } from '../studies';
+import { createStudy, setStudyCriteria } from '../studies/studies';
 
 // Judge runs are written like items: a 'staging' run filled by short batches, which nobody reads, made 'done' by
 // one last transaction, and removed again if the import fails or its process dies.

@@ -6,7 +6,7 @@ import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { getJudgeAssignment, saveJudgmentDraft, submitJudgment } from './judging';
 import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 /*
  * The active time a client reports is credited only as far as the wall clock allows: never more, in total, than

@@ -7,7 +7,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { importItems } from '../imports/imports';
 import type { Actor } from '../actor';
 import { getQueue, undoLastSubmission } from './flow-review';
-import { createStudy, openStudy, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 
 useTestDatabase();
 const tsx = createRequire(import.meta.url).resolve('tsx');

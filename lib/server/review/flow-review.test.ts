@@ -6,11 +6,11 @@ import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
-import { exportFlows } from '../exports';
-import { flowReport } from '../flow-report';
+import { exportFlows } from '../studies/exports';
+import { flowReport } from '../studies/flow-report';
 import { ImportRejected, importItems } from '../imports/imports';
 import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './flow-review';
-import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies';
+import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies/studies';
 
 const { dir } = useTestDatabase();
 afterAll(() => {

@@ -8,7 +8,7 @@ import { getAdjudicationItem, submitAdjudication } from './adjudication';
 import { importItems } from '../imports/imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
-import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 useTestDatabase();
 const SEED = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style');

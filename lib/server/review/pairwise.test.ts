@@ -12,7 +12,7 @@ import { ImportRejected, importItems } from '../imports/imports';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { importAnnotations } from '../imports/prior-annotations';
 import { getQueue, undoLastSubmission } from './flow-review';
-import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '../studies';
+import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 const { dir } = useTestDatabase();
 const PAIRS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'pairwise.jsonl');

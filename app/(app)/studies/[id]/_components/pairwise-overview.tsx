@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/runs';
-import type { PairwiseReportDto } from '@/lib/server/pairwise-report';
+import type { PairwiseReportDto } from '@/lib/server/studies/pairwise-report';
 import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';

@@ -1,6 +1,6 @@
 import { json, uploadRoute } from '@/lib/auth/handlers';
 import { importJudgeForRequest } from '@/lib/server/imports/import-process';
-import { getStudy, parseStudyId } from '@/lib/server/studies';
+import { getStudy, parseStudyId } from '@/lib/server/studies/studies';
 import { withUploadedFile } from '@/lib/server/imports/uploads';
 
 /**

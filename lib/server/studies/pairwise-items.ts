@@ -7,12 +7,12 @@ import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { invalid } from './errors';
-import { groundTruthCodes, reviewerCodes } from './ground-truth/ground-truth-codes';
-import type { ItemIndex } from './packs/item-index';
-import { parseInput } from './parse';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { invalid } from '../errors';
+import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-codes';
+import type { ItemIndex } from '../packs/item-index';
+import { parseInput } from '../parse';
 
 /**
  * Where a pairwise item stands: `waiting` for a review (or never assigned), `judged` (all reviews in, nothing for

@@ -4,10 +4,10 @@ import * as fr from '@/db/queries/flow-review';
 import { csvHeader, csvLine } from '@/lib/io/csv';
 import { jsonlLine } from '@/lib/io/jsonl-out';
 import type { FlowItem } from '@/lib/validation/flow';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { audit } from './accounts/audit';
-import { invalid } from './errors';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../accounts/audit';
+import { invalid } from '../errors';
 
 export const FLOW_EXPORTS = ['flows', 'decisions'] as const;
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '@/test/csv';
 import { makeUser, useTestDatabase } from '@/test/db';
-import type { Actor } from './actor';
+import type { Actor } from '../actor';
 import { exportFlows } from './exports';
-import { importItems } from './imports/imports';
-import { getQueue, submitFlowReview } from './review/flow-review';
+import { importItems } from '../imports/imports';
+import { getQueue, submitFlowReview } from '../review/flow-review';
 import { createStudy, openStudy, setStudyMembers } from './studies';
 
 /*

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
-import type { Actor } from './actor';
-import { getAdjudicationItem, submitAdjudication } from './review/adjudication';
-import { importItems } from './imports/imports';
+import type { Actor } from '../actor';
+import { getAdjudicationItem, submitAdjudication } from '../review/adjudication';
+import { importItems } from '../imports/imports';
 import { listPairwiseItems } from './pairwise-items';
-import { importAnnotations } from './imports/prior-annotations';
+import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy, openStudy, setGroundTruthRule, setStudyMembers } from './studies';
 
 const { dir } = useTestDatabase();

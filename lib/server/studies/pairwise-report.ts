@@ -6,10 +6,10 @@ import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { disputedItems } from './review/disputes';
-import { summarize, type GroundTruthSummaryDto } from './ground-truth/ground-truth';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { disputedItems } from '../review/disputes';
+import { summarize, type GroundTruthSummaryDto } from '../ground-truth/ground-truth';
 
 export type PairwiseReportDto = {
   studyId: number;

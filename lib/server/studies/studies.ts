@@ -8,12 +8,12 @@ import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
 import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
-import { isStaff, type Actor } from './actor';
-import { studyForStaff } from './review/access';
-import { audit } from './accounts/audit';
-import { runningImport } from './imports/import-staging';
-import { conflict, forbidden, invalid } from './errors';
-import { parseInput } from './parse';
+import { isStaff, type Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../accounts/audit';
+import { runningImport } from '../imports/import-staging';
+import { conflict, forbidden, invalid } from '../errors';
+import { parseInput } from '../parse';
 
 export type StudyDto = {
   id: number;

@@ -2,8 +2,8 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import * as fr from '@/db/queries/flow-review';
 import * as studiesQ from '@/db/queries/studies';
-import type { Actor } from './actor';
-import { studyForStaff } from './review/access';
+import type { Actor } from '../actor';
+import { studyForStaff } from '../review/access';
 
 export type FlowReportDto = {
   studyId: number;
