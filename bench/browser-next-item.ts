@@ -79,7 +79,7 @@ async function main() {
     const { contentHash } = await import('@/lib/io/canonical');
     const { createStudy, openStudy, setStudyMembers } = await import('@/lib/server/studies/studies');
     const { createUser } = await import('@/lib/server/accounts/users');
-    const { cliActor } = await import('@/lib/server/system');
+    const { cliActor } = await import('@/lib/server/system/system');
     const db = getDb();
     const admin = cliActor();
     await createUser(admin, { username: 'benchlead', displayName: 'Bench lead', password: PASSWORD, role: 'lead' });

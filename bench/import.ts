@@ -52,7 +52,7 @@ async function main() {
 
     const { getDb, closeDb, openDatabase } = await import('@/db/client');
     const { createStudy } = await import('@/lib/server/studies/studies');
-    const { cliActor } = await import('@/lib/server/system');
+    const { cliActor } = await import('@/lib/server/system/system');
     getDb();
     const studyId = createStudy(cliActor(), { kind: 'flow_review', name: 'Import bench' }).id;
     closeDb();

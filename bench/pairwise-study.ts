@@ -73,7 +73,7 @@ export async function buildPairwiseStudy(): Promise<BuiltStudy> {
   const t0 = performance.now();
   const { getDb } = await import('@/db/client');
   const { createStudy, setStudyCriteria } = await import('@/lib/server/studies/studies');
-  const { cliActor } = await import('@/lib/server/system');
+  const { cliActor } = await import('@/lib/server/system/system');
   const db = getDb();
   const sql = db.$client;
   const admin = cliActor();

@@ -5,7 +5,7 @@ import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
-import { cliActor } from '@/lib/server/system';
+import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 
 export const DEMO_PASSWORD = 'concord-demo';

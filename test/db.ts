@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { closeDb, getDb } from '@/db/client';
 import type { Actor } from '@/lib/server/actor';
-import { cliActor } from '@/lib/server/system';
+import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 
 /**

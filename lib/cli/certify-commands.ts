@@ -4,7 +4,7 @@ import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
 import { reportJson } from '@/lib/server/analytics/json';
 import { invalid } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies/studies';
-import { cliActor } from '@/lib/server/system';
+import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];

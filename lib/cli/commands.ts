@@ -3,14 +3,14 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { ParseArgsConfig } from 'node:util';
 import { seedDemo } from '@/db/seed';
-import { backupDatabase } from '@/lib/server/backup';
+import { backupDatabase } from '@/lib/server/system/backup';
 import { exportFlows } from '@/lib/server/studies/exports';
 import { flowReport } from '@/lib/server/studies/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
 import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
 import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
-import { cliActor } from '@/lib/server/system';
+import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
 

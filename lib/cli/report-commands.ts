@@ -9,7 +9,7 @@ import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
 import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { parseStudyId } from '@/lib/server/studies/studies';
-import { cliActor } from '@/lib/server/system';
+import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];

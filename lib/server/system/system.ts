@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import * as q from '@/db/queries/users';
-import type { Actor } from './actor';
+import type { Actor } from '../actor';
 
 const CLI_USERNAME = 'concord-cli';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { getDb } from '@/db/client';
-import type { Actor } from './actor';
-import { forbidden, invalid } from './errors';
+import type { Actor } from '../actor';
+import { forbidden, invalid } from '../errors';
 
 export type BackupDto = { file: string; bytes: number; integrity: 'ok' };
 
