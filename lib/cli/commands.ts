@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { ParseArgsConfig } from 'node:util';
-import { seedDemo } from '@/db/seed';
+import { seedDemo } from '@/lib/server/demo/seed';
 import { backupDatabase } from '@/lib/server/system/backup';
 import { exportFlows } from '@/lib/server/studies/exports';
 import { flowReport } from '@/lib/server/studies/flow-report';

@@ -14,7 +14,7 @@ import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../st
  */
 
 useTestDatabase();
-const SEED = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style');
+const SEED = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style');
 const WEEK = 7 * 24 * 3600 * 1000;
 const pass = (ms: number) => vi.setSystemTime(Date.now() + ms);
 const activeMs = (assignmentId: number) =>

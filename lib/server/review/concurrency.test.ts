@@ -42,7 +42,7 @@ beforeAll(async () => {
   const lead = await makeUser('lead', 'lead');
   rev = await makeUser('rev');
   const id = (studyId = createStudy(lead, { kind: 'flow_review', name: 'Race', seed: 1 }).id);
-  importItems(lead, id, path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl'), 'concord');
+  importItems(lead, id, path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl'), 'concord');
   setStudyMembers(lead, id, { usernames: ['rev'] });
   openStudy(lead, id);
   assignmentId = getQueue(rev, id).currentId!;

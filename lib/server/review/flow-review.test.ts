@@ -16,7 +16,7 @@ const { dir } = useTestDatabase();
 afterAll(() => {
   vi.useRealTimers();
 });
-const KMP = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl');
+const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 const kmpLines = fs.readFileSync(KMP, 'utf8').trim().split('\n');
 
 let lead: Actor, ann1: Actor, ann2: Actor, outsider: Actor;

@@ -11,7 +11,7 @@ import { getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 useTestDatabase();
-const SEED = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style');
+const SEED = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style');
 const sql = getDb;
 const count = (query: string, ...args: unknown[]) =>
   sql()

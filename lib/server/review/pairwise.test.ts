@@ -15,7 +15,7 @@ import { getQueue, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 const { dir } = useTestDatabase();
-const PAIRS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'pairwise.jsonl');
+const PAIRS = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl');
 const count = (sql: string, ...args: unknown[]) =>
   getDb()
     .$client.prepare(sql)

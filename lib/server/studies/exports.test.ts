@@ -15,7 +15,7 @@ import { createStudy, openStudy, setStudyMembers } from './studies';
  */
 
 useTestDatabase();
-const FLOWS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl');
+const FLOWS = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 let lead: Actor, ann1: Actor, ann2: Actor;
 let studyId: number;
 let n = 0;

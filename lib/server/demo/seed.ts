@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getDb } from './client';
+import { getDb } from '@/db/client';
 import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
@@ -20,7 +20,7 @@ export const DEMO_ACCOUNTS = [
   { username: 'adj', displayName: 'Adjudicator Five', role: 'annotator' },
 ] as const;
 
-const here = path.join(process.cwd(), 'db', 'seed-data');
+const here = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data');
 const PANDALM_JUDGES = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.json'];
 
 /** The first of `paths` that does not exist, if any. */
