@@ -1,8 +1,8 @@
 import 'server-only';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import type { Actor, Role } from '@/lib/server/actor';
-import { DomainError, forbidden } from '@/lib/server/errors';
+import type { Actor } from '@/lib/server/actor';
+import { DomainError } from '@/lib/server/errors';
 import { loadActor } from '@/lib/server/accounts/users';
 import { readSession } from './session';
 
@@ -27,8 +27,3 @@ export async function requireUser(): Promise<Actor> {
   return actor;
 }
 
-export async function requireRole(...roles: Role[]): Promise<Actor> {
-  const actor = await requireUser();
-  if (!roles.includes(actor.role)) throw forbidden();
-  return actor;
-}

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { groundTruthSummary } from '../ground-truth/ground-truth';
+import { groundTruthSummary } from '@/test/ground-truth';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { getQueue } from '../review/flow-review';
 import { openStudy } from '../studies/studies';

@@ -240,12 +240,6 @@ export type GroundTruthSummaryDto = {
   rule: StudyRow['groundTruthRule'];
 };
 
-export function groundTruthSummary(actor: Actor, studyId: number): GroundTruthSummaryDto {
-  const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  return summarize(db, study);
-}
-
 /** How many items are complete and how many labels the ground truth has, from `groundTruthCodes` (no row objects). */
 export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   const codes = groundTruthCodes(db, study, [...criterionOrder(study).keys()]);
