@@ -1,4 +1,4 @@
-import type { ScreenChoice } from '@/lib/server/review/blinding';
+import type { ScreenChoice } from '@/lib/server/review/dto';
 
 export type { ScreenChoice };
 

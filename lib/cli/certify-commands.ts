@@ -1,6 +1,6 @@
 import { biasReport } from '@/lib/server/analytics/bias';
 import { certifyReport } from '@/lib/server/analytics/certify';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import type { IntervalDto, StatDto } from '@/lib/server/analytics/dto';
 import { reportJson } from '@/lib/server/analytics/json';
 import { invalid } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies/studies';

@@ -7,16 +7,7 @@ import { type Actor, type Role } from '../actor';
 import { audit } from './audit';
 import { DomainError, conflict, forbidden, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
-
-export type UserDto = {
-  id: number;
-  username: string;
-  displayName: string;
-  role: Role;
-  active: boolean;
-  canSignIn: boolean;
-  createdAt: string;
-};
+import type { PersonDto, UserDto } from './dto';
 
 /**
  * Sign-in limits. Per username: five attempts, then a lock of 15 s doubling with each further attempt, up to 15 min;
@@ -177,8 +168,6 @@ export async function resetPassword(actor: Actor, id: number, password: unknown)
   audit(db, { userId: actor.id, action: 'user_password_reset', objectId: id });
   return toDto(row!);
 }
-
-export type PersonDto = { id: number; username: string; displayName: string; role: Role };
 
 /** Accounts a lead may choose as reviewers: active and able to sign in. */
 export function listAssignablePeople(actor: Actor): PersonDto[] {

@@ -13,6 +13,7 @@ import { majorityLabel } from '../review/disputes';
 import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
 import { ItemIndex } from '../packs/item-index';
+import type { GroundTruthSummaryDto } from './dto';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 
@@ -230,15 +231,6 @@ export function* groundTruthRows(db: Db, study: StudyRow, onIncomplete?: (extern
     else onIncomplete?.(item.externalId);
   }
 }
-
-export type GroundTruthSummaryDto = {
-  items: number;
-  complete: number;
-  incomplete: number;
-  labels: number;
-  adjudicated: number;
-  rule: StudyRow['groundTruthRule'];
-};
 
 /** How many items are complete and how many labels the ground truth has, from `groundTruthCodes` (no row objects). */
 export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {

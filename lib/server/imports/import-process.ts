@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { Actor } from '../actor';
 import { DomainError, type ErrorCode } from '../errors';
 import { ImportRejected } from './import-report';
-import { importItems, type ImportReportDto } from './imports';
-import { importJudge, type JudgeImportReportDto } from './judge-import';
+import { importItems } from './imports';
+import type { ImportReportDto, JudgeImportReportDto } from './dto';
+import { importJudge } from './judge-import';
 import { runTsxChild } from './tsx-child';
 import type { ImportError } from '@/lib/validation/import-errors';
 

@@ -13,14 +13,7 @@ import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
 import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
 import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
-
-export type ImportReportDto = {
-  records: number;
-  inserted: number;
-  unchanged: number;
-  /** Prior annotations that came with the items (PandaLM). */
-  annotations?: { records: number; inserted: number; unchanged: number };
-};
+import type { ImportReportDto } from './dto';
 
 export { ImportRejected };
 

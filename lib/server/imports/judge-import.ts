@@ -11,14 +11,7 @@ import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
 import { criteriaForItem } from '../review/judging';
-
-export type JudgeImportReportDto = {
-  run: string;
-  records: number;
-  labels: number;
-  /** Records whose verdict could not be read: left out (never guessed), each listed with its item. */
-  unparsed: { item: string; line: number; message: string }[];
-};
+import type { JudgeImportReportDto } from './dto';
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
 

@@ -7,40 +7,13 @@ import type { Label } from '@/lib/validation/labels';
 import { submitAdjudicationSchema } from '@/lib/validation/judging';
 import { isStaff, type Actor } from '../actor';
 import { audit } from '../accounts/audit';
-import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './blinding';
-import { blindItem, type BlindItemDto, type CriterionDto } from './judging';
+import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
+import type { AdjudicationCriterionDto, AdjudicationItemDto, AdjudicationQueueDto, BlindItemDto, CriterionDto, ScreenChoice } from './dto';
+import { blindItem } from './judging';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { parseInput } from '../parse';
 import { disputedItems, needsAdjudication } from './disputes';
-
-export type AdjudicationQueueDto = {
-  studyId: number;
-  studyName: string;
-  status: string;
-  /** Items whose reviewers disagree on at least one criterion. */
-  total: number;
-  resolved: number;
-  currentItemId: number | null;
-  nextItemId: number | null;
-  items: { itemId: number; position: number; disagreements: number; resolved: number }[];
-};
-
-export type AdjudicationCriterionDto = CriterionDto & {
-  /** Each reviewer's choice in the adjudicator's display order, as "Reviewer 1", "Reviewer 2", … */
-  reviewers: ScreenChoice[];
-  agreed: boolean;
-  /** The adjudicator's current ruling, if any, in their display order. */
-  ruling: ScreenChoice | null;
-  rationale: string | null;
-};
-
-export type AdjudicationItemDto = Omit<BlindItemDto, 'criteria'> & {
-  kind: 'adjudication';
-  studyId: number;
-  criteria: AdjudicationCriterionDto[];
-  reviewerCount: number;
-};
 
 /** The adjudicator named for the study, or staff. Anyone else learns nothing about the study. */
 function studyForAdjudicator(db: Db, actor: Actor, studyId: number): StudyRow {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adjudicatorSwapped, toCanonical, toScreen, type ScreenChoice } from './blinding';
+import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
+import type { ScreenChoice } from './dto';
 
 describe('display order', () => {
   it('maps what a person pressed to reply a’s side and back', () => {

@@ -1,7 +1,6 @@
 import { mulberry32 } from '@/lib/assign/random';
 import type { Label } from '@/lib/validation/labels';
-
-export type ScreenChoice = 'r1' | 'tie' | 'r2';
+import type { ScreenChoice } from './dto';
 
 /**
  * Labels are stored from reply a's side. On screen a person sees "Response 1" and "Response 2"; when their

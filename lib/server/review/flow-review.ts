@@ -12,39 +12,9 @@ import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, 
 import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
-import { getJudgeAssignment, judgmentAsDraft, submitJudgment, type JudgeAssignmentDto } from './judging';
+import { getJudgeAssignment, judgmentAsDraft, submitJudgment } from './judging';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
 import { parseInput } from '../parse';
-
-export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
-
-export type FlowAssignmentDto = {
-  assignmentId: number;
-  studyId: number;
-  queuePosition: number;
-  state: 'pending' | 'submitted';
-  externalId: string;
-  flow: FlowItem;
-  warnings: ReturnType<typeof flowWarnings>;
-  draft: FlowDraft | null;
-  submitted: FlowDecisionDto | null;
-  activeMs: number;
-};
-
-export type QueueDto = {
-  studyId: number;
-  studyName: string;
-  kind: string;
-  guidelines: string;
-  status: string;
-  total: number;
-  submitted: number;
-  currentId: number | null;
-  nextId: number | null;
-  /** The pending assignments after the current one, in queue order (a few): the screen can move on before the server answers. */
-  upcomingIds: number[];
-  /** The reviewer's most recent submission, which `u` can take back while the study is open. */
-  undoableId: number | null;
-};
 
 const UPCOMING = 8;
 
@@ -53,9 +23,6 @@ export function getQueue(actor: Actor, studyId: number): QueueDto {
   const study = studyForWorker(db, actor, studyId);
   return { studyId, studyName: study.name, kind: study.kind, guidelines: study.guidelines, ...queueState(db, actor, study) };
 }
-
-/** Where a reviewer stands in a study: counts, the pending assignments ahead, what `u` would undo. */
-export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'upcomingIds' | 'undoableId'>;
 
 function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
   const counts = q.queueCounts(db, study.id, actor.id);

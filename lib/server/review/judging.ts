@@ -8,43 +8,11 @@ import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/val
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
-import { toCanonical, toScreen, type ScreenChoice } from './blinding';
+import { toCanonical, toScreen } from './blinding';
+import type { BlindItemDto, CriterionDto, JudgeAssignmentDto, ScreenChoice } from './dto';
 import { conflict, invalid } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
 import { parseInput } from '../parse';
-
-export type CriterionDto = {
-  id: string;
-  name: string;
-  description: string;
-  aspects: string[];
-  level: 'general' | 'principle' | 'overall';
-  principle?: string;
-};
-
-/** What a judge or adjudicator may see of an item: no source, no external id (ids can name models), no judge labels. */
-export type BlindItemDto = {
-  itemId: number;
-  position: number;
-  problem: string;
-  instructions: string | null;
-  principles: string[];
-  history: { role: 'tutor' | 'student'; text: string }[];
-  /** In this person's display order: Response 1, Response 2. */
-  responses: [string, string];
-  criteria: CriterionDto[];
-};
-
-export type JudgeAssignmentDto = BlindItemDto & {
-  kind: 'pairwise';
-  assignmentId: number;
-  studyId: number;
-  queuePosition: number;
-  state: 'pending' | 'submitted';
-  draft: JudgmentDraft | null;
-  submitted: Record<string, ScreenChoice> | null;
-  activeMs: number;
-};
 
 const OVERALL_CRITERION: CriterionDto = {
   id: OVERALL,

@@ -4,30 +4,7 @@ import * as fr from '@/db/queries/flow-review';
 import * as studiesQ from '@/db/queries/studies';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-
-export type FlowReportDto = {
-  studyId: number;
-  items: number;
-  assigned: number;
-  submitted: number;
-  verified: number;
-  truncated: number;
-  discarded: number;
-  discardReasons: Record<string, number>;
-  payRateCents: number;
-  reviewers: {
-    username: string;
-    displayName: string;
-    assigned: number;
-    submitted: number;
-    activeSeconds: number;
-    /** Submitted items per hour of active time; null before any active time was recorded. */
-    itemsPerHour: number | null;
-    /** submitted × pay rate, in currency units. */
-    payout: number;
-  }[];
-  perDay: { day: string; username: string; n: number }[];
-};
+import type { FlowListDto, FlowReportDto } from './dto';
 
 export function flowReport(actor: Actor, studyId: number): FlowReportDto {
   const db = getDb();
@@ -56,18 +33,6 @@ export function flowReport(actor: Actor, studyId: number): FlowReportDto {
     perDay: fr.submissionsPerDay(db, studyId),
   };
 }
-
-export type FlowListDto = {
-  total: number;
-  rows: {
-    itemId: number;
-    externalId: string;
-    stepCount: number | null;
-    reviewers: string[];
-    decisions: string[];
-    state: 'done' | 'pending';
-  }[];
-};
 
 export function listFlowDecisions(
   actor: Actor,

@@ -13,14 +13,13 @@ import { invalid } from '../errors';
 import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-codes';
 import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
+import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type PairwiseItemRowDto } from './dto';
 
 /**
  * Where a pairwise item stands: `waiting` for a review (or never assigned), `judged` (all reviews in, nothing for
  * the adjudicator), `disagreement` (all in, a criterion still needs a ruling), `adjudicated` (every criterion that
  * needed a ruling has one).
  */
-export const ITEM_STATES = ['waiting', 'judged', 'disagreement', 'adjudicated'] as const;
-export type ItemState = (typeof ITEM_STATES)[number];
 
 export const ITEMS_PAGE_SIZE = 50;
 
@@ -42,31 +41,6 @@ export const itemListFilterSchema = z.object({
       .optional(),
   ),
 });
-
-export type PairwiseItemRowDto = {
-  itemId: number;
-  externalId: string;
-  principles: string[];
-  sourceA: string | null;
-  sourceB: string | null;
-  /** Reviews submitted / reviews planned (assignments made; before the study opens, the reviewers per item). */
-  done: number;
-  planned: number;
-  state: ItemState;
-  /** The ground-truth overall label (from a's side) once the item is complete, else null. */
-  overall: Label | null;
-};
-
-export type PairwiseItemListDto = {
-  /** Items matching the filters. */
-  total: number;
-  /** Items matching the text search, by state (so the state filter can show what each choice holds). */
-  byState: Record<ItemState, number>;
-  page: number;
-  pages: number;
-  pageSize: number;
-  rows: PairwiseItemRowDto[];
-};
 
 const LABELS: readonly Label[] = ['lose', 'tie', 'win'];
 const WAITING = 0;

@@ -9,28 +9,9 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
-import { summarize, type GroundTruthSummaryDto } from '../ground-truth/ground-truth';
-
-export type PairwiseReportDto = {
-  studyId: number;
-  items: number;
-  assigned: number;
-  submitted: number;
-  reviewers: {
-    username: string;
-    displayName: string;
-    set: number | null;
-    assigned: number;
-    submitted: number;
-    activeSeconds: number;
-    payout: number;
-  }[];
-  sets: { set: number; reviewers: string[]; items: number; complete: number }[];
-  adjudication: { adjudicator: string | null; disagreeingItems: number; settled: number; open: number };
-  /** Raw agreement between the reviewers per criterion (before adjudication); the full statistics live on the agreement page. */
-  agreement: { criterion: string; name: string; items: number; agreed: number; rate: number | null }[];
-  groundTruth: GroundTruthSummaryDto;
-};
+import { summarize } from '../ground-truth/ground-truth';
+import type { GroundTruthSummaryDto } from '../ground-truth/dto';
+import type { PairwiseReportDto } from './dto';
 
 export function pairwiseReport(actor: Actor, studyId: number): PairwiseReportDto {
   const db = getDb();

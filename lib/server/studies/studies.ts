@@ -14,36 +14,7 @@ import { audit } from '../accounts/audit';
 import { runningImport } from '../imports/import-staging';
 import { conflict, forbidden, invalid } from '../errors';
 import { parseInput } from '../parse';
-
-export type StudyDto = {
-  id: number;
-  kind: 'flow_review' | 'pairwise' | 'rubric';
-  name: string;
-  guidelines: string;
-  status: 'draft' | 'open' | 'closed';
-  payRateCents: number;
-  reviewersPerItem: number;
-  principles: string[];
-  criteria: Criterion[];
-  assignmentMode: 'balanced' | 'fixed_sets';
-  groundTruthRule: 'adjudicated' | 'majority';
-  adjudicator: { userId: number; username: string; displayName: string } | null;
-  itemCount: number;
-  members: { userId: number; username: string; displayName: string; setIndex: number | null }[];
-  seed: number;
-  createdAt: string;
-  openedAt: string | null;
-};
-
-export type MyStudyDto = {
-  id: number;
-  kind: StudyDto['kind'];
-  name: string;
-  status: StudyDto['status'];
-  assigned: number;
-  submitted: number;
-  isAdjudicator: boolean;
-};
+import type { MyStudyDto, StudyDto } from './dto';
 
 function adjudicatorOf(row: studiesQ.StudyRow) {
   if (!row.adjudicatorId) return null;

@@ -5,8 +5,7 @@ import Database from 'better-sqlite3';
 import { getDb } from '@/db/client';
 import type { Actor } from '../actor';
 import { forbidden, invalid } from '../errors';
-
-export type BackupDto = { file: string; bytes: number; integrity: 'ok' };
+import type { BackupDto } from './dto';
 
 /**
  * An online, consistent copy of the database through SQLite's backup API: people can keep working while it

@@ -1,7 +1,6 @@
 import 'server-only';
 import { getDb } from '@/db/client';
-
-export type HealthDto = { ok: boolean };
+import type { HealthDto } from './dto';
 
 /** Whether the database answers: for process managers and tests, so it reveals nothing about the data. */
 export function health(): HealthDto {
