@@ -34,7 +34,7 @@ import {
   statDto,
   wilson,
 } from './data';
-import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto, BootstrapInfoDto, IntervalDto, MacroKey, StatDto } from './dto';
+import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto, IntervalDto, MacroKey, StatDto } from './dto';
 
 const optionsSchema = z.object({ bootstrap: replicatesSchema }).default({ bootstrap: 1000 });
 

@@ -35,15 +35,7 @@ import {
   wilson,
   type HumanLabels,
 } from './data';
-import type {
-  AlignmentReportDto,
-  AlignmentSummaryDto,
-  BootstrapInfoDto,
-  IntervalDto,
-  PositionConsistencyDto,
-  StatDto,
-  VoteAgreementDto,
-} from './dto';
+import type { AlignmentReportDto, AlignmentSummaryDto, PositionConsistencyDto, VoteAgreementDto } from './dto';
 
 const optionsSchema = z.object({ judge: judgeNameSchema, bootstrap: replicatesSchema });
 

@@ -6,7 +6,7 @@ import { type FirstPreference, type ShownVerdict, humanPositionBias, judgePositi
 import type { Actor } from '../actor';
 import { certInterval, certStat } from './corrected-leaderboard';
 import { LABEL_SET, analysableStudy, loadFrame, loadGold, loadJudge } from './data';
-import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, IntervalDto, JudgePositionDto, LengthBiasDto, StatDto } from './dto';
+import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 
 function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {

@@ -9,7 +9,7 @@ import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { certInterval, certStat } from './corrected-leaderboard';
 import { type Frame, type HumanLabels, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
-import type { AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto, StatDto } from './dto';
+import type { AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
 
 /** Miscoverage of the confidence sequence: the bounds hold at every step at once with 95 % probability. */
 export const CERTIFY_ALPHA = 0.05;

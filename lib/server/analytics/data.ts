@@ -4,16 +4,7 @@ import type { Db } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
-import {
-  type BootstrapResult,
-  type CertificationReason,
-  type Interval,
-  PAIRWISE_LABELS,
-  type Stat,
-  type UndefinedReason,
-  itemBootstrap,
-  wilsonInterval,
-} from '@/lib/stats';
+import { type BootstrapResult, type Interval, PAIRWISE_LABELS, type Stat, itemBootstrap, wilsonInterval } from '@/lib/stats';
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';

@@ -1,22 +1,5 @@
 /** The data lib/server/analytics hands to pages, components, lib/query, lib/io and the CLI: plain types, no server code. */
-import type { groundTruth } from '../ground-truth/ground-truth';
-import type { rankAgreement } from './corrected-leaderboard';
-import type { missing, wilson } from './data';
-import type {
-  CertificationReason,
-  Stat,
-  TiePolicy,
-  UndefinedReason,
-  alignmentRate,
-  altTest,
-  classwiseAccuracy,
-  cohenKappa,
-  fleissKappa,
-  judgeVsAnnotators,
-  percentAgreement,
-  positionConsistency,
-} from '@/lib/stats';
-import type { z } from 'zod';
+import type { CertificationReason, TiePolicy, UndefinedReason } from '@/lib/stats';
 
 /** The macro-averaged agreement statistics of a report. */
 export type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';

@@ -7,7 +7,7 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
-import type { HybridClassDto, HybridReportDto, IntervalDto, StatDto } from './dto';
+import type { HybridClassDto, HybridReportDto } from './dto';
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,

@@ -18,7 +18,7 @@ import {
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
-import type { BootstrapInfoDto, CorrectedRunDto, IntervalDto, LeaderboardReportDto, LeaderboardRowDto, RankAgreementDto, StatDto } from './dto';
+import type { IntervalDto, LeaderboardReportDto, LeaderboardRowDto, StatDto } from './dto';
 import { type CriterionInfo, type Frame, Q, analysableStudy, bootstrapEstimates, bootstrapInfo, bootstrapSeed, loadFrame, loadGold, loadJudge, missing, noInterval, replicatesSchema, statDto, wilson } from './data';
 
 /** The grader name of the human ground truth (judge runs are named by their run name). */

@@ -8,7 +8,7 @@ import { submitAdjudicationSchema } from '@/lib/validation/judging';
 import { isStaff, type Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
-import type { AdjudicationCriterionDto, AdjudicationItemDto, AdjudicationQueueDto, BlindItemDto, CriterionDto, ScreenChoice } from './dto';
+import type { AdjudicationCriterionDto, AdjudicationItemDto, AdjudicationQueueDto } from './dto';
 import { blindItem } from './judging';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';

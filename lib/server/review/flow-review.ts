@@ -6,7 +6,7 @@ import type { StudyRow } from '@/db/queries/studies';
 import type { FlowItem } from '@/lib/validation/flow';
 import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
-import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema, type FlowDraft } from '@/lib/validation/review';
+import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { audit } from '../accounts/audit';

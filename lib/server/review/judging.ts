@@ -9,7 +9,7 @@ import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, typ
 import type { Actor } from '../actor';
 import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { toCanonical, toScreen } from './blinding';
-import type { BlindItemDto, CriterionDto, JudgeAssignmentDto, ScreenChoice } from './dto';
+import type { BlindItemDto, CriterionDto, JudgeAssignmentDto } from './dto';
 import { conflict, invalid } from '../errors';
 import { replayedAnnotation, requestHash } from './idempotency';
 import { parseInput } from '../parse';

@@ -10,7 +10,6 @@ import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
 import { summarize } from '../ground-truth/ground-truth';
-import type { GroundTruthSummaryDto } from '../ground-truth/dto';
 import type { PairwiseReportDto } from './dto';
 
 export function pairwiseReport(actor: Actor, studyId: number): PairwiseReportDto {
