@@ -1,8 +1,14 @@
 // Runs once when the server starts: the database is opened and migrated before any request is served.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { openOrExit } = await import('./db/startup');
-    openOrExit();
+    const { openConcord } = await import('./lib/server/system/startup');
+    try {
+      openConcord({ server: true });
+    } catch (e) {
+      // A failed migration ends the process instead of serving on a schema the code does not expect.
+      console.error('Concord: the database could not be opened or migrated; refusing to start.', e);
+      process.exit(1);
+    }
     // Before the first request: sign-in throttling needs the socket's address, which a client cannot forge.
     const { installPeerAddressHeader } = await import('./lib/auth/peer-address');
     installPeerAddressHeader();

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectReadersMatchRows, packMismatches } from '@/lib/testing/packs';
+import { expectReadersMatchRows, packMismatches } from '@/test/packs';
 import { closeDb, getDb } from './client';
 
 /*

@@ -332,7 +332,7 @@ export const judgeRuns = sqliteTable(
     unparsed: text('unparsed', { mode: 'json' }).$type<{ item: string; line: number; message: string }[]>().notNull(),
     // The import that writes the run (imports.id; null for runs older than this column). A run is 'staging' while
     // its verdicts go in by short batches, and nobody reads it until its import's last transaction makes it
-    // 'done'; a failed or abandoned import deletes it again (lib/server/import-staging.ts).
+    // 'done'; a failed or abandoned import deletes it again (lib/server/imports/import-staging.ts).
     importId: integer('import_id'),
     state: text('state', { enum: ['staging', 'done'] })
       .notNull()

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { LAYOUT_PAYLOADS } from '../lib/testing/hostile-corpus-layout';
+import { LAYOUT_PAYLOADS } from '../test/hostile-corpus-layout';
 import { concord } from './support/cli';
 import { asUser, DEMO_PASSWORD } from './support/session';
 

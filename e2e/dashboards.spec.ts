@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
-import { parseCsv } from '../lib/testing/csv';
+import { parseCsv } from '../test/csv';
 import { asUser } from './support/session';
 
 // The demo seed makes study 5 the PandaLM test set: 999 items labelled by three annotators, judged by gpt-3.5-turbo

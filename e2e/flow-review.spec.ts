@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Request, type Route } from '@playwright/test';
 import { concord } from './support/cli';
-import { parseCsv } from '../lib/testing/csv';
+import { parseCsv } from '../test/csv';
 import { withReadonlyDb } from './support/server';
 import { asUser } from './support/session';
 
@@ -105,7 +105,7 @@ const submitOf = (req: Request) => {
 test('the next flow shows while a submit is on its way; a lost answer brings the flow back and the retry is stored once', async ({
   browser,
 }) => {
-  const kmp = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl');
+  const kmp = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
   const total = fs.readFileSync(kmp, 'utf8').trim().split('\n').length;
   concord(['user', 'add', 'swift', '--role', 'annotator', '--name', 'Swift Reviewer'], 'swift-password-1');
   const studyId = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Fast submits', '--json'])).id as number;

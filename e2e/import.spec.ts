@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { asUser } from './support/session';
 
-const good = fs.readFileSync(path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8').trim().split('\n');
+const good = fs.readFileSync(path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8').trim().split('\n');
 
 test('a malformed import is refused with line numbers and changes nothing; a clean one is imported', async ({ browser }) => {
   const { page, context } = await asUser(browser, 'lead');

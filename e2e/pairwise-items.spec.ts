@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseCsv } from '../lib/testing/csv';
+import { parseCsv } from '../test/csv';
 import { concord } from './support/cli';
 import { asUser } from './support/session';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { parseCsv } from '../lib/testing/csv';
+import { parseCsv } from '../test/csv';
 import { asUser } from './support/session';
 
 // The demo seed makes study 3 the KMP-style pairwise items (3 items), judged by ann1 and ann2, adjudicated by adj.

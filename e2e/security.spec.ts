@@ -11,7 +11,7 @@ import { asUser, signIn } from './support/session';
 const PORT = 3232;
 const FRAMER_PORT = 3233;
 const PASSWORD = 'security-test-password';
-const FLOWS = path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl');
+const FLOWS = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 
 let dir = '';
 let dbFile = '';

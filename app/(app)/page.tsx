@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
-import { listMyStudies } from '@/lib/server/studies';
+import { listMyStudies } from '@/lib/server/studies/studies';
 import { ProgressBar } from '@/components/ui/progress-bar';
 
 export default async function HomePage() {

@@ -3,7 +3,7 @@
 import { memo, useMemo } from 'react';
 import { Textarea } from '@/components/ui/textarea';
 import { Kbd } from '@/components/ui/kbd';
-import type { AdjudicationCriterionDto } from '@/lib/server/adjudication';
+import type { AdjudicationCriterionDto } from '@/lib/server/review/dto';
 import { CHOICE_LABEL, CHOICES, type ScreenChoice } from './choices';
 import { CriterionRow } from './criterion-row';
 

@@ -1,4 +1,4 @@
-import type { ScreenChoice } from '@/lib/server/blinding';
+import type { ScreenChoice } from '@/lib/server/review/dto';
 
 export type { ScreenChoice };
 

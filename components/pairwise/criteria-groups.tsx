@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CriterionDto } from '@/lib/server/judging';
+import type { CriterionDto } from '@/lib/server/review/dto';
 
 export type CriterionGroup<C> = {
   key: string;

@@ -4,7 +4,7 @@ import { memo, useCallback, useEffect, useId, useRef, type ReactNode } from 'rea
 import { cn } from '@/components/ui/cn';
 import { Kbd } from '@/components/ui/kbd';
 import { RichText } from '@/components/ui/rich-text';
-import type { CriterionDto } from '@/lib/server/judging';
+import type { CriterionDto } from '@/lib/server/review/dto';
 import { ChoiceGroup } from './choice-group';
 import type { ScreenChoice } from './choices';
 

@@ -1,4 +1,4 @@
--- Judge runs are written in short batches like items (lib/server/judge-import.ts): a run is 'staging' until its
+-- Judge runs are written in short batches like items (lib/server/imports/judge-import.ts): a run is 'staging' until its
 -- import's last transaction makes it 'done', and readers see only 'done' runs.
 ALTER TABLE `judge_runs` ADD `import_id` integer;--> statement-breakpoint
 ALTER TABLE `judge_runs` ADD `state` text DEFAULT 'done' NOT NULL;--> statement-breakpoint

@@ -2,7 +2,7 @@ import type { Db } from '../client';
 
 /*
  * Reads for the analytics use-cases. They return integer codes and indices, never statistics: the maths lives in
- * lib/stats. The items' order and the labels themselves are read elsewhere (lib/server/item-index.ts,
+ * lib/stats. The items' order and the labels themselves are read elsewhere (lib/server/packs/item-index.ts,
  * db/queries/packs.ts).
  */
 

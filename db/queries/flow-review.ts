@@ -130,8 +130,3 @@ export function listFlows(
   const rows = db.$client.prepare(`${sql} LIMIT @limit OFFSET @offset`).all({ ...params, limit: opts.limit, offset: opts.offset }) as FlowListRow[];
   return { total, rows };
 }
-
-export const iterateItems = (db: Db, studyId: number) =>
-  db.$client
-    .prepare('SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY position')
-    .iterate(studyId) as IterableIterator<{ id: number; externalId: string; payload: string }>;

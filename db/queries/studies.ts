@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { preparedQuery, type Db } from '../client';
-import { assignments, items, studies, studyMembers, users } from '../schema';
+import { items, studies, studyMembers, users } from '../schema';
 
 export type StudyRow = typeof studies.$inferSelect;
 
@@ -77,11 +77,3 @@ export const listStudiesForUser = (db: Db, userId: number) =>
     submitted: number;
     isAdjudicator: 0 | 1;
   }[];
-
-export const hasAssignments = (db: Db, studyId: number) =>
-  !!db
-    .select({ one: sql`1` })
-    .from(assignments)
-    .where(eq(assignments.studyId, studyId))
-    .limit(1)
-    .get();

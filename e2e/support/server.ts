@@ -183,7 +183,7 @@ export function integrityCheck(db: Database.Database): string {
 export const seededRandom = mulberry32;
 
 const KMP_FLOWS = fs
-  .readFileSync(path.join(process.cwd(), 'db', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8')
+  .readFileSync(path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as { id: string });

@@ -4,7 +4,7 @@ import Credentials from 'next-auth/providers/credentials';
 import { authSecret } from '@/lib/env';
 import { clientAddress } from './client-address';
 import { DomainError } from '@/lib/server/errors';
-import { endSessions, verifyCredentials } from '@/lib/server/users';
+import { endSessions, verifyCredentials } from '@/lib/server/accounts/users';
 import { signInSchema } from '@/lib/validation/accounts';
 
 class ThrottledSignIn extends CredentialsSignin {

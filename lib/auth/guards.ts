@@ -1,9 +1,9 @@
 import 'server-only';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import type { Actor, Role } from '@/lib/server/actor';
-import { DomainError, forbidden } from '@/lib/server/errors';
-import { loadActor } from '@/lib/server/users';
+import type { Actor } from '@/lib/server/actor';
+import { DomainError } from '@/lib/server/errors';
+import { loadActor } from '@/lib/server/accounts/users';
 import { readSession } from './session';
 
 /** The signed-in actor, re-read from the database (role, active flag and session version), or null. */
@@ -27,8 +27,3 @@ export async function requireUser(): Promise<Actor> {
   return actor;
 }
 
-export async function requireRole(...roles: Role[]): Promise<Actor> {
-  const actor = await requireUser();
-  if (!roles.includes(actor.role)) throw forbidden();
-  return actor;
-}

@@ -1,7 +1,7 @@
 import { encode } from 'next-auth/jwt';
 import { describe, expect, it } from 'vitest';
 import { authSecret } from '@/lib/env';
-import { useTestDatabase } from '@/lib/testing/db';
+import { useTestDatabase } from '@/test/db';
 import { decodeSessionToken } from './session';
 
 useTestDatabase(); // the secret is kept beside a database of the test's own

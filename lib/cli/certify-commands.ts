@@ -1,10 +1,10 @@
 import { biasReport } from '@/lib/server/analytics/bias';
 import { certifyReport } from '@/lib/server/analytics/certify';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import type { IntervalDto, StatDto } from '@/lib/server/analytics/dto';
 import { reportJson } from '@/lib/server/analytics/json';
 import { invalid } from '@/lib/server/errors';
-import { parseStudyId } from '@/lib/server/studies';
-import { cliActor } from '@/lib/server/system';
+import { parseStudyId } from '@/lib/server/studies/studies';
+import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicDataDir } from '@/lib/io/public-data';
-import { parseCsv } from '@/lib/testing/csv';
+import { parseCsv } from '@/test/csv';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-cli-'));
 const env = { ...process.env, CONCORD_DB: path.join(dir, 'cli.db') };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256File } from '@/lib/io/fetch-public-data';
 import { publicDataDir } from '@/lib/io/public-data';
 import { datasetNames, PUBLIC_DATA_MANIFEST } from '@/lib/io/public-data-manifest';
-import { startDataServer, type DataServer } from '@/lib/testing/data-server';
+import { startDataServer, type DataServer } from '@/test/data-server';
 
 /*
  * `concord data fetch` as a user runs it, against a loopback server that serves the pinned public data folder

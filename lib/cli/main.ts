@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { closeDb, getDb } from '@/db/client';
+import { closeDb } from '@/db/client';
 import { DomainError } from '@/lib/server/errors';
-import { recoverAbandonedImports } from '@/lib/server/import-staging';
-import { ImportRejected } from '@/lib/server/imports';
+import { ImportRejected } from '@/lib/server/imports/imports';
+import { openConcord } from '@/lib/server/system/startup';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { CERTIFY_COMMANDS } from './certify-commands';
 import { DATA_COMMANDS } from './data-commands';
@@ -44,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    // Like a server start: an import whose process was killed is undone before anything else reads the study.
-    if (command.db !== false) recoverAbandonedImports(getDb());
+    // The server's start-up, without the uploads folder: an import whose process was killed is undone first.
+    if (command.db !== false) openConcord();
     const code = await command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
     return typeof code === 'number' ? code : 0;
   } catch (e) {

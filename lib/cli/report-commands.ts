@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { agreementReport } from '@/lib/server/analytics/agreement';
-import { alignmentReport, type AlignmentSummaryDto, type VoteAgreementDto } from '@/lib/server/analytics/alignment';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import { alignmentReport } from '@/lib/server/analytics/alignment';
+import type { AlignmentSummaryDto, IntervalDto, StatDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
 import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
 import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
 import { invalid } from '@/lib/server/errors';
-import { importJudge } from '@/lib/server/judge-import';
-import { parseStudyId } from '@/lib/server/studies';
-import { cliActor } from '@/lib/server/system';
+import { importJudge } from '@/lib/server/imports/judge-import';
+import { parseStudyId } from '@/lib/server/studies/studies';
+import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];

@@ -1,7 +1,4 @@
-import type { BiasReportDto, FirstPreferenceDto } from '@/lib/server/analytics/bias';
-import type { CertifyReportDto } from '@/lib/server/analytics/certify';
-import type { CorrectedRunDto, RankAgreementDto } from '@/lib/server/analytics/corrected-leaderboard';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
+import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, IntervalDto, RankAgreementDto, StatDto } from '@/lib/server/analytics/dto';
 import { csvHeader, csvLine } from './csv';
 
 /*

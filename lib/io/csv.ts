@@ -4,8 +4,6 @@
  * null or undefined as an empty, unquoted cell.
  */
 
-export const CSV_LINE_END = '\r\n';
-
 // Characters that make a spreadsheet read a cell as a formula (or, for tab and CR, let a formula follow);
 // see OWASP "CSV injection".
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -39,7 +37,7 @@ function cell(value: unknown): string {
 
 /** One CSV row with its CRLF terminator. */
 export function csvLine(values: readonly unknown[]): string {
-  return values.map(cell).join(',') + CSV_LINE_END;
+  return values.map(cell).join(',') + '\r\n';
 }
 
 /** Several rows at once: what concatenated `csvLine` calls give. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDataServer, type DataServer } from '@/lib/testing/data-server';
+import { startDataServer, type DataServer } from '@/test/data-server';
 import { fetchPublicData, sha256File, UnknownDatasetError, type FetchOptions } from './fetch-public-data';
 import type { Manifest } from './public-data-manifest';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateHostileCorpus, hostileCatalogs, writeBigFlowFile, type HostileCase } from '@/lib/testing/hostile-corpus';
+import { generateHostileCorpus, hostileCatalogs, writeBigFlowFile, type HostileCase } from '@/test/hostile-corpus';
 import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
 import { zodIssuesToImportErrors } from '@/lib/validation/import-errors';
 import { csvLine } from './csv';
@@ -10,10 +10,10 @@ import { readJsonlSync } from './jsonl';
 import { annotationRecords, flowRecords, judgeRecords, pairwiseRecords, type RecordResult } from './records';
 
 /*
- * The hostile corpus (lib/testing/hostile-corpus.ts) through the line reader and the record schemas alone:
+ * The hostile corpus (test/hostile-corpus.ts) through the line reader and the record schemas alone:
  * every problem a file holds that does not need the database is found, on the right line and field, and
  * reading stays within bounded memory however big the file is. The same files go through the real
- * importers in lib/server/hostile-import.test.ts.
+ * importers in lib/server/imports/hostile-import.test.ts.
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-hostile-io-'));

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AgreementReportDto } from '@/lib/server/analytics/agreement';
-import type { AlignmentReportDto, AlignmentSummaryDto } from '@/lib/server/analytics/alignment';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
-import type { HybridReportDto } from '@/lib/server/analytics/hybrid';
-import type { LeaderboardReportDto, LeaderboardRowDto } from '@/lib/server/analytics/leaderboard';
+import type {
+  AgreementReportDto,
+  AlignmentReportDto,
+  AlignmentSummaryDto,
+  HybridReportDto,
+  IntervalDto,
+  LeaderboardReportDto,
+  LeaderboardRowDto,
+  StatDto,
+} from '@/lib/server/analytics/dto';
 import { REPORT_TABLES, isReportTable, reportCsv } from './report-csv';
 
 const v = (value: number): StatDto => ({ value });

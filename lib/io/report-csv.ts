@@ -1,10 +1,15 @@
-import type { AgreementReportDto } from '@/lib/server/analytics/agreement';
-import type { AlignmentReportDto, AlignmentSummaryDto, VoteAgreementDto } from '@/lib/server/analytics/alignment';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/data';
-import type { HybridReportDto } from '@/lib/server/analytics/hybrid';
-import type { LeaderboardReportDto } from '@/lib/server/analytics/leaderboard';
-import type { BiasReportDto } from '@/lib/server/analytics/bias';
-import type { CertifyReportDto } from '@/lib/server/analytics/certify';
+import type {
+  AgreementReportDto,
+  AlignmentReportDto,
+  AlignmentSummaryDto,
+  BiasReportDto,
+  CertifyReportDto,
+  HybridReportDto,
+  IntervalDto,
+  LeaderboardReportDto,
+  StatDto,
+  VoteAgreementDto,
+} from '@/lib/server/analytics/dto';
 import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
 import { csvHeader, csvLine } from './csv';
 

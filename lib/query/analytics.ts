@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ReportDtos, ReportName, ReportTable } from '@/lib/io/report-csv';
-import type { PositionConsistencyDto } from '@/lib/server/analytics/alignment';
-import type { IntervalDto, Reason, StatDto } from '@/lib/server/analytics/data';
+import type { IntervalDto, PositionConsistencyDto, Reason, StatDto } from '@/lib/server/analytics/dto';
 import { getJson } from './review';
 
 /*

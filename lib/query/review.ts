@@ -1,7 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdjudicationItemDto, AdjudicationQueueDto } from '@/lib/server/adjudication';
-import type { JudgeAssignmentDto } from '@/lib/server/judging';
-import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review';
+import type { AdjudicationItemDto, AdjudicationQueueDto, FlowAssignmentDto, JudgeAssignmentDto, QueueDto } from '@/lib/server/review/dto';
 
 export class HttpError extends Error {
   constructor(

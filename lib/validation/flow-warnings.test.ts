@@ -5,7 +5,7 @@ import { flowItemSchema, type FlowItem } from './flow';
 import { flowWarnings } from './flow-warnings';
 import { answerNumber, normalizeNumberToken, numberTokens, textGivesAnswer } from './answer-match';
 
-const shipped = path.resolve(__dirname, '../../db/seed-data/kmp-style/flows.jsonl');
+const shipped = path.resolve(__dirname, '../server/demo/seed-data/kmp-style/flows.jsonl');
 const kmp = new Map<string, FlowItem>(
   fs
     .readFileSync(shipped, 'utf8')

@@ -15,7 +15,7 @@ function errorsOf(value: unknown) {
 describe('flowItemSchema', () => {
   it('accepts a minimal flow and the shipped KMP-style flows', () => {
     expect(flowItemSchema.parse(minimal)).toEqual(minimal);
-    const file = path.resolve(__dirname, '../../db/seed-data/kmp-style/flows.jsonl');
+    const file = path.resolve(__dirname, '../server/demo/seed-data/kmp-style/flows.jsonl');
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(6);
     for (const line of lines) expect(flowItemSchema.safeParse(JSON.parse(line)).success).toBe(true);

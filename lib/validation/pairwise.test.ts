@@ -28,7 +28,7 @@ const item = {
 describe('pairwiseItemSchema', () => {
   it('accepts an item and the shipped KMP-style pairwise file', () => {
     expect(pairwiseItemSchema.parse(item)).toEqual(item);
-    const file = path.resolve(__dirname, '../../db/seed-data/kmp-style/pairwise.jsonl');
+    const file = path.resolve(__dirname, '../server/demo/seed-data/kmp-style/pairwise.jsonl');
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(pairwiseItemSchema.safeParse(JSON.parse(line)).success).toBe(true);

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
-import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies';
+import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
 export type FormState = { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> } | undefined;
 

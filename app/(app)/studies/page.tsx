@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
-import { listAllStudies } from '@/lib/server/studies';
+import { listAllStudies } from '@/lib/server/studies/studies';
 
 export const metadata: Metadata = { title: 'Studies' };
 

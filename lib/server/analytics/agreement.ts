@@ -16,14 +16,11 @@ import {
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import {
-  type BootstrapInfoDto,
   type Estimate,
   type HumanLabels,
-  type IntervalDto,
   LABEL_SET,
   Q,
   ResampledRows,
-  type StatDto,
   analysableStudy,
   bootstrapEstimates,
   bootstrapInfo,
@@ -37,54 +34,7 @@ import {
   statDto,
   wilson,
 } from './data';
-
-export type AgreementPairDto = {
-  /** Usernames, in alphabetical order; the contingency table's rows are the first annotator. */
-  annotators: [string, string];
-  /** Items both annotators labelled on this criterion. */
-  items: number;
-  percentAgreement: StatDto;
-  cohenKappa: StatDto;
-  cohenKappaLinear: StatDto;
-  cohenKappaQuadratic: StatDto;
-  intervals: { percentAgreement: IntervalDto; cohenKappa: IntervalDto; cohenKappaLinear: IntervalDto; cohenKappaQuadratic: IntervalDto };
-};
-
-export type AgreementCriterionDto = {
-  criterion: string;
-  name: string;
-  level: 'general' | 'principle' | 'overall';
-  principle?: string;
-  /** Items with at least two labels on this criterion (the units agreement is measured on). */
-  items: number;
-  /** Labels counted on this criterion, including those on items only one person labelled. */
-  ratings: number;
-  /** Mean over items of the share of agreeing pairs of labels (Fleiss' P̄; with two raters, the share of items). */
-  percentAgreement: StatDto;
-  /** Only where every labelled item has the same number of labels (else `unequal_ratings`). */
-  fleissKappa: StatDto;
-  krippendorffAlphaNominal: StatDto;
-  krippendorffAlphaOrdinal: StatDto;
-  intervals: {
-    percentAgreement: IntervalDto;
-    fleissKappa: IntervalDto;
-    krippendorffAlphaNominal: IntervalDto;
-    krippendorffAlphaOrdinal: IntervalDto;
-  };
-  /** Cohen's κ of each pair of annotators sharing items on this criterion. */
-  pairs: AgreementPairDto[];
-};
-
-type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';
-
-export type AgreementReportDto = {
-  studyId: number;
-  labelSet: readonly ['lose', 'tie', 'win'];
-  bootstrap: BootstrapInfoDto;
-  criteria: AgreementCriterionDto[];
-  /** Unweighted means over the criteria where the statistic is defined; `criteriaIncluded` says over how many. */
-  macro: Record<MacroKey, StatDto> & { criteriaIncluded: Record<MacroKey, number>; intervals: Record<MacroKey, IntervalDto> };
-};
+import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto, IntervalDto, MacroKey, StatDto } from './dto';
 
 const optionsSchema = z.object({ bootstrap: replicatesSchema }).default({ bootstrap: 1000 });
 

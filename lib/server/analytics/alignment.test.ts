@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
-import { importJudge } from '../judge-import';
+import { importJudge } from '../imports/judge-import';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
-import { buildStudy, codeOf, labels } from './test-fixtures';
+import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
 
 /*
  * A study small enough to count by hand: five items, three criteria (a general one, a principle one, overall),

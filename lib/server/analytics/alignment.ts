@@ -13,14 +13,11 @@ import {
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import {
-  type BootstrapInfoDto,
   type Frame,
-  type IntervalDto,
   type JudgeCodes,
   LABEL_SET,
   Q,
   ResampledRows,
-  type StatDto,
   analysableStudy,
   bootstrapEstimates,
   bootstrapInfo,
@@ -38,76 +35,7 @@ import {
   wilson,
   type HumanLabels,
 } from './data';
-
-/** Judge against ground truth on one set of (item, criterion) labels. */
-export type AlignmentSummaryDto = {
-  /** Ground-truth labels with a judge verdict. */
-  n: number;
-  /** Of those, labels where the judge equals ground truth. */
-  agree: number;
-  alignmentRate: StatDto;
-  /** Labels where neither ground truth nor the judge says tie. */
-  nNoTies: number;
-  alignmentRateNoTies: StatDto;
-  cohenKappa: StatDto;
-  cohenKappaLinear: StatDto;
-  cohenKappaQuadratic: StatDto;
-  /** 3×3 counts, rows = ground truth, columns = judge, both in the order lose, tie, win. */
-  confusion: number[][];
-  intervals: {
-    alignmentRate: IntervalDto;
-    alignmentRateNoTies: IntervalDto;
-    cohenKappa: IntervalDto;
-    cohenKappaLinear: IntervalDto;
-    cohenKappaQuadratic: IntervalDto;
-  };
-};
-
-export type AlignmentCriterionDto = AlignmentSummaryDto & {
-  criterion: string;
-  name: string;
-  level: 'general' | 'principle' | 'overall';
-  principle?: string;
-  unjudged: number;
-};
-
-/** MT-Bench-style agreement counted per vote: each pair of votes on the same item and criterion is one comparison. */
-export type VoteAgreementDto = {
-  n: number;
-  agreement: StatDto;
-  nNoTies: number;
-  agreementNoTies: StatDto;
-  intervals: { agreement: IntervalDto; agreementNoTies: IntervalDto };
-};
-
-export type PositionConsistencyDto =
-  { n: number; consistent: number; rate: StatDto; interval: IntervalDto } | { value: null; reason: 'no_both_orders' };
-
-export type AlignmentReportDto = {
-  studyId: number;
-  judge: string;
-  groundTruthRule: 'adjudicated' | 'majority';
-  labelSet: readonly ['lose', 'tie', 'win'];
-  bootstrap: BootstrapInfoDto;
-  /** Ground-truth labels available, and items left out because they are not settled yet. */
-  groundTruth: { labels: number; incompleteItems: number };
-  /** Records of the run whose verdict could not be read at import (left out, never guessed). */
-  unparsedVerdicts: number;
-  overall: AlignmentSummaryDto;
-  byCriterion: AlignmentCriterionDto[];
-  /** Principle criteria pooled by their principle. */
-  byPrinciple: (AlignmentSummaryDto & { principle: string; criteria: string[] })[];
-  /** By the model that wrote reply a (`items.source_a`). */
-  byModel: (AlignmentSummaryDto & { model: string })[];
-  /** The judge against each annotator's own labels (before adjudication), on the items and criteria it judged. */
-  judgeVsAnnotators: (VoteAgreementDto & { annotator: string })[];
-  /** The judge against every human vote, and every pair of human votes, on the same items and criteria. */
-  judgeVsHuman: VoteAgreementDto;
-  humanVsHuman: VoteAgreementDto;
-  positionConsistency: PositionConsistencyDto;
-  /** Ground-truth labels the judge gave no verdict on. */
-  unjudged: number;
-};
+import type { AlignmentReportDto, AlignmentSummaryDto, PositionConsistencyDto, VoteAgreementDto } from './dto';
 
 const optionsSchema = z.object({ judge: judgeNameSchema, bootstrap: replicatesSchema });
 

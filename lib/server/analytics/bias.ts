@@ -5,82 +5,9 @@ import * as cq from '@/db/queries/certify';
 import { type FirstPreference, type ShownVerdict, humanPositionBias, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { type IntervalDto, LABEL_SET, type StatDto, analysableStudy, loadFrame, loadGold, loadJudge } from './data';
+import { LABEL_SET, analysableStudy, loadFrame, loadGold, loadJudge } from './data';
+import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
-
-export type FirstPreferenceDto = {
-  /** Non-tie verdicts that preferred the reply shown first, out of `decisive`. */
-  count: number;
-  decisive: number;
-  rate: StatDto;
-  /** Exact two-sided binomial test against ½. */
-  pValue: StatDto;
-  /** Wilson 95 % interval of the rate. */
-  interval: IntervalDto;
-};
-
-export type JudgePositionDto = {
-  judge: string;
-  criterion: string;
-  /** Items with a verdict in at least one order, and in both. */
-  items: number;
-  itemsBothOrders: number;
-  flips: number;
-  reversals: number;
-  /** Share of items judged in both orders whose verdict changed with the order (any change). */
-  flipRate: StatDto;
-  /** Share whose verdict went from win to lose or back. */
-  reversalRate: StatDto;
-  firstPreferred: FirstPreferenceDto;
-};
-
-export type HumanPositionDto = {
-  criterion: string;
-  /** A reviewer's username, or null for everyone pooled. */
-  reviewer: string | null;
-  /** Labels given with a stored display order. */
-  verdicts: number;
-  firstPreferred: FirstPreferenceDto;
-};
-
-export type LengthBinDto = {
-  bin: number;
-  lowerEdge: number;
-  upperEdge: number;
-  n: number;
-  wins: number;
-  ties: number;
-  losses: number;
-  /** Win share of reply a: wins / n, (wins + ½ ties) / n, wins / (wins + losses). */
-  winShare: StatDto;
-  winShareTiesHalf: StatDto;
-  winShareExclTies: StatDto;
-};
-
-export type LengthBiasDto = {
-  grader: string;
-  criterion: string;
-  /** Items with a label from this grader and both replies' text. */
-  n: number;
-  nDecisive: number;
-  /** Change in the log-odds that reply a wins per unit of sign(d)·ln(1 + |d|), d = len(a) − len(b) in characters. */
-  slope: StatDto;
-  slopeSe: StatDto;
-  /** Wald test of slope = 0. */
-  pValue: StatDto;
-  intervals: { slope: IntervalDto };
-  /** Quintiles of d (bins 1–5), null when there is no item. */
-  bins: LengthBinDto[] | null;
-};
-
-export type BiasReportDto = {
-  studyId: number;
-  judgePosition: JudgePositionDto[];
-  humanPosition: HumanPositionDto[];
-  /** Why `humanPosition` is empty: no label was given on Concord's review screen (imported labels store no order). */
-  humanPositionReason?: 'no_display_order';
-  length: LengthBiasDto[];
-};
 
 function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
   return {

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase, writeTemp } from '@/lib/testing/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
-import { getJudgeAssignment, submitJudgment } from '../judging';
-import { importAnnotations } from '../prior-annotations';
-import { getQueue } from '../review';
-import { openStudy, setStudyMembers } from '../studies';
+import { getJudgeAssignment, submitJudgment } from '../review/judging';
+import { importAnnotations } from '../imports/prior-annotations';
+import { getQueue } from '../review/flow-review';
+import { openStudy, setStudyMembers } from '../studies/studies';
 import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { GROUND_TRUTH_GRADER, leaderboardReport } from './leaderboard';
-import { type StudySpec, buildStudy } from './test-fixtures';
+import { type StudySpec, buildStudy } from '@/test/analytics-fixtures';
 
 /*
  * Certification statistics on small studies built for the purpose: five models with known rankings, a judge right

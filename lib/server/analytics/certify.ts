@@ -8,20 +8,8 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { certInterval, certStat } from './corrected-leaderboard';
-import {
-  type Frame,
-  type HumanLabels,
-  type IntervalDto,
-  Q,
-  type StatDto,
-  analysableStudy,
-  judgeNameSchema,
-  judgeRunNamed,
-  loadFrame,
-  loadGold,
-  loadHumanLabels,
-  loadJudge,
-} from './data';
+import { type Frame, type HumanLabels, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
+import type { AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
 
 /** Miscoverage of the confidence sequence: the bounds hold at every step at once with 95 % probability. */
 export const CERTIFY_ALPHA = 0.05;
@@ -31,85 +19,6 @@ export const PATH_POINTS = 1000;
 export const ALT_TEST_MIN_REVIEWERS = 3;
 /** Annotators with fewer such items are not tested (the authors' default). */
 export const ALT_TEST_MIN_ITEMS = 30;
-
-export type CertifyPointDto = {
-  /** Observations so far (1-based). */
-  t: number;
-  item: string;
-  /** When the item's ground truth was settled (ISO time). */
-  settledAt: string;
-  /** 1 when the judge matched the ground truth on this item. */
-  agree: 0 | 1;
-  /** Running intersection of the confidence sequence after this item; null once it is empty. */
-  lower: number | null;
-  upper: number | null;
-};
-
-export type AltTestAnnotatorDto = {
-  annotator: string;
-  /** Items with ≥ 3 reviewers and a verdict that this annotator labelled. */
-  items: number;
-  tested: boolean;
-  /** Share of items where the judge agrees with the other reviewers at least as well as this annotator does. */
-  rhoJudge: StatDto;
-  /** Share of items where this annotator agrees with the others at least as well as the judge does. */
-  rhoHuman: StatDto;
-  t: StatDto;
-  pValue: StatDto;
-  /** Benjamini–Yekutieli adjusted p-value across the tested annotators. */
-  pAdjusted: StatDto;
-  /** The judge beats this annotator (within ε) after the correction; null when not tested. */
-  judgeWins: boolean | null;
-};
-
-export type AltTestCriterionDto = {
-  criterion: string;
-  name: string;
-  /** Items of this criterion with at least 3 human labels. */
-  itemsWithEnoughReviewers: number;
-  /** Of those, the ones the judge gave a verdict on (the items the test uses). */
-  itemsUsed: number;
-  annotatorsTested: number;
-  /** ω: share of tested annotators the judge beats. */
-  winningRate: StatDto;
-  /** ρ: mean over tested annotators of the share of items where the judge is at least as aligned as they are. */
-  advantageProbability: StatDto;
-  /** ω ≥ ½: the judge can replace an annotator. Null when no annotator could be tested. */
-  judgeCanReplace: boolean | null;
-  judgeCanReplaceReason?: string;
-  annotators: AltTestAnnotatorDto[];
-};
-
-export type CertifyReportDto = {
-  studyId: number;
-  judge: string;
-  criterion: string;
-  groundTruthRule: 'adjudicated' | 'majority';
-  target: number;
-  alpha: number;
-  /** Ground-truth labels of the criterion with a verdict (the observations, in the order their ground truth was settled). */
-  n: number;
-  agree: number;
-  /** Ground-truth labels the judge gave no verdict on (not observations). */
-  unjudged: number;
-  alignmentRate: StatDto;
-  /** certified: the lower bound reached the target; refuted: the upper bound fell below it; else keep labelling. */
-  decision: 'certified' | 'refuted' | 'keep_labelling' | null;
-  decisionReason?: string;
-  /** The anytime-valid 95 % bounds on the judge's alignment now. */
-  bounds: IntervalDto;
-  /**
-   * The observed rate lies outside the bounds: the alignment was not constant along the settle order (earlier items
-   * agreed more or less often than later ones), so the bounds describe a mean that moved. Read the path.
-   */
-  drift: boolean;
-  /** Projected further items before a decision, at the current agreement rate (a planning aid, not a guarantee). */
-  itemsNeeded: StatDto;
-  /** Every k-th step of the path (k = `pathStep`), always with the last. */
-  pathStep: number;
-  path: CertifyPointDto[];
-  altTest: { epsilon: number; q: number; minReviewers: number; minItemsPerAnnotator: number; criteria: AltTestCriterionDto[] };
-};
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,

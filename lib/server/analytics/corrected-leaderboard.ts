@@ -8,7 +8,8 @@ import {
   ppiOutcomes,
   rankCorrelation,
 } from '@/lib/stats';
-import type { Frame, IntervalDto, Reason, StatDto } from './data';
+import type { Frame } from './data';
+import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
 /*
  * Two blocks of the leaderboard report that measure a judge against people rather than grade the models:
@@ -28,31 +29,6 @@ export function certInterval(method: IntervalDto['method'], i: CertInterval): In
 
 const none = (reason: Reason): StatDto => ({ value: null, reason });
 const noInterval = (reason: Reason): IntervalDto => ({ method: 'normal', lower: null, upper: null, reason });
-
-/** One model and criterion of a judge-corrected leaderboard. */
-export type CorrectedCellDto = {
-  model: string;
-  criterion: string;
-  /** Items with ground truth and a verdict (n): they measure the judge's error. */
-  labelled: number;
-  /** Items with a verdict only (N). */
-  unlabelled: number;
-  /** Items with ground truth but no verdict: PPI needs the judge on every item it uses, so they are left out. */
-  labelledUnjudged: number;
-  /** Ground truth alone, on the n labelled items. */
-  humanOnly: StatDto;
-  /** The judge alone, on all n + N items (biased unless the judge is). */
-  judgeOnly: StatDto;
-  /** PPI++: the judge on all items, corrected by its mean error on the labelled ones. */
-  corrected: StatDto;
-  /** λ̂ of PPI++ (0: the judge adds nothing, 1: plain PPI). */
-  lambda: StatDto;
-  /** Human labels the human-only estimate would need for the corrected interval's width: n·se²(human)/se²(PPI++). */
-  effectiveLabels: StatDto;
-  intervals: { humanOnly: IntervalDto; judgeOnly: IntervalDto; corrected: IntervalDto };
-};
-
-export type CorrectedRunDto = { judge: string; cells: CorrectedCellDto[] };
 
 type Grader = { name: string; slices: Int8Array[] };
 
@@ -120,27 +96,6 @@ export function correctedLeaderboard(frame: Frame, gold: Int8Array[], judges: Gr
 }
 
 /* ----- rank agreement ----- */
-
-/** One grader's ranking of the models against the ground truth's, on one criterion or on Overall Acc. */
-export type RankAgreementDto = {
-  grader: string;
-  /** A criterion id, or `overallAcc` for the KMP-Bench Overall Acc. */
-  scope: string;
-  /** Models scored by both the ground truth and the grader (a model either leaves undefined is left out). */
-  models: number;
-  tauB: StatDto;
-  tauBPValue: StatDto;
-  /** How the Kendall p-value was computed: exact permutation distribution, or normal with tie-corrected variance. */
-  kendallMethod: 'exact' | 'asymptotic' | null;
-  spearmanRho: StatDto;
-  spearmanPValue: StatDto;
-  /** Pairs of models both order the same way, oppositely, and tied by the ground truth, by the grader, by both. */
-  concordant: number;
-  discordant: number;
-  tiedGroundTruth: number;
-  tiedGrader: number;
-  tiedBoth: number;
-};
 
 type ScoredRow = { model: string; grader: string; perCriterion: Record<string, StatDto>; overallAcc: StatDto };
 

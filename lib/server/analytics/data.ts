@@ -4,61 +4,20 @@ import type { Db } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
-import {
-  type BootstrapResult,
-  type CertificationReason,
-  type Interval,
-  PAIRWISE_LABELS,
-  type Stat,
-  type UndefinedReason,
-  itemBootstrap,
-  wilsonInterval,
-} from '@/lib/stats';
+import { type BootstrapResult, type Interval, PAIRWISE_LABELS, type Stat, itemBootstrap, wilsonInterval } from '@/lib/stats';
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../access';
+import { studyForStaff } from '../review/access';
 import { invalid, notFound } from '../errors';
-import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth';
-import { type ItemIndex, readItemIndex } from '../item-index';
-import { Segments, itemRanges } from '../pack-text';
+import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
+import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { Segments, itemRanges } from '../packs/pack-text';
+import type { BootstrapInfoDto, IntervalDto, Reason, StatDto } from './dto';
 
 /** The declared pairwise label set, in ordinal order; a label's code is its index. */
 export const LABEL_SET = PAIRWISE_LABELS;
 export const Q = LABEL_SET.length;
-
-/** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
-export type Reason =
-  | UndefinedReason
-  /** Fleiss' κ is reported only when every item of the criterion has the same number of ratings. */
-  | 'unequal_ratings'
-  /** Position consistency needs a verdict in both orders for the same item and criterion. */
-  | 'no_both_orders'
-  /** The bootstrap was switched off (0 replicates). */
-  | 'not_computed'
-  /** The value has no meaning here (e.g. the alignment of the ground truth with itself). */
-  | 'not_applicable'
-  /** Judge certification and bias statistics (lib/stats, STATS-2). */
-  | CertificationReason
-  /** The tie policy `exclude` makes a win rate a ratio W/(W + L), not a mean per item: PPI cannot correct it. */
-  | 'not_a_mean'
-  /** No label was given on Concord's review screen, so no display order is stored (imported labels have none). */
-  | 'no_display_order';
-
-/** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
-export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };
-
-/** A 95 % interval and how it was made; bootstrap intervals say how many replicates were undefined. */
-export type IntervalDto = {
-  /** `normal`: estimate ± z·se (PPI); `wald`: the same for a logistic slope; `confidence_sequence`: anytime-valid. */
-  method: 'wilson' | 'bootstrap' | 'normal' | 'wald' | 'confidence_sequence';
-  lower: number | null;
-  upper: number | null;
-  reason?: Reason;
-  undefinedReplicates?: number;
-};
-
-export type BootstrapInfoDto = { replicates: number; seed: number; level: 0.95; quantile: 'linear' };
 
 export const CONFIDENCE = 0.95 as const;
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { groundTruthSummary } from '../ground-truth';
-import { getJudgeAssignment, submitJudgment } from '../judging';
-import { getQueue } from '../review';
-import { openStudy } from '../studies';
+import { groundTruthSummary } from '@/test/ground-truth';
+import { getJudgeAssignment, submitJudgment } from '../review/judging';
+import { getQueue } from '../review/flow-review';
+import { openStudy } from '../studies/studies';
 import { openHybridQueue } from './hybrid-queue';
-import { buildStudy, codeOf } from './test-fixtures';
+import { buildStudy, codeOf } from '@/test/analytics-fixtures';
 
 /*
  * A calibration sample with ground truth (the Padó example: the judge's "win" is right 266 of 281 times, its

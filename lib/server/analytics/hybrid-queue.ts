@@ -5,11 +5,12 @@ import { planBalanced } from '@/lib/assign/plan';
 import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
 import { z } from 'zod';
 import type { Actor } from '../actor';
-import { audit } from '../audit';
+import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
 import { hybridReport } from './hybrid';
+import type { HybridQueueDto } from './dto';
 
 const optionsSchema = z.object({
   judge: z.string().trim().min(1, { error: 'Name the judge run.' }),
@@ -17,16 +18,6 @@ const optionsSchema = z.object({
   target: z.coerce.number().gt(0).max(1).default(0.95),
   usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
 });
-
-export type HybridQueueDto = {
-  judge: string;
-  criterion: string;
-  /** Items the judge put in a class the plan sends to people. */
-  routed: number;
-  /** Random items of the accepted class added to reach the target accuracy. */
-  extra: number;
-  assignments: { username: string; items: number }[];
-};
 
 /**
  * Opens the review queue a hybrid plan calls for. The plan is calibrated on the items that have both ground

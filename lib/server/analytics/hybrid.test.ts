@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { hybridReport } from './hybrid';
-import { buildStudy, codeOf } from './test-fixtures';
+import { buildStudy, codeOf } from '@/test/analytics-fixtures';
 
 /*
  * Padó (2025) worked example (STATS.md §2.8, Mistake Identification, 300 dialogues): the judge says "Yes" 281 times

@@ -6,68 +6,8 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
-import {
-  type IntervalDto,
-  LABEL_SET,
-  Q,
-  type StatDto,
-  analysableStudy,
-  judgeNameSchema,
-  judgeRunNamed,
-  loadFrame,
-  loadGold,
-  loadJudge,
-  statDto,
-  wilson,
-} from './data';
-
-export type HybridClassDto = {
-  /** A label the judge predicted. */
-  label: string;
-  /** How often the judge predicted it on the calibration sample. */
-  predicted: number;
-  /** Of those, how often ground truth agrees. */
-  correct: number;
-  /** correct / predicted. */
-  classwiseAccuracy: StatDto;
-  /** accept: keep the judge's labels of this class; review: send every one of them to people. */
-  decision: 'accept' | 'review';
-  interval: IntervalDto;
-};
-
-export type HybridReportDto = {
-  studyId: number;
-  judge: string;
-  criterion: string;
-  target: number;
-  /** Calibration sample: items with both ground truth and a verdict of this judge on the criterion. */
-  n: number;
-  /** Accuracy of the judge alone on the sample. */
-  accJudge: StatDto;
-  /** Predicted classes (labels the judge never predicted are in `unpredictedLabels`). */
-  classes: HybridClassDto[];
-  unpredictedLabels: string[];
-  acceptedClass: string | null;
-  reviewedClasses: string[];
-  /** Items sent to people: every prediction of a reviewed class. */
-  reviewed: number;
-  /** (correct of the accepted class + reviewed) / n, taking a review to return the ground-truth label. */
-  accHybrid: StatDto;
-  /** 1 − reviewed / n. */
-  effortSaved: StatDto;
-  /** Errors of the accepted class still to be found to reach the target. */
-  errorsToFix: number;
-  /** Extra random reviews of the accepted class expected to find them. */
-  extraReviewsExpected: number;
-  accExpectedAfter: StatDto;
-  effortSavedExpectedAfter: StatDto;
-  /** Extra reviews if the errors are found last. */
-  extraReviewsWorstCase: number;
-  effortSavedWorstCase: StatDto;
-  /** Ground-truth labels of the criterion without a verdict, left out of the sample. */
-  unjudged: number;
-  intervals: { accJudge: IntervalDto; accHybrid: IntervalDto; effortSaved: IntervalDto };
-};
+import { LABEL_SET, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
+import type { HybridClassDto, HybridReportDto } from './dto';
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { StatDto } from './data';
+import type { StatDto } from './dto';
 
 /*
  * The JSON form of a report (the CLI's `--json`, downloads): every `StatDto` becomes a plain number, or `null` with

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { GROUND_TRUTH_GRADER, leaderboardReport } from './leaderboard';
-import { buildStudy, codeOf, labels } from './test-fixtures';
+import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
 
 /*
  * Two models, one annotator (whose labels are the ground truth) and one judge. Labels per item in the order

@@ -17,75 +17,12 @@ import {
 } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { type CorrectedRunDto, type RankAgreementDto, correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
-import {
-  type BootstrapInfoDto,
-  type CriterionInfo,
-  type Frame,
-  type IntervalDto,
-  Q,
-  type StatDto,
-  analysableStudy,
-  bootstrapEstimates,
-  bootstrapInfo,
-  bootstrapSeed,
-  loadFrame,
-  loadGold,
-  loadJudge,
-  missing,
-  noInterval,
-  replicatesSchema,
-  statDto,
-  wilson,
-} from './data';
+import { correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
+import type { IntervalDto, LeaderboardReportDto, LeaderboardRowDto, StatDto } from './dto';
+import { type CriterionInfo, type Frame, Q, analysableStudy, bootstrapEstimates, bootstrapInfo, bootstrapSeed, loadFrame, loadGold, loadJudge, missing, noInterval, replicatesSchema, statDto, wilson } from './data';
 
 /** The grader name of the human ground truth (judge runs are named by their run name). */
 export const GROUND_TRUTH_GRADER = 'ground truth';
-
-export type LeaderboardRowDto = {
-  /** The model that wrote reply a (`items.source_a`), scored against reply b. */
-  model: string;
-  grader: string;
-  /** Items of this model the grader labelled on at least one criterion. */
-  items: number;
-  /** Win rate of the `overall` verdict. */
-  overallJudgement: StatDto;
-  /** Mean win rate of the general criteria. */
-  generalLevelAcc: StatDto;
-  /** Mean win rate of each principle's criteria. */
-  principleLevelAcc: Record<string, StatDto>;
-  /** ½ (General-Level Acc + mean of the Principle-Level Accs). */
-  overallAcc: StatDto;
-  /** Win rate of every criterion, `overall` included. */
-  perCriterion: Record<string, StatDto>;
-  /** Win, tie and loss counts of reply a per criterion. */
-  counts: Record<string, { win: number; tie: number; loss: number }>;
-  /** For a judge run: share of this model's ground-truth labels the judge matched; `not_applicable` for the ground truth. */
-  alignmentRate: StatDto;
-  intervals: {
-    overallJudgement: IntervalDto;
-    generalLevelAcc: IntervalDto;
-    principleLevelAcc: Record<string, IntervalDto>;
-    overallAcc: IntervalDto;
-    perCriterion: Record<string, IntervalDto>;
-    alignmentRate: IntervalDto;
-  };
-};
-
-export type LeaderboardReportDto = {
-  studyId: number;
-  /** `half`: a tie is half a win; `non_win`: a tie is not a win; `exclude`: ties leave the denominator. */
-  tiePolicy: TiePolicy;
-  /** Seed and replicates of the item bootstrap; each row draws from its own stream (its seed is derived from this one, its model and grader). */
-  bootstrap: BootstrapInfoDto;
-  models: string[];
-  graders: string[];
-  rows: LeaderboardRowDto[];
-  /** Per judge run: the judge's win rates corrected by the ground truth (PPI++), beside human-only and judge-only. */
-  corrected: CorrectedRunDto[];
-  /** Per judge run: Kendall τ-b and Spearman ρ between its ranking of the models and the ground truth's. */
-  rankAgreement: RankAgreementDto[];
-};
 
 const optionsSchema = z
   .object({

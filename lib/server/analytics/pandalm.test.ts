@@ -2,12 +2,13 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COMMANDS } from '@/lib/cli/report-commands';
 import { publicDataDir } from '@/lib/io/public-data';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { exportGroundTruth } from '../ground-truth';
-import { importItems } from '../imports';
-import { importJudge, type JudgeImportReportDto } from '../judge-import';
-import { createStudy, setStudyCriteria } from '../studies';
+import { exportGroundTruth } from '../ground-truth/ground-truth';
+import { importItems } from '../imports/imports';
+import { importJudge } from '../imports/judge-import';
+import type { JudgeImportReportDto } from '../imports/dto';
+import { createStudy, setStudyCriteria } from '../studies/studies';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
 

@@ -7,7 +7,7 @@ import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import type { ReportName } from '@/lib/io/report-csv';
 import { DomainError } from '../errors';
-import { printAnswer } from '../tsx-child';
+import { printAnswer } from '../imports/tsx-child';
 import { computeReport, type ReportOptions } from './report';
 
 type Job = { userId: number; studyId: number; name: ReportName; options: ReportOptions };

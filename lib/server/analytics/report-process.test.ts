@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, useTestDatabase } from '@/lib/testing/db';
+import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { agreementReport } from './agreement';
@@ -7,7 +7,7 @@ import { MAX_BOOTSTRAP_REPLICATES } from './data';
 import { leaderboardReport } from './leaderboard';
 import { computeReport } from './report';
 import { reportForRequest } from './report-process';
-import { buildStudy, labels } from './test-fixtures';
+import { buildStudy, labels } from '@/test/analytics-fixtures';
 
 // A report with bootstrap intervals is computed by a process of its own for the web server: same numbers, same
 // refusals, and the server's event loop runs meanwhile.

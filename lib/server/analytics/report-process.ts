@@ -4,7 +4,7 @@ import { getDb } from '@/db/client';
 import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../tsx-child';
+import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../imports/tsx-child';
 import { analysableStudy, replicatesSchema } from './data';
 import { computeReport, type ReportOptions } from './report';
 

@@ -1,16 +1,8 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../access';
-
-export type JudgeRunDto = {
-  name: string;
-  /** Verdicts stored for the run (one per item, criterion and order). */
-  labels: number;
-  /** Records whose verdict could not be read at import (left out, never guessed). */
-  unparsed: number;
-  createdAt: string;
-};
+import { studyForStaff } from '../review/access';
+import type { JudgeRunDto } from './dto';
 
 /**
  * The judge runs of a study, by name (the order of the leaderboard's graders), with their size; a run still being

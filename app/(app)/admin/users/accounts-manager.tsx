@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import type { UserDto } from '@/lib/server/users';
+import type { UserDto } from '@/lib/server/accounts/dto';
 import { createUserAction, resetPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 type Result = { ok: true } | { ok: false; error: string; fieldErrors?: Record<string, string> };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
-import { listUsers } from '@/lib/server/users';
+import { listUsers } from '@/lib/server/accounts/users';
 import { AccountsManager } from './accounts-manager';
 
 export const metadata: Metadata = { title: 'Accounts' };

@@ -1,6 +1,6 @@
 import { json, route } from '@/lib/auth/handlers';
 import { notFound } from '@/lib/server/errors';
-import { getAssignmentView } from '@/lib/server/review';
+import { getAssignmentView } from '@/lib/server/review/flow-review';
 
 export const GET = route((actor, _req, { id }) => {
   const assignmentId = Number(id);

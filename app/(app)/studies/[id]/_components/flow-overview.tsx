@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { StackedBar } from '@/components/charts/stacked-bar';
 import { TimeSeriesChart } from '@/components/charts/time-series';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import type { FlowReportDto } from '@/lib/server/flow-report';
+import type { FlowReportDto } from '@/lib/server/studies/dto';
 import { Section, exportLink, money, pct } from './section';
 
 export function FlowOverview({ report, studyId }: { report: FlowReportDto; studyId: number }) {

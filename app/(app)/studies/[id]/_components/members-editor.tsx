@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import type { PersonDto } from '@/lib/server/users';
+import type { PersonDto } from '@/lib/server/accounts/dto';
 import { setMembersAction } from '../../actions';
 
 type Props = {

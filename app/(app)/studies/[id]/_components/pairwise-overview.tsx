@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import type { JudgeRunDto } from '@/lib/server/analytics/runs';
-import type { PairwiseReportDto } from '@/lib/server/pairwise-report';
+import type { JudgeRunDto } from '@/lib/server/analytics/dto';
+import type { PairwiseReportDto } from '@/lib/server/studies/dto';
 import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';

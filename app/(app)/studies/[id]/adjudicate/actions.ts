@@ -1,7 +1,7 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
-import { getAdjudicationQueue, submitAdjudication } from '@/lib/server/adjudication';
+import { getAdjudicationQueue, submitAdjudication } from '@/lib/server/review/adjudication';
 
 /** Settles an item's disagreements and returns the adjudication queue as it is now. */
 export async function submitAdjudicationAction(input: {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
-import { getAdjudicationQueue } from '@/lib/server/adjudication';
+import { getAdjudicationQueue } from '@/lib/server/review/adjudication';
 import { DomainError } from '@/lib/server/errors';
 import { Adjudicator } from './_components/adjudicator';
 

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
-import { getStudy } from '@/lib/server/studies';
+import { getStudy } from '@/lib/server/studies/studies';
 import { FlowItems, type FlowSearch } from './_components/flow-items';
 import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
 

@@ -1,8 +1,8 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
-import { saveJudgmentDraft, submitJudgment } from '@/lib/server/judging';
-import { getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from '@/lib/server/review';
+import { saveJudgmentDraft, submitJudgment } from '@/lib/server/review/judging';
+import { getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from '@/lib/server/review/flow-review';
 
 export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
   return runAction((actor) => saveFlowDraft(actor, input));

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { DomainError } from '@/lib/server/errors';
-import { getQueue } from '@/lib/server/review';
+import { getQueue } from '@/lib/server/review/flow-review';
 import { FlowReviewer } from './_components/flow-reviewer';
 import { PairwiseJudge } from './_components/pairwise-judge';
 

@@ -1,6 +1,6 @@
 import { json, route } from '@/lib/auth/handlers';
 import { notFound } from '@/lib/server/errors';
-import { submitAssignment } from '@/lib/server/review';
+import { submitAssignment } from '@/lib/server/review/flow-review';
 
 /**
  * The same submission as the review screens make, as JSON, for scripted clients and load tests:

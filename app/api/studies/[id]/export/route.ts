@@ -1,8 +1,8 @@
 import { route } from '@/lib/auth/handlers';
-import { exportFlows } from '@/lib/server/exports';
+import { exportFlows } from '@/lib/server/studies/exports';
 import { invalid } from '@/lib/server/errors';
-import { exportGroundTruth } from '@/lib/server/ground-truth';
-import { parseStudyId } from '@/lib/server/studies';
+import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
+import { parseStudyId } from '@/lib/server/studies/studies';
 
 /** `include-incomplete=1` (or `true`) also exports the flows not every planned reviewer has submitted yet. */
 function includeIncomplete(url: URL): boolean {

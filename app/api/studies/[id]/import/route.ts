@@ -1,7 +1,7 @@
 import { json, uploadRoute } from '@/lib/auth/handlers';
-import { importItemsForRequest } from '@/lib/server/import-process';
-import { getStudy, parseStudyId } from '@/lib/server/studies';
-import { withUploadedFile } from '@/lib/server/uploads';
+import { importItemsForRequest } from '@/lib/server/imports/import-process';
+import { getStudy, parseStudyId } from '@/lib/server/studies/studies';
+import { withUploadedFile } from '@/lib/server/imports/uploads';
 
 /** Body: the raw JSONL file. Query: `format` and `filename`. */
 export const POST = uploadRoute(async (actor, request, { id }) => {

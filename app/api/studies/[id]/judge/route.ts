@@ -1,7 +1,7 @@
 import { json, uploadRoute } from '@/lib/auth/handlers';
-import { importJudgeForRequest } from '@/lib/server/import-process';
-import { getStudy, parseStudyId } from '@/lib/server/studies';
-import { withUploadedFile } from '@/lib/server/uploads';
+import { importJudgeForRequest } from '@/lib/server/imports/import-process';
+import { getStudy, parseStudyId } from '@/lib/server/studies/studies';
+import { withUploadedFile } from '@/lib/server/imports/uploads';
 
 /**
  * Body: the raw judge file. Query: `format`, optional `judge` (the run name) and `filename`. A file of more than a

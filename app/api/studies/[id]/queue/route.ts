@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/auth/handlers';
-import { getQueue } from '@/lib/server/review';
-import { parseStudyId } from '@/lib/server/studies';
+import { getQueue } from '@/lib/server/review/flow-review';
+import { parseStudyId } from '@/lib/server/studies/studies';
 
 export const GET = route((actor, _req, { id }) => json(getQueue(actor, parseStudyId(id))));

@@ -12,7 +12,7 @@ import { ResponsePair } from '@/components/pairwise/response-pair';
 import { newRequestId } from '@/components/review/keyboard';
 import { isEditableTarget } from '@/components/ui/keyboard';
 import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
-import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/adjudication';
+import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/review/dto';
 import { submitAdjudicationAction } from '../actions';
 type State = {
   choices: Readonly<Record<string, ScreenChoice>>;

@@ -8,7 +8,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
 import { adjudicationItemOptions, adjudicationQueueOptions } from '@/lib/query/review';
-import type { AdjudicationQueueDto } from '@/lib/server/adjudication';
+import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
 import { AdjudicationPanel } from './adjudication-panel';
 
 export const ADJUDICATE_SHORTCUTS = [

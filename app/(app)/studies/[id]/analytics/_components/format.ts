@@ -1,5 +1,5 @@
 import type { TiePolicyName } from '@/lib/query/analytics';
-import type { IntervalDto, Reason } from '@/lib/server/analytics/data';
+import type { IntervalDto, Reason } from '@/lib/server/analytics/dto';
 
 /*
  * How the dashboards write numbers: rates as percentages with one decimal, κ and α with three decimals, 95 %

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-import type { PersonDto } from '@/lib/server/users';
+import type { PersonDto } from '@/lib/server/accounts/dto';
 import { openHybridQueueAction } from '../actions';
 
 type Props = { studyId: number; judge: string; criterion: string; target: number; people: PersonDto[]; studyOpen: boolean };

@@ -1,7 +1,7 @@
 'use client';
 
 import { Select } from '@/components/ui/select';
-import type { JudgeRunDto } from '@/lib/server/analytics/runs';
+import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import { count } from './format';
 
 export function JudgeSelect({ runs, value, onChange }: { runs: JudgeRunDto[]; value: string; onChange: (name: string) => void }) {

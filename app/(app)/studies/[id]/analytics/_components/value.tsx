@@ -1,4 +1,4 @@
-import type { IntervalDto } from '@/lib/server/analytics/data';
+import type { IntervalDto } from '@/lib/server/analytics/dto';
 import { type NumberKind, formatInterval, formatValue, reasonDetail, reasonText } from './format';
 
 export type ValueProps = {

@@ -4,7 +4,7 @@ import { cache } from 'react';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
-import { getStudy } from '@/lib/server/studies';
+import { getStudy } from '@/lib/server/studies/studies';
 
 /**
  * Who may see the dashboards, and of which study: leads and admins only. Everyone else, and an unknown study,

@@ -3,7 +3,7 @@ import type { ReportJson } from '@/lib/query/analytics';
 import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
-import { listAssignablePeople } from '@/lib/server/users';
+import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { OVERALL } from '@/lib/validation/common';
 import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';

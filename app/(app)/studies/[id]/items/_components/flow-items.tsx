@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { Actor } from '@/lib/server/actor';
-import { listFlowDecisions } from '@/lib/server/flow-report';
-import type { StudyDto } from '@/lib/server/studies';
+import { listFlowDecisions } from '@/lib/server/studies/flow-report';
+import type { StudyDto } from '@/lib/server/studies/dto';
 
 export type FlowSearch = { decision?: string; reviewer?: string; q?: string; page?: string };
 

@@ -4,8 +4,8 @@ import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
 import type { Actor } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
-import { ITEM_STATES, listPairwiseItems, type ItemState, type PairwiseItemListDto } from '@/lib/server/pairwise-items';
-import type { StudyDto } from '@/lib/server/studies';
+import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
+import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type StudyDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
 
 export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; page?: string | string[] };

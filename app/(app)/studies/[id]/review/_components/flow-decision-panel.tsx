@@ -6,7 +6,7 @@ import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
 import { isTypingTarget } from '@/components/review/keyboard';
 import { useActiveTime } from '@/components/review/use-active-time';
 import { assignmentKey } from '@/lib/query/review';
-import type { FlowAssignmentDto } from '@/lib/server/review';
+import type { FlowAssignmentDto } from '@/lib/server/review/dto';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
 import { saveFlowDraftAction, submitFlowReviewAction } from '../actions';
 import type { ReviewPanelProps } from './use-review-queue';

@@ -7,7 +7,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
 import { assignmentOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review';
+import type { QueueDto } from '@/lib/server/review/dto';
 import { FlowDecisionPanel } from './flow-decision-panel';
 import { useReviewQueue } from './use-review-queue';
 

@@ -13,7 +13,7 @@ import { useActiveTime } from '@/components/review/use-active-time';
 import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { judgeAssignmentOptions } from '@/lib/query/review';
-import type { JudgeAssignmentDto } from '@/lib/server/judging';
+import type { JudgeAssignmentDto } from '@/lib/server/review/dto';
 import { saveJudgmentDraftAction, submitJudgmentAction } from '../actions';
 import type { ReviewPanelProps } from './use-review-queue';
 type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };

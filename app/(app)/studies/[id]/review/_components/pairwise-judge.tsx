@@ -10,7 +10,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp } from '@/components/ui/shortcut-help';
 import { judgeAssignmentOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review';
+import type { QueueDto } from '@/lib/server/review/dto';
 import { JudgePanel } from './judge-panel';
 import { useReviewQueue } from './use-review-queue';
 

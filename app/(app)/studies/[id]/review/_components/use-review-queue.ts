@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@ta
 import { newRequestId } from '@/components/review/keyboard';
 import type { ActionResult } from '@/lib/auth/handlers';
 import { assignmentKey, queueKey, queueOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review';
+import type { QueueDto } from '@/lib/server/review/dto';
 import { undoLastSubmissionAction } from '../actions';
 
 export const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';

@@ -1,7 +1,7 @@
 import { json, route } from '@/lib/auth/handlers';
-import { getAdjudicationItem } from '@/lib/server/adjudication';
+import { getAdjudicationItem } from '@/lib/server/review/adjudication';
 import { notFound } from '@/lib/server/errors';
-import { parseStudyId } from '@/lib/server/studies';
+import { parseStudyId } from '@/lib/server/studies/studies';
 
 export const GET = route((actor, _req, { id, itemId }) => {
   const item = Number(itemId);

@@ -13,7 +13,7 @@ import { reportFilename } from '@/lib/query/analytics';
 import { reportJson } from '@/lib/server/analytics/json';
 import { reportForRequest } from '@/lib/server/analytics/report-process';
 import { invalid, notFound } from '@/lib/server/errors';
-import { parseStudyId } from '@/lib/server/studies';
+import { parseStudyId } from '@/lib/server/studies/studies';
 
 /*
  * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias.

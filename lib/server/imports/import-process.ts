@@ -1,0 +1,90 @@
+import 'server-only';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Actor } from '../actor';
+import { DomainError, type ErrorCode } from '../errors';
+import { ImportRejected } from './import-report';
+import { importItems } from './imports';
+import type { ImportReportDto, JudgeImportReportDto } from './dto';
+import { importJudge } from './judge-import';
+import { runTsxChild } from './tsx-child';
+import type { ImportError } from '@/lib/validation/import-errors';
+
+/** Files up to this size (about 1,000–2,000 flows) are imported in the server's own process: well under a second of work. */
+export const IN_PROCESS_IMPORT_BYTES = 4 << 20;
+
+type ChildAnswer =
+  | { ok: true; report: ImportReportDto }
+  | { ok: false; code: ErrorCode | 'internal'; message: string; fieldErrors?: Record<string, string>; details?: unknown };
+
+/**
+ * Imports items for a request of the web server. better-sqlite3 works synchronously, so a large import run in the
+ * server would keep it from answering anyone until the import ended; a file above `IN_PROCESS_IMPORT_BYTES` is
+ * imported by a child process instead (`import-child.ts`, same rules, same report and errors) while the server
+ * goes on serving. The caller has checked the actor's rights on the study already; the child checks them again.
+ */
+export async function importItemsForRequest(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: string,
+  filename: string,
+  inProcessBytes = IN_PROCESS_IMPORT_BYTES,
+): Promise<ImportReportDto> {
+  if (fs.statSync(file).size <= inProcessBytes) return importItems(actor, studyId, file, format, filename);
+  const job = JSON.stringify({ userId: actor.id, studyId, file, format, filename });
+  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'imports', 'import-child.ts');
+  const answer = await new Promise<ChildAnswer>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script, job], {
+      cwd: process.cwd(),
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve(JSON.parse(line) as ChildAnswer);
+      } catch {
+        reject(new Error(`the import process ended (exit ${code}) without an answer: ${err.slice(-2000)}`));
+      }
+    });
+  });
+  if (answer.ok) return answer.report;
+  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
+  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
+  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
+  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+}
+
+/**
+ * Judge files are imported in the server's own process only up to this size. Their lines are short (ten verdicts
+ * in some 200 bytes), and checking and writing them costs about 50 µs a verdict: 64 KB, some 3,000 verdicts, is a
+ * tenth of a second of work; above it, a child process (which costs a second or so to start) does the work.
+ */
+export const IN_PROCESS_JUDGE_BYTES = 64 << 10;
+
+/** Imports a judge run for a request of the web server, like `importItemsForRequest`: a large file in a child process. */
+export async function importJudgeForRequest(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: string,
+  judge: string | undefined,
+  filename: string,
+  inProcessBytes = IN_PROCESS_JUDGE_BYTES,
+): Promise<JudgeImportReportDto> {
+  if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
+  const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
+  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
+  if (answer.ok) return answer.report;
+  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
+  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
+  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
+  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+}

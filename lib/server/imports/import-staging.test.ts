@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { codeOf } from '@/test/errors';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { flowsJsonl } from '@/e2e/support/server';
+import type { Actor } from '../actor';
+import { STALE_IMPORT_MS, recoverAbandonedImports } from './import-staging';
+import { importItems } from './imports';
+import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
+
+const { dir } = useTestDatabase();
+const sql = () => getDb().$client;
+const count = (q: string, ...a: unknown[]) =>
+  sql()
+    .prepare(q)
+    .pluck()
+    .get(...a) as number;
+
+let lead: Actor;
+beforeAll(async () => {
+  lead = await makeUser('lead', 'lead');
+  await makeUser('ann');
+});
+
+const newStudy = (name: string) => createStudy(lead, { kind: 'flow_review', name, reviewersPerItem: 1 }).id;
+
+/** A staging import as another process leaves it: `items` of its items written, owned by `pid`. */
+function fakeStaging(studyId: number, pid: number, heartbeatAt: number, items: number): number {
+  const id = Number(
+    sql()
+      .prepare(
+        `INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, state, owner_pid, owner_host, heartbeat_at, created_by)
+         VALUES (?, 'items', 'concord', 'other.jsonl', 0, 0, 0, 'staging', ?, ?, ?, ?)`,
+      )
+      .run(studyId, pid, os.hostname(), heartbeatAt, lead.id).lastInsertRowid,
+  );
+  const insert = sql().prepare(
+    "INSERT INTO items (study_id, external_id, position, payload, content_hash, import_id) VALUES (?, ?, ?, '{}', 'x', ?)",
+  );
+  for (let k = 0; k < items; k++) insert.run(studyId, `staged-${id}-${k}`, 100_000 + id * 1000 + k, id);
+  return id;
+}
+
+function sleeper(): ChildProcess {
+  return spawn('sleep', ['60'], { stdio: 'ignore' });
+}
+
+describe('imports written in batches', () => {
+  it('marks the import done and every item with it', () => {
+    const studyId = newStudy('Batches');
+    const file = writeTemp(dir, 'many.jsonl', flowsJsonl('many', 1_234));
+    expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ records: 1_234, inserted: 1_234, unchanged: 0 });
+    const row = sql()
+      .prepare('SELECT id, state, records, inserted, owner_pid AS pid, heartbeat_at AS hb FROM imports WHERE study_id = ?')
+      .get(studyId);
+    expect(row).toMatchObject({ state: 'done', records: 1_234, inserted: 1_234, pid: null, hb: null });
+    expect(count('SELECT count(*) FROM items WHERE study_id = ? AND import_id = ?', studyId, (row as { id: number }).id)).toBe(1_234);
+    expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ inserted: 0, unchanged: 1_234 });
+  });
+
+  it('refuses a second import and opening the study while another process is importing, and goes on once it is gone', async () => {
+    const studyId = newStudy('Busy');
+    const other = sleeper();
+    try {
+      const staged = fakeStaging(studyId, other.pid!, Date.now(), 700);
+      const file = writeTemp(dir, 'busy.jsonl', flowsJsonl('busy', 10));
+      expect(codeOf(() => importItems(lead, studyId, file, 'concord'))).toBe('conflict');
+      setStudyMembers(lead, studyId, { usernames: ['ann'] });
+      expect(codeOf(() => openStudy(lead, studyId))).toBe('conflict');
+      expect(recoverAbandonedImports(getDb())).toBe(0); // alive and recent: left alone
+      expect(count('SELECT count(*) FROM items WHERE import_id = ?', staged)).toBe(700);
+      other.kill('SIGKILL');
+      await new Promise((resolve) => other.once('exit', resolve));
+      expect(recoverAbandonedImports(getDb())).toBe(1);
+      expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+      expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ inserted: 10 });
+      expect(openStudy(lead, studyId).status).toBe('open');
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('undoes an import whose process is gone, or whose heartbeat stopped, and only those', async () => {
+    const studyId = newStudy('Abandoned');
+    const gone = sleeper();
+    const alive = sleeper();
+    try {
+      const deadPid = fakeStaging(studyId, gone.pid!, Date.now(), 2_500);
+      const stale = fakeStaging(newStudy('Stale'), alive.pid!, Date.now() - STALE_IMPORT_MS - 1_000, 10);
+      const live = fakeStaging(newStudy('Live'), alive.pid!, Date.now(), 10);
+      gone.kill('SIGKILL');
+      await new Promise((resolve) => gone.once('exit', resolve));
+      expect(recoverAbandonedImports(getDb())).toBe(2);
+      for (const id of [deadPid, stale]) {
+        expect(count('SELECT count(*) FROM items WHERE import_id = ?', id)).toBe(0);
+        expect(count('SELECT count(*) FROM imports WHERE id = ?', id)).toBe(0);
+      }
+      expect(count('SELECT count(*) FROM items WHERE import_id = ?', live)).toBe(10);
+      // With the abandoned import gone, the study imports and opens as usual.
+      const file = writeTemp(dir, 'after.jsonl', flowsJsonl('after', 5));
+      expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ inserted: 5 });
+    } finally {
+      alive.kill('SIGKILL');
+    }
+  });
+});
+
+describe('an import killed while it writes', () => {
+  it('leaves staged items that the next start removes: none of the file remains', async () => {
+    const studyId = newStudy('Killed');
+    const file = writeTemp(dir, 'killed.jsonl', flowsJsonl('killed', 30_000));
+    // Its own process group: the CLI runs the import in a child process, and both must die.
+    const cli = spawn(process.execPath, ['lib/cli/bin.mjs', 'import', 'items', '--study', String(studyId), file], {
+      env: process.env,
+      stdio: 'ignore',
+      detached: true,
+    });
+    const exited = new Promise((resolve) => cli.once('exit', resolve));
+    // Wait until some batches are committed, then kill -9 mid-write.
+    let staged = 0;
+    for (let i = 0; i < 600 && staged < 2_000; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      staged = count(
+        "SELECT count(*) FROM items i JOIN imports m ON m.id = i.import_id WHERE m.study_id = ? AND m.state = 'staging'",
+        studyId,
+      );
+    }
+    process.kill(-cli.pid!, 'SIGKILL');
+    await exited;
+    await new Promise((r) => setTimeout(r, 200)); // the group's other member goes down with it
+    expect(staged).toBeGreaterThanOrEqual(2_000);
+    expect(count("SELECT count(*) FROM imports WHERE study_id = ? AND state = 'done'", studyId)).toBe(0);
+    expect(recoverAbandonedImports(getDb())).toBe(1);
+    expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+    expect(count('SELECT count(*) FROM imports WHERE study_id = ?', studyId)).toBe(0);
+    expect(count('PRAGMA integrity_check')).toBe('ok' as unknown as number);
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+/** The data lib/server/review hands to pages, components, lib/query, lib/io and the CLI: plain types, no server code. */
+import type { FlowItem } from '@/lib/validation/flow';
+import type { flowWarnings } from '@/lib/validation/flow-warnings';
+import type { JudgmentDraft } from '@/lib/validation/judging';
+import type { FlowDraft } from '@/lib/validation/review';
+
+export type AdjudicationQueueDto = {
+  studyId: number;
+  studyName: string;
+  status: string;
+  /** Items whose reviewers disagree on at least one criterion. */
+  total: number;
+  resolved: number;
+  currentItemId: number | null;
+  nextItemId: number | null;
+  items: { itemId: number; position: number; disagreements: number; resolved: number }[];
+};
+
+export type AdjudicationCriterionDto = CriterionDto & {
+  /** Each reviewer's choice in the adjudicator's display order, as "Reviewer 1", "Reviewer 2", … */
+  reviewers: ScreenChoice[];
+  agreed: boolean;
+  /** The adjudicator's current ruling, if any, in their display order. */
+  ruling: ScreenChoice | null;
+  rationale: string | null;
+};
+
+export type AdjudicationItemDto = Omit<BlindItemDto, 'criteria'> & {
+  kind: 'adjudication';
+  studyId: number;
+  criteria: AdjudicationCriterionDto[];
+  reviewerCount: number;
+};
+
+export type ScreenChoice = 'r1' | 'tie' | 'r2';
+
+export type FlowDecisionDto = { decision: 'verify' | 'truncate' | 'discard'; afterStep?: number; reasons?: string[]; note?: string };
+
+export type FlowAssignmentDto = {
+  assignmentId: number;
+  studyId: number;
+  queuePosition: number;
+  state: 'pending' | 'submitted';
+  externalId: string;
+  flow: FlowItem;
+  warnings: ReturnType<typeof flowWarnings>;
+  draft: FlowDraft | null;
+  submitted: FlowDecisionDto | null;
+  activeMs: number;
+};
+
+export type QueueDto = {
+  studyId: number;
+  studyName: string;
+  kind: string;
+  guidelines: string;
+  status: string;
+  total: number;
+  submitted: number;
+  currentId: number | null;
+  nextId: number | null;
+  /** The pending assignments after the current one, in queue order (a few): the screen can move on before the server answers. */
+  upcomingIds: number[];
+  /** The reviewer's most recent submission, which `u` can take back while the study is open. */
+  undoableId: number | null;
+};
+
+/** Where a reviewer stands in a study: counts, the pending assignments ahead, what `u` would undo. */
+export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'upcomingIds' | 'undoableId'>;
+
+export type CriterionDto = {
+  id: string;
+  name: string;
+  description: string;
+  aspects: string[];
+  level: 'general' | 'principle' | 'overall';
+  principle?: string;
+};
+
+/** What a judge or adjudicator may see of an item: no source, no external id (ids can name models), no judge labels. */
+export type BlindItemDto = {
+  itemId: number;
+  position: number;
+  problem: string;
+  instructions: string | null;
+  principles: string[];
+  history: { role: 'tutor' | 'student'; text: string }[];
+  /** In this person's display order: Response 1, Response 2. */
+  responses: [string, string];
+  criteria: CriterionDto[];
+};
+
+export type JudgeAssignmentDto = BlindItemDto & {
+  kind: 'pairwise';
+  assignmentId: number;
+  studyId: number;
+  queuePosition: number;
+  state: 'pending' | 'submitted';
+  draft: JudgmentDraft | null;
+  submitted: Record<string, ScreenChoice> | null;
+  activeMs: number;
+};

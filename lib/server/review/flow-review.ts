@@ -1,0 +1,159 @@
+import 'server-only';
+import { getDb, inTransaction, type Db } from '@/db/client';
+import * as pq from '@/db/queries/pairwise';
+import * as q from '@/db/queries/assignments';
+import type { StudyRow } from '@/db/queries/studies';
+import type { FlowItem } from '@/lib/validation/flow';
+import { flowDecisionFor } from '@/lib/validation/flow';
+import { flowWarnings } from '@/lib/validation/flow-warnings';
+import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
+import type { Actor } from '../actor';
+import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
+import { audit } from '../accounts/audit';
+import { conflict } from '../errors';
+import { replayedAnnotation, requestHash } from './idempotency';
+import { getJudgeAssignment, judgmentAsDraft, submitJudgment } from './judging';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
+import { parseInput } from '../parse';
+
+const UPCOMING = 8;
+
+export function getQueue(actor: Actor, studyId: number): QueueDto {
+  const db = getDb();
+  const study = studyForWorker(db, actor, studyId);
+  return { studyId, studyName: study.name, kind: study.kind, guidelines: study.guidelines, ...queueState(db, actor, study) };
+}
+
+function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
+  const counts = q.queueCounts(db, study.id, actor.id);
+  const [currentId = null, ...upcomingIds] = q.nextPending(db, study.id, actor.id, UPCOMING + 1);
+  const last = study.status === 'open' ? q.lastSubmitted(db, study.id, actor.id) : undefined;
+  return {
+    status: study.status,
+    total: counts.total,
+    submitted: counts.submitted,
+    currentId,
+    nextId: upcomingIds[0] ?? null,
+    upcomingIds,
+    undoableId: last?.id ?? null,
+  };
+}
+
+function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
+  if (!row?.decision) return null;
+  return {
+    decision: row.decision,
+    ...(row.afterStep !== null ? { afterStep: row.afterStep } : {}),
+    ...(row.reasons ? { reasons: JSON.parse(row.reasons) as string[] } : {}),
+    ...(row.note ? { note: row.note } : {}),
+  };
+}
+
+/** An assignment of the actor's, in the shape its study kind needs. */
+export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
+  return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
+}
+
+export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  serveAssignment(db, a);
+  const item = q.itemPayload(db, a.itemId)!;
+  const flow = JSON.parse(item.payload) as FlowItem;
+  const draft = q.findDraft(db, a.id);
+  return {
+    assignmentId: a.id,
+    studyId: a.studyId,
+    queuePosition: a.queuePosition,
+    state: a.state,
+    externalId: item.externalId,
+    flow,
+    warnings: flowWarnings(flow),
+    draft: draft ? flowDraftSchema.parse(draft) : null,
+    submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
+    activeMs: a.activeMs,
+  };
+}
+
+export function saveFlowDraft(actor: Actor, input: unknown) {
+  const { assignmentId, draft, activeMs } = parseInput(saveDraftSchema, input);
+  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
+}
+
+/** Checks a decision against the flow it is about: truncation must keep at least one step and drop at least one. */
+export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecisionDto {
+  return parseInput(flowDecisionFor(stepCount), raw) as FlowDecisionDto;
+}
+
+/**
+ * Records a review decision. Idempotent: the same requestId with the same decision returns the first result
+ * without writing again, with another decision it is a conflict (lib/server/idempotency); an assignment that is
+ * already submitted is never annotated twice.
+ */
+export function submitFlowReview(actor: Actor, input: unknown) {
+  const { assignmentId, requestId, activeMs, decision: raw } = parseInput(submitFlowSchema, input);
+  const db = getDb();
+  return inTransaction(db, () => {
+    const a = ownAssignment(db, actor, assignmentId);
+    const item = q.itemPayload(db, a.itemId)!;
+    const d = parseFlowDecision(raw, item.stepCount ?? 0);
+    // The decision as it is stored, so that a retry compares equal however its fields were ordered or padded.
+    const stored = {
+      decision: d.decision,
+      afterStep: d.decision === 'truncate' ? d.afterStep! : null,
+      reasons: d.decision === 'discard' ? d.reasons! : null,
+      note: d.note?.trim() || null,
+    };
+    const hash = requestHash({ assignmentId, ...stored });
+    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
+    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
+    openStudyForWorker(db, actor, a.studyId);
+    if (a.state !== 'pending') throw conflict('This item was already submitted.');
+    const { revision } = q.insertAnnotation(db, { assignmentId, requestId, requestHash: hash, ...stored, createdBy: actor.id });
+    const now = Date.now();
+    creditActiveTime(db, a, activeMs, now);
+    q.markSeen(db, a.id, now);
+    q.markSubmitted(db, a.id, now);
+    q.deleteDraft(db, a.id);
+    return { assignmentId, revision, duplicate: false };
+  });
+}
+
+/**
+ * Takes back the reviewer's most recent submission in a study: the assignment is pending again, with the
+ * submitted decision as its draft. The annotation itself stays in the history.
+ */
+export function undoLastSubmission(actor: Actor, input: unknown) {
+  const { studyId } = parseInput(undoSchema, input);
+  const db = getDb();
+  return inTransaction(db, () => {
+    const study = openStudyForWorker(db, actor, studyId);
+    const last = q.lastSubmitted(db, studyId, actor.id);
+    if (!last) throw conflict('There is no submission to undo.');
+    // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
+    if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId))
+      throw conflict('That item has been adjudicated; it can no longer be changed.');
+    const ann = q.latestAnnotation(db, last.id);
+    const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
+    q.markPending(db, last.id, Date.now());
+    q.upsertDraft(db, last.id, draft, Date.now());
+    audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
+    return { assignmentId: last.id };
+  });
+}
+
+/**
+ * Submits an assignment of either kind (the study decides which rules apply) and answers with the reviewer's queue
+ * as it now stands, so a client moves on to the next item without asking for the queue again.
+ */
+export function submitAssignment(actor: Actor, input: Record<string, unknown> & { assignmentId: number }) {
+  const db = getDb();
+  const a = ownAssignment(db, actor, input.assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  const result = study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
+  return { ...result, queue: queueState(db, actor, study) };
+}

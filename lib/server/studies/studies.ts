@@ -1,0 +1,227 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { getDb, inTransaction } from '@/db/client';
+import * as studiesQ from '@/db/queries/studies';
+import * as usersQ from '@/db/queries/users';
+import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
+import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
+import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
+import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
+import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
+import { isStaff, type Actor } from '../actor';
+import { studyForStaff } from '../review/access';
+import { audit } from '../accounts/audit';
+import { runningImport } from '../imports/import-staging';
+import { conflict, forbidden, invalid } from '../errors';
+import { parseInput } from '../parse';
+import type { MyStudyDto, StudyDto } from './dto';
+
+function adjudicatorOf(row: studiesQ.StudyRow) {
+  if (!row.adjudicatorId) return null;
+  const u = usersQ.findUserById(getDb(), row.adjudicatorId);
+  return u ? { userId: u.id, username: u.username, displayName: u.displayName } : null;
+}
+
+function toDto(row: studiesQ.StudyRow): StudyDto {
+  const db = getDb();
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    guidelines: row.guidelines,
+    status: row.status,
+    payRateCents: row.payRateCents,
+    reviewersPerItem: row.reviewersPerItem,
+    principles: row.principles,
+    criteria: (row.criteria ?? []) as Criterion[],
+    assignmentMode: row.assignmentMode,
+    groundTruthRule: row.groundTruthRule,
+    adjudicator: adjudicatorOf(row),
+    itemCount: studiesQ.countItems(db, row.id),
+    members: studiesQ.listMembers(db, row.id),
+    seed: row.seed,
+    createdAt: row.createdAt.toISOString(),
+    openedAt: row.openedAt?.toISOString() ?? null,
+  };
+}
+
+export function createStudy(actor: Actor, input: unknown): StudyDto {
+  if (!isStaff(actor)) throw forbidden('Only leads and admins can create studies.');
+  const data = parseInput(createStudySchema, input);
+  const db = getDb();
+  const row = inTransaction(db, () => {
+    const study = studiesQ.insertStudy(db, {
+      kind: data.kind,
+      name: data.name,
+      guidelines: data.guidelines,
+      payRateCents: Math.round(data.payRate * 100),
+      reviewersPerItem: data.reviewersPerItem ?? (data.kind === 'pairwise' ? 2 : 1),
+      seed: data.seed ?? crypto.randomInt(1, 2 ** 31 - 1),
+      principles: [...DEFAULT_PRINCIPLES],
+      criteria: data.kind === 'pairwise' ? [...DEFAULT_CRITERIA] : null,
+      groundTruthRule: data.groundTruthRule ?? 'adjudicated',
+      createdBy: actor.id,
+    });
+    audit(db, { userId: actor.id, action: 'study_created', studyId: study.id, detail: { name: study.name } });
+    return study;
+  });
+  return toDto(row);
+}
+
+export function getStudy(actor: Actor, studyId: number): StudyDto {
+  return toDto(studyForStaff(getDb(), actor, studyId));
+}
+
+export function listAllStudies(actor: Actor): StudyDto[] {
+  if (!isStaff(actor)) throw forbidden();
+  return studiesQ.listStudies(getDb()).map(toDto);
+}
+
+export function listMyStudies(actor: Actor): MyStudyDto[] {
+  return studiesQ.listStudiesForUser(getDb(), actor.id).map((r) => ({ ...r, isAdjudicator: r.isAdjudicator === 1 }));
+}
+
+/** Resolves a study reference given on the command line or in a URL: its numeric id. */
+export function parseStudyId(value: string | number): number {
+  const id = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(id) || id < 1) throw invalid(`"${value}" is not a study id (a positive whole number).`);
+  return id;
+}
+
+export function setStudyMembers(actor: Actor, studyId: number, input: unknown): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  const { usernames, mode, adjudicator } = parseInput(studyMembersSchema, input);
+  if (study.status !== 'draft') throw conflict('People can only be chosen while the study is a draft.');
+  const resolve = (names: string[]) => {
+    const unknown = names.filter((n) => {
+      const u = usersQ.findUserByUsername(db, n);
+      return !u || !u.active || !u.passwordHash;
+    });
+    if (unknown.length)
+      throw invalid(`No active account named ${unknown.map((u) => `"${u}"`).join(', ')}.`, { usernames: 'Unknown account' });
+    return names.map((n) => usersQ.findUserByUsername(db, n)!.id);
+  };
+  const names = [...new Set(usernames)];
+  const ids = resolve(names);
+  if (mode === 'fixed_sets' && names.length % study.reviewersPerItem !== 0) {
+    throw invalid(`Fixed sets need groups of ${study.reviewersPerItem}: choose a multiple of ${study.reviewersPerItem} reviewers.`, {
+      usernames: 'Uneven groups',
+    });
+  }
+  const adjudicatorId = adjudicator ? resolve([adjudicator])[0] : null;
+  if (adjudicatorId !== null && ids.includes(adjudicatorId)) {
+    throw invalid('The adjudicator must be someone other than the reviewers.', { adjudicator: 'Also a reviewer' });
+  }
+  inTransaction(db, () => {
+    studiesQ.replaceMembers(
+      db,
+      studyId,
+      ids.map((userId, i) => ({ userId, setIndex: mode === 'fixed_sets' ? Math.floor(i / study.reviewersPerItem) + 1 : null })),
+    );
+    studiesQ.updateStudy(db, studyId, { assignmentMode: mode, adjudicatorId });
+    audit(db, { userId: actor.id, action: 'study_members_set', studyId, detail: { usernames: names, mode, adjudicator } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+/** Replaces a draft pairwise study's criteria catalog (a JSON array; `overall` is always added). */
+export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have criteria.');
+  if (study.status !== 'draft') throw conflict('Criteria can only change while the study is a draft.');
+  // An empty catalog is allowed: every item is then judged on `overall` alone.
+  const criteria = parseInput(criteriaCatalogSchema, catalog, 'criteria');
+  inTransaction(db, () => {
+    studiesQ.updateStudy(db, studyId, { criteria });
+    audit(db, { userId: actor.id, action: 'study_criteria_set', studyId, detail: { criteria: criteria.map((c) => c.id) } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+/**
+ * Opens a draft study: makes every assignment at once, deterministically from the study's seed, in one
+ * immediate transaction. Afterwards items are frozen and people can start. With `leaveUnassigned` and no
+ * reviewers chosen, items without reviewers stay unassigned (for a hybrid review queue later).
+ */
+export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned?: boolean } = {}): StudyDto {
+  const db = getDb();
+  inTransaction(db, () => {
+    const study = studyForStaff(db, actor, studyId);
+    if (study.status !== 'draft') throw conflict(`The study is already ${study.status}.`);
+    if (runningImport(db, studyId)) throw conflict('An import into this study is still running; open the study once it has finished.');
+    const itemIds = db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[];
+    if (!itemIds.length) throw invalid('Import items before opening the study.');
+    const members = studiesQ.listMembers(db, studyId);
+    // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
+    const taken = new Map<number, number>();
+    for (const r of db.$client
+      .prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id')
+      .all(studyId) as {
+      itemId: number;
+      n: number;
+    }[])
+      taken.set(r.itemId, r.n);
+    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem);
+    if (open.some((id) => taken.has(id))) {
+      throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
+    }
+    let plan: PlannedAssignment[] = [];
+    // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
+    if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
+      if (members.length < study.reviewersPerItem) {
+        throw invalid(
+          `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
+        );
+      }
+      if (study.assignmentMode === 'fixed_sets') {
+        const groups = new Map<number, number[]>();
+        for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
+        plan = planFixedSets(
+          open,
+          [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
+          study.seed,
+        );
+      } else {
+        plan = planBalanced(
+          open,
+          members.map((m) => m.userId),
+          study.reviewersPerItem,
+          study.seed,
+        );
+      }
+    }
+    const insert = db.$client.prepare(
+      'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const p of plan) insert.run(studyId, p.itemId, p.userId, p.slot, p.queuePosition, p.swapped ? 1 : 0);
+    studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
+    audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+export function closeStudy(actor: Actor, studyId: number): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.status !== 'open') throw conflict('Only an open study can be closed.');
+  inTransaction(db, () => {
+    studiesQ.updateStudy(db, studyId, { status: 'closed', closedAt: new Date() });
+    audit(db, { userId: actor.id, action: 'study_closed', studyId });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+/** How a pairwise study forms ground truth where reviewers disagree; can change at any time (it is derived, never stored). */
+export function setGroundTruthRule(actor: Actor, studyId: number, rule: unknown): StudyDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have a ground-truth rule.');
+  if (rule !== 'adjudicated' && rule !== 'majority') throw invalid('Choose adjudicated or majority.', { groundTruthRule: 'Unknown rule' });
+  inTransaction(db, () => {
+    studiesQ.updateStudy(db, studyId, { groundTruthRule: rule });
+    audit(db, { userId: actor.id, action: 'ground_truth_rule_set', studyId, detail: { from: study.groundTruthRule, to: rule } });
+  });
+  return toDto(studiesQ.findStudy(db, studyId)!);
+}
