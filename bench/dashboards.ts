@@ -3,7 +3,8 @@
  * Run: npx tsx --conditions=react-server bench/dashboards.ts
  *
  * Builds a temporary pairwise study of 20 models × 5,000 items × 10 criteria (bench/pairwise-study.ts), then
- * times each report with the bootstrap off — agreementReport, alignmentReport, leaderboardReport, hybridReport —
+ * times each report with the bootstrap off — agreementReport, alignmentReport, leaderboardReport (with its judge-corrected
+ * win rates and rank agreement), hybridReport, certifyReport, biasReport —
  * and groundTruthCodes / summarize from lib/server/ground-truth/ground-truth.ts (the row-by-row `groundTruth` is timed by export.ts): median of 3 runs after a
  * warm-up. The floor is plain better-sqlite3 streaming (`.raw().iterate()`) the rows the report reads, the packed
  * labels of migration 0007: annotation packs (agreement), + adjudication packs (ground truth), + judge packs
@@ -27,6 +28,8 @@ async function main() {
     const { alignmentReport } = await import('@/lib/server/analytics/alignment');
     const { leaderboardReport } = await import('@/lib/server/analytics/leaderboard');
     const { hybridReport } = await import('@/lib/server/analytics/hybrid');
+    const { certifyReport } = await import('@/lib/server/analytics/certify');
+    const { biasReport } = await import('@/lib/server/analytics/bias');
     const { groundTruthCodes, summarize } = await import('@/lib/server/ground-truth/ground-truth');
     const { studyCriteria } = await import('@/lib/server/analytics/data');
     const { annotationPackText, adjudicationPackText, judgeLabelPackText } = await import('@/db/queries/packs');
@@ -127,6 +130,18 @@ async function main() {
         floorName: 'packs+adj+judge',
         fn: () =>
           `${JSON.stringify(hybridReport(lead, studyId, { judge: JUDGE, criterion: 'overall' })).length.toLocaleString('en')} B of JSON`,
+      },
+      {
+        name: 'certifyReport (overall)',
+        floor: fh + fa + fj,
+        floorName: 'packs+adj+judge',
+        fn: () => `${JSON.stringify(certifyReport(lead, studyId, { judge: JUDGE, criterion: 'overall' })).length.toLocaleString('en')} B of JSON`,
+      },
+      {
+        name: 'biasReport',
+        floor: fh + fa + fj,
+        floorName: 'packs+adj+judge',
+        fn: () => `${JSON.stringify(biasReport(lead, studyId)).length.toLocaleString('en')} B of JSON`,
       },
       {
         name: 'groundTruthCodes',

