@@ -3,6 +3,8 @@ import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
+import { listFlowDecisions } from '@/lib/server/studies/flow-report';
+import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
 import { getStudy } from '@/lib/server/studies/studies';
 import { FlowItems, type FlowSearch } from './_components/flow-items';
 import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
@@ -28,9 +30,17 @@ export default async function ItemsPage({
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
-  return study.kind === 'pairwise' ? (
-    <PairwiseItems actor={actor} study={study} sp={sp} />
-  ) : (
-    <FlowItems actor={actor} study={study} sp={sp} />
-  );
+  if (study.kind === 'pairwise') {
+    try {
+      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, page: sp.page });
+      return <PairwiseItems study={study} sp={sp} list={list} problem={null} />;
+    } catch (e) {
+      // A refused filter is shown on the page, with the filters to correct it.
+      if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
+      return <PairwiseItems study={study} sp={sp} list={null} problem={e.message} />;
+    }
+  }
+  const page = Math.max(1, Number(sp.page) || 1);
+  const list = listFlowDecisions(actor, id, { decision: sp.decision, reviewer: sp.reviewer, search: sp.q, page });
+  return <FlowItems study={study} sp={sp} list={list} page={page} />;
 }

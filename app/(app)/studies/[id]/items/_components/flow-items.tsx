@@ -1,15 +1,11 @@
 import Link from 'next/link';
-import type { Actor } from '@/lib/server/actor';
-import { listFlowDecisions } from '@/lib/server/studies/flow-report';
-import type { StudyDto } from '@/lib/server/studies/dto';
+import type { FlowListDto, StudyDto } from '@/lib/server/studies/dto';
 
 export type FlowSearch = { decision?: string; reviewer?: string; q?: string; page?: string };
 
 /** A flow-review study's flows with their reviewers and decisions, filterable, 50 a page. */
-export function FlowItems({ actor, study, sp }: { actor: Actor; study: StudyDto; sp: FlowSearch }) {
+export function FlowItems({ study, sp, list, page }: { study: StudyDto; sp: FlowSearch; list: FlowListDto; page: number }) {
   const id = study.id;
-  const page = Math.max(1, Number(sp.page) || 1);
-  const list = listFlowDecisions(actor, id, { decision: sp.decision, reviewer: sp.reviewer, search: sp.q, page });
   const pages = Math.max(1, Math.ceil(list.total / 50));
   const href = (p: number) => {
     const u = new URLSearchParams();

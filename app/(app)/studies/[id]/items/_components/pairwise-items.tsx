@@ -2,9 +2,6 @@ import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
-import type { Actor } from '@/lib/server/actor';
-import { DomainError } from '@/lib/server/errors';
-import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type StudyDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
 
@@ -24,16 +21,19 @@ const OVERALL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose:
  * A pairwise study's items for its leads: sources, principles, judgments in, state and the ground-truth overall
  * verdict, filtered and paged on the server (a study can hold 150,000 items).
  */
-export function PairwiseItems({ actor, study, sp }: { actor: Actor; study: StudyDto; sp: PairwiseSearch }) {
+export function PairwiseItems({
+  study,
+  sp,
+  list,
+  problem,
+}: {
+  study: StudyDto;
+  sp: PairwiseSearch;
+  /** The page of items, or null with the reason when a filter was refused. */
+  list: PairwiseItemListDto | null;
+  problem: string | null;
+}) {
   const id = study.id;
-  let list: PairwiseItemListDto | null = null;
-  let problem: string | null = null;
-  try {
-    list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, page: sp.page });
-  } catch (e) {
-    if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
-    problem = e.message;
-  }
   const state = typeof sp.state === 'string' ? sp.state : '';
   const q = typeof sp.q === 'string' ? sp.q : '';
   const href = (p: number) => {
