@@ -3,7 +3,8 @@ import { type Db, getDb } from '@/db/client';
 import { judgeRuns } from '@/db/queries/analytics';
 import { findStudy } from '@/db/queries/studies';
 import { loadFrame, loadJudge } from '@/lib/server/analytics/data';
-import { groundTruth, groundTruthRows, reviewerCodes, summarize, summarizeRows } from '@/lib/server/ground-truth/ground-truth';
+import { groundTruth, reviewerCodes, summarize } from '@/lib/server/ground-truth/ground-truth';
+import { groundTruthRows, summarizeRows } from './ground-truth-reference';
 
 /*
  * References for the packed labels (migration 0007), computed straight from the rows they mirror: what every pack

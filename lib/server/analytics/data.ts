@@ -10,7 +10,7 @@ import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { invalid, notFound } from '../errors';
-import { type ReviewerCodes, codeMap, groundTruth, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
+import { type ReviewerCodes, codeMap, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
 import type { BootstrapInfoDto, IntervalDto, Reason, StatDto } from './dto';
@@ -230,26 +230,6 @@ function reviewersOf(db: Db, frame: Frame): ReviewerCodes {
 export function loadGold(db: Db, frame: Frame): Gold {
   const fast = groundTruthCodes(db, frame.study, frame.criterionIds, reviewersOf(db, frame));
   return { gold: fast.gold, labels: fast.labels, incompleteItems: fast.incompleteItems };
-}
-
-const codeOf = (label: string) => LABEL_SET.indexOf(label as (typeof LABEL_SET)[number]);
-
-/** `groundTruth` row by row into a code array (one object per label: for small studies and the rare case above). */
-export function loadGoldRows(db: Db, frame: Frame): Gold {
-  const { n } = frame;
-  const critIndex = new Map(frame.criterionIds.map((id, c) => [id, c]));
-  const gold = new Int8Array(frame.criteria.length * n).fill(-1);
-  let labels = 0;
-  let incompleteItems = 0;
-  for (const row of groundTruth(db, frame.study, () => incompleteItems++)) {
-    const c = critIndex.get(row.criterion);
-    const i = frame.items.of(row.itemId);
-    // A label on a criterion no longer in the catalog cannot be placed in any per-criterion statistic.
-    if (c === undefined || i < 0) continue;
-    gold[c * n + i] = codeOf(row.label);
-    labels++;
-  }
-  return { gold, labels, incompleteItems };
 }
 
 /**

@@ -4,9 +4,10 @@ import { findStudy } from '@/db/queries/studies';
 import { csvHeader, csvLine } from '@/lib/io/csv';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
-import { loadFrame, loadGold, loadGoldRows } from '../analytics/data';
+import { loadFrame, loadGold } from '../analytics/data';
 import { buildStudy, labels } from '@/test/analytics-fixtures';
-import { exportGroundTruth, groundTruth, groundTruthCodes, groundTruthRows, summarize, summarizeRows } from './ground-truth';
+import { groundTruthRows, loadGoldRows, summarizeRows } from '@/test/ground-truth-reference';
+import { exportGroundTruth, groundTruth, groundTruthCodes, summarize } from './ground-truth';
 
 /*
  * The dashboards read ground truth as codes (`groundTruthCodes`); the exports read it row by row (`groundTruth`).

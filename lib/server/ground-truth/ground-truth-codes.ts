@@ -4,6 +4,7 @@ import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
+import { NO_RULING, OPEN, decide, outcomeLabel, outcomeProvenance } from './rule';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
 export type GroundTruthCodes = {
@@ -181,9 +182,9 @@ function readPacks(
 /**
  * `groundTruth` as a code array, for the dashboards over a million labels: the reviewers' packed labels
  * (`reviewerCodes`) and the packed newest rulings (`adjudication_packs`). Pass `read` to reuse a `reviewerCodes`
- * read. Rules as in `resolveItem`: agreed → that label; else the newest adjudication; else, under the majority
- * rule, the strict majority; an item with a pending review, no labels or an unresolved criterion (also one outside
- * `criterionIds`) is left out entirely and counted in `incompleteItems`.
+ * read. Each criterion is decided by the ground-truth rule (`./rule`) with the newest ruling; an item with a
+ * pending review, no labels or an open criterion (also one outside `criterionIds`) is left out entirely and
+ * counted in `incompleteItems`.
  */
 export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly string[], read?: ReviewerCodes): GroundTruthCodes {
   const sameCriteria = (r: ReviewerCodes) =>
@@ -224,44 +225,16 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
     }
   }
 
-  const majority = study.groundTruthRule === 'majority';
-  /**
-   * The resolved code of one criterion of one item from its slots' labels, −1 if unresolved, −2 if unlabelled;
-   * 3 + code when the adjudication decided it.
-   */
-  const resolve = (labels: Int8Array, offset: number, ruling: number): number => {
-    let lose = 0;
-    let tie = 0;
-    let win = 0;
-    for (let s = 0; s < S; s++) {
-      const l = labels[offset + s];
-      if (l === 0) lose++;
-      else if (l === 1) tie++;
-      else if (l === 2) win++;
-    }
-    const total = lose + tie + win;
-    if (total === 0) return -2;
-    if (lose === total) return 0;
-    if (tie === total) return 1;
-    if (win === total) return 2;
-    if (ruling >= 0) return 3 + ruling;
-    if (majority) {
-      if (lose * 2 > total) return 0;
-      if (tie * 2 > total) return 1;
-      if (win * 2 > total) return 2;
-    }
-    return -1;
-  };
-
+  const rule = study.groundTruthRule;
   // Criterion by criterion (the arrays are criterion-major, so this reads them in order): each resolved code,
   // and which items some criterion leaves unresolved.
   const resolved = new Int8Array(C * n);
   const unresolved = new Uint8Array(n);
   for (let c = 0; c < C; c++) {
     for (let i = 0; i < n; i++) {
-      const r = resolve(given, (c * n + i) * S, ruled[c * n + i]);
+      const r = decide(given, (c * n + i) * S, S, ruled[c * n + i], rule);
       resolved[c * n + i] = r;
-      if (r === -1) unresolved[i] = 1;
+      if (r === OPEN) unresolved[i] = 1;
     }
   }
   // Then item by item: an item counts only when nothing is pending or unresolved, on other criteria too.
@@ -280,13 +253,13 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
       let extraLabels = 0;
       let extraAdjudicated = 0;
       for (const [name, slots] of extra) {
-        const r = resolve(slots, 0, rulings?.get(name) ?? -1);
-        if (r === -1) {
+        const r = decide(slots, 0, S, rulings?.get(name) ?? NO_RULING, rule);
+        if (r === OPEN) {
           incompleteItems++;
           continue items;
         }
         if (r >= 0) extraLabels++;
-        if (r >= 3) extraAdjudicated++;
+        if (outcomeProvenance(r) === 'adjudicated') extraAdjudicated++;
       }
       allLabels += extraLabels;
       adjudicated += extraAdjudicated;
@@ -299,9 +272,9 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
     for (let i = 0; i < n; i++) {
       const r = resolved[c * n + i];
       if (r < 0 || !complete[i]) continue;
-      gold[c * n + i] = r >= 3 ? r - 3 : r;
+      gold[c * n + i] = outcomeLabel(r);
       labels++;
-      if (r >= 3) adjudicated++;
+      if (outcomeProvenance(r) === 'adjudicated') adjudicated++;
     }
   }
   allLabels += labels;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { majorityLabel, needsAdjudication } from './disputes';
+import { decideLabels } from '../ground-truth/rule';
+import { needsAdjudication } from './disputes';
 
 describe('what needs an adjudicator', () => {
   it('finds a strict majority only', () => {
-    expect(majorityLabel(['win', 'win', 'tie'])).toBe('win');
-    expect(majorityLabel(['win', 'tie'])).toBeNull();
-    expect(majorityLabel(['win', 'tie', 'lose'])).toBeNull();
-    expect(majorityLabel(['win', null, 'win'])).toBe('win');
+    const majority = (labels: ('win' | 'tie' | 'lose' | null)[]) => decideLabels(labels, null, 'majority').label;
+    expect(majority(['win', 'win', 'tie'])).toBe('win');
+    expect(majority(['win', 'tie'])).toBeNull();
+    expect(majority(['win', 'tie', 'lose'])).toBeNull();
+    expect(majority(['win', null, 'win'])).toBe('win');
   });
 
   it('sends every disagreement under agreed-or-adjudicated, and only a split without majority under majority', () => {

@@ -2,23 +2,14 @@ import type { Db } from '@/db/client';
 import * as pq from '@/db/queries/pairwise';
 import type { StudyRow } from '@/db/queries/studies';
 import type { Label } from '@/lib/validation/labels';
-
-/** The label more than half of the reviewers gave, if any. */
-export function majorityLabel(labels: readonly (Label | null)[]): Label | null {
-  const given = labels.filter((l): l is Label => l !== null);
-  const counts = new Map<Label, number>();
-  for (const l of given) counts.set(l, (counts.get(l) ?? 0) + 1);
-  for (const [label, n] of counts) if (n * 2 > given.length) return label;
-  return null;
-}
+import { decideLabels } from '../ground-truth/rule';
 
 /**
- * Whether a criterion's labels need an adjudicator under the study's rule: any disagreement under
- * agreed-or-adjudicated; only the lack of a majority under the majority rule.
+ * Whether a criterion's labels need an adjudicator under the study's rule (lib/server/ground-truth/rule.ts): any
+ * disagreement under agreed-or-adjudicated; only the lack of a majority under the majority rule.
  */
 export function needsAdjudication(labels: readonly Label[], rule: StudyRow['groundTruthRule']): boolean {
-  if (labels.every((l) => l === labels[0])) return false;
-  return rule === 'majority' ? majorityLabel(labels) === null : true;
+  return decideLabels(labels, null, rule).needsAdjudication;
 }
 
 export type DisputedItem = { itemId: number; position: number; disagreements: number; resolved: number };

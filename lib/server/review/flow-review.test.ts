@@ -9,7 +9,8 @@ import type { Actor } from '../actor';
 import { exportFlows } from '../studies/exports';
 import { flowReport } from '../studies/flow-report';
 import { ImportRejected, importItems } from '../imports/imports';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitAssignment, submitFlowReview, undoLastSubmission } from './flow-review';
+import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
+import { submitAndQueue } from './submit-and-queue';
 import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies/studies';
 
 const { dir } = useTestDatabase();
@@ -211,12 +212,11 @@ describe('submitting through the JSON route', () => {
   it('answers with the queue as it now stands, also for a repeated request', () => {
     const before = getQueue(ann2, studyId);
     const input = { assignmentId: before.currentId!, requestId: rid(50), activeMs: 1000, decision: { decision: 'verify' } };
-    const first = submitAssignment(ann2, input);
+    const first = submitAndQueue(ann2, input);
     expect(first).toMatchObject({ assignmentId: input.assignmentId, duplicate: false, revision: 1 });
-    const { studyId: _s, studyName: _n, kind: _k, guidelines: _g, ...now } = getQueue(ann2, studyId);
-    expect(first.queue).toEqual(now);
+    expect(first.queue).toEqual(getQueue(ann2, studyId));
     expect(first.queue).toMatchObject({ submitted: before.submitted + 1, currentId: before.nextId, undoableId: input.assignmentId });
-    expect(submitAssignment(ann2, input)).toEqual({ ...first, duplicate: true });
-    expect(codeOf(() => submitAssignment(ann1, input))).toBe('not_found');
+    expect(submitAndQueue(ann2, input)).toEqual({ ...first, duplicate: true });
+    expect(codeOf(() => submitAndQueue(ann1, input))).toBe('not_found');
   });
 });

@@ -8,11 +8,11 @@ import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
-import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
+import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
-import { replayedAnnotation, requestHash } from './idempotency';
-import { getJudgeAssignment, judgmentAsDraft, submitJudgment } from './judging';
+import { getJudgeAssignment, judgmentAsDraft } from './judging';
+import { submitAnnotation, type SubmitResult } from './submit';
 import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
 import { parseInput } from '../parse';
 
@@ -90,36 +90,23 @@ export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecision
 }
 
 /**
- * Records a review decision. Idempotent: the same requestId with the same decision returns the first result
- * without writing again, with another decision it is a conflict (lib/server/idempotency); an assignment that is
- * already submitted is never annotated twice.
+ * Records a review decision (`./submit`), checked against the flow's steps. Idempotent: the same requestId with the
+ * same decision returns the first result without writing again, with another decision it is a conflict; an
+ * assignment that is already submitted is never annotated twice.
  */
-export function submitFlowReview(actor: Actor, input: unknown) {
-  const { assignmentId, requestId, activeMs, decision: raw } = parseInput(submitFlowSchema, input);
-  const db = getDb();
-  return inTransaction(db, () => {
-    const a = ownAssignment(db, actor, assignmentId);
-    const item = q.itemPayload(db, a.itemId)!;
-    const d = parseFlowDecision(raw, item.stepCount ?? 0);
-    // The decision as it is stored, so that a retry compares equal however its fields were ordered or padded.
-    const stored = {
-      decision: d.decision,
-      afterStep: d.decision === 'truncate' ? d.afterStep! : null,
-      reasons: d.decision === 'discard' ? d.reasons! : null,
-      note: d.note?.trim() || null,
-    };
-    const hash = requestHash({ assignmentId, ...stored });
-    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
-    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
-    openStudyForWorker(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
-    const { revision } = q.insertAnnotation(db, { assignmentId, requestId, requestHash: hash, ...stored, createdBy: actor.id });
-    const now = Date.now();
-    creditActiveTime(db, a, activeMs, now);
-    q.markSeen(db, a.id, now);
-    q.markSubmitted(db, a.id, now);
-    q.deleteDraft(db, a.id);
-    return { assignmentId, revision, duplicate: false };
+export function submitFlowReview(actor: Actor, input: unknown): SubmitResult {
+  const { decision: raw, ...request } = parseInput(submitFlowSchema, input);
+  return submitAnnotation(actor, request, {
+    content: (db, a) => {
+      const d = parseFlowDecision(raw, q.itemPayload(db, a.itemId)!.stepCount ?? 0);
+      return {
+        decision: d.decision,
+        afterStep: d.decision === 'truncate' ? d.afterStep! : null,
+        reasons: d.decision === 'discard' ? d.reasons! : null,
+        note: d.note?.trim() || null,
+      };
+    },
+    write: (db, _a, _study, stored, base) => q.insertAnnotation(db, { ...base, ...stored }).revision,
   });
 }
 
@@ -144,16 +131,4 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
     audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
     return { assignmentId: last.id };
   });
-}
-
-/**
- * Submits an assignment of either kind (the study decides which rules apply) and answers with the reviewer's queue
- * as it now stands, so a client moves on to the next item without asking for the queue again.
- */
-export function submitAssignment(actor: Actor, input: Record<string, unknown> & { assignmentId: number }) {
-  const db = getDb();
-  const a = ownAssignment(db, actor, input.assignmentId);
-  const study = studyForWorker(db, actor, a.studyId);
-  const result = study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
-  return { ...result, queue: queueState(db, actor, study) };
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb, inTransaction, type Db } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import * as pq from '@/db/queries/pairwise';
 import type { StudyRow } from '@/db/queries/studies';
@@ -7,11 +7,11 @@ import { OVERALL } from '@/lib/validation/common';
 import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/validation/pairwise';
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { Actor } from '../actor';
-import { creditActiveTime, openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
+import { ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { toCanonical, toScreen } from './blinding';
 import type { BlindItemDto, CriterionDto, JudgeAssignmentDto } from './dto';
-import { conflict, invalid } from '../errors';
-import { replayedAnnotation, requestHash } from './idempotency';
+import { invalid } from '../errors';
+import { submitAnnotation, type SubmitResult } from './submit';
 import { parseInput } from '../parse';
 
 const OVERALL_CRITERION: CriterionDto = {
@@ -84,37 +84,28 @@ export function saveJudgmentDraft(actor: Actor, input: unknown) {
 /**
  * Records a pairwise judgment: every applicable criterion must have a choice. Choices arrive as seen on screen
  * and are stored from reply a's side, with the on-screen choice kept. Idempotent by request id: the same
- * choices again answer `duplicate`, other choices under the same id are a conflict (lib/server/idempotency).
+ * choices again answer `duplicate`, other choices under the same id are a conflict (`./submit`).
  */
-export function submitJudgment(actor: Actor, input: unknown) {
-  const { assignmentId, requestId, activeMs, choices } = parseInput(submitJudgmentSchema, input);
-  const db = getDb();
-  return inTransaction(db, () => {
-    const a = ownAssignment(db, actor, assignmentId);
-    const hash = requestHash({ assignmentId, choices });
-    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
-    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
-    const study = openStudyForWorker(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
-    const item = JSON.parse(pq.itemRow(db, a.itemId)!.payload) as PairwiseItem;
-    const criteria = criteriaForItem(study, item).map((c) => c.id);
-    const missing = criteria.filter((c) => !choices[c]);
-    const extra = Object.keys(choices).filter((c) => !criteria.includes(c));
-    if (missing.length) throw invalid(`Choose for every criterion; missing: ${missing.join(', ')}.`, { choices: 'incomplete' });
-    if (extra.length) throw invalid(`Not criteria of this item: ${extra.join(', ')}.`, { choices: 'unknown criterion' });
-    const swapped = a.swapped === 1;
-    const { id: annotationId, revision } = q.insertAnnotation(db, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
-    pq.insertLabels(
-      db,
-      annotationId,
-      criteria.map((c) => ({ criterion: c, label: toCanonical(choices[c], swapped), screenChoice: choices[c] })),
-    );
-    const now = Date.now();
-    creditActiveTime(db, a, activeMs, now);
-    q.markSeen(db, a.id, now);
-    q.markSubmitted(db, a.id, now);
-    q.deleteDraft(db, a.id);
-    return { assignmentId, revision, duplicate: false };
+export function submitJudgment(actor: Actor, input: unknown): SubmitResult {
+  const { choices, ...request } = parseInput(submitJudgmentSchema, input);
+  return submitAnnotation(actor, request, {
+    content: () => ({ choices }),
+    write: (db, a, study, _content, base) => {
+      const item = JSON.parse(pq.itemRow(db, a.itemId)!.payload) as PairwiseItem;
+      const criteria = criteriaForItem(study, item).map((c) => c.id);
+      const missing = criteria.filter((c) => !choices[c]);
+      const extra = Object.keys(choices).filter((c) => !criteria.includes(c));
+      if (missing.length) throw invalid(`Choose for every criterion; missing: ${missing.join(', ')}.`, { choices: 'incomplete' });
+      if (extra.length) throw invalid(`Not criteria of this item: ${extra.join(', ')}.`, { choices: 'unknown criterion' });
+      const swapped = a.swapped === 1;
+      const { id: annotationId, revision } = q.insertAnnotation(db, base);
+      pq.insertLabels(
+        db,
+        annotationId,
+        criteria.map((c) => ({ criterion: c, label: toCanonical(choices[c], swapped), screenChoice: choices[c] })),
+      );
+      return revision;
+    },
   });
 }
 

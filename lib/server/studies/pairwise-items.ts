@@ -11,6 +11,7 @@ import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { invalid } from '../errors';
 import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-codes';
+import { NO_RULING, decide, needsAdjudication } from '../ground-truth/rule';
 import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type PairwiseItemRowDto } from './dto';
@@ -61,32 +62,20 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
   const gt = groundTruthCodes(db, study, criteria, read);
   const { n, slots: S, given, hasLabels, pending } = read;
   const C = criteria.length;
-  const majority = study.groundTruthRule === 'majority';
+  const rule = study.groundTruthRule;
   const overallIndex = criteria.indexOf(OVERALL);
   const state = new Uint8Array(n);
   const overall = new Int8Array(n).fill(-1);
-  const counts = new Int32Array(3);
   for (let i = 0; i < n; i++) {
     overall[i] = gt.gold[overallIndex * n + i];
     if (pending[i] || !hasLabels[i]) {
       state[i] = WAITING;
       continue;
     }
-    // The first criterion that needs an adjudicator under the study's rule (as `needsAdjudication`), if any.
+    // The first criterion that needs an adjudicator under the study's rule, if any.
     let disputed = -1;
     for (let c = 0; c < C && disputed < 0; c++) {
-      counts.fill(0);
-      let total = 0;
-      for (let s = 0; s < S; s++) {
-        const l = given[(c * n + i) * S + s];
-        if (l >= 0) {
-          counts[l]++;
-          total++;
-        }
-      }
-      if (total === 0 || counts[0] === total || counts[1] === total || counts[2] === total) continue;
-      if (majority && (counts[0] * 2 > total || counts[1] * 2 > total || counts[2] * 2 > total)) continue;
-      disputed = c;
+      if (needsAdjudication(decide(given, (c * n + i) * S, S, NO_RULING, rule))) disputed = c;
     }
     // A complete item has ground truth on every labelled criterion; an incomplete one on none.
     state[i] = disputed < 0 ? JUDGED : gt.gold[disputed * n + i] >= 0 ? ADJUDICATED : DISAGREEMENT;

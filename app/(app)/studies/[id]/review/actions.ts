@@ -1,19 +1,20 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
-import { saveJudgmentDraft, submitJudgment } from '@/lib/server/review/judging';
-import { getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from '@/lib/server/review/flow-review';
+import { saveJudgmentDraft } from '@/lib/server/review/judging';
+import { getQueue, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
+import { submitAndQueue } from '@/lib/server/review/submit-and-queue';
 
 export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
   return runAction((actor) => saveFlowDraft(actor, input));
 }
 
-/** Submits and returns the reviewer's queue as it is now, so the next item can be shown at once. */
+/**
+ * Submits and returns the reviewer's queue as it is now, so the next item can be shown at once. The queue is that of
+ * the assignment's study (the screen's `studyId` is not needed for it).
+ */
 export async function submitFlowReviewAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; decision: unknown }) {
-  return runAction((actor) => {
-    const result = submitFlowReview(actor, input);
-    return { ...result, queue: getQueue(actor, input.studyId) };
-  });
+  return runAction((actor) => submitAndQueue(actor, input));
 }
 
 export async function undoLastSubmissionAction(input: { studyId: number }) {
@@ -27,10 +28,7 @@ export async function saveJudgmentDraftAction(input: { assignmentId: number; dra
   return runAction((actor) => saveJudgmentDraft(actor, input));
 }
 
-/** Submits a pairwise judgment and returns the reviewer's queue as it is now. */
+/** Submits a pairwise judgment and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
 export async function submitJudgmentAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; choices: Record<string, string> }) {
-  return runAction((actor) => {
-    const result = submitJudgment(actor, input);
-    return { ...result, queue: getQueue(actor, input.studyId) };
-  });
+  return runAction((actor) => submitAndQueue(actor, input));
 }

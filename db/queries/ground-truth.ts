@@ -1,0 +1,18 @@
+import type { Db } from '../client';
+import type { LabelRow } from './pairwise';
+
+export type RulingRow = { itemId: number; criterion: string; label: LabelRow['label']; rationale: string | null; adjudicator: string };
+
+/** The newest ruling on every item and criterion of a study, with the adjudicator's username. */
+export const latestRulings = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT j.item_id AS itemId, j.criterion, j.label, j.rationale, u.username AS adjudicator
+         FROM adjudications j JOIN items i ON i.id = j.item_id JOIN users u ON u.id = j.adjudicator_id
+        WHERE i.study_id = ? AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+    )
+    .all(studyId) as RulingRow[];
+
+/** The study's items in position order as `[id, external id]` pairs (arrays, not objects: a study may have 100,000). */
+export const itemIdsInOrder = (db: Db, studyId: number) =>
+  db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ? ORDER BY position').raw().all(studyId) as [number, string][];

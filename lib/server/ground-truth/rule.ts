@@ -1,0 +1,92 @@
+import { LABELS, type Label } from '@/lib/validation/labels';
+
+/**
+ * The ground-truth rule of Concord, written once: which label a criterion of an item settles on, how it got there,
+ * and whether it needs an adjudicator. Every reader calls `decide` (the ground-truth export, the dashboards' codes,
+ * the pairwise item states, the adjudication queue), so a new rule is one edit here.
+ *
+ * - `adjudicated` (the default): the label every reviewer gave, else the adjudicator's ruling.
+ * - `majority`: the label every reviewer gave, else the ruling if there is one, else the label more than half of
+ *   the reviewers gave; only a split without a majority needs the adjudicator.
+ *
+ * Only the votes given count: a reviewer slot without a label is neither for nor against (a majority is of the
+ * votes given). Votes are label codes, the index in `LABELS` (lose 0, tie 1, win 2) as the packs carry them
+ * (docs/decisions/0005-packed-labels.md); anything else is no vote. `decide` reads them in place and returns one
+ * small integer, so a dashboard over a million labels allocates nothing per label.
+ */
+
+export type GroundTruthRule = 'adjudicated' | 'majority';
+
+export const PROVENANCES = ['agreed', 'majority', 'adjudicated'] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+/** Outcome: no reviewer gave a label on this criterion. */
+export const NO_VOTES = -1;
+/** Outcome: the reviewers disagree, the rule leaves it to an adjudicator, and there is no ruling. */
+export const OPEN = -2;
+/** Outcome: the ruling was passed as `UNKNOWN_RULING` and it would decide; look it up and decide again. */
+export const ASK_RULING = -3;
+
+/** Ruling: the adjudicator has not ruled on this criterion. */
+export const NO_RULING = -1;
+/** Ruling: not looked up; `decide` answers `ASK_RULING` when the ruling matters (saves the lookup otherwise). */
+export const UNKNOWN_RULING = -2;
+
+// A decided outcome packs the label code, the provenance and "needs adjudication" in one non-negative integer.
+const AGREED = 0;
+const MAJORITY = 1;
+const ADJUDICATED = 2;
+const PROVENANCE_SHIFT = 2;
+const NEEDS = 16;
+
+/**
+ * Decides one criterion of one item from `slots` votes at `votes[offset…]` and the newest ruling (a label code,
+ * `NO_RULING` or `UNKNOWN_RULING`). Returns `NO_VOTES`, `OPEN`, `ASK_RULING`, or a decided outcome to read with
+ * `outcomeLabel`, `outcomeProvenance` and `needsAdjudication`.
+ */
+export function decide(votes: ArrayLike<number>, offset: number, slots: number, ruling: number, rule: GroundTruthRule): number {
+  let lose = 0;
+  let tie = 0;
+  let win = 0;
+  for (let s = 0; s < slots; s++) {
+    const v = votes[offset + s];
+    if (v === 0) lose++;
+    else if (v === 1) tie++;
+    else if (v === 2) win++;
+  }
+  const total = lose + tie + win;
+  if (total === 0) return NO_VOTES;
+  const agreed = AGREED << PROVENANCE_SHIFT;
+  if (lose === total) return 0 | agreed;
+  if (tie === total) return 1 | agreed;
+  if (win === total) return 2 | agreed;
+  const majority = lose * 2 > total ? 0 : tie * 2 > total ? 1 : win * 2 > total ? 2 : -1;
+  const needs = rule === 'majority' ? majority < 0 : true;
+  if (ruling === UNKNOWN_RULING) return ASK_RULING;
+  if (ruling >= 0 && ruling < LABELS.length) return ruling | (ADJUDICATED << PROVENANCE_SHIFT) | (needs ? NEEDS : 0);
+  if (!needs) return majority | (MAJORITY << PROVENANCE_SHIFT);
+  return OPEN;
+}
+
+/** The label code an outcome settles on, −1 if none. */
+export const outcomeLabel = (outcome: number): number => (outcome >= 0 ? outcome & 3 : -1);
+
+/** How a decided outcome got its label; null when it has none. */
+export const outcomeProvenance = (outcome: number): Provenance | null =>
+  outcome >= 0 ? PROVENANCES[(outcome >> PROVENANCE_SHIFT) & 3] : null;
+
+/** Whether the votes call for an adjudicator under the rule (whether or not one has ruled). */
+export const needsAdjudication = (outcome: number): boolean => outcome === OPEN || (outcome >= 0 && (outcome & NEEDS) !== 0);
+
+export type Decision = { label: Label | null; provenance: Provenance | null; needsAdjudication: boolean };
+
+let scratch = new Int8Array(8);
+
+/** `decide` for labels by name (one criterion's reviewers, null where a reviewer gave none), for row-by-row readers. */
+export function decideLabels(labels: readonly (Label | null)[], ruling: Label | null, rule: GroundTruthRule): Decision {
+  if (scratch.length < labels.length) scratch = new Int8Array(labels.length * 2);
+  for (let s = 0; s < labels.length; s++) scratch[s] = labels[s] === null ? -1 : LABELS.indexOf(labels[s]!);
+  const outcome = decide(scratch, 0, labels.length, ruling === null ? NO_RULING : LABELS.indexOf(ruling), rule);
+  const code = outcomeLabel(outcome);
+  return { label: code >= 0 ? LABELS[code] : null, provenance: outcomeProvenance(outcome), needsAdjudication: needsAdjudication(outcome) };
+}

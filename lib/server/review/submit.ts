@@ -1,0 +1,55 @@
+import 'server-only';
+import { getDb, inTransaction, type Db } from '@/db/client';
+import * as q from '@/db/queries/assignments';
+import type { StudyRow } from '@/db/queries/studies';
+import type { Actor } from '../actor';
+import { conflict } from '../errors';
+import { creditActiveTime, openStudyForWorker, ownAssignment } from './access';
+import { replayedAnnotation, requestHash } from './idempotency';
+
+/** The annotation row's identity and request, as `insertAnnotation` takes it. */
+export type AnnotationBase = { assignmentId: number; requestId: string; requestHash: string; createdBy: number };
+
+/** What differs between the kinds of submission (a flow decision, a pairwise judgment). */
+export type SubmissionKind<C extends object> = {
+  /**
+   * What the request asks for, as it is stored: it is hashed with the assignment id for the request id, so a retry
+   * compares equal however its fields were ordered or padded. May reject a request that cannot fit the item.
+   */
+  content(db: Db, a: q.AssignmentRow): C;
+  /** Writes the annotation of a pending assignment of an open study (and its labels); returns its revision. */
+  write(db: Db, a: q.AssignmentRow, study: StudyRow, content: C, base: AnnotationBase): number;
+};
+
+export type SubmitResult = { assignmentId: number; revision: number; duplicate: boolean };
+
+/**
+ * The skeleton every submission follows, in one immediate transaction (two tabs or a retry racing the first
+ * request cannot both write): the request id answers a replay with the first result or a conflict
+ * (`./idempotency`); otherwise the study must be open and the assignment still pending, the kind writes the
+ * annotation, and the assignment is finished: active time credited, seen and submitted, its draft dropped.
+ */
+export function submitAnnotation<C extends object>(
+  actor: Actor,
+  request: { assignmentId: number; requestId: string; activeMs: number },
+  kind: SubmissionKind<C>,
+): SubmitResult {
+  const { assignmentId, requestId, activeMs } = request;
+  const db = getDb();
+  return inTransaction(db, () => {
+    const a = ownAssignment(db, actor, assignmentId);
+    const content = kind.content(db, a);
+    const hash = requestHash({ assignmentId, ...content });
+    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
+    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
+    const study = openStudyForWorker(db, actor, a.studyId);
+    if (a.state !== 'pending') throw conflict('This item was already submitted.');
+    const revision = kind.write(db, a, study, content, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
+    const now = Date.now();
+    creditActiveTime(db, a, activeMs, now);
+    q.markSeen(db, a.id, now);
+    q.markSubmitted(db, a.id, now);
+    q.deleteDraft(db, a.id);
+    return { assignmentId, revision, duplicate: false };
+  }, 'immediate');
+}
