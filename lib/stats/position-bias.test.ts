@@ -3,6 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { LOSE, TIE, WIN, binomialTestHalf, humanPositionBias, judgePositionBias } from './index';
 
 describe('position bias', () => {
+  it('large n: the floating-point tail agrees with the sum in exact integers', () => {
+    const exact = (k: number, n: number) => {
+      const m = Math.min(k, n - k);
+      let c = 1n;
+      let sum = 1n;
+      for (let i = 0; i < m; i++) {
+        c = (c * BigInt(n - i)) / BigInt(i + 1);
+        sum += c;
+      }
+      const shift = Math.max(0, sum.toString(2).length - 64);
+      return Math.min(1, 2 * Number(sum >> BigInt(shift)) * 2 ** (shift - n));
+    };
+    for (const [k, n] of [
+      [1000, 2001],
+      [1050, 2001],
+      [2400, 5000],
+      [2480, 5000],
+      [2600, 5000],
+      [3000, 8000],
+    ]) {
+      const p = binomialTestHalf(k, n);
+      expect(Math.abs(p - exact(k, n)) / exact(k, n)).toBeLessThan(1e-9);
+    }
+  });
+
   it('exact binomial test: symmetric in k ↔ n − k, 1 at 2k = n, and the hand value 2·794/4096', () => {
     expect(binomialTestHalf(8, 12)).toBe((2 * 794) / 4096);
     expect(binomialTestHalf(5, 10)).toBe(1);

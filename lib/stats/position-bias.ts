@@ -14,7 +14,7 @@ import {
   certNoInterval,
   certNull,
 } from './certification-types';
-import { wilsonInterval } from './intervals';
+import { logGamma, wilsonInterval } from './intervals';
 import { isMissing } from './types';
 import { LOSE, type OutcomeCodes, TIE, WIN } from './winrate';
 
@@ -39,6 +39,14 @@ export function binomialTestHalf(k: number, n: number): number {
   if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || k > n) throw new RangeError(`need integers 0 ≤ k ≤ n, got ${k}/${n}`);
   if (2 * k === n) return 1;
   const m = Math.min(k, n - k);
+  return Math.min(1, 2 * (n <= EXACT_BINOMIAL_MAX_N ? lowerTailHalfExact(m, n) : lowerTailHalfLog(m, n)));
+}
+
+/** Up to this many verdicts the tail is summed in exact integers; above, in floating point (cost O(n²) vs O(m)). */
+const EXACT_BINOMIAL_MAX_N = 2000;
+
+/** P(X ≤ m), X ~ Bin(n, ½): Σ C(n, i) / 2ⁿ in exact integers, rounded once. */
+function lowerTailHalfExact(m: number, n: number): number {
   let c = 1n;
   let sum = 1n;
   const N = BigInt(n);
@@ -48,8 +56,24 @@ export function binomialTestHalf(k: number, n: number): number {
   }
   // sum/2ⁿ as a double: keep the top 64 bits of sum and scale by a power of two.
   const shift = Math.max(0, sum.toString(2).length - 64);
-  const ratio = Number(sum >> BigInt(shift)) * 2 ** (shift - n);
-  return Math.min(1, 2 * ratio);
+  return Number(sum >> BigInt(shift)) * 2 ** (shift - n);
+}
+
+/**
+ * P(X ≤ m), X ~ Bin(n, ½), m < n/2, in floating point: the largest term C(n, m)/2ⁿ through log Γ, times the sum of
+ * the other terms relative to it (each is the next one times i/(n − i + 1), so they fall geometrically and the sum
+ * stops once they no longer count). Relative error about 1e-12 where the result is representable.
+ */
+function lowerTailHalfLog(m: number, n: number): number {
+  const logTop = logGamma(n + 1) - logGamma(m + 1) - logGamma(n - m + 1) - n * Math.LN2;
+  let ratio = 1;
+  let sum = 1;
+  for (let i = m; i > 0; i--) {
+    ratio *= i / (n - i + 1);
+    sum += ratio;
+    if (ratio < 1e-17 * sum) break;
+  }
+  return Math.exp(logTop) * sum;
 }
 
 /**
@@ -165,7 +189,7 @@ export function humanPositionBias(records: readonly ShownVerdict[], opts: { code
   let k = 0;
   let n = 0;
   records.forEach((r, i) => {
-    const key = JSON.stringify([r.item, r.reviewer]);
+    const key = `${typeof r.item}:${String(r.item)}\u0000${typeof r.reviewer}:${String(r.reviewer)}`;
     if (seen.has(key)) throw new Error(`record ${i}: a second verdict for item ${String(r.item)} by reviewer ${String(r.reviewer)}`);
     seen.add(key);
     if (r.shownFirst !== 'a' && r.shownFirst !== 'b') throw new RangeError(`record ${i}: shown_first must be a or b`);
