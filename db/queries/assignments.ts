@@ -181,7 +181,9 @@ export const nextSlotOfItem = (db: Db, itemId: number) =>
 
 /** The last queue position of a reviewer in a study, 0 when the queue is empty. */
 export const lastQueuePosition = (db: Db, studyId: number, userId: number) =>
-  stmt(db, 'SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?').pluck().get(studyId, userId) as number;
+  stmt(db, 'SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?')
+    .pluck()
+    .get(studyId, userId) as number;
 
 /** Per item of the study that has assignments: how many. */
 export const assignmentCountsByItem = (db: Db, studyId: number) =>

@@ -24,7 +24,16 @@ export const stagingImports = (db: Db, studyId?: number) =>
 /** Records a staging import owned by the process `ownerPid` on `ownerHost`; returns its id. */
 export const insertStagingImport = (
   db: Db,
-  row: { studyId: number; kind: string; format: string; filename: string; ownerPid: number; ownerHost: string; now: number; createdBy: number },
+  row: {
+    studyId: number;
+    kind: string;
+    format: string;
+    filename: string;
+    ownerPid: number;
+    ownerHost: string;
+    now: number;
+    createdBy: number;
+  },
 ) =>
   Number(
     stmt(
@@ -37,7 +46,16 @@ export const insertStagingImport = (
 /** Records an import written in one transaction (it is 'done' at once). */
 export const insertDoneImport = (
   db: Db,
-  row: { studyId: number; kind: string; format: string; filename: string; records: number; inserted: number; unchanged: number; createdBy: number },
+  row: {
+    studyId: number;
+    kind: string;
+    format: string;
+    filename: string;
+    records: number;
+    inserted: number;
+    unchanged: number;
+    createdBy: number;
+  },
 ) =>
   stmt(
     db,

@@ -45,14 +45,11 @@ export const itemIdByExternalId = (db: Db, studyId: number, externalId: string) 
 /** The study's item with this external id, with its payload (JSON text), if there is one. */
 export const itemByExternalId = (db: Db, studyId: number, externalId: string) =>
   stmt(db, 'SELECT id, payload FROM items WHERE study_id = ? AND external_id = ?').get(studyId, externalId) as
-    | { id: number; payload: string }
-    | undefined;
+    { id: number; payload: string } | undefined;
 
 /** The content hash of the study's item with this external id, if there is one (items are immutable). */
 export const itemContentHash = (db: Db, studyId: number, externalId: string) =>
-  stmt(db, 'SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, externalId) as
-    | string
-    | undefined;
+  stmt(db, 'SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, externalId) as string | undefined;
 
 /** The highest position of the study's items, 0 when it has none. */
 export const lastItemPosition = (db: Db, studyId: number) =>

@@ -13,5 +13,10 @@ import type { JudgeRunDto } from './dto';
 export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
   const db = getDb();
   studyForStaff(db, actor, studyId);
-  return judgeRunSummaries(db, studyId).map((r) => ({ name: r.name, labels: r.labels, unparsed: r.unparsed, createdAt: new Date(r.createdAt).toISOString() }));
+  return judgeRunSummaries(db, studyId).map((r) => ({
+    name: r.name,
+    labels: r.labels,
+    unparsed: r.unparsed,
+    createdAt: new Date(r.createdAt).toISOString(),
+  }));
 }

@@ -89,5 +89,6 @@ export function heartbeat(db: Db, importId: number) {
 export function finishStaging(db: Db, importId: number, counts: { records: number; inserted: number; unchanged: number }) {
   goOnCheck();
   // Fails only if another process took this import for dead (its heartbeat stopped for a minute) and undid it.
-  if (!importsQ.finishStagingImport(db, importId, counts)) throw new Error('This import was stopped for too long and has been undone; please import the file again.');
+  if (!importsQ.finishStagingImport(db, importId, counts))
+    throw new Error('This import was stopped for too long and has been undone; please import the file again.');
 }
