@@ -147,3 +147,73 @@ export const markPending = (db: Db, assignmentId: number, now: number) =>
 
 export const markSeen = (db: Db, assignmentId: number, now: number) =>
   stmt(db, 'UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);
+
+/** A new pending assignment (made when a study opens or a hybrid review queue is opened). */
+export type NewAssignment = { studyId: number; itemId: number; userId: number; slot: number; queuePosition: number; swapped: boolean };
+
+export const insertAssignment = (db: Db, a: NewAssignment) =>
+  stmt(db, 'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)').run(
+    a.studyId,
+    a.itemId,
+    a.userId,
+    a.slot,
+    a.queuePosition,
+    a.swapped ? 1 : 0,
+  );
+
+/** An assignment already submitted (an imported prior annotation); returns its id. */
+export const insertSubmittedAssignment = (db: Db, a: Omit<NewAssignment, 'swapped'> & { submittedAt: number }) =>
+  Number(
+    stmt(
+      db,
+      `INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, submitted_at)
+     VALUES (?, ?, ?, ?, ?, 0, 'submitted', ?)`,
+    ).run(a.studyId, a.itemId, a.userId, a.slot, a.queuePosition, a.submittedAt).lastInsertRowid,
+  );
+
+/** How many assignments (reviewer slots, pending or submitted) an item has. */
+export const assignmentCountOfItem = (db: Db, itemId: number) =>
+  stmt(db, 'SELECT count(*) FROM assignments WHERE item_id = ?').pluck().get(itemId) as number;
+
+/** The slot the item's next reviewer gets. */
+export const nextSlotOfItem = (db: Db, itemId: number) =>
+  stmt(db, 'SELECT coalesce(max(slot), 0) + 1 FROM assignments WHERE item_id = ?').pluck().get(itemId) as number;
+
+/** The last queue position of a reviewer in a study, 0 when the queue is empty. */
+export const lastQueuePosition = (db: Db, studyId: number, userId: number) =>
+  stmt(db, 'SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?')
+    .pluck()
+    .get(studyId, userId) as number;
+
+/** Per item of the study that has assignments: how many. */
+export const assignmentCountsByItem = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id').all(studyId) as {
+    itemId: number;
+    n: number;
+  }[];
+
+/** The study's items that have at least one assignment (any state). */
+export const assignedItemIds = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT DISTINCT item_id FROM assignments WHERE study_id = ?').pluck().all(studyId) as number[];
+
+/** The newest annotation of the person named `username` on an item, if their assignment is submitted. */
+export const latestSubmittedAnnotationId = (db: Db, itemId: number, username: string) =>
+  stmt(
+    db,
+    `SELECT an.id FROM assignments a JOIN users u ON u.id = a.user_id
+         JOIN annotations an ON an.assignment_id = a.id
+          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+        WHERE a.item_id = ? AND u.username = ? AND a.state = 'submitted'`,
+  )
+    .pluck()
+    .get(itemId, username) as number | undefined;
+
+/** The first (and only) revision of an imported annotation; returns its id. */
+export const insertImportedAnnotation = (db: Db, assignmentId: number, requestId: string, createdBy: number) =>
+  Number(
+    stmt(db, 'INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, 1, ?, ?)').run(
+      assignmentId,
+      requestId,
+      createdBy,
+    ).lastInsertRowid,
+  );

@@ -28,3 +28,34 @@ export function deleteStagingJudgeRuns(db: Db, importId: number) {
 /** Makes a staging run visible; false if it is no longer there (undone by another process). */
 export const finishJudgeRun = (db: Db, runId: number) =>
   stmt(db, "UPDATE judge_runs SET state = 'done' WHERE id = ? AND state = 'staging'").run(runId).changes === 1;
+
+/** Whether the study already has a judge run of this name (in any state). */
+export const judgeRunExists = (db: Db, studyId: number, name: string) =>
+  stmt(db, 'SELECT 1 FROM judge_runs WHERE study_id = ? AND name = ?').get(studyId, name) !== undefined;
+
+/** A judge run being written by the staging import `importId`; returns its id. */
+export const insertStagingJudgeRun = (
+  db: Db,
+  run: { studyId: number; name: string; format: string; filename: string; unparsed: string; importId: number; createdBy: number },
+) =>
+  Number(
+    stmt(
+      db,
+      "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, import_id, state, created_by) VALUES (?, ?, ?, ?, ?, ?, 'staging', ?)",
+    ).run(run.studyId, run.name, run.format, run.filename, run.unparsed, run.importId, run.createdBy).lastInsertRowid,
+  );
+
+export type JudgeVerdict = [itemId: number, criterion: string, swapped: number, label: string, rationale: string | null];
+
+/** Inserts one verdict of a run (run up to millions of times by an import, so a prepared statement and a tuple). */
+export const insertJudgeLabel = (db: Db, runId: number, v: JudgeVerdict) =>
+  stmt(db, 'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(runId, ...v);
+
+/** The finished judge runs of a study by name, each with its number of verdicts and of records it could not read. */
+export const judgeRunSummaries = (db: Db, studyId: number) =>
+  stmt(
+    db,
+    `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
+              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
+         FROM judge_runs r WHERE r.study_id = ? AND r.state = 'done' ORDER BY r.name`,
+  ).all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { preparedQuery, type Db } from '../client';
+import { preparedQuery, stmt, type Db } from '../client';
 import { items, studies, studyMembers, users } from '../schema';
 
 export type StudyRow = typeof studies.$inferSelect;
@@ -44,6 +44,12 @@ export function replaceMembers(db: Db, studyId: number, members: { userId: numbe
     db.insert(studyMembers)
       .values(members.map((m) => ({ studyId, ...m })))
       .run();
+}
+
+/** Makes each user a member of the study, leaving those who already are (and their set) as they are. */
+export function addMembers(db: Db, studyId: number, userIds: readonly number[]) {
+  const add = stmt(db, 'INSERT OR IGNORE INTO study_members (study_id, user_id) VALUES (?, ?)');
+  for (const userId of userIds) add.run(studyId, userId);
 }
 
 export const countItems = (db: Db, studyId: number) =>

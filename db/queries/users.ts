@@ -1,4 +1,4 @@
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { preparedQuery, type Db } from '../client';
 import { signInAttempts, users, type SIGN_IN_LIMITS } from '../schema';
 
@@ -119,3 +119,11 @@ export function forgetSignInAttempts(db: Db, before: Date, now: Date) {
     )
     .run();
 }
+
+/** How many accounts there are besides the one named `username`. */
+export const countUsersExcept = (db: Db, username: string) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(ne(users.username, username))
+    .get()!.n;

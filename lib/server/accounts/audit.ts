@@ -1,9 +1,7 @@
 import type { Db } from '@/db/client';
-import { auditLog } from '@/db/schema';
-
-type AuditEntry = { userId: number | null; action: string; studyId?: number; objectId?: number; detail?: Record<string, unknown> };
+import { insertAuditEntry, type AuditEntry } from '@/db/queries/audit';
 
 /** Appends to the audit log; call inside the same transaction as the change it records. */
 export function audit(db: Db, entry: AuditEntry) {
-  db.insert(auditLog).values(entry).run();
+  insertAuditEntry(db, entry);
 }

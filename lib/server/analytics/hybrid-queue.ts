@@ -1,5 +1,7 @@
 import 'server-only';
 import { getDb, inTransaction } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
+import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { planBalanced } from '@/lib/assign/plan';
 import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
@@ -46,9 +48,7 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
     const c = frame.criterionIds.indexOf(opts.criterion);
     const run = judgeRunNamed(db, studyId, opts.judge);
     const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * frame.n, (c + 1) * frame.n);
-    const reviewed = new Set(
-      db.$client.prepare('SELECT DISTINCT item_id FROM assignments WHERE study_id = ?').pluck().all(studyId) as number[],
-    );
+    const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = new Int32Array(frame.n);
     frame.items.ids.forEach((itemId, i) => (itemAt[i] = itemId));
     // Only items nobody has reviewed are candidates; the rest already have (or will have) people's labels.
@@ -59,17 +59,10 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
     if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
 
     const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
-    const nextPosition = db.$client
-      .prepare('SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?')
-      .pluck();
-    const offset = new Map(reviewers.map((u) => [u, nextPosition.get(studyId, u) as number]));
-    const insert = db.$client.prepare(
-      'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const offset = new Map(reviewers.map((u) => [u, assignmentsQ.lastQueuePosition(db, studyId, u)]));
     for (const p of plannedRows)
-      insert.run(studyId, p.itemId, p.userId, p.slot, offset.get(p.userId)! + p.queuePosition, p.swapped ? 1 : 0);
-    const member = db.$client.prepare('INSERT OR IGNORE INTO study_members (study_id, user_id) VALUES (?, ?)');
-    for (const u of reviewers) member.run(studyId, u);
+      assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
+    studiesQ.addMembers(db, studyId, reviewers);
     const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
     audit(db, {
       userId: actor.id,

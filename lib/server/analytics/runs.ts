@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb } from '@/db/client';
+import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import type { JudgeRunDto } from './dto';
@@ -12,12 +13,10 @@ import type { JudgeRunDto } from './dto';
 export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
   const db = getDb();
   studyForStaff(db, actor, studyId);
-  const rows = db.$client
-    .prepare(
-      `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
-              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
-         FROM judge_runs r WHERE r.study_id = ? AND r.state = 'done' ORDER BY r.name`,
-    )
-    .all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];
-  return rows.map((r) => ({ name: r.name, labels: r.labels, unparsed: r.unparsed, createdAt: new Date(r.createdAt).toISOString() }));
+  return judgeRunSummaries(db, studyId).map((r) => ({
+    name: r.name,
+    labels: r.labels,
+    unparsed: r.unparsed,
+    createdAt: new Date(r.createdAt).toISOString(),
+  }));
 }

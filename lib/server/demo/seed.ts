@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getDb } from '@/db/client';
+import { countUsersExcept } from '@/db/queries/users';
 import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
-import { cliActor } from '@/lib/server/system/system';
+import { CLI_USERNAME, cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 
 export const DEMO_PASSWORD = 'concord-demo';
@@ -38,7 +39,7 @@ export async function seedDemo({
 }: { ifEmpty?: boolean; log?: (message: string) => void; warn?: (message: string) => void } = {}) {
   const say = warn ?? log;
   const db = getDb();
-  const people = db.$client.prepare("SELECT count(*) FROM users WHERE username != 'concord-cli'").pluck().get() as number;
+  const people = countUsersExcept(db, CLI_USERNAME);
   if (ifEmpty && people > 0) return { skipped: true };
   const actor = cliActor();
   for (const a of DEMO_ACCOUNTS) await createUser(actor, { ...a, password: DEMO_PASSWORD });

@@ -1,7 +1,9 @@
 import 'server-only';
 import fs from 'node:fs';
 import os from 'node:os';
-import { inTransaction, stmt, type Db } from '@/db/client';
+import { inTransaction, type Db } from '@/db/client';
+import * as importsQ from '@/db/queries/imports';
+import { deleteImportItems, deleteImportItemsBatch } from '@/db/queries/items';
 import { deleteStagingJudgeRuns } from '@/db/queries/judge-runs';
 
 /**
@@ -23,8 +25,6 @@ export function checkBeforeEachCommit(check: () => void) {
 export const STALE_IMPORT_MS = 60_000;
 const DELETE_BATCH = 2_000;
 
-type StagingRow = { id: number; studyId: number; ownerPid: number | null; ownerHost: string | null; heartbeatAt: number | null };
-
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -40,38 +40,29 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function abandoned(row: StagingRow, now: number): boolean {
+function abandoned(row: importsQ.StagingImportRow, now: number): boolean {
   if (row.heartbeatAt === null || now - row.heartbeatAt > STALE_IMPORT_MS) return true;
   if (row.ownerHost === os.hostname() && row.ownerPid !== null && row.ownerPid !== process.pid) return !processAlive(row.ownerPid);
   return false;
 }
 
-const stagingRows = (db: Db, studyId?: number) =>
-  stmt(
-    db,
-    `SELECT id, study_id AS studyId, owner_pid AS ownerPid, owner_host AS ownerHost, heartbeat_at AS heartbeatAt
-       FROM imports WHERE state = 'staging' AND (? IS NULL OR study_id = ?)`,
-  ).all(studyId ?? null, studyId ?? null) as StagingRow[];
-
 /** Deletes what an unfinished import wrote: its judge run or its items in short batches, then its row. */
 export function undoImport(db: Db, importId: number) {
   deleteStagingJudgeRuns(db, importId);
   for (;;) {
-    const removed = inTransaction(db, () =>
-      stmt(db, 'DELETE FROM items WHERE id IN (SELECT id FROM items WHERE import_id = ? LIMIT ?)').run(importId, DELETE_BATCH),
-    ).changes;
+    const removed = inTransaction(db, () => deleteImportItemsBatch(db, importId, DELETE_BATCH));
     if (removed < DELETE_BATCH) break;
   }
   inTransaction(db, () => {
-    stmt(db, 'DELETE FROM items WHERE import_id = ?').run(importId);
-    stmt(db, "DELETE FROM imports WHERE id = ? AND state = 'staging'").run(importId);
+    deleteImportItems(db, importId);
+    importsQ.deleteStagingImport(db, importId);
   });
 }
 
 /** Undoes every staging import whose process is gone (all studies, or one). Returns how many were undone. */
 export function recoverAbandonedImports(db: Db, studyId?: number): number {
   const now = Date.now();
-  const dead = stagingRows(db, studyId).filter((row) => abandoned(row, now));
+  const dead = importsQ.stagingImports(db, studyId).filter((row) => abandoned(row, now));
   for (const row of dead) undoImport(db, row.id);
   return dead.length;
 }
@@ -79,35 +70,25 @@ export function recoverAbandonedImports(db: Db, studyId?: number): number {
 /** A staging import of the study that is still running (after undoing abandoned ones), if any. */
 export function runningImport(db: Db, studyId: number): { id: number } | undefined {
   recoverAbandonedImports(db, studyId);
-  return stagingRows(db, studyId)[0];
+  return importsQ.stagingImports(db, studyId)[0];
 }
 
 /** Records a new staging import owned by this process. Call inside the transaction that checked nothing else runs. */
 export function beginStaging(db: Db, row: { studyId: number; kind: string; format: string; filename: string; createdBy: number }): number {
   goOnCheck();
-  return Number(
-    stmt(
-      db,
-      `INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, state, owner_pid, owner_host, heartbeat_at, created_by)
-       VALUES (?, ?, ?, ?, 0, 0, 0, 'staging', ?, ?, ?, ?)`,
-    ).run(row.studyId, row.kind, row.format, row.filename, process.pid, os.hostname(), Date.now(), row.createdBy).lastInsertRowid,
-  );
+  return importsQ.insertStagingImport(db, { ...row, ownerPid: process.pid, ownerHost: os.hostname(), now: Date.now() });
 }
 
 /** Called inside each batch's transaction, just before it commits. */
 export function heartbeat(db: Db, importId: number) {
   goOnCheck();
-  stmt(db, "UPDATE imports SET heartbeat_at = ? WHERE id = ? AND state = 'staging'").run(Date.now(), importId);
+  importsQ.touchStagingImport(db, importId, Date.now());
 }
 
 /** The last step: the import and its items become final. */
 export function finishStaging(db: Db, importId: number, counts: { records: number; inserted: number; unchanged: number }) {
   goOnCheck();
-  const changed = stmt(
-    db,
-    `UPDATE imports SET state = 'done', records = ?, inserted = ?, unchanged = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL
-      WHERE id = ? AND state = 'staging'`,
-  ).run(counts.records, counts.inserted, counts.unchanged, importId).changes;
-  // Only if another process took this import for dead (its heartbeat stopped for a minute) and undid it.
-  if (changed !== 1) throw new Error('This import was stopped for too long and has been undone; please import the file again.');
+  // Fails only if another process took this import for dead (its heartbeat stopped for a minute) and undid it.
+  if (!importsQ.finishStagingImport(db, importId, counts))
+    throw new Error('This import was stopped for too long and has been undone; please import the file again.');
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import path from 'node:path';
 import { getDb, inTransaction, type Db } from '@/db/client';
+import * as itemsQ from '@/db/queries/items';
 import { findStudy } from '@/db/queries/studies';
 import { contentHash } from '@/lib/io/canonical';
 import { annotationRecords, flowRecords, pairwiseRecords, type RecordResult } from '@/lib/io/records';
@@ -30,7 +31,6 @@ function recordsFor(kind: string, file: string, format: string): Generator<Recor
  * Collects every problem so the report names each bad line.
  */
 function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iterable<RecordResult<Identified>>) {
-  const existing = db.$client.prepare('SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck();
   const firstLine = new Map<string, number>();
   const principles = new Map<string, string[] | undefined>();
   const collector = new ErrorCollector();
@@ -51,7 +51,7 @@ function validatePass(db: Db, studyId: number, studyOpen: boolean, records: Iter
     }
     firstLine.set(id, rec.line);
     principles.set(id, rec.value.principles);
-    const hash = existing.get(studyId, id) as string | undefined;
+    const hash = itemsQ.itemContentHash(db, studyId, id);
     if (hash === undefined) {
       if (studyOpen) fail({ line: rec.line, path: 'id', message: `"${id}" is new, but items cannot be added once the study is open` });
     } else if (hash === contentHash(rec.value)) {
@@ -98,12 +98,7 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
     return beginStaging(db, { studyId, kind: 'items', format, filename, createdBy: actor.id });
   });
   try {
-    const exists = db.$client.prepare('SELECT content_hash FROM items WHERE study_id = ? AND external_id = ?').pluck();
-    const insert = db.$client.prepare(
-      'INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count, source_a, source_b, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    let position =
-      (db.$client.prepare('SELECT coalesce(max(position), 0) FROM items WHERE study_id = ?').pluck().get(studyId) as number) + 1;
+    let position = itemsQ.lastItemPosition(db, studyId) + 1;
     let inserted = 0;
     let unchanged = 0;
     let records = 0;
@@ -112,13 +107,23 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
     const flush = () => {
       inTransaction(db, () => {
         for (const { v, json, hash } of batch) {
-          const prior = exists.get(studyId, v.id) as string | undefined;
+          const prior = itemsQ.itemContentHash(db, studyId, v.id);
           if (prior === hash) {
             unchanged++;
             continue;
           }
           if (prior !== undefined) throw invalid(`"${v.id}" changed during the import. Nothing was imported.`);
-          insert.run(studyId, v.id, position++, json, hash, v.steps?.length ?? null, v.a?.source ?? null, v.b?.source ?? null, importId);
+          itemsQ.insertItem(db, {
+            studyId,
+            externalId: v.id,
+            position: position++,
+            payload: json,
+            contentHash: hash,
+            stepCount: v.steps?.length ?? null,
+            sourceA: v.a?.source ?? null,
+            sourceB: v.b?.source ?? null,
+            importId,
+          });
           inserted++;
         }
         heartbeat(db, importId);

@@ -1,7 +1,8 @@
 import 'server-only';
 import path from 'node:path';
 import { getDb, inTransaction } from '@/db/client';
-import { finishJudgeRun } from '@/db/queries/judge-runs';
+import * as itemsQ from '@/db/queries/items';
+import * as judgeRunsQ from '@/db/queries/judge-runs';
 import { judgeRecords, JUDGE_FORMATS } from '@/lib/io/records';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
@@ -43,7 +44,6 @@ export function importJudge(
   if (!(JUDGE_FORMATS as readonly string[]).includes(format))
     throw invalid(`Unknown format "${format}"; use ${JUDGE_FORMATS.join(' or ')}.`);
   const readRecords = () => judgeRecords(file, format as (typeof JUDGE_FORMATS)[number], judgeName);
-  const itemStmt = db.$client.prepare('SELECT id, payload FROM items WHERE study_id = ? AND external_id = ?');
   const criteriaCache = new Map<number, Set<string>>();
   const collector = new ErrorCollector();
   const unparsed: JudgeImportReportDto['unparsed'] = [];
@@ -61,7 +61,7 @@ export function importJudge(
     }
     const { item, judge, labels, swapped } = rec.value;
     runs.add(judge);
-    const row = itemStmt.get(studyId, item) as { id: number; payload: string } | undefined;
+    const row = itemsQ.itemByExternalId(db, studyId, item);
     if (!row) {
       collector.add({ line: rec.line, path: 'item', message: `no item "${item}" in this study` });
       continue;
@@ -95,28 +95,26 @@ export function importJudge(
 
   const { importId, runId } = inTransaction(db, () => {
     if (runningImport(db, studyId)) throw conflict(ANOTHER_IMPORT);
-    if (db.$client.prepare('SELECT 1 FROM judge_runs WHERE study_id = ? AND name = ?').get(studyId, name)) {
+    if (judgeRunsQ.judgeRunExists(db, studyId, name)) {
       throw conflict(`A judge run named "${name}" already exists in this study; import under another name.`);
     }
     const importId = beginStaging(db, { studyId, kind: 'judge', format, filename, createdBy: actor.id });
-    const runId = Number(
-      db.$client
-        .prepare(
-          "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, import_id, state, created_by) VALUES (?, ?, ?, ?, ?, ?, 'staging', ?)",
-        )
-        .run(studyId, name, format, filename, JSON.stringify(unparsed), importId, actor.id).lastInsertRowid,
-    );
+    const runId = judgeRunsQ.insertStagingJudgeRun(db, {
+      studyId,
+      name,
+      format,
+      filename,
+      unparsed: JSON.stringify(unparsed),
+      importId,
+      createdBy: actor.id,
+    });
     return { importId, runId };
   });
   try {
-    const itemId = db.$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck();
-    const insert = db.$client.prepare(
-      'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)',
-    );
     let labelsWritten = 0;
     let records = 0;
     // Reading and looking up happen outside the write lock; a batch transaction only inserts its verdicts.
-    let batch: [itemId: number, criterion: string, swapped: number, label: string, rationale: string | null][] = [];
+    let batch: judgeRunsQ.JudgeVerdict[] = [];
     const flush = () => {
       // Reading the next batch takes a millisecond, writing one several (each verdict also updates its pack): a
       // submission waiting for the lock, which SQLite lets retry after growing sleeps, would find it taken again
@@ -124,7 +122,7 @@ export function importJudge(
       if (pauseMs > 0) Atomics.wait(PAUSE, 0, 0, pauseMs);
       const start = performance.now();
       inTransaction(db, () => {
-        for (const v of batch) insert.run(runId, ...v);
+        for (const v of batch) judgeRunsQ.insertJudgeLabel(db, runId, v);
         heartbeat(db, importId);
       });
       pauseMs = Math.min(MAX_PAUSE_MS, performance.now() - start);
@@ -138,7 +136,7 @@ export function importJudge(
         if (rec.unreadableVerdict) continue;
         throw invalid(`The file changed while it was being imported (line ${rec.line}). Nothing was imported.`);
       }
-      const id = itemId.get(studyId, rec.value.item) as number | undefined;
+      const id = itemsQ.itemIdByExternalId(db, studyId, rec.value.item);
       if (id === undefined) throw invalid(`The file changed while it was being imported (line ${rec.line}). Nothing was imported.`);
       for (const [criterion, label] of Object.entries(rec.value.labels)) {
         batch.push([id, criterion, rec.value.swapped ? 1 : 0, label, rec.value.rationale ?? null]);
@@ -148,7 +146,7 @@ export function importJudge(
     flush();
     if (records !== count) throw invalid('The file changed while it was being imported. Nothing was imported.');
     return inTransaction(db, (): JudgeImportReportDto => {
-      if (!finishJudgeRun(db, runId))
+      if (!judgeRunsQ.finishJudgeRun(db, runId))
         throw new Error('This import was stopped for too long and has been undone; please import the file again.');
       finishStaging(db, importId, { records, inserted: labelsWritten, unchanged: 0 });
       audit(db, {

@@ -2,6 +2,9 @@ import 'server-only';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { getDb, inTransaction, type Db } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
+import * as importsQ from '@/db/queries/imports';
+import * as itemsQ from '@/db/queries/items';
 import * as pq from '@/db/queries/pairwise';
 import type { StudyRow } from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
@@ -18,9 +21,8 @@ import { invalid } from '../errors';
 type ItemInfo = { itemId: number | null; principles: string[] | undefined };
 
 function itemLookup(db: Db, studyId: number, sameFile?: Map<string, string[] | undefined>) {
-  const stmt = db.$client.prepare('SELECT id, payload FROM items WHERE study_id = ? AND external_id = ?');
   return (externalId: string): ItemInfo | null => {
-    const row = stmt.get(studyId, externalId) as { id: number; payload: string } | undefined;
+    const row = itemsQ.itemByExternalId(db, studyId, externalId);
     if (row) return { itemId: row.id, principles: (JSON.parse(row.payload) as PairwiseItem).principles };
     if (sameFile?.has(externalId)) return { itemId: null, principles: sameFile.get(externalId) };
     return null;
@@ -31,15 +33,7 @@ const sameLabels = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 
 function existingLabels(db: Db, itemId: number, username: string): Record<string, string> | null {
-  const row = db.$client
-    .prepare(
-      `SELECT an.id FROM assignments a JOIN users u ON u.id = a.user_id
-         JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
-        WHERE a.item_id = ? AND u.username = ? AND a.state = 'submitted'`,
-    )
-    .pluck()
-    .get(itemId, username) as number | undefined;
+  const row = assignmentsQ.latestSubmittedAnnotationId(db, itemId, username);
   return row === undefined ? null : Object.fromEntries(pq.labelsOf(db, row).map((l) => [l.criterion, l.label]));
 }
 
@@ -59,7 +53,6 @@ export function checkPriorAnnotations(
   const fail = collector.add;
   const seen = new Map<string, number>();
   const planned = new Map<string, number>();
-  const slotsUsed = db.$client.prepare('SELECT count(*) FROM assignments WHERE item_id = ?').pluck();
   let records_ = 0;
   let unchanged = 0;
   for (const rec of records) {
@@ -96,7 +89,7 @@ export function checkPriorAnnotations(
       else fail({ line: rec.line, path: 'labels', message: `"${username.data}" already has different labels for "${item}"` });
       continue;
     }
-    const used = (planned.get(item) ?? (info.itemId === null ? 0 : (slotsUsed.get(info.itemId) as number))) + 1;
+    const used = (planned.get(item) ?? (info.itemId === null ? 0 : assignmentsQ.assignmentCountOfItem(db, info.itemId))) + 1;
     planned.set(item, used);
     if (used > study.reviewersPerItem) {
       fail({ line: rec.line, path: 'item', message: `"${item}" would have ${used} reviewers; the study plans ${study.reviewersPerItem}` });
@@ -108,15 +101,6 @@ export function checkPriorAnnotations(
 /** Writes checked prior annotations: unknown annotators become accounts that cannot sign in. Call inside a transaction. */
 export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, records: Iterable<RecordResult<AnnotationLine>>) {
   const batch = crypto.randomBytes(6).toString('hex');
-  const itemId = db.$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck();
-  const nextSlot = db.$client.prepare('SELECT coalesce(max(slot), 0) + 1 FROM assignments WHERE item_id = ?').pluck();
-  const nextPosition = db.$client
-    .prepare('SELECT coalesce(max(queue_position), 0) + 1 FROM assignments WHERE study_id = ? AND user_id = ?')
-    .pluck();
-  const insertAssignment = db.$client.prepare(
-    `INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, submitted_at)
-     VALUES (?, ?, ?, ?, ?, 0, 'submitted', ?)`,
-  );
   const now = Date.now();
   let records_ = 0;
   let inserted = 0;
@@ -126,7 +110,7 @@ export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, rec
     if (!rec.ok) throw invalid('The file changed while it was being imported. Nothing was imported.');
     const { item, annotator, labels } = rec.value;
     const username = usernameSchema.parse(annotator);
-    const id = itemId.get(study.id, item) as number;
+    const id = itemsQ.itemIdByExternalId(db, study.id, item)!;
     if (existingLabels(db, id, username)) {
       unchanged++;
       continue;
@@ -134,16 +118,20 @@ export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, rec
     const user =
       usersQ.findUserByUsername(db, username) ??
       usersQ.insertUser(db, { username, displayName: username, role: 'annotator', passwordHash: null, active: false });
-    const slot = nextSlot.get(id) as number;
+    const slot = assignmentsQ.nextSlotOfItem(db, id);
     if (slot > study.reviewersPerItem) throw invalid(`"${item}" would exceed the planned reviewers. Nothing was imported.`);
-    const info = insertAssignment.run(study.id, id, user.id, slot, nextPosition.get(study.id, user.id), now);
-    const assignmentId = Number(info.lastInsertRowid);
-    const annotation = db.$client
-      .prepare('INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, 1, ?, ?)')
-      .run(assignmentId, `import-${batch}-${records_}`, actor.id);
+    const assignmentId = assignmentsQ.insertSubmittedAssignment(db, {
+      studyId: study.id,
+      itemId: id,
+      userId: user.id,
+      slot,
+      queuePosition: assignmentsQ.lastQueuePosition(db, study.id, user.id) + 1,
+      submittedAt: now,
+    });
+    const annotationId = assignmentsQ.insertImportedAnnotation(db, assignmentId, `import-${batch}-${records_}`, actor.id);
     pq.insertLabels(
       db,
-      Number(annotation.lastInsertRowid),
+      annotationId,
       Object.entries(labels).map(([criterion, label]) => ({ criterion, label, screenChoice: null })),
     );
     inserted++;
@@ -168,11 +156,7 @@ export function importAnnotations(
   if (!check.records) throw invalid('The file has no records.');
   return inTransaction(db, () => {
     const result = writePriorAnnotations(db, actor, study, annotationRecords(file, format));
-    db.$client
-      .prepare(
-        'INSERT INTO imports (study_id, kind, format, filename, records, inserted, unchanged, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(studyId, 'annotations', format, filename, result.records, result.inserted, result.unchanged, actor.id);
+    importsQ.insertDoneImport(db, { studyId, kind: 'annotations', format, filename, ...result, createdBy: actor.id });
     audit(db, { userId: actor.id, action: 'annotations_imported', studyId, detail: { filename, ...result } });
     return result;
   });

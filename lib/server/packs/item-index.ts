@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
+import { itemIdsInOrder } from '@/db/queries/items';
 
 /**
  * The items of a study in position order, and each item id's rank in that order (the item index every dashboard
@@ -60,5 +61,5 @@ export class ItemIndex {
 
 /** The study's item ids in position order (read from the (study, position) index alone). */
 export function readItemIndex(db: Db, studyId: number): ItemIndex {
-  return new ItemIndex(db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[]);
+  return new ItemIndex(itemIdsInOrder(db, studyId));
 }

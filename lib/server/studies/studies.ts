@@ -1,6 +1,8 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { getDb, inTransaction } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
+import { itemIdsInOrder } from '@/db/queries/items';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
@@ -151,18 +153,12 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const study = studyForStaff(db, actor, studyId);
     if (study.status !== 'draft') throw conflict(`The study is already ${study.status}.`);
     if (runningImport(db, studyId)) throw conflict('An import into this study is still running; open the study once it has finished.');
-    const itemIds = db.$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY position').pluck().all(studyId) as number[];
+    const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
     // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
     const taken = new Map<number, number>();
-    for (const r of db.$client
-      .prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id')
-      .all(studyId) as {
-      itemId: number;
-      n: number;
-    }[])
-      taken.set(r.itemId, r.n);
+    for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
     const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem);
     if (open.some((id) => taken.has(id))) {
       throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
@@ -192,10 +188,7 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
         );
       }
     }
-    const insert = db.$client.prepare(
-      'INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (const p of plan) insert.run(studyId, p.itemId, p.userId, p.slot, p.queuePosition, p.swapped ? 1 : 0);
+    for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
     studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
     audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
   });

@@ -3,7 +3,8 @@ import { getDb } from '@/db/client';
 import * as q from '@/db/queries/users';
 import type { Actor } from '../actor';
 
-const CLI_USERNAME = 'concord-cli';
+/** The account the command line acts as. */
+export const CLI_USERNAME = 'concord-cli';
 
 /**
  * The actor for the command line, which runs with direct access to the database file and so is trusted as an
