@@ -1,57 +1,6 @@
 'use client';
 
-import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
-import { shouldIgnoreShortcut } from '@/components/ui/keyboard';
-
-/**
- * The shared guard for single-key shortcuts (typing, IME, modifiers, open dialog). Only movement keys may
- * auto-repeat: holding j walks down the list, but a held 1 or Enter must not act item after item.
- */
-export function ignoreShortcut(event: KeyboardEvent, { allowRepeat = false } = {}): boolean {
-  return shouldIgnoreShortcut({
-    target: event.target,
-    defaultPrevented: event.defaultPrevented,
-    ctrlKey: event.ctrlKey,
-    metaKey: event.metaKey,
-    altKey: event.altKey,
-    isComposing: event.isComposing,
-    repeat: allowRepeat ? false : event.repeat,
-  });
-}
-
-/** True when Enter on this element already does something of its own (press a button, follow a link, open a disclosure). */
-export function enterActivates(target: EventTarget | null): boolean {
-  if (!(target instanceof Element)) return false;
-  return target.closest('button, a[href], summary, select, textarea, [role="button"]') !== null;
-}
-
-/** True when ↑/↓ should scroll the focused box (a long text with its own scrollbar) rather than move between rows. */
-export function arrowsScroll(event: KeyboardEvent): boolean {
-  if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return false;
-  return event.target instanceof Element && event.target.closest('[data-scroll-region]') !== null;
-}
-
-/** True when the key press happens inside an open dialog (the shortcut list), which owns the keyboard. */
-export function inDialog(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('dialog') !== null;
-}
-
-/**
- * Listens for keydown on the window for as long as the component is mounted, always calling the handler of the
- * latest render: the listener is registered once, so it can never hold on to an old draft or an old queue.
- */
-export function useWindowKeydown(handler: (event: KeyboardEvent) => void) {
-  const latest = useRef(handler);
-  useLayoutEffect(() => {
-    latest.current = handler;
-  });
-  // A layout effect, so the keys work from the first paint on (a fast typist, or a test, presses at once).
-  useLayoutEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => latest.current(event);
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
-}
+import { useEffect, useRef, type RefObject } from 'react';
 
 /**
  * Scrolls the focused row into view and, when keyboard focus is inside the list but on another row (say a radio

@@ -38,6 +38,21 @@ export function isEditableTarget(target: EventTarget | null): boolean {
   return false;
 }
 
+function closestOf(target: EventTarget | null, selector: string): boolean {
+  const element = target as TargetLike | null;
+  return typeof element?.closest === 'function' && element.closest(selector) != null;
+}
+
+/** True when the key press happens inside an open dialog (the shortcut list), which owns the keyboard. */
+export function inDialog(target: EventTarget | null): boolean {
+  return closestOf(target, 'dialog');
+}
+
+/** True when Enter on this element already does something of its own (press a button, follow a link, open a disclosure). */
+export function enterActivates(target: EventTarget | null): boolean {
+  return closestOf(target, 'button, a[href], summary, select, textarea, [role="button"]');
+}
+
 type KeyEventLike = {
   target: EventTarget | null;
   defaultPrevented: boolean;
@@ -53,13 +68,36 @@ type KeyEventLike = {
  * the user is typing, an IME is composing, a modifier makes it a browser or OS
  * shortcut, something already handled it, or it comes from inside a dialog
  * (an open dialog owns the keyboard until it closes). Shift is allowed because
- * `?` needs it on most layouts. Auto-repeated presses are ignored: a held
- * Enter must not submit item after item.
+ * `?` needs it on most layouts. Auto-repeated presses are ignored unless
+ * `allowRepeat`: a held Enter must not submit item after item.
  */
-export function shouldIgnoreShortcut(event: KeyEventLike): boolean {
-  if (event.defaultPrevented || event.isComposing || event.repeat) return true;
+export function shouldIgnoreShortcut(event: KeyEventLike, { allowRepeat = false } = {}): boolean {
+  if (event.defaultPrevented || event.isComposing || (event.repeat && !allowRepeat)) return true;
   if (event.ctrlKey || event.metaKey || event.altKey) return true;
   if (isEditableTarget(event.target)) return true;
-  const target = event.target as TargetLike | null;
-  return typeof target?.closest === 'function' && target.closest('dialog') != null;
+  return inDialog(event.target);
+}
+
+/** Keys that move between rows: holding one walks down the list, so they may auto-repeat. */
+export const MOVE_KEYS: ReadonlySet<string> = new Set(['j', 'k', 'ArrowDown', 'ArrowUp']);
+
+/**
+ * What a review screen does with a key press:
+ * - `submit`: Ctrl+Enter or ⌘+Enter, which submits even from inside a text field (never auto-repeated, never from a dialog);
+ * - `leave-field`: Escape in a text field, which hands the keys back to the shortcuts;
+ * - `command`: a single-key shortcut (see shouldIgnoreShortcut; only MOVE_KEYS may auto-repeat, and ↑/↓ inside a
+ *   box that scrolls on its own, `[data-scroll-region]`, scroll that box instead);
+ * - `ignore`: anything else, left to the browser, the field or the dialog.
+ */
+export type ShortcutRoute = 'submit' | 'leave-field' | 'command' | 'ignore';
+
+export function routeShortcut(event: KeyEventLike & { key: string }): ShortcutRoute {
+  if (event.defaultPrevented || event.isComposing) return 'ignore';
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.altKey) {
+    return event.repeat || inDialog(event.target) ? 'ignore' : 'submit';
+  }
+  if (event.key === 'Escape' && isEditableTarget(event.target) && !inDialog(event.target)) return 'leave-field';
+  if (shouldIgnoreShortcut(event, { allowRepeat: MOVE_KEYS.has(event.key) })) return 'ignore';
+  if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && closestOf(event.target, '[data-scroll-region]')) return 'ignore';
+  return 'command';
 }

@@ -7,10 +7,10 @@ import { AdjudicationRow, overrules } from '@/components/pairwise/adjudication-r
 import { CHOICE_LABEL, choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
 import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
 import { ItemContext } from '@/components/pairwise/item-context';
-import { arrowsScroll, enterActivates, ignoreShortcut, inDialog, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
+import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
-import { newRequestId } from '@/components/review/keyboard';
-import { isEditableTarget } from '@/components/ui/keyboard';
+import { newRequestId } from '@/components/review/request-id';
+import { useReviewKeys } from '@/components/review/use-review-keys';
 import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
 import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/review/dto';
 import { submitAdjudicationAction } from '../actions';
@@ -189,58 +189,50 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
     [change, clearError],
   );
 
-  useWindowKeydown((e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.repeat && !inDialog(e.target)) {
-      e.preventDefault();
-      trySubmit();
-      return;
-    }
-    if (e.key === 'Escape' && isEditableTarget(e.target) && listRef.current?.contains(e.target as Node)) {
+  useReviewKeys({
+    onSubmit: trySubmit,
+    onLeaveField: (field, e) => {
+      if (!listRef.current?.contains(field)) return;
       // Back to the criteria list, on the field's row, so j/k, 1/2/3 and Enter are shortcuts again.
       e.preventDefault();
-      const row = (e.target as HTMLElement).closest<HTMLElement>('[data-row]');
+      const row = field.closest<HTMLElement>('[data-row]');
       const radio =
         row?.querySelector<HTMLElement>('input[type="radio"]:checked') ?? row?.querySelector<HTMLElement>('input[type="radio"]');
       if (row) onFocusRow(Number(row.dataset.row));
       if (radio) radio.focus();
-      else (e.target as HTMLElement).blur();
-      return;
-    }
-    const move = e.key === 'j' || e.key === 'k' || e.key === 'ArrowDown' || e.key === 'ArrowUp';
-    if (ignoreShortcut(e, { allowRepeat: move }) || arrowsScroll(e) || disputed.length === 0) return;
-    const s = stateRef.current;
-    switch (e.key) {
-      case 'j':
-      case 'ArrowDown':
-        e.preventDefault();
-        onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
-        return;
-      case 'k':
-      case 'ArrowUp':
-        e.preventDefault();
-        onFocusRow(Math.max(s.focus - 1, 0));
-        return;
-      case 'i':
-        e.preventDefault();
-        onToggleDetails(disputed[s.focus].id);
-        return;
-      case 'r':
-        // preventDefault keeps the "r" out of the field that is about to take the focus.
-        e.preventDefault();
-        focusRationale(disputed[s.focus].id);
-        return;
-      case 'Enter':
-        if (enterActivates(e.target)) return;
-        e.preventDefault();
-        trySubmit();
-        return;
-      default: {
-        const value = choiceForKey(e);
-        if (value === null) return;
-        e.preventDefault();
-        onChoose(s.focus, value, true);
+      else field.blur();
+    },
+    onKey: (e) => {
+      if (disputed.length === 0) return;
+      const s = stateRef.current;
+      switch (e.key) {
+        case 'j':
+        case 'ArrowDown':
+          e.preventDefault();
+          onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
+          return;
+        case 'k':
+        case 'ArrowUp':
+          e.preventDefault();
+          onFocusRow(Math.max(s.focus - 1, 0));
+          return;
+        case 'i':
+          e.preventDefault();
+          onToggleDetails(disputed[s.focus].id);
+          return;
+        case 'r':
+          // preventDefault keeps the "r" out of the field that is about to take the focus.
+          e.preventDefault();
+          focusRationale(disputed[s.focus].id);
+          return;
+        default: {
+          const value = choiceForKey(e);
+          if (value === null) return;
+          e.preventDefault();
+          onChoose(s.focus, value, true);
+        }
       }
-    }
+    },
   });
 
   useFollowFocus(listRef, state.focus, itemId);

@@ -1,12 +1,8 @@
 'use client';
 
-import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert } from '@/components/ui/alert';
-import { Button, buttonClasses } from '@/components/ui/button';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { ShortcutHelp } from '@/components/ui/shortcut-help';
+import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/components/review/review-shell';
 import { adjudicationItemOptions, adjudicationQueueOptions } from '@/lib/query/review';
 import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
 import { AdjudicationPanel } from './adjudication-panel';
@@ -37,61 +33,37 @@ export function Adjudicator({ initialQueue }: { initialQueue: AdjudicationQueueD
   }, [qc, studyId, queue.nextItemId]);
 
   const shown = current.data && current.data.itemId === currentItemId ? current.data : null;
-  const shownId = shown?.itemId;
-  const lastShown = useRef(shownId);
-  useEffect(() => {
-    if (shownId === undefined) return;
-    if (lastShown.current !== undefined && lastShown.current !== shownId) window.scrollTo({ top: 0 });
-    lastShown.current = shownId;
-  }, [shownId]);
 
   return (
-    <div data-testid="adjudicate" data-item={currentItemId ?? undefined} className="pb-40">
-      <div className="mb-4 flex flex-wrap items-center gap-4">
-        <div>
-          <p className="text-xs tracking-wide text-slate-500 uppercase">Adjudication</p>
-          <h1 className="text-xl font-semibold">{queue.studyName}</h1>
-        </div>
-        <div className="min-w-64 flex-1">
-          <ProgressBar
-            done={queue.resolved}
-            total={queue.total}
-            label={`${queue.resolved.toLocaleString('en-US')} of ${queue.total.toLocaleString('en-US')} disagreements settled`}
-          />
-        </div>
-        <ShortcutHelp shortcuts={ADJUDICATE_SHORTCUTS} />
-      </div>
-      {queue.status !== 'open' && (
-        <Alert tone="warning" className="mb-4">
-          This study is {queue.status}: you can read the disagreements, but nothing can be settled.
-        </Alert>
-      )}
+    <ReviewShell
+      testId="adjudicate"
+      data-item={currentItemId ?? undefined}
+      itemId={shown?.itemId}
+      kind="Adjudication"
+      studyName={queue.studyName}
+      progress={{
+        done: queue.resolved,
+        total: queue.total,
+        label: `${queue.resolved.toLocaleString('en-US')} of ${queue.total.toLocaleString('en-US')} disagreements settled`,
+      }}
+      shortcuts={ADJUDICATE_SHORTCUTS}
+      readOnly={
+        queue.status !== 'open' ? `This study is ${queue.status}: you can read the disagreements, but nothing can be settled.` : null
+      }
+    >
       {currentItemId === null ? (
-        <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-6" data-testid="adjudication-done">
-          <h2 className="text-lg font-semibold text-emerald-900">No disagreements left to settle</h2>
-          <p className="mt-1 text-sm text-emerald-900">
-            {queue.total === 0
-              ? 'The reviewers have not disagreed on any finished item yet. Items appear here once both reviews are in.'
-              : `All ${queue.total.toLocaleString('en-US')} items with disagreements are settled.`}
-          </p>
-          <Link href="/" className={buttonClasses({ className: 'mt-4 bg-emerald-700 hover:bg-emerald-800' })}>
-            Back to my work
-          </Link>
-        </div>
+        <ReviewDone title="No disagreements left to settle" testId="adjudication-done">
+          {queue.total === 0
+            ? 'The reviewers have not disagreed on any finished item yet. Items appear here once both reviews are in.'
+            : `All ${queue.total.toLocaleString('en-US')} items with disagreements are settled.`}
+        </ReviewDone>
       ) : shown ? (
         <AdjudicationPanel key={shown.itemId} item={shown} />
       ) : current.isError ? (
-        <Alert tone="error" title="This item could not be loaded.">
-          <p>{current.error.message}</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void current.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <ReviewLoadError error={current.error} onRetry={() => void current.refetch()} />
       ) : (
-        <p className="min-h-[60vh] text-slate-500" aria-live="polite">
-          Loading the next disagreement…
-        </p>
+        <ReviewLoading>Loading the next disagreement…</ReviewLoading>
       )}
-    </div>
+    </ReviewShell>
   );
 }

@@ -3,8 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
-import { isTypingTarget } from '@/components/review/keyboard';
 import { useActiveTime } from '@/components/review/use-active-time';
+import { useReviewKeys } from '@/components/review/use-review-keys';
 import { assignmentKey } from '@/lib/query/review';
 import type { FlowAssignmentDto } from '@/lib/server/review/dto';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
@@ -123,19 +123,9 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
     document.getElementById(`step-${draft.focus + 1}`)?.scrollIntoView({ block: 'nearest' });
   }, [draft.focus]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) {
-        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          trySubmit();
-        }
-        return;
-      }
-      if (isTypingTarget(e.target)) {
-        if (e.key === 'Escape') (e.target as HTMLElement).blur();
-        return;
-      }
+  useReviewKeys({
+    onSubmit: trySubmit,
+    onKey: (e) => {
       const d = draftRef.current;
       switch (e.key) {
         case 'j':
@@ -162,12 +152,6 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
           e.preventDefault();
           noteRef.current?.focus();
           break;
-        case 'Enter':
-          // Enter on a focused button or link does that control's own action.
-          if (e.target instanceof HTMLElement && e.target.closest('button, a, summary')) return;
-          e.preventDefault();
-          trySubmit();
-          break;
         case 'u':
           if (queue.undoableId !== null) onUndo();
           break;
@@ -177,10 +161,8 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
             update({ reasons: d.reasons.includes(reason) ? d.reasons.filter((r) => r !== reason) : [...d.reasons, reason] });
           }
       }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [steps, trySubmit, update, onUndo, queue.undoableId]);
+    },
+  });
 
   const cutAfter = draft.decision === 'truncate' ? draft.afterStep : null;
   const blocker = missing(draft, steps);

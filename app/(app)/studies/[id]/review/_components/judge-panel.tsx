@@ -7,9 +7,10 @@ import { choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairw
 import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
 import { CriterionRow } from '@/components/pairwise/criterion-row';
 import { ItemContext } from '@/components/pairwise/item-context';
-import { arrowsScroll, enterActivates, ignoreShortcut, useFollowFocus, useWindowKeydown } from '@/components/pairwise/keyboard';
+import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
 import { useActiveTime } from '@/components/review/use-active-time';
+import { useReviewKeys } from '@/components/review/use-review-keys';
 import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { judgeAssignmentOptions } from '@/lib/query/review';
@@ -154,43 +155,39 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
     });
   }, []);
 
-  useWindowKeydown((e) => {
-    const move = e.key === 'j' || e.key === 'k' || e.key === 'ArrowDown' || e.key === 'ArrowUp';
-    if (ignoreShortcut(e, { allowRepeat: move }) || arrowsScroll(e)) return;
-    const d = draftRef.current;
-    const last = criteria.length - 1;
-    switch (e.key) {
-      case 'j':
-      case 'ArrowDown':
-        e.preventDefault();
-        onFocusRow(Math.min(d.focus + 1, last));
-        return;
-      case 'k':
-      case 'ArrowUp':
-        e.preventDefault();
-        onFocusRow(Math.max(d.focus - 1, 0));
-        return;
-      case 'i':
-        e.preventDefault();
-        if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
-        return;
-      case 'Enter':
-        if (enterActivates(e.target)) return;
-        e.preventDefault();
-        trySubmit();
-        return;
-      case 'u':
-        if (queue.undoableId === null || sending) return;
-        e.preventDefault();
-        onUndo();
-        return;
-      default: {
-        const value = choiceForKey(e);
-        if (value === null) return;
-        e.preventDefault();
-        onChoose(d.focus, value, true);
+  useReviewKeys({
+    onSubmit: trySubmit,
+    onKey: (e) => {
+      const d = draftRef.current;
+      const last = criteria.length - 1;
+      switch (e.key) {
+        case 'j':
+        case 'ArrowDown':
+          e.preventDefault();
+          onFocusRow(Math.min(d.focus + 1, last));
+          return;
+        case 'k':
+        case 'ArrowUp':
+          e.preventDefault();
+          onFocusRow(Math.max(d.focus - 1, 0));
+          return;
+        case 'i':
+          e.preventDefault();
+          if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
+          return;
+        case 'u':
+          if (queue.undoableId === null || sending) return;
+          e.preventDefault();
+          onUndo();
+          return;
+        default: {
+          const value = choiceForKey(e);
+          if (value === null) return;
+          e.preventDefault();
+          onChoose(d.focus, value, true);
+        }
       }
-    }
+    },
   });
 
   useFollowFocus(listRef, draft.focus, assignmentId);

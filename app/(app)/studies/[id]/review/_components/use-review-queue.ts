@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import { newRequestId } from '@/components/review/keyboard';
+import { newRequestId } from '@/components/review/request-id';
 import type { ActionResult } from '@/lib/auth/handlers';
 import { assignmentKey, queueKey, queueOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
