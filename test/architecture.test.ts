@@ -1,0 +1,215 @@
+/**
+ * The layout of docs/architecture.md, checked on the source tree. Nothing of Concord runs here: every source file is
+ * parsed with the TypeScript compiler and its imports and string literals are compared with the rules. A failure
+ * names the file, the line and the offending import or statement.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
+const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'data', '.test-reports', 'migrations']);
+
+/** Repository-relative paths with forward slashes, of every source file under `dir`. */
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string) => {
+    for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(path.join(abs, entry.name));
+      } else if (SOURCE.test(entry.name)) {
+        out.push(path.relative(ROOT, path.join(abs, entry.name)).split(path.sep).join('/'));
+      }
+    }
+  };
+  if (fs.existsSync(path.join(ROOT, dir))) walk(path.join(ROOT, dir));
+  return out.sort();
+}
+
+const parsed = new Map<string, ts.SourceFile>();
+function parse(file: string): ts.SourceFile {
+  let sf = parsed.get(file);
+  if (!sf) {
+    const kind = file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+    sf = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true, kind);
+    parsed.set(file, sf);
+  }
+  return sf;
+}
+
+function lineOf(sf: ts.SourceFile, node: ts.Node): number {
+  return sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+}
+
+interface Import {
+  /** As written: `@/lib/server/review/dto`, `../errors`, `next/navigation`. */
+  specifier: string;
+  /** A repository-relative path without extension for `@/` and relative specifiers, else the package name. */
+  target: string;
+  line: number;
+}
+
+/** Static imports and re-exports, `import()` and `require()`, type-only ones included. */
+function importsOf(file: string): Import[] {
+  const sf = parse(file);
+  const found: Import[] = [];
+  const add = (lit: ts.Node | undefined) => {
+    if (!lit || !ts.isStringLiteralLike(lit)) return;
+    const specifier = lit.text;
+    let target = specifier;
+    if (specifier.startsWith('@/')) target = specifier.slice(2);
+    else if (specifier.startsWith('.')) {
+      target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+    }
+    found.push({ specifier, target: target.replace(/\.(ts|tsx|js|mjs|cjs)$/, ''), line: lineOf(sf, lit) });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression);
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require')) {
+        add(node.arguments[0]);
+      }
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+const isTest = (file: string) => /\.test\.(ts|tsx)$/.test(file);
+const under = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
+const isPackage = (target: string, name: string) => target === name || target.startsWith(`${name}/`);
+
+type Rule = (file: string, imp: Import) => string | null;
+
+/** Every `file:line  import 'x'` that breaks `rule`, over `files`. */
+function importViolations(files: string[], rule: Rule): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    for (const imp of importsOf(file)) {
+      const why = rule(file, imp);
+      if (why) out.push(`${file}:${imp.line}  imports '${imp.specifier}' (${why})`);
+    }
+  }
+  return out;
+}
+
+/**
+ * SQL that Concord writes: a query, a write or a schema statement. Upper case only, as Concord writes SQL, so
+ * that prose ("Select the reviewers from the list") and key or method names ("Delete", "DELETE" alone) pass.
+ */
+const SQL_PATTERNS: [string, RegExp][] = [
+  ['SELECT … FROM', /\bSELECT\b[\s\S]*?\bFROM\b/],
+  ['INSERT INTO', /\bINSERT\s+(?:OR\s+[A-Z]+\s+)?INTO\b/],
+  ['UPDATE … SET', /\bUPDATE\s+(?:OR\s+[A-Z]+\s+)?["`]?\w+["`]?\s+SET\b/],
+  ['DELETE FROM', /\bDELETE\s+FROM\b/],
+  ['CREATE TABLE|INDEX|TRIGGER', /\bCREATE\s+(?:TEMP(?:ORARY)?\s+|UNIQUE\s+)?(?:TABLE|INDEX|TRIGGER)\b/],
+];
+
+/** The text of a string or template literal, with `${…}` replaced by a placeholder. */
+function literalText(node: ts.Node): string | null {
+  if (ts.isStringLiteralLike(node)) return node.text;
+  if (ts.isTemplateExpression(node)) {
+    return node.head.text + node.templateSpans.map((s) => ` ? ${s.literal.text}`).join('');
+  }
+  return null;
+}
+
+/** Every `file:line  …` where `files` hold an SQL statement in a string or call `.prepare(`. */
+function sqlViolations(files: string[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const sf = parse(file);
+    const visit = (node: ts.Node) => {
+      const text = literalText(node);
+      if (text !== null) {
+        for (const [name, re] of SQL_PATTERNS) {
+          const m = re.exec(text);
+          if (m) {
+            const excerpt = m[0].replace(/\s+/g, ' ').slice(0, 60);
+            out.push(`${file}:${lineOf(sf, node)}  SQL ${name}: "${excerpt}"`);
+            break;
+          }
+        }
+        if (!ts.isTemplateExpression(node)) return;
+      }
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.name.text === 'prepare'
+      ) {
+        out.push(`${file}:${lineOf(sf, node.expression.name)}  calls .prepare(`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+const files = {
+  app: sourceFiles('app'),
+  components: sourceFiles('components'),
+  db: sourceFiles('db'),
+  lib: sourceFiles('lib'),
+};
+const inFolder = (list: string[], folder: string) => list.filter((f) => under(f, folder));
+const routeComponents = files.app.filter((f) => f.includes('/_components/'));
+/** What renders: pages, layouts and every other React file of a route, and components/. */
+const rendering = [...files.app.filter((f) => /\.(tsx|jsx)$/.test(f)), ...files.components];
+
+const fail = (list: string[]) => (list.length ? `\n${list.join('\n')}\n` : '');
+
+describe('architecture', () => {
+  it('finds the source tree', () => {
+    for (const [name, list] of Object.entries(files)) expect(list.length, `no source files under ${name}/`).toBeGreaterThan(0);
+    expect(routeComponents.length).toBeGreaterThan(0);
+  });
+
+  it('(a) db/ imports nothing from lib/server or lib/io: storage does not know the features', () => {
+    const bad = importViolations(files.db, (_f, imp) =>
+      under(imp.target, 'lib/server') || under(imp.target, 'lib/io') ? 'db/ is below the use-cases' : null,
+    );
+    expect(fail(bad)).toBe('');
+  });
+
+  it('(b) client code imports from lib/server only the dto modules', () => {
+    const clients = [
+      ...files.components,
+      ...inFolder(files.lib, 'lib/io'),
+      ...inFolder(files.lib, 'lib/query'),
+      ...routeComponents,
+    ];
+    const bad = importViolations(clients, (_f, imp) =>
+      under(imp.target, 'lib/server') && !/\/dto$/.test(imp.target) ? 'only lib/server/<feature>/dto may be imported here' : null,
+    );
+    expect(fail(bad)).toBe('');
+  });
+
+  it('(c) lib/stats and lib/io import nothing from db/, next or React', () => {
+    const pure = [...inFolder(files.lib, 'lib/stats'), ...inFolder(files.lib, 'lib/io')];
+    const bad = importViolations(pure, (_f, imp) => {
+      if (under(imp.target, 'db')) return 'pure code does not read the database';
+      if (['next', 'react', 'react-dom'].some((p) => isPackage(imp.target, p))) return 'pure code runs outside Next and React';
+      return null;
+    });
+    expect(fail(bad)).toBe('');
+  });
+
+  it('(d) every SQL statement lives in db/: none in lib/ or app/ outside tests', () => {
+    const bad = sqlViolations([...files.lib, ...files.app].filter((f) => !isTest(f)));
+    expect(fail(bad)).toBe('');
+  });
+
+  it('(e) pages and components never import db/', () => {
+    const bad = importViolations(rendering, (_f, imp) => (under(imp.target, 'db') ? 'go through a lib/server use-case' : null));
+    expect(fail(bad)).toBe('');
+  });
+});
