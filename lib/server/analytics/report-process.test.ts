@@ -49,6 +49,17 @@ describe('a report with a bootstrap, for the web server', () => {
     expect(ticks).toBeGreaterThan(20);
   }, 60_000);
 
+  it('computes the certify and bias reports in another process too, with the same numbers and options', async () => {
+    const options = { judge: 'judge-a', criterion: 'overall', target: '0.6', epsilon: '0.3' };
+    const [certify, bias] = await Promise.all([
+      reportForRequest(lead, studyId, 'certify', options),
+      reportForRequest(lead, studyId, 'bias', {}),
+    ]);
+    expect(certify).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'certify', options))));
+    expect(certify.target).toBe(0.6);
+    expect(bias).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'bias', {}))));
+  }, 60_000);
+
   it('computes point estimates in this process, as before', async () => {
     const dto = await reportForRequest(lead, studyId, 'alignment', { judge: 'judge-a', bootstrap: '0' });
     expect(dto).toEqual(computeReport(lead, studyId, 'alignment', { judge: 'judge-a', bootstrap: '0' }));

@@ -38,8 +38,14 @@ const bootstrapOnly = z.object({ bootstrap: replicatesSchema });
 const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>(['agreement', 'alignment', 'leaderboard']);
 
 /**
+ * Reports that read every label row of a study in order (the settle order, the display order of each label): a few
+ * seconds on a million labels, so always computed by the child, even without a bootstrap.
+ */
+const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>(['certify', 'bias']);
+
+/**
  * A report for a request of the web server. Point estimates take well under a second even on a million labels
- * and are computed here; a report with bootstrap intervals (thousands of resamples, seconds of CPU) is computed
+ * and are computed here; the certify and bias reports, and a report with bootstrap intervals (thousands of resamples, seconds of CPU) is computed
  * by a child process (`report-child.ts`, the same code and seed, so the same numbers), one at a time, while this
  * process goes on answering everyone else. Bad options and missing rights are refused here, before any process
  * is started; the child checks them again.
@@ -53,7 +59,7 @@ export async function reportForRequest<R extends ReportName>(
 ): Promise<ReportDtos[R]> {
   analysableStudy(getDb(), actor, studyId);
   const replicates = !REPORTS_WITH_BOOTSTRAP.has(name) ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
-  if (replicates === 0) return computeReport(actor, studyId, name, options);
+  if (replicates === 0 && !REPORTS_IN_OWN_PROCESS.has(name)) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };
   return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, { signal, nice: CHILD_NICE })));
 }
