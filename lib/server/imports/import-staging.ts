@@ -59,6 +59,18 @@ export function undoImport(db: Db, importId: number) {
   });
 }
 
+/** What a second import into a study is told while the first is still being written. */
+export const ANOTHER_IMPORT = 'Another import into this study is still running; try again when it has finished.';
+
+/** Undoes a failed import at once; if that fails too, it stays 'staging' and the next start or import undoes it. */
+export function undoFailedImport(db: Db, importId: number) {
+  try {
+    undoImport(db, importId);
+  } catch (undoError) {
+    console.error(undoError);
+  }
+}
+
 /** Undoes every staging import whose process is gone (all studies, or one). Returns how many were undone. */
 export function recoverAbandonedImports(db: Db, studyId?: number): number {
   const now = Date.now();

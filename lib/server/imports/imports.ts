@@ -12,7 +12,7 @@ import { studyForStaff } from '../review/access';
 import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
-import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
+import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
 import type { ImportReportDto } from './dto';
 
@@ -146,14 +146,7 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
       return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };
     });
   } catch (e) {
-    try {
-      undoImport(db, importId);
-    } catch (undoError) {
-      // Left 'staging': the next start or import undoes it once this process is gone.
-      console.error(undoError);
-    }
+    undoFailedImport(db, importId);
     throw e;
   }
 }
-
-const ANOTHER_IMPORT = 'Another import into this study is still running; try again when it has finished.';

@@ -10,7 +10,7 @@ import { studyForStaff } from '../review/access';
 import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected } from './import-report';
-import { beginStaging, finishStaging, heartbeat, runningImport, undoImport } from './import-staging';
+import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { criteriaForItem } from '../review/judging';
 import type { JudgeImportReportDto } from './dto';
 
@@ -159,14 +159,7 @@ export function importJudge(
       return { run: name, records, labels: labelsWritten, unparsed };
     });
   } catch (e) {
-    try {
-      undoImport(db, importId);
-    } catch (undoError) {
-      // Left 'staging': the next start or import undoes it once this process is gone.
-      console.error(undoError);
-    }
+    undoFailedImport(db, importId);
     throw e;
   }
 }
-
-const ANOTHER_IMPORT = 'Another import into this study is still running; try again when it has finished.';
