@@ -77,16 +77,25 @@ describe('a judge run imported in batches', () => {
     const staging = { writes: 0 };
     // While the import runs in a child process: look at the run, and write to the database as an annotator would.
     const timer = setInterval(() => {
-      const row = sql().prepare("SELECT id, state FROM judge_runs WHERE study_id = ? AND name = 'big-judge'").get(studyId) as
-        { id: number; state: string } | undefined;
-      if (row?.state === 'staging') {
-        seen.staging++;
-        const n = count('SELECT count(*) FROM judge_labels WHERE run_id = ?', row.id);
-        if (n > 0 && n < VERDICTS) seen.partial++;
-        if (listJudgeRuns(lead, studyId).length || aq.judgeRuns(getDb(), studyId).length || aq.findJudgeRun(getDb(), studyId, 'big-judge'))
-          seen.listed++;
-        expect(() => alignmentReport(lead, studyId, { judge: 'big-judge', bootstrap: 0 })).toThrow('was not found');
-      }
+      // One read transaction: the state and what the readers list come from the same snapshot, so the import's
+      // last commit cannot fall between them.
+      const row = sql().transaction(() => {
+        const run = sql().prepare("SELECT id, state FROM judge_runs WHERE study_id = ? AND name = 'big-judge'").get(studyId) as
+          { id: number; state: string } | undefined;
+        if (run?.state === 'staging') {
+          seen.staging++;
+          const n = count('SELECT count(*) FROM judge_labels WHERE run_id = ?', run.id);
+          if (n > 0 && n < VERDICTS) seen.partial++;
+          if (
+            listJudgeRuns(lead, studyId).length ||
+            aq.judgeRuns(getDb(), studyId).length ||
+            aq.findJudgeRun(getDb(), studyId, 'big-judge')
+          )
+            seen.listed++;
+          expect(() => alignmentReport(lead, studyId, { judge: 'big-judge', bootstrap: 0 })).toThrow('was not found');
+        }
+        return run;
+      })();
       const t0 = performance.now();
       inTransaction(getDb(), () => sql().prepare("INSERT INTO audit_log (action, study_id) VALUES ('probe', ?)").run(studyId));
       const t1 = performance.now();
