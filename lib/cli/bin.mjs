@@ -11,6 +11,15 @@ const tsx = require.resolve('tsx');
 const child = spawn(
   process.execPath,
   ['--conditions=react-server', '--import', tsx, path.join(here, 'main.ts'), ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: process.cwd(), env: { ...process.env, CONCORD_MIGRATIONS: process.env.CONCORD_MIGRATIONS ?? path.join(here, '..', '..', 'db', 'migrations') } },
+  {
+    stdio: 'inherit',
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      CONCORD_MIGRATIONS: process.env.CONCORD_MIGRATIONS ?? path.join(here, '..', '..', 'db', 'migrations'),
+      // The child stops an import if this process is killed on its own (main.ts).
+      CONCORD_CLI_WRAPPER: String(process.pid),
+    },
+  },
 );
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

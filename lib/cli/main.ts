@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { closeDb } from '@/db/client';
 import { DomainError } from '@/lib/server/errors';
+import { checkBeforeEachCommit } from '@/lib/server/imports/import-staging';
 import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
@@ -9,6 +10,16 @@ import { DATA_COMMANDS } from './data-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
 const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...DATA_COMMANDS];
+
+// bin.mjs runs this file in a child process. If the wrapper alone is killed, whoever ran the command saw it end
+// without an answer: an import still running here stops before its next commit and undoes what it wrote, as an
+// import child of the server does when the server is gone. A dead parent changes this process's parent pid at once.
+const wrapperPid = Number(process.env.CONCORD_CLI_WRAPPER);
+if (wrapperPid && wrapperPid === process.ppid) {
+  checkBeforeEachCommit(() => {
+    if (process.ppid !== wrapperPid) throw new Error(`the command's process (pid ${wrapperPid}) is gone; the import is undone`);
+  });
+}
 
 const USAGE = `Usage: npx concord <command> [options]
 

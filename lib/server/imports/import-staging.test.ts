@@ -108,6 +108,42 @@ describe('imports written in batches', () => {
 });
 
 describe('an import killed while it writes', () => {
+  it("stops and undoes itself when only the command's wrapper process is killed", async () => {
+    const studyId = newStudy('Wrapper killed');
+    const file = writeTemp(dir, 'orphan.jsonl', flowsJsonl('orphan', 30_000));
+    const cli = spawn(process.execPath, ['lib/cli/bin.mjs', 'import', 'items', '--study', String(studyId), file], {
+      env: process.env,
+      stdio: 'ignore',
+      detached: true,
+    });
+    try {
+      let staged = 0;
+      for (let i = 0; i < 600 && staged < 2_000; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        staged = count(
+          "SELECT count(*) FROM items i JOIN imports m ON m.id = i.import_id WHERE m.study_id = ? AND m.state = 'staging'",
+          studyId,
+        );
+      }
+      expect(staged).toBeGreaterThanOrEqual(2_000);
+      // Only bin.mjs: the tsx child that runs the import is left running, as after an OOM kill of the wrapper.
+      process.kill(cli.pid!, 'SIGKILL');
+      // The child notices at its next commit and removes what it wrote, with nobody starting anything.
+      let imports = -1;
+      for (let i = 0; i < 400 && imports !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        imports = count('SELECT count(*) FROM imports WHERE study_id = ?', studyId);
+      }
+      expect(imports).toBe(0);
+      expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+    } finally {
+      try {
+        process.kill(-cli.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+  }, 60_000);
   it('leaves staged items that the next start removes: none of the file remains', async () => {
     const studyId = newStudy('Killed');
     const file = writeTemp(dir, 'killed.jsonl', flowsJsonl('killed', 30_000));
