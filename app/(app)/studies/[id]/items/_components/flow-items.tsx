@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import type { FlowListDto, StudyDto } from '@/lib/server/studies/dto';
+import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
 
 export type FlowSearch = { decision?: string; reviewer?: string; q?: string; page?: string };
 
@@ -7,22 +7,10 @@ export type FlowSearch = { decision?: string; reviewer?: string; q?: string; pag
 export function FlowItems({ study, sp, list, page }: { study: StudyDto; sp: FlowSearch; list: FlowListDto; page: number }) {
   const id = study.id;
   const pages = Math.max(1, Math.ceil(list.total / 50));
-  const href = (p: number) => {
-    const u = new URLSearchParams();
-    if (sp.decision) u.set('decision', sp.decision);
-    if (sp.reviewer) u.set('reviewer', sp.reviewer);
-    if (sp.q) u.set('q', sp.q);
-    u.set('page', String(p));
-    return `/studies/${id}/items?${u}`;
-  };
+  const href = (p: number) => itemsPageHref(id, { decision: sp.decision, reviewer: sp.reviewer, q: sp.q }, p);
   return (
     <div className="space-y-4">
-      <p className="text-sm">
-        <Link href={`/studies/${id}`} className="text-accent-700 hover:underline">
-          ← {study.name}
-        </Link>
-      </p>
-      <h1 className="text-2xl font-semibold">Flows</h1>
+      <ItemsHeader studyId={id} studyName={study.name} title="Flows" />
       <form className="flex flex-wrap items-end gap-3 text-sm" role="search">
         <label>
           <span className="block text-slate-600">Decision</span>
@@ -74,13 +62,7 @@ export function FlowItems({ study, sp, list, page }: { study: StudyDto; sp: Flow
           ))}
         </tbody>
       </table>
-      <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-        {page > 1 && <Link href={href(page - 1)}>← Previous</Link>}
-        <span>
-          Page {page} of {pages}
-        </span>
-        {page < pages && <Link href={href(page + 1)}>Next →</Link>}
-      </nav>
+      <Pager page={page} pages={pages} href={href} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
-import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type StudyDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
+import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
 
 export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; page?: string | string[] };
 
@@ -36,21 +36,10 @@ export function PairwiseItems({
   const id = study.id;
   const state = typeof sp.state === 'string' ? sp.state : '';
   const q = typeof sp.q === 'string' ? sp.q : '';
-  const href = (p: number) => {
-    const u = new URLSearchParams();
-    if (state) u.set('state', state);
-    if (q) u.set('q', q);
-    u.set('page', String(p));
-    return `/studies/${id}/items?${u}`;
-  };
+  const href = (p: number) => itemsPageHref(id, { state, q }, p);
   return (
     <div className="space-y-4">
-      <p className="text-sm">
-        <Link href={`/studies/${id}`} className="text-accent-700 hover:underline">
-          ← {study.name}
-        </Link>
-      </p>
-      <h1 className="text-2xl font-semibold">Items</h1>
+      <ItemsHeader studyId={id} studyName={study.name} title="Items" />
       <form className="flex flex-wrap items-end gap-3 text-sm" role="search">
         <label>
           <span className="block text-slate-600">State</span>
@@ -120,13 +109,7 @@ export function PairwiseItems({
               </tbody>
             </table>
           </div>
-          <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-            {list.page > 1 && <Link href={href(list.page - 1)}>← Previous</Link>}
-            <span>
-              Page {list.page} of {list.pages}
-            </span>
-            {list.page < list.pages && <Link href={href(list.page + 1)}>Next →</Link>}
-          </nav>
+          <Pager page={list.page} pages={list.pages} href={href} />
         </>
       )}
     </div>
