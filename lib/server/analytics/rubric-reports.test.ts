@@ -92,7 +92,7 @@ beforeAll(async () => {
       {
         name: 'gpt',
         lines: [
-          ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({ item, labels: leak ? { [MI]: mi, leak } : { [MI]: mi } })),
+          ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({ item, labels: leak ? { [MI]: mi, leak } : ({ [MI]: mi } as Record<string, string>) })),
           ...ROWS.map(([item]) => ({ item, sample: 2, labels: { [MI]: Y, leak: 'OK' } })),
         ],
       },

@@ -482,7 +482,7 @@ function correctedCells(frame: RubricFrame, gold: Int8Array, verdict: Int8Array,
 /* ----- hybrid ----- */
 
 const booleanOption = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])])
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''], { error: 'lenient is true or false.' })])
   .transform((v) => v === true || v === 'true' || v === '1')
   .default(false);
 
@@ -498,7 +498,7 @@ export const rubricHybridOptions = z.object({
     .default(0.95),
 });
 
-export type RubricHybridOptions = z.input<typeof rubricHybridOptions>;
+export type RubricHybridOptions = Omit<z.input<typeof rubricHybridOptions>, 'lenient'> & { lenient?: boolean | string };
 
 /** The dimension a hybrid option names (the first by default); an unknown one is refused with the study's dimensions. */
 export function dimensionIndex(frame: RubricFrame, criterion: string | undefined): number {
