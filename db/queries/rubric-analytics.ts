@@ -8,33 +8,40 @@ import { stmt, type Db } from '../client';
  */
 
 /**
- * The newest ruling on each ruled dimension of the study's items, as `itemId · 1024 + dimension · 16 + label`
- * (dimension < 64, label < 16), in item, dimension and revision order: for one item and dimension the last value
- * read is the newest ruling.
+ * The rulings on the study's items `fromItem..toItem` (ids), as `itemId · 1024 + dimension · 16 + label` (dimension
+ * < 64, label < 16), in item, dimension and revision order: for one item and dimension the last value read is the
+ * newest ruling. Read by item range on the (item, dimension, revision) index, so items of other studies that fall in
+ * the range come too: the caller keeps only its own.
  */
-export const rubricRulingCodes = (db: Db, studyId: number) =>
+export const rubricRulingCodes = (db: Db, fromItem: number, toItem: number) =>
   stmt(
     db,
-    `SELECT r.item_id * 1024 + r.dimension * 16 + r.label
-       FROM rubric_adjudications r JOIN items i ON i.id = r.item_id
-      WHERE i.study_id = ?
-      ORDER BY r.item_id, r.dimension, r.revision`,
+    `SELECT item_id * 1024 + dimension * 16 + label FROM rubric_adjudications
+      WHERE item_id BETWEEN ? AND ? ORDER BY item_id, dimension, revision`,
   )
     .pluck()
-    .all(studyId) as number[];
+    .all(fromItem, toItem) as number[];
 
 /**
- * One sample of a judge run's verdicts, as `itemId · 1024 + dimension · 16 + label`, read in the table's own order
- * (run, item, dimension, sample: one range scan).
+ * One sample of a judge run's verdicts on items `fromItem..toItem`, from the packs (migration 0019): segments
+ * `/itemId.` followed by one character per dimension, 48 + 16 · dimension + label, joined by SQLite into one text.
  */
-export const rubricJudgeCodes = (db: Db, runId: number, sample: number) =>
-  stmt(db, 'SELECT item_id * 1024 + dimension * 16 + label FROM rubric_judge_labels WHERE run_id = ? AND sample = ?')
+export const rubricJudgePackText = (db: Db, runId: number, sample: number, fromItem: number, toItem: number) =>
+  (stmt(
+    db,
+    `SELECT group_concat(segment, '') FROM rubric_judge_label_packs
+      WHERE run_id = ? AND sample = ? AND item_id BETWEEN ? AND ?`,
+  )
     .pluck()
-    .all(runId, sample) as number[];
+    .get(runId, sample, fromItem, toItem) as string | null) ?? '';
 
-/** The samples a judge run holds, ascending (1 for a run sampled once). */
-export const rubricJudgeSamples = (db: Db, runId: number) =>
-  stmt(db, 'SELECT DISTINCT sample FROM rubric_judge_labels WHERE run_id = ? ORDER BY sample').pluck().all(runId) as number[];
+/** The samples a judge run holds, ascending (1 for a run sampled once): one index seek per sample. */
+export function rubricJudgeSamples(db: Db, runId: number): number[] {
+  const next = stmt(db, 'SELECT min(sample) FROM rubric_judge_label_packs WHERE run_id = ? AND sample > ?').pluck();
+  const out: number[] = [];
+  for (let s = next.get(runId, 0) as number | null; s !== null; s = next.get(runId, s) as number | null) out.push(s);
+  return out;
+}
 
 /* ----- writes for the test fixture and the benchmark (the rubric importers and the review screen write the same rows) ----- */
 

@@ -3,13 +3,14 @@ import * as z from 'zod';
 import type { Db } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as packs from '@/db/queries/packs';
-import { rubricJudgeCodes, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { invalid, notFound } from '../errors';
 import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rubricReviewerCodes } from '../ground-truth/rubric-codes';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { Segments, itemRanges } from '../packs/pack-text';
 import { studyForStaff } from '../review/access';
 import type { HumanLabels } from './data';
 
@@ -185,16 +186,24 @@ export function rubricJudgeRunNamed(db: Db, studyId: number, name: string) {
 export function loadRubricJudge(db: Db, frame: RubricFrame, run: { id: number; name: string }, sample: number, lenientMissing = false): Int8Array {
   const { n, D } = frame;
   const verdict = new Int8Array(D * n).fill(-1);
-  const codes = rubricJudgeCodes(db, run.id, sample);
-  if (codes.length === 0 && sample !== 1 && !lenientMissing) {
+  let read = 0;
+  for (const [from, to] of itemRanges(frame.items)) {
+    const seg = new Segments(rubricJudgePackText(db, run.id, sample, from, to));
+    const text = seg.text;
+    while (seg.next()) {
+      const i = frame.items.of(seg.fields[0]);
+      if (i < 0) continue;
+      for (let p = seg.start; p < seg.end; p++) {
+        const v = text.charCodeAt(p) - 48;
+        const d = v >> 4;
+        if (d < D) verdict[d * n + i] = v & 15;
+        read++;
+      }
+    }
+  }
+  if (read === 0 && sample !== 1 && !lenientMissing) {
     const have = rubricJudgeSamples(db, run.id);
     throw invalid(`The judge run "${run.name}" has no sample ${sample}; its samples: ${have.join(', ') || 'none'}.`, { sample: 'Unknown sample' });
-  }
-  for (const code of codes) {
-    const low = code % 1024;
-    const i = frame.items.of((code - low) / 1024);
-    const d = low >> 4;
-    if (i >= 0 && d < D) verdict[d * n + i] = low & 15;
   }
   return verdict;
 }

@@ -404,3 +404,29 @@ describe('MRBench V3 dev set: the gold leaderboard against the raw file', () => 
     expect(r.rows.find((x) => x.model === 'GPT4' && x.grader === 'ground truth')!.counts.mistake_identification.desired).toBe(282);
   });
 });
+
+describe('the judge packs (migration 0019) follow the verdict rows', () => {
+  it('after a delete, an update and a cascade from a deleted item, the packs equal the rows', () => {
+    const sql = getDb().$client;
+    const runId = sql.prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt'").pluck().get(studyId) as number;
+    const item = (ext: string) => sql.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, ext) as number;
+    const fromRows = () =>
+      sql
+        .prepare('SELECT sample, item_id, dimension, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY sample, item_id, dimension')
+        .raw()
+        .all(runId) as number[][];
+    const fromPacks = () =>
+      (sql.prepare('SELECT sample, item_id, packed FROM rubric_judge_label_packs WHERE run_id = ? ORDER BY sample, item_id').raw().all(runId) as [number, number, string][])
+        .flatMap(([sample, itemId, packed]) => Array.from(packed, (ch) => [sample, itemId, (ch.charCodeAt(0) - 48) >> 4, (ch.charCodeAt(0) - 48) & 15]))
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+    expect(fromPacks()).toEqual(fromRows());
+    sql.prepare('DELETE FROM rubric_judge_labels WHERE run_id = ? AND item_id = ? AND dimension = 1 AND sample = 1').run(runId, item('i1'));
+    sql.prepare('UPDATE rubric_judge_labels SET label = 0 WHERE run_id = ? AND item_id = ? AND dimension = 0 AND sample = 2').run(runId, item('i2'));
+    sql.prepare('DELETE FROM items WHERE id = ?').run(item('i3'));
+    expect(fromPacks()).toEqual(fromRows());
+    expect(fromRows().length).toBe(8 * 2 - 1 + 16 - 1 - 2 - 2);
+    // The report reads the packs: sample 2 now says "No" on i2's mistake identification (gold "Yes").
+    const r2 = rubricAlignmentReport(lead, studyId, { judge: 'gpt', sample: 2, bootstrap: 0 });
+    expect(r2.byCriterion[0]).toMatchObject({ n: 6, agree: 2 });
+  });
+});

@@ -121,11 +121,13 @@ export function rubricGroundTruthCodes(db: Db, study: StudyRow, read?: RubricRev
   const { n, D, slots: S, given, items } = r;
   const dims = rubricDimensions(study);
   const ruled = new Int8Array(D * n).fill(NO_RULING);
-  for (const code of rubricRulingCodes(db, study.id)) {
-    const low = code % 1024;
-    const i = items.of((code - low) / 1024);
-    const d = low >> 4;
-    if (i >= 0 && d < D) ruled[d * n + i] = low & 15;
+  for (const [from, to] of itemRanges(items)) {
+    for (const code of rubricRulingCodes(db, from, to)) {
+      const low = code % 1024;
+      const i = items.of((code - low) / 1024);
+      const d = low >> 4;
+      if (i >= 0 && d < D) ruled[d * n + i] = low & 15;
+    }
   }
   const rule = study.groundTruthRule;
   const resolved = new Int8Array(D * n);
