@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
 import { publicDataPath } from '@/lib/io/public-data';
-import { rubricAnnotationRecords, rubricItemRecords } from '@/lib/io/rubric-records';
 import { cohenKappa, contingencyTable, fleissKappa, itemCountsFromRaters, krippendorffAlpha, wilsonInterval } from '@/lib/stats';
 import type { RubricCatalog } from '@/lib/validation/rubric';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
@@ -12,6 +11,8 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
 import { rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
+import { importItems } from '../imports/imports';
+import { createStudy } from '../studies/studies';
 import { reportJson } from './json';
 import { rubricAgreementReport, rubricAlignmentReport, rubricHybridReport, rubricLeaderboardReport } from './rubric-reports';
 
@@ -351,8 +352,8 @@ describe("Padó's worked example on a rubric study", () => {
 });
 
 /*
- * MRBench V3 dev set: every tutor's reply an item, the published labels as the only reviewer (so they are the
- * ground truth). The leaderboard's ground-truth share of "Yes" per tutor and dimension must equal a count made
+ * MRBench V3 dev set, imported with `--format mrbench`: every tutor's reply an item, the published labels as the only
+ * reviewer (so they are the ground truth). The leaderboard's ground-truth share of "Yes" per tutor and dimension must equal a count made
  * here straight from the raw JSON.
  */
 describe('MRBench V3 dev set: the gold leaderboard against the raw file', () => {
@@ -360,16 +361,10 @@ describe('MRBench V3 dev set: the gold leaderboard against the raw file', () => 
   const FIELDS = ['Mistake_Identification', 'Mistake_Location', 'Providing_Guidance', 'Actionability'];
   let mrbench: number;
   beforeAll(() => {
-    const items = Array.from(rubricItemRecords(file, 'mrbench')).flatMap((r) => (r.ok ? [r.value] : []));
-    const gold = Array.from(rubricAnnotationRecords(file, 'mrbench', MRBENCH_V3_CATALOG)).flatMap((r) => (r.ok ? [r.value] : []));
-    mrbench = buildRubricStudy(lead, {
-      name: 'MRBench V3',
-      catalog: MRBENCH_V3_CATALOG,
-      reviewersPerItem: 1,
-      items: items.map((it) => ({ id: it.id, source: it.reply?.source ?? null, group: it.group })),
-      annotations: gold.map((g) => ({ item: g.item, annotator: g.annotator, labels: g.labels })),
-    });
-  });
+    // Through the real importer: MRBench V3 items, each dialogue a group, the published labels a prior reviewer.
+    mrbench = createStudy(lead, { kind: 'rubric', name: 'MRBench V3', dimensions: 'mrbench-v3', reviewersPerItem: 1 }).id;
+    importItems(lead, mrbench, file, 'mrbench');
+  }, 60_000);
 
   it('matches every tutor × dimension, strictly and leniently', () => {
     type Raw = { tutor_responses: Record<string, { annotation: Record<string, string> }> };

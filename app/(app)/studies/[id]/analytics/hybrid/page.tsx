@@ -21,7 +21,7 @@ export default async function HybridPage({ params, searchParams }: { params: Pro
   if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
   const sp = await searchParams;
   if (study.kind === 'rubric') {
-    const dimensions = (study.criteria as { id: string }[]).map((c) => c.id);
+    const dimensions = (study.dimensions ?? []).map((c) => c.id);
     const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
     const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
     const wanted = Number(first(sp.target));
