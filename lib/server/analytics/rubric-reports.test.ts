@@ -14,6 +14,8 @@ import { rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
 import { importItems } from '../imports/imports';
 import { createStudy } from '../studies/studies';
 import { reportJson } from './json';
+import { reportCsv } from '@/lib/io/report-csv';
+import { parseCsv } from '@/test/csv';
 import { rubricAgreementReport, rubricAlignmentReport, rubricHybridReport, rubricLeaderboardReport } from './rubric-reports';
 
 useTestDatabase();
@@ -397,6 +399,47 @@ describe('MRBench V3 dev set: the gold leaderboard against the raw file', () => 
     expect(checked).toBe(36);
     // One spot value from the published data, as lib/stats/rubric-mrbench.test.ts: GPT-4 identifies 282 mistakes.
     expect(r.rows.find((x) => x.model === 'GPT4' && x.grader === 'ground truth')!.counts.mistake_identification.desired).toBe(282);
+  });
+});
+
+describe('the rubric reports as CSV', () => {
+  const csv = (lines: string[]) => parseCsv(lines.join(''));
+  it('alignment: a row per scope and scoring, the confusion cells in label order, class-wise rows', () => {
+    const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 });
+    const summaries = csv(reportCsv('rubric-alignment', 'summaries', r));
+    expect(summaries[0].slice(0, 8)).toEqual(['judge', 'sample', 'tutor', 'dimension', 'scoring', 'n', 'agree', 'accuracy']);
+    // overall; MI strict + lenient; leak; per tutor: pooled, MI strict + lenient, leak → 1 + 3 + 2 × 4 rows.
+    expect(summaries).toHaveLength(1 + 1 + 3 + 2 * 4);
+    expect(summaries.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'lenient')!.slice(5, 8)).toEqual(['6', '5', String(5 / 6)]);
+    const confusion = csv(reportCsv('rubric-alignment', 'confusion', r));
+    const mi = confusion.filter((row) => row[2] === 'all' && row[3] === MI && row[4] === 'strict').map((row) => row.slice(5));
+    expect(mi).toEqual([
+      ['No', 'No', '1'], ['No', 'To some extent', '0'], ['No', 'Yes', '1'],
+      ['To some extent', 'No', '0'], ['To some extent', 'To some extent', '0'], ['To some extent', 'Yes', '1'],
+      ['Yes', 'No', '0'], ['Yes', 'To some extent', '1'], ['Yes', 'Yes', '2'],
+    ]);
+    const classwise = csv(reportCsv('rubric-alignment', 'classwise', r));
+    expect(classwise.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'strict' && row[5] === 'Yes')!.slice(6, 9)).toEqual(['4', '2', '0.5']);
+  });
+
+  it('leaderboard, hybrid and agreement tables', () => {
+    const board = csv(reportCsv('rubric-leaderboard', 'leaderboard', rubricLeaderboardReport(lead, studyId)));
+    expect(board[0].slice(0, 6)).toEqual(['tutor', 'grader', 'dimension', 'n', 'desired', 'share']);
+    expect(board.find((row) => row[0] === 't2' && row[1] === 'ground truth' && row[2] === MI)!.slice(3, 5)).toEqual(['3', '1']);
+    expect(board).toHaveLength(1 + 2 * 2 * 2);
+    const plans = csv(reportCsv('rubric-hybrid', 'plans', rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true })));
+    expect(plans.map((row) => [row[3], row[4], row[5]])).toEqual([
+      ['tutor', 'dimension', 'scoring'],
+      ['all', MI, 'lenient'],
+      ['t1', MI, 'lenient'],
+      ['t2', MI, 'lenient'],
+      ['all', 'leak', 'strict'],
+    ]);
+    const pairs = csv(reportCsv('rubric-agreement', 'pairs', rubricAgreementReport(lead, studyId, { bootstrap: 0 })));
+    expect(pairs.slice(1).map((row) => row.slice(0, 4))).toEqual([
+      [MI, 'alice', 'bob', '7'],
+      ['leak', 'alice', 'bob', '7'],
+    ]);
   });
 });
 
