@@ -71,10 +71,11 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
   // Leaderboard: t2's share of "Yes" on mistake identification is 1 of 3 strictly, 2 of 3 leniently.
   await tab('Leaderboard').click();
   const board = page.getByTestId('rubric-leaderboard-table');
-  const t2gold = board.getByRole('row', { name: /t2 ground truth/ });
-  await expect(t2gold).toContainText('33.3 %');
+  // Cells: tutor, grader, mistake identification, keeps the answer back.
+  const t2mi = board.getByRole('row', { name: /t2 ground truth/ }).getByRole('cell').nth(2);
+  await expect(t2mi).toContainText('33.3 %');
   await page.getByLabel('Scoring').selectOption('lenient');
-  await expect(t2gold).toContainText('66.7 %');
+  await expect(t2mi).toContainText('66.7 %');
 
   // Hybrid plan (mistake identification, strict): the judge's one "No" is right, so "No" is accepted and its "To some
   // extent" and "Yes" go to people; of the replies nobody reviewed, i10 (judged "Yes") is sent, i9 ("No") is not.

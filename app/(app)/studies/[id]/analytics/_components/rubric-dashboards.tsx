@@ -534,12 +534,15 @@ const PLAN_HEAD = (
 export function RubricHybridDashboard({
   studyId,
   runs,
+  dimensions,
   initial,
   people,
   studyOpen,
 }: {
   studyId: number;
   runs: JudgeRunDto[];
+  /** The study's dimensions, and whether each has a lenient map (only those can be planned leniently). */
+  dimensions: { id: string; name: string; hasLenient: boolean }[];
   initial: ReportJson['rubric-hybrid'];
   people: PersonDto[];
   studyOpen: boolean;
@@ -555,22 +558,31 @@ export function RubricHybridDashboard({
   });
   useOptionsInUrl({ judge, criterion, target, lenient: lenient ? 'true' : undefined });
   const dims = data.byCriterion;
-  const canFold = dims.find((d) => d.criterion === criterion)?.lenient || dims.some((d) => d.criterion === criterion && data.lenient);
+  const canFold = dimensions.find((d) => d.id === criterion)?.hasLenient ?? false;
   const shownParams: ReportParams['rubric-hybrid'] = { judge: data.judge, criterion: data.criterion, target: data.target, lenient: data.lenient ? 'true' : 'false' };
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-4">
           <JudgeSelect runs={runs} value={judge} onChange={setJudge} />
-          <Select label="Dimension" value={criterion} onChange={(e) => setCriterion(e.target.value)} wrapperClassName="w-64">
-            {dims.map((d) => (
-              <option key={d.criterion} value={d.criterion}>
+          <Select
+            label="Dimension"
+            value={criterion}
+            onChange={(e) => {
+              setCriterion(e.target.value);
+              // A dimension without a lenient map is planned strictly.
+              if (!dimensions.find((d) => d.id === e.target.value)?.hasLenient) setLenient(false);
+            }}
+            wrapperClassName="w-64"
+          >
+            {dimensions.map((d) => (
+              <option key={d.id} value={d.id}>
                 {d.name}
               </option>
             ))}
           </Select>
           <label className="flex items-center gap-2 pb-2 text-sm">
-            <input type="checkbox" checked={lenient} disabled={!canFold && !lenient} onChange={(e) => setLenient(e.target.checked)} />
+            <input type="checkbox" checked={lenient} disabled={!canFold} onChange={(e) => setLenient(e.target.checked)} />
             Lenient (fold labels by the dimension’s map, as Padó)
           </label>
           <Select label="Target accuracy" value={String(target)} onChange={(e) => setTarget(Number(e.target.value))} wrapperClassName="w-40">
