@@ -86,5 +86,9 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
   await page.getByRole('checkbox', { name: 'Annotator One' }).check();
   await page.getByRole('button', { name: 'Open review queue' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued 1 repl(ies) (1 routed, 0 random checks): ann1 1.' })).toBeVisible();
+
+  // Bias compares two replies side by side: the tab says so for a rubric study.
+  await tab('Bias').click();
+  await expect(page.getByText('Bias is measured on pairwise comparisons')).toBeVisible();
   await context.close();
 });
