@@ -533,3 +533,25 @@ export const rubricJudgeLabels = sqliteTable(
     check('rubric_judge_labels_sample_range', sql`${t.sample} BETWEEN 1 AND 100`),
   ],
 );
+
+/**
+ * One judge run's verdicts on one rubric item in one sample, packed in one string (one character per dimension,
+ * 48 + 16 · dimension + label, as the annotation packs of a rubric study), kept equal to `rubric_judge_labels` by
+ * triggers (migration 0019). The dashboards read a run's sample in one range scan of these rows, a quarter of
+ * the verdict rows and joined into one text by SQLite (docs/decisions/0005-packed-labels.md).
+ */
+export const rubricJudgeLabelPacks = sqliteTable(
+  'rubric_judge_label_packs',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    sample: integer('sample').notNull(),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    packed: text('packed').notNull(),
+    segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.sample, t.itemId] })],
+);
