@@ -8,7 +8,7 @@
  * latent truth 85 % of the time; disagreements adjudicated except on every 100th reply (left open); every 50th
  * assignment has two revisions (the newest counts). Two judge runs label every reply on every dimension, right
  * 75 % and 65 % of the time, the first with a second sample. Rows go in with plain SQL that respects the schema; the
- * packs (annotation packs, migration 0007; judge packs, migration 0019) are written by the schema's triggers. Then
+ * packs (annotation packs, migration 0007; judge packs, migration 0012) are written by the schema's triggers. Then
  * each rubric report is timed with the bootstrap off — median of 3 runs after a warm-up — beside the floor:
  * better-sqlite3 streaming the rows the reports read (annotation packs, rulings, judge packs).
  */

@@ -537,7 +537,7 @@ export const rubricJudgeLabels = sqliteTable(
 /**
  * One judge run's verdicts on one rubric item in one sample, packed in one string (one character per dimension,
  * 48 + 16 · dimension + label, as the annotation packs of a rubric study), kept equal to `rubric_judge_labels` by
- * triggers (migration 0019). The dashboards read a run's sample in one range scan of these rows, a quarter of
+ * triggers (migration 0012). The dashboards read a run's sample in one range scan of these rows, a quarter of
  * the verdict rows and joined into one text by SQLite (docs/decisions/0005-packed-labels.md).
  */
 export const rubricJudgeLabelPacks = sqliteTable(

@@ -23,7 +23,7 @@ export const rubricRulingCodes = (db: Db, fromItem: number, toItem: number) =>
     .all(fromItem, toItem) as number[];
 
 /**
- * One sample of a judge run's verdicts on items `fromItem..toItem`, from the packs (migration 0019): segments
+ * One sample of a judge run's verdicts on items `fromItem..toItem`, from the packs (migration 0012): segments
  * `/itemId.` followed by one character per dimension, 48 + 16 · dimension + label, joined by SQLite into one text.
  */
 export const rubricJudgePackText = (db: Db, runId: number, sample: number, fromItem: number, toItem: number) =>

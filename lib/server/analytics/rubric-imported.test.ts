@@ -11,7 +11,7 @@ import { rubricAlignmentReport, rubricLeaderboardReport } from './rubric-reports
 /*
  * The rubric reports on a study made only by the real use-cases: `study create --kind rubric --dimensions ok-reject`,
  * items, two prior reviewers and a judge run with two samples imported as a lead would (the importer writes the
- * verdicts in staged batches; the judge packs of migration 0019 follow them).
+ * verdicts in staged batches; the judge packs of migration 0012 follow them).
  *
  *   item  source  rev1 (leak, help)   rev2            judge s1        judge s2
  *   c1    A       OK  OK              OK  OK          OK  OK          REJECT OK

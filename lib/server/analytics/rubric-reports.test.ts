@@ -443,7 +443,7 @@ describe('the rubric reports as CSV', () => {
   });
 });
 
-describe('the judge packs (migration 0019) follow the verdict rows', () => {
+describe('the judge packs (migration 0012) follow the verdict rows', () => {
   it('after a delete, an update and a cascade from a deleted item, the packs equal the rows', () => {
     const sql = getDb().$client;
     const runId = sql.prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt'").pluck().get(studyId) as number;
