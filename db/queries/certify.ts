@@ -36,23 +36,24 @@ export const rulingTimes = (db: Db, studyId: number) =>
     .all(studyId) as [number, string, number][];
 
 /**
- * The counting labels that were given on Concord's review screen (`screen_choice` set), with the order the
- * reviewer saw the replies in (`swapped` = 1: b was shown as Response 1). Imported prior labels carry no display
- * order and are left out. `[itemId, username, swapped, criterion, label]`.
+ * The display order of every submitted assignment whose counting annotation (its newest revision) was given on
+ * Concord's review screen, as one text: `item,slot,swapped` joined by `/` (`swapped` = 1: b was shown as
+ * Response 1). Imported prior annotations carry no display order (their labels have no `screen_choice`) and are
+ * left out. One string per study instead of a row per label: the labels themselves come from the packs.
  */
-export const shownLabels = (db: Db, studyId: number) =>
-  db.$client
+export const displayOrderText = (db: Db, studyId: number) =>
+  (db.$client
     .prepare(
-      `SELECT a.item_id, u.username, a.swapped, l.criterion, l.label
+      `SELECT group_concat(a.item_id || ',' || a.slot || ',' || a.swapped, '/')
          FROM assignments a
-         JOIN users u ON u.id = a.user_id
-         JOIN annotations n ON n.assignment_id = a.id
-          AND n.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
-         JOIN labels l ON l.annotation_id = n.id
-        WHERE a.study_id = ? AND a.state = 'submitted' AND l.screen_choice IS NOT NULL`,
+        WHERE a.study_id = ? AND a.state = 'submitted'
+          AND (SELECT l.screen_choice IS NOT NULL
+                 FROM annotations n JOIN labels l ON l.annotation_id = n.id
+                WHERE n.assignment_id = a.id
+                ORDER BY n.revision DESC LIMIT 1)`,
     )
-    .raw()
-    .all(studyId) as [number, string, 0 | 1, string, 'lose' | 'tie' | 'win'][];
+    .pluck()
+    .get(studyId) as string | null) ?? '';
 
 /** Each item's reply lengths in characters (`[itemId, length of a, length of b]`; null when a reply has no text). */
 export const replyLengths = (db: Db, studyId: number) =>

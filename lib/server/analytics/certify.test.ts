@@ -164,4 +164,20 @@ describe('human position bias from the stored display order', () => {
     expect(of('loyal')).toMatchObject({ count: loyalShownFirst, decisive: 40 });
     expect(of(null)).toMatchObject({ count: 40 + loyalShownFirst, decisive: 80 });
   });
+
+  it('leaves out labels imported from elsewhere, which have no display order', () => {
+    const items = Array.from({ length: 20 }, (_, k) => ({ id: `q-${k}`, model: 'm' }));
+    const id = buildStudy(lead, dir, {
+      name: 'Imported only',
+      reviewersPerItem: 1,
+      catalog: [],
+      items,
+      annotations: items.map((it) => ({ item: it.id, annotator: 'prior', labels: { overall: 'win' } })),
+      judges: [],
+    });
+    const r = biasReport(lead, id);
+    expect(r).toMatchObject({ humanPosition: [], humanPositionReason: 'no_display_order' });
+    // The imported labels still count as ground truth for the length bias.
+    expect(r.length.find((l) => l.grader === GROUND_TRUTH_GRADER)).toMatchObject({ criterion: 'overall', n: 20 });
+  });
 });
