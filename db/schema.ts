@@ -317,6 +317,17 @@ export const adjudications = sqliteTable(
   ],
 );
 
+/** The recipe of a combined judge run (DESIGN "Combined judges"). */
+export type JudgeRunRecipe = {
+  rule: 'all' | 'any' | 'majority';
+  /** The combined runs, by name, in the order given. */
+  runs: string[];
+  /** Pairs some source run did not judge: left unjudged (`unjudged`) or combined from the verdicts there are (`ignore`). */
+  missing: 'unjudged' | 'ignore';
+  /** (item, criterion) pairs judged by at least one source run; combined; left unjudged by a majority tie; left unjudged for a missing verdict. */
+  counts: { pairs: number; combined: number; tie: number; missing: number };
+};
+
 /** A named set of LLM-judge labels for a study (e.g. one model with one prompt). Never shown to annotators. */
 export const judgeRuns = sqliteTable(
   'judge_runs',
@@ -337,6 +348,9 @@ export const judgeRuns = sqliteTable(
     state: text('state', { enum: ['staging', 'done'] })
       .notNull()
       .default('done'),
+    // How a combined run was made from other runs of the study (format 'combined'): the rule, the source runs and
+    // what was left unjudged. Null for imported runs.
+    recipe: text('recipe', { mode: 'json' }).$type<JudgeRunRecipe>(),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),

@@ -1,5 +1,6 @@
 /** The data lib/server/analytics hands to pages, components, lib/query, lib/io and the CLI: plain types, no server code. */
 import type { CertificationReason, TiePolicy, UndefinedReason } from '@/lib/stats';
+import type { JudgeRunRecipeDto } from '../judges/dto';
 
 /** The macro-averaged agreement statistics of a report. */
 export type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';
@@ -462,4 +463,6 @@ export type JudgeRunDto = {
   /** Records whose verdict could not be read at import (left out, never guessed). */
   unparsed: number;
   createdAt: string;
+  /** How the run was made from other runs (`judge combine`); null for an imported run. */
+  recipe: JudgeRunRecipeDto | null;
 };
