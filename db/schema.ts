@@ -116,6 +116,9 @@ export const items = sqliteTable(
     // Pairwise: who wrote each reply. Kept for the lead's statistics; never sent to annotators or adjudicators.
     sourceA: text('source_a'),
     sourceB: text('source_b'),
+    // Rubric: the dialogue several tutors' replies answer (the item's `group`); a reviewer gets a group's replies
+    // one after another. Null for items of other kinds and for rubric items without a group.
+    groupKey: text('group_key'),
     // The import that wrote the item (imports.id; null for items older than this column). While that import is
     // still 'staging', its items are not final: a failed or abandoned import removes them again.
     importId: integer('import_id'),
@@ -127,6 +130,7 @@ export const items = sqliteTable(
     index('items_import_idx').on(t.importId),
     // The dashboards' items by model, without reading the items themselves (payloads make them large).
     index('items_study_source_idx').on(t.studyId, t.sourceA),
+    index('items_study_group_idx').on(t.studyId, t.groupKey),
   ],
 );
 
@@ -468,4 +472,78 @@ export const adjudicationPacks = sqliteTable(
     segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
   (t) => [primaryKey({ columns: [t.studyId, t.itemId] })],
+);
+
+/*
+ * Rubric labels. A rubric study's dimensions (studies.criteria) are fixed when the study is created, so a label is
+ * stored as two small codes: the dimension's index in the catalog and the label's index in that dimension's label
+ * set (worst first). The use-cases translate names to codes after checking them against the catalog; the CHECKs
+ * keep the codes inside the bounds of `lib/validation/rubric.ts`. See docs/decisions/0010-rubric-labels.md.
+ */
+
+/** One reviewer's label on one dimension, for one annotation (a revision of a rubric assignment). */
+export const rubricLabels = sqliteTable(
+  'rubric_labels',
+  {
+    annotationId: integer('annotation_id')
+      .notNull()
+      .references(() => annotations.id, { onDelete: 'cascade' }),
+    dimension: integer('dimension').notNull(),
+    label: integer('label').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.annotationId, t.dimension] }),
+    check('rubric_labels_dimension_range', sql`${t.dimension} BETWEEN 0 AND 63`),
+    check('rubric_labels_label_range', sql`${t.label} BETWEEN 0 AND 15`),
+  ],
+);
+
+/** Append-only: the newest revision per (item, dimension) is the adjudicated label. */
+export const rubricAdjudications = sqliteTable(
+  'rubric_adjudications',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    dimension: integer('dimension').notNull(),
+    revision: integer('revision').notNull(),
+    label: integer('label').notNull(),
+    rationale: text('rationale'),
+    adjudicatorId: integer('adjudicator_id')
+      .notNull()
+      .references(() => users.id),
+    requestId: text('request_id').notNull(),
+    requestHash: text('request_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rubric_adjudications_item_dimension_revision_unique').on(t.itemId, t.dimension, t.revision),
+    index('rubric_adjudications_request_idx').on(t.adjudicatorId, t.requestId),
+    check('rubric_adjudications_dimension_range', sql`${t.dimension} BETWEEN 0 AND 63`),
+    check('rubric_adjudications_label_range', sql`${t.label} BETWEEN 0 AND 15`),
+  ],
+);
+
+/** A judge run's verdict on one dimension of one rubric item; `sample` numbers repeated samplings (1 first). */
+export const rubricJudgeLabels = sqliteTable(
+  'rubric_judge_labels',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    dimension: integer('dimension').notNull(),
+    sample: integer('sample').notNull().default(1),
+    label: integer('label').notNull(),
+    rationale: text('rationale'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.itemId, t.dimension, t.sample] }),
+    check('rubric_judge_labels_dimension_range', sql`${t.dimension} BETWEEN 0 AND 63`),
+    check('rubric_judge_labels_label_range', sql`${t.label} BETWEEN 0 AND 15`),
+    check('rubric_judge_labels_sample_range', sql`${t.sample} BETWEEN 1 AND 100`),
+  ],
 );

@@ -23,6 +23,15 @@ import { formatIssuePath, issueMessage, type ImportError } from './import-errors
 /** A label as written in a catalog: non-empty, no surrounding whitespace, no control characters. */
 export const rubricLabelSchema = externalId(100);
 
+/**
+ * Bounds of a catalog. Labels are stored as their index in the dimension's label set and dimensions as their
+ * index in the catalog (db/schema.ts, `rubric_labels`); these bounds keep both small codes.
+ */
+export const RUBRIC_MAX_LABELS = 16;
+export const RUBRIC_MAX_DIMENSIONS = 64;
+/** The most samples of one judge on one item. */
+export const RUBRIC_MAX_SAMPLES = 100;
+
 /** Keys JSON can carry but plain objects treat specially; refused so that they are reported, not lost. */
 const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
 
@@ -49,7 +58,7 @@ const dimensionShape = z.object({
   name: nonEmptyText,
   description: nonEmptyText.optional(),
   /** Ordered from worst to best. */
-  labels: z.array(rubricLabelSchema).min(2),
+  labels: z.array(rubricLabelSchema).min(2).max(RUBRIC_MAX_LABELS),
   /** The label that counts as success (share of desired labels per tutor). */
   desired: z.string(),
   /** Folds labels into a coarser set for a second, lenient evaluation. */
@@ -94,6 +103,7 @@ export type RubricDimension = z.infer<typeof rubricDimensionSchema>;
 export const rubricCatalogSchema = z
   .array(rubricDimensionSchema)
   .min(1)
+  .max(RUBRIC_MAX_DIMENSIONS)
   .superRefine(
     (catalog, ctx) => {
       const seen = new Set<string>();
@@ -253,7 +263,7 @@ export function rubricJudgeLineSchema(catalog: readonly Pick<RubricDimension, 'i
     item: itemIdSchema,
     judge: personOrJudgeName,
     labels: rubricLabelsSchema(catalog),
-    sample: z.int().min(1).default(1),
+    sample: z.int().min(1).max(RUBRIC_MAX_SAMPLES).default(1),
     rationale: z.string().optional(),
   });
 }

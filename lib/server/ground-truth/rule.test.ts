@@ -71,4 +71,18 @@ describe('the ground-truth rule', () => {
     expect(needsAdjudication(ASK_RULING)).toBe(false);
     expect(outcomeLabel(ASK_RULING)).toBe(-1);
   });
+
+  it('decides a rubric dimension on its own label set, whatever its size', () => {
+    // Four labels (codes 0–3): a label code above 2 is a vote, one at or above the set's size is not.
+    expect(outcomeLabel(decide([3, 3], 0, 2, NO_RULING, 'adjudicated', 4))).toBe(3);
+    expect(decide([3, 2], 0, 2, NO_RULING, 'adjudicated', 4)).toBe(OPEN);
+    expect(outcomeLabel(decide([3, 2], 0, 2, 2, 'adjudicated', 4))).toBe(2);
+    expect(outcomeProvenance(decide([3, 2], 0, 2, 2, 'adjudicated', 4))).toBe('adjudicated');
+    expect(outcomeLabel(decide([3, 3, 0], 0, 3, NO_RULING, 'majority', 4))).toBe(3);
+    expect(outcomeLabel(decide([15, 15], 0, 2, NO_RULING, 'adjudicated', 16))).toBe(15);
+    expect(decide([4, 4], 0, 2, NO_RULING, 'adjudicated', 4)).toBe(NO_VOTES);
+    // Two labels (OK / REJECT): a split of two has no majority.
+    expect(decide([0, 1], 0, 2, NO_RULING, 'majority', 2)).toBe(OPEN);
+    expect(needsAdjudication(decide([0, 1], 0, 2, 1, 'majority', 2))).toBe(true);
+  });
 });

@@ -10,9 +10,10 @@ import { LABELS, type Label } from '@/lib/validation/labels';
  *   the reviewers gave; only a split without a majority needs the adjudicator.
  *
  * Only the votes given count: a reviewer slot without a label is neither for nor against (a majority is of the
- * votes given). Votes are label codes, the index in `LABELS` (lose 0, tie 1, win 2) as the packs carry them
- * (docs/decisions/0005-packed-labels.md); anything else is no vote. `decide` reads them in place and returns one
- * small integer, so a dashboard over a million labels allocates nothing per label.
+ * votes given). Votes are label codes: for pairwise criteria the index in `LABELS` (lose 0, tie 1, win 2) as the
+ * packs carry them (docs/decisions/0005-packed-labels.md), for a rubric dimension the index in its own label set
+ * (`labelCount` labels, at most `MAX_LABELS`); anything else is no vote. `decide` reads them in place and returns
+ * one small integer, so a dashboard over a million labels allocates nothing per label.
  */
 
 export type GroundTruthRule = 'adjudicated' | 'majority';
@@ -32,44 +33,57 @@ export const NO_RULING = -1;
 /** Ruling: not looked up; `decide` answers `ASK_RULING` when the ruling matters (saves the lookup otherwise). */
 export const UNKNOWN_RULING = -2;
 
+/** The most labels one criterion or dimension may have (a rubric dimension's label set is checked against it). */
+export const MAX_LABELS = 16;
+
 // A decided outcome packs the label code, the provenance and "needs adjudication" in one non-negative integer.
 const AGREED = 0;
 const MAJORITY = 1;
 const ADJUDICATED = 2;
-const PROVENANCE_SHIFT = 2;
-const NEEDS = 16;
+const LABEL_BITS = 15;
+const PROVENANCE_SHIFT = 4;
+const NEEDS = 64;
+
+const counts = new Int32Array(MAX_LABELS);
 
 /**
  * Decides one criterion of one item from `slots` votes at `votes[offset…]` and the newest ruling (a label code,
- * `NO_RULING` or `UNKNOWN_RULING`). Returns `NO_VOTES`, `OPEN`, `ASK_RULING`, or a decided outcome to read with
- * `outcomeLabel`, `outcomeProvenance` and `needsAdjudication`.
+ * `NO_RULING` or `UNKNOWN_RULING`), for a label set of `labelCount` labels (3 for pairwise). Returns `NO_VOTES`,
+ * `OPEN`, `ASK_RULING`, or a decided outcome to read with `outcomeLabel`, `outcomeProvenance` and
+ * `needsAdjudication`.
  */
-export function decide(votes: ArrayLike<number>, offset: number, slots: number, ruling: number, rule: GroundTruthRule): number {
-  let lose = 0;
-  let tie = 0;
-  let win = 0;
+export function decide(
+  votes: ArrayLike<number>,
+  offset: number,
+  slots: number,
+  ruling: number,
+  rule: GroundTruthRule,
+  labelCount: number = LABELS.length,
+): number {
+  counts.fill(0, 0, labelCount);
+  let total = 0;
   for (let s = 0; s < slots; s++) {
     const v = votes[offset + s];
-    if (v === 0) lose++;
-    else if (v === 1) tie++;
-    else if (v === 2) win++;
+    if (v >= 0 && v < labelCount) {
+      counts[v]++;
+      total++;
+    }
   }
-  const total = lose + tie + win;
   if (total === 0) return NO_VOTES;
-  const agreed = AGREED << PROVENANCE_SHIFT;
-  if (lose === total) return 0 | agreed;
-  if (tie === total) return 1 | agreed;
-  if (win === total) return 2 | agreed;
-  const majority = lose * 2 > total ? 0 : tie * 2 > total ? 1 : win * 2 > total ? 2 : -1;
+  let majority = -1;
+  for (let l = 0; l < labelCount; l++) {
+    if (counts[l] === total) return l | (AGREED << PROVENANCE_SHIFT);
+    if (counts[l] * 2 > total) majority = l;
+  }
   const needs = rule === 'majority' ? majority < 0 : true;
   if (ruling === UNKNOWN_RULING) return ASK_RULING;
-  if (ruling >= 0 && ruling < LABELS.length) return ruling | (ADJUDICATED << PROVENANCE_SHIFT) | (needs ? NEEDS : 0);
+  if (ruling >= 0 && ruling < labelCount) return ruling | (ADJUDICATED << PROVENANCE_SHIFT) | (needs ? NEEDS : 0);
   if (!needs) return majority | (MAJORITY << PROVENANCE_SHIFT);
   return OPEN;
 }
 
 /** The label code an outcome settles on, −1 if none. */
-export const outcomeLabel = (outcome: number): number => (outcome >= 0 ? outcome & 3 : -1);
+export const outcomeLabel = (outcome: number): number => (outcome >= 0 ? outcome & LABEL_BITS : -1);
 
 /** How a decided outcome got its label; null when it has none. */
 export const outcomeProvenance = (outcome: number): Provenance | null =>
