@@ -19,7 +19,7 @@ const runList = z.preprocess(
     .pipe(
       z
         .array(z.string())
-        .min(2, { error: 'Choose at least two runs to combine.' })
+        .min(1, { error: 'Choose the runs to combine.' })
         .refine((names) => new Set(names).size === names.length, { error: 'A run is listed twice.' }),
     ),
 );

@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildStudy, codeOf } from '@/test/analytics-fixtures';
+import { writeTemp } from '@/test/db';
+import { importItems } from '../imports/imports';
+import { importJudge } from '../imports/judge-import';
+import { createStudy } from '../studies/studies';
 import type { Actor } from '../actor';
 import { alignmentReport } from '../analytics/alignment';
 import { listJudgeRuns } from '../analytics/runs';
@@ -114,3 +118,78 @@ describe('combining judge runs', () => {
     expect(listJudgeRuns(lead, studyId).some((r) => r.name === 'theirs')).toBe(false);
   });
 });
+
+describe('combining rubric runs', () => {
+  const catalog = [
+    { id: 'mi', name: 'Mistake identification', labels: ['No', 'To some extent', 'Yes'], desired: 'Yes' },
+    { id: 'leak', name: 'Answer withheld', labels: ['REJECT', 'OK'], desired: 'OK' },
+  ];
+  let rubricId: number;
+  const file = (name: string, lines: unknown[]) => writeTemp(dir, name, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+  beforeAll(() => {
+    rubricId = createStudy(lead, { kind: 'rubric', name: 'Rubric combine', dimensions: catalog }).id;
+    const reply = (id: string) => ({ id, history: [{ role: 'student', text: 'It is 8.' }], reply: { source: 'tutor-x', text: `Reply ${id}` } });
+    importItems(lead, rubricId, file('rubric-items.jsonl', ['r1', 'r2', 'r3'].map(reply)), 'concord');
+    const runs: Record<string, { item: string; labels: Record<string, string>; sample?: number }[]> = {
+      g1: [
+        { item: 'r1', labels: { mi: 'Yes', leak: 'OK' } },
+        { item: 'r2', labels: { mi: 'To some extent', leak: 'OK' } },
+        { item: 'r3', labels: { mi: 'Yes', leak: 'REJECT' } },
+      ],
+      g2: [
+        { item: 'r1', labels: { mi: 'Yes', leak: 'OK' } },
+        { item: 'r2', labels: { mi: 'No', leak: 'REJECT' } },
+      ],
+      sampled: [
+        { item: 'r1', labels: { mi: 'Yes' }, sample: 1 },
+        { item: 'r1', labels: { mi: 'Yes' }, sample: 2 },
+        { item: 'r1', labels: { mi: 'No' }, sample: 3 },
+        { item: 'r2', labels: { mi: 'Yes' }, sample: 1 },
+        { item: 'r2', labels: { mi: 'To some extent' }, sample: 2 },
+      ],
+    };
+    for (const [judge, lines] of Object.entries(runs)) importJudge(lead, rubricId, file(`rubric-${judge}.jsonl`, lines.map((l) => ({ ...l, judge }))), 'concord');
+  });
+
+  /** A rubric run's stored verdicts as `item/dimension → label`, decoded here from the codes and the catalog. */
+  function storedRubric(run: string): Record<string, string> {
+    const rows = getDb()
+      .$client.prepare(
+        `SELECT i.external_id, v.dimension, v.sample, v.label FROM rubric_judge_labels v JOIN judge_runs r ON r.id = v.run_id
+           JOIN items i ON i.id = v.item_id WHERE r.study_id = ? AND r.name = ?`,
+      )
+      .raw()
+      .all(rubricId, run) as [string, number, number, number][];
+    expect(rows.every((r) => r[2] === 1)).toBe(true);
+    return Object.fromEntries(rows.map(([item, d, , l]) => [`${item}/${catalog[d].id}`, catalog[d].labels[l]]));
+  }
+
+  it('all: the desired label only where every run gave it, else the worst label given', () => {
+    const r = combineJudgeRuns(lead, rubricId, { runs: 'g1,g2', rule: 'all', name: 'all of g' });
+    expect(r.recipe.counts).toEqual({ pairs: 6, combined: 4, tie: 0, missing: 2 });
+    expect(storedRubric('all of g')).toEqual({ 'r1/mi': 'Yes', 'r1/leak': 'OK', 'r2/mi': 'No', 'r2/leak': 'REJECT' });
+    expect(listJudgeRuns(lead, rubricId).find((x) => x.name === 'all of g')).toMatchObject({ labels: 4, recipe: r.recipe });
+  });
+
+  it('any: the desired label where one run gave it, else the best label given', () => {
+    const r = combineJudgeRuns(lead, rubricId, { runs: 'g1,g2', rule: 'any', name: 'any of g', missing: 'ignore' });
+    expect(r.recipe.counts).toEqual({ pairs: 6, combined: 6, tie: 0, missing: 0 });
+    expect(storedRubric('any of g')).toEqual({
+      'r1/mi': 'Yes',
+      'r1/leak': 'OK',
+      'r2/mi': 'To some extent',
+      'r2/leak': 'OK',
+      'r3/mi': 'Yes',
+      'r3/leak': 'REJECT',
+    });
+  });
+
+  it('majority over the samples of one run, a tie left unjudged; one run of single samples is refused', () => {
+    const r = combineJudgeRuns(lead, rubricId, { runs: 'sampled', rule: 'majority', name: 'sample majority' });
+    expect(r.recipe.counts).toEqual({ pairs: 2, combined: 1, tie: 1, missing: 0 });
+    expect(storedRubric('sample majority')).toEqual({ 'r1/mi': 'Yes' });
+    expect(() => combineJudgeRuns(lead, rubricId, { runs: 'g1', rule: 'majority', name: 'alone' })).toThrow(/one sample per item/);
+  });
+});
+
