@@ -318,6 +318,8 @@ export type RankAgreementDto = {
   tiedGroundTruth: number;
   tiedGrader: number;
   tiedBoth: number;
+  /** Item-bootstrap 95 % intervals (every replicate redraws the items and ranks the models again); `not_computed` without replicates. */
+  intervals: { tauB: IntervalDto; spearmanRho: IntervalDto };
 };
 
 /** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
