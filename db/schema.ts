@@ -321,6 +321,25 @@ export const adjudications = sqliteTable(
   ],
 );
 
+/**
+ * The length in characters of each pairwise item's two replies, for the length-bias report: written by a trigger
+ * when the item is inserted (migration 0016; items never change afterwards), so a report over 100,000 items reads
+ * two numbers per item instead of parsing every payload. Null where a reply has no text.
+ */
+export const itemReplyLengths = sqliteTable(
+  'item_reply_lengths',
+  {
+    itemId: integer('item_id')
+      .primaryKey()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    studyId: integer('study_id').notNull(),
+    lengthA: integer('length_a'),
+    lengthB: integer('length_b'),
+  },
+  // Covers the report's read: a study's lengths in one index range scan.
+  (t) => [index('item_reply_lengths_study_idx').on(t.studyId, t.itemId, t.lengthA, t.lengthB)],
+);
+
 /** The recipe of a combined judge run (DESIGN "Combined judges"). */
 export type JudgeRunRecipe = {
   rule: 'all' | 'any' | 'majority';

@@ -2,7 +2,7 @@ import type { Db } from '../client';
 
 /*
  * Reads for judge certification and the bias report: when each item's ground truth could first be settled, the
- * order each reviewer saw the replies in, and the replies' lengths. Codes and timestamps only; the statistics live
+ * order each reviewer saw the replies in, and the replies' lengths. Codes, numbers and timestamps only; the statistics live
  * in lib/stats.
  */
 
@@ -55,15 +55,18 @@ export const displayOrderText = (db: Db, studyId: number) =>
     .pluck()
     .get(studyId) as string | null) ?? '';
 
-/** Each item's reply lengths in characters (`[itemId, length of a, length of b]`; null when a reply has no text). */
-export const replyLengths = (db: Db, studyId: number) =>
-  db.$client
+/**
+ * Each item's reply lengths in characters, as one text `item,lengthA,lengthB/…` (−1 where a reply has no text),
+ * from `item_reply_lengths` (written with each item, migration 0016): no payload is read.
+ */
+export const replyLengthText = (db: Db, studyId: number) =>
+  (db.$client
     .prepare(
-      `SELECT id, length(json_extract(payload, '$.a.text')), length(json_extract(payload, '$.b.text'))
-         FROM items WHERE study_id = ?`,
+      `SELECT group_concat(item_id || ',' || ifnull(length_a, -1) || ',' || ifnull(length_b, -1), '/')
+         FROM item_reply_lengths WHERE study_id = ?`,
     )
-    .raw()
-    .all(studyId) as [number, number | null, number | null][];
+    .pluck()
+    .get(studyId) as string | null) ?? '';
 
 /** Each item's id and external id (`[itemId, externalId]`). */
 export const externalIds = (db: Db, studyId: number) =>

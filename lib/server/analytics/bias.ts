@@ -36,6 +36,33 @@ function displayOrders(db: Db, frame: Frame, slots: number): Int8Array {
   return shown;
 }
 
+/** Each item's length difference d = len(a) − len(b) by item index, NaN where a reply has no text. */
+function replyLengthDiffs(db: Db, frame: Frame): Float64Array {
+  const diff = new Float64Array(frame.n).fill(NaN);
+  const text = cq.replyLengthText(db, frame.study.id);
+  // `item,lengthA,lengthB/…`, −1 for a reply without text.
+  const f = [0, 0, 0];
+  let k = 0;
+  let negative = false;
+  for (let p = 0; p <= text.length; p++) {
+    const ch = p < text.length ? text.charCodeAt(p) : 47;
+    if (ch === 45) negative = true;
+    else if (ch === 44 || ch === 47) {
+      if (negative) f[k] = -1;
+      negative = false;
+      if (ch === 44) {
+        k++;
+        continue;
+      }
+      const i = frame.items.of(f[0]);
+      if (i >= 0 && f[1] >= 0 && f[2] >= 0) diff[i] = f[1] - f[2];
+      f[0] = f[1] = f[2] = 0;
+      k = 0;
+    } else f[k] = f[k] * 10 + ch - 48;
+  }
+  return diff;
+}
+
 function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
   return {
     count: f.count,
@@ -127,11 +154,7 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     for (let u = 0; u < U; u++) if (verdicts[u] > 0) humanPosition.push(dto(u, humans.users[u]));
   });
 
-  const lengthDiff = new Float64Array(n).fill(NaN);
-  for (const [itemId, a, b] of cq.replyLengths(db, studyId)) {
-    const i = frame.items.of(itemId);
-    if (i >= 0 && a !== null && b !== null) lengthDiff[i] = a - b;
-  }
+  const lengthDiff = replyLengthDiffs(db, frame);
   const gold = loadGold(db, frame).gold;
   const graders = [{ name: GROUND_TRUTH_GRADER, codes: gold }, ...runs.map((r) => ({ name: r.name, codes: r.codes.verdict }))];
   const length: LengthBiasDto[] = [];

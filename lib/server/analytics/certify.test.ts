@@ -201,5 +201,12 @@ describe('human position bias from the stored display order', () => {
     expect(r).toMatchObject({ humanPosition: [], humanPositionReason: 'no_display_order' });
     // The imported labels still count as ground truth for the length bias.
     expect(r.length.find((l) => l.grader === GROUND_TRUTH_GRADER)).toMatchObject({ criterion: 'overall', n: 20 });
+    // The reply lengths were stored with the items: "Reply of m to q-k" against "Reference reply to q-k".
+    const lengths = getDb()
+      .$client.prepare('SELECT i.external_id, l.length_a, l.length_b FROM item_reply_lengths l JOIN items i ON i.id = l.item_id WHERE l.study_id = ?')
+      .raw()
+      .all(id) as [string, number, number][];
+    expect(lengths).toHaveLength(20);
+    for (const [item, a, b] of lengths) expect([a, b]).toEqual([`Reply of m to ${item}`.length, `Reference reply to ${item}`.length]);
   });
 });

@@ -1,1 +1,0 @@
-ALTER TABLE `judge_runs` ADD `recipe` text;
