@@ -39,7 +39,8 @@ export const rulingTimes = (db: Db, studyId: number) =>
  * The display order of every submitted assignment whose counting annotation (its newest revision) was given on
  * Concord's review screen, as one text: `item,slot,swapped` joined by `/` (`swapped` = 1: b was shown as
  * Response 1). Imported prior annotations carry no display order (their labels have no `screen_choice`) and are
- * left out. One string per study instead of a row per label: the labels themselves come from the packs.
+ * left out. A submission from the screen carries its request's hash (migration 0008), so only annotations without
+ * one (imported, or older than 0008) need a look at a label. One string per study instead of a row per label: the labels themselves come from the packs.
  */
 export const displayOrderText = (db: Db, studyId: number) =>
   (db.$client
@@ -47,8 +48,9 @@ export const displayOrderText = (db: Db, studyId: number) =>
       `SELECT group_concat(a.item_id || ',' || a.slot || ',' || a.swapped, '/')
          FROM assignments a
         WHERE a.study_id = ? AND a.state = 'submitted'
-          AND (SELECT l.screen_choice IS NOT NULL
-                 FROM annotations n JOIN labels l ON l.annotation_id = n.id
+          AND (SELECT n.request_hash IS NOT NULL
+                      OR (SELECT l.screen_choice IS NOT NULL FROM labels l WHERE l.annotation_id = n.id LIMIT 1)
+                 FROM annotations n
                 WHERE n.assignment_id = a.id
                 ORDER BY n.revision DESC LIMIT 1)`,
     )
