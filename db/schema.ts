@@ -321,6 +321,36 @@ export const adjudications = sqliteTable(
   ],
 );
 
+/**
+ * The length in characters of each pairwise item's two replies, for the length-bias report: written by a trigger
+ * when the item is inserted (migration 0013; items never change afterwards), so a report over 100,000 items reads
+ * two numbers per item instead of parsing every payload. Null where a reply has no text.
+ */
+export const itemReplyLengths = sqliteTable(
+  'item_reply_lengths',
+  {
+    itemId: integer('item_id')
+      .primaryKey()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    studyId: integer('study_id').notNull(),
+    lengthA: integer('length_a'),
+    lengthB: integer('length_b'),
+  },
+  // Covers the report's read: a study's lengths in one index range scan.
+  (t) => [index('item_reply_lengths_study_idx').on(t.studyId, t.itemId, t.lengthA, t.lengthB)],
+);
+
+/** The recipe of a combined judge run (DESIGN "Combined judges"). */
+export type JudgeRunRecipe = {
+  rule: 'all' | 'any' | 'majority';
+  /** The combined runs, by name, in the order given. */
+  runs: string[];
+  /** Pairs some source run did not judge: left unjudged (`unjudged`) or combined from the verdicts there are (`ignore`). */
+  missing: 'unjudged' | 'ignore';
+  /** (item, criterion) pairs judged by at least one source run; combined; left unjudged by a majority tie; left unjudged for a missing verdict. */
+  counts: { pairs: number; combined: number; tie: number; missing: number };
+};
+
 /** A named set of LLM-judge labels for a study (e.g. one model with one prompt). Never shown to annotators. */
 export const judgeRuns = sqliteTable(
   'judge_runs',
@@ -341,6 +371,9 @@ export const judgeRuns = sqliteTable(
     state: text('state', { enum: ['staging', 'done'] })
       .notNull()
       .default('done'),
+    // How a combined run was made from other runs of the study (format 'combined'): the rule, the source runs and
+    // what was left unjudged. Null for imported runs.
+    recipe: text('recipe', { mode: 'json' }).$type<JudgeRunRecipe>(),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),

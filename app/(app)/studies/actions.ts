@@ -3,6 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
+import { combineJudgeRuns } from '@/lib/server/judges/combine';
 import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
 export type FormState = { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> } | undefined;
@@ -53,6 +54,13 @@ export async function setCriteriaAction(studyId: number, json: string) {
 
 export async function setGroundTruthRuleAction(studyId: number, rule: string) {
   const res = await runAction((actor) => setGroundTruthRule(actor, studyId, rule));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+/** Combines judge runs of a study into a new run (`judge combine`); the study page then lists it with its recipe. */
+export async function combineRunsAction(studyId: number, input: { runs: string[]; rule: string; name: string; missing: string }) {
+  const res = await runAction((actor) => combineJudgeRuns(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);
   return res;
 }

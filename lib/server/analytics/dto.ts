@@ -1,5 +1,6 @@
 /** The data lib/server/analytics hands to pages, components, lib/query, lib/io and the CLI: plain types, no server code. */
 import type { CertificationReason, TiePolicy, UndefinedReason } from '@/lib/stats';
+import type { JudgeRunRecipeDto } from '../judges/dto';
 
 /** The macro-averaged agreement statistics of a report. */
 export type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';
@@ -317,6 +318,8 @@ export type RankAgreementDto = {
   tiedGroundTruth: number;
   tiedGrader: number;
   tiedBoth: number;
+  /** Item-bootstrap 95 % intervals (every replicate redraws the items and ranks the models again); `not_computed` without replicates. */
+  intervals: { tauB: IntervalDto; spearmanRho: IntervalDto };
 };
 
 /** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
@@ -464,6 +467,8 @@ export type JudgeRunDto = {
   /** Records whose verdict could not be read at import (left out, never guessed). */
   unparsed: number;
   createdAt: string;
+  /** How the run was made from other runs (`judge combine`); null for an imported run. */
+  recipe: JudgeRunRecipeDto | null;
 };
 
 /* ----- rubric studies (lib/server/analytics/rubric-*.ts) ----- */

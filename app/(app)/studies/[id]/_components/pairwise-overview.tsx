@@ -1,7 +1,10 @@
 import Link from 'next/link';
+import { CombineRunsForm } from '@/components/judges/combine-runs-form';
+import { recipeSentence } from '@/components/judges/recipe';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import type { PairwiseReportDto } from '@/lib/server/studies/dto';
+import { combineRunsAction } from '../../actions';
 import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';
@@ -148,13 +151,20 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
                 <th className="py-1">Run</th>
                 <th className="py-1 text-right">Verdicts</th>
                 <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1 pl-6">Imported</th>
+                <th className="py-1 pl-6">Created</th>
               </tr>
             </thead>
             <tbody>
               {runs.map((r) => (
-                <tr key={r.name} className="border-t border-slate-100">
-                  <td className="py-1 font-mono">{r.name}</td>
+                <tr key={r.name} className="border-t border-slate-100" data-testid="judge-run-row">
+                  <td className="py-1">
+                    <span className="font-mono">{r.name}</span>
+                    {r.recipe ? (
+                      <span className="block text-xs text-slate-500" data-testid="judge-run-recipe">
+                        {recipeSentence(r.recipe)}
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="py-1 text-right tabular-nums">{r.labels.toLocaleString('en-US')}</td>
                   <td className="py-1 text-right tabular-nums">{r.unparsed}</td>
                   <td className="py-1 pl-6">{r.createdAt.slice(0, 10)}</td>
@@ -164,6 +174,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
           </table>
         )}
         <ImportPanel studyId={studyId} formats={['concord', 'pandalm']} what="judge" />
+        <CombineRunsForm studyId={studyId} runs={runs.map((r) => r.name)} kind="pairwise" action={combineRunsAction} />
       </Section>
 
       <Section title="Ground truth">

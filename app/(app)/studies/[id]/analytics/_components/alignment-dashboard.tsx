@@ -159,7 +159,7 @@ export function AlignmentDashboard({ studyId, runs, initial }: { studyId: number
           </dl>
         </Card>
 
-        <CertifyCard studyId={studyId} judge={data.judge} />
+        <CertifyCard studyId={studyId} judge={data.judge} criteria={data.byCriterion.map((c) => ({ id: c.criterion, name: c.name }))} />
 
         {o.n === 0 ? (
           <EmptyState
