@@ -3,7 +3,8 @@ import { RichText } from '@/components/ui/rich-text';
 
 /**
  * The two candidate next turns, side by side when there is room (a container query, so it also works inside a
- * narrower column) and stacked otherwise. Nothing but the text is shown: who wrote a reply is never on screen, and
+ * narrower column) and stacked otherwise; in the review screen's widest layout each card scrolls within half the
+ * window's height, so both replies are in view on arrival. Nothing but the text is shown: who wrote a reply is never on screen, and
  * nothing a reply lays out can reach the other card (each card clips what it holds).
  */
 export const ResponsePair = memo(function ResponsePair({ responses }: { responses: readonly [string, string] }) {
@@ -26,7 +27,11 @@ export const ResponsePair = memo(function ResponsePair({ responses }: { response
               </span>
               Response {i + 1}
             </h2>
-            <div className="px-4 py-3">
+            {/* In the three-column layout the two cards stack: each scrolls on its own so both start in view. */}
+            <div
+              className="px-4 py-3 @6xl/review:max-h-[calc((100dvh-21rem)/2)] @6xl/review:min-h-24 @6xl/review:overflow-y-auto"
+              data-scroll-region
+            >
               <RichText text={text} />
             </div>
           </article>

@@ -28,7 +28,7 @@ export function remarksOf(db: Db, assignmentId: number): RemarksDto {
  * saw is part of the request: when the item is no longer there (a retry, a double press) nothing moves again.
  * The active time spent on it so far is credited, as a draft save would.
  */
-export function skipAssignment(actor: Actor, input: unknown): { assignmentId: number; skipped: boolean } {
+export function skipAssignment(actor: Actor, input: unknown): { assignmentId: number; studyId: number; skipped: boolean } {
   const { assignmentId, queuePosition, activeMs } = parseInput(skipSchema, input);
   const db = getDb();
   return inTransaction(
@@ -37,13 +37,13 @@ export function skipAssignment(actor: Actor, input: unknown): { assignmentId: nu
       const a = ownAssignment(db, actor, assignmentId);
       openStudyForWorker(db, actor, a.studyId);
       if (a.state !== 'pending') throw conflict('This item was already submitted; there is nothing to skip.');
-      if (a.queuePosition !== queuePosition) return { assignmentId, skipped: false };
+      if (a.queuePosition !== queuePosition) return { assignmentId, studyId: a.studyId, skipped: false };
       const now = Date.now();
       creditActiveTime(db, a, activeMs, now);
       q.markSeen(db, a.id, now);
       q.setQueuePosition(db, a.id, q.lastQueuePosition(db, a.studyId, actor.id) + 1);
       audit(db, { userId: actor.id, action: 'item_skipped', studyId: a.studyId, objectId: a.id, detail: { from: queuePosition } });
-      return { assignmentId, skipped: true };
+      return { assignmentId, studyId: a.studyId, skipped: true };
     },
     'immediate',
   );

@@ -215,7 +215,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
 
       <section
         aria-label="Decision"
-        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur pointer-coarse:px-2 pointer-coarse:py-1.5"
       >
         <div className="mx-auto flex max-w-7xl flex-wrap items-start gap-3">
           <div className="flex gap-2">
