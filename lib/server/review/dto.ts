@@ -139,3 +139,15 @@ export type FlaggedItemDto = {
   /** Whether the reviewer has submitted the item since (a flag does not hold back the labels). */
   submitted: boolean;
 };
+
+/** One of the reviewer's own submissions, opened from their history. */
+export type MySubmissionDto = {
+  studyId: number;
+  studyName: string;
+  assignmentId: number;
+  submittedAt: string;
+  revision: number;
+  /** Whether it can still be revised: the study is open and no adjudicator has ruled on the item. */
+  editable: boolean;
+  view: (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto;
+};

@@ -12,8 +12,8 @@ import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { getJudgeAssignment, judgmentAsDraft } from './judging';
 import { submitAnnotation, type SubmitResult } from './submit';
-import { assertStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
+import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -137,4 +137,25 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
 /** Opens a submitted item from the reviewer's history again to revise it (`./item-actions`), whatever its kind. */
 export function reviseSubmission(actor: Actor, input: unknown) {
   return reopenSubmission(actor, input, draftOfSubmission);
+}
+
+/**
+ * One of the reviewer's submitted items as their history opens it: the item as they saw it with their labels, and
+ * whether they may still revise it (the rule undo follows). Another reviewer's assignment is "not found".
+ */
+export function getMySubmission(actor: Actor, assignmentId: number): MySubmissionDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  if (a.state !== 'submitted') throw conflict('This item is not submitted; it is waiting in your queue.');
+  const latest = q.latestAnnotation(db, a.id);
+  return {
+    studyId: a.studyId,
+    studyName: study.name,
+    assignmentId: a.id,
+    submittedAt: new Date(a.submittedAt!).toISOString(),
+    revision: latest?.revision ?? 0,
+    editable: isStillEditable(db, actor, a),
+    view: getAssignmentView(actor, assignmentId),
+  };
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
-import { getFlowAssignment, getQueue, reviseSubmission, submitFlowReview, undoLastSubmission } from './flow-review';
+import { getFlowAssignment, getMySubmission, getQueue, reviseSubmission, submitFlowReview, undoLastSubmission } from './flow-review';
 import { getFlaggedItems, getSubmissionHistory, setComment, setFlag, skipAssignment } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
 
@@ -205,6 +205,13 @@ describe('history and revising', () => {
       choices: Object.fromEntries(ai.criteria.filter((c) => !c.agreed).map((c) => [c.id, 'tie'])),
     });
     expect(codeOf(() => reviseSubmission(a1, { assignmentId: item.assignmentId }))).toBe('conflict');
+    // Opened from the history, it shows the labels and says it is settled; another item still says editable.
+    const settled = getMySubmission(a1, item.assignmentId);
+    expect(settled.editable).toBe(false);
+    expect(settled.view.kind === 'pairwise' && Object.values(settled.view.submitted!).every((c) => c === 'tie')).toBe(true);
+    const other = getSubmissionHistory(a1, { studyId: pairStudy }).items.find((i) => i.assignmentId !== item.assignmentId)!;
+    expect(getMySubmission(a1, other.assignmentId).editable).toBe(true);
+    expect(codeOf(() => getMySubmission(a2, item.assignmentId))).toBe('not_found');
   });
 });
 

@@ -184,7 +184,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
           : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
       ].join(' ')}
     >
-      {label} <kbd className="ml-1 text-xs opacity-70">{key}</kbd>
+      {label} <kbd className="ml-1 text-xs opacity-70 pointer-coarse:hidden">{key}</kbd>
     </button>
   );
 
@@ -233,7 +233,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
                     checked={draft.reasons.includes(r)}
                     onChange={(e) => update({ reasons: e.target.checked ? [...draft.reasons, r] : draft.reasons.filter((x) => x !== r) })}
                   />
-                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400">{i + 1}</kbd>
+                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400 pointer-coarse:hidden">{i + 1}</kbd>
                 </label>
               ))}
             </fieldset>
@@ -258,11 +258,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
               aria-disabled={!!blocker}
               className="rounded-md bg-emerald-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-emerald-800 disabled:opacity-60 aria-disabled:opacity-60"
             >
-              {sending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80">Enter</kbd>
+              {sending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80 pointer-coarse:hidden">Enter</kbd>
             </button>
             {queue.undoableId !== null && (
               <button type="button" onClick={onUndo} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
-                Undo last <kbd className="text-xs text-slate-400">u</kbd>
+                Undo last <kbd className="text-xs text-slate-400 pointer-coarse:hidden">u</kbd>
               </button>
             )}
           </div>
