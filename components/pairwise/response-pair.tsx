@@ -27,11 +27,8 @@ export const ResponsePair = memo(function ResponsePair({ responses }: { response
               </span>
               Response {i + 1}
             </h2>
-            {/* In the three-column layout the two cards stack: each scrolls on its own so both start in view. */}
-            <div
-              className="px-4 py-3 @6xl/review:max-h-[calc((100dvh-21rem)/2)] @6xl/review:min-h-24 @6xl/review:overflow-y-auto"
-              data-scroll-region
-            >
+            {/* Stacked in a review screen's column, each card scrolls on its own so both start in view (globals.css). */}
+            <div className="reply-body px-4 py-3" data-scroll-region>
               <RichText text={text} />
             </div>
           </article>

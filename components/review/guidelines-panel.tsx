@@ -44,15 +44,18 @@ export function GuidelinesToggle({ open, onToggle }: { open: boolean; onToggle: 
 
 /**
  * The study's guidelines in a panel at the right edge of the window. Not a dialog: the item stays usable (and the
- * keys keep working) while it is open; the screen makes room for it.
+ * keys keep working) while it is open; the screen makes room for it, and the review screen's bar at the foot stays
+ * above it, so its buttons are never covered.
  */
-export function GuidelinesPanel({ guidelines, onClose }: { guidelines: string; onClose: () => void }) {
+export function GuidelinesPanel({ guidelines, open, onClose }: { guidelines: string; open: boolean; onClose: () => void }) {
+  // Kept in the page while closed (hidden), so opening it is instant and its text is there from the start.
   return (
     <aside
       id="guidelines-panel"
       aria-labelledby="guidelines-panel-heading"
       data-testid="guidelines-panel"
-      className="fixed inset-y-0 right-0 z-20 flex w-full max-w-[22rem] flex-col border-l border-slate-200 bg-white shadow-xl"
+      hidden={!open}
+      className="fixed inset-y-0 right-0 z-[5] flex w-full max-w-[22rem] flex-col border-l border-slate-200 bg-white shadow-xl [&[hidden]]:hidden"
     >
       <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3">
         <h2 id="guidelines-panel-heading" className="text-sm font-semibold">

@@ -68,8 +68,9 @@ export function ReviewShell({
 }: ReviewShellProps) {
   useStartAtTop(itemId);
   const panel = useGuidelinesOpen();
-  const keys = itemTools ? [...shortcuts.filter((k) => k.keys[0] !== '?'), ...ITEM_TOOL_SHORTCUTS, ...shortcuts.filter((k) => k.keys[0] === '?')] : shortcuts;
-  const allKeys = guidelines ? [...keys.filter((k) => k.keys[0] !== '?'), { keys: ['g'], label: 'Show or hide the guidelines' }, ...keys.filter((k) => k.keys[0] === '?')] : keys;
+  // The shell's own keys go before `?`, which stays last.
+  const own = [...(itemTools ? ITEM_TOOL_SHORTCUTS : []), ...(guidelines ? [{ keys: ['g'], label: 'Show or hide the guidelines' }] : [])];
+  const allKeys = [...shortcuts.filter((k) => k.keys[0] !== '?'), ...own, ...shortcuts.filter((k) => k.keys[0] === '?')];
   const showPanel = !!guidelines && panel.open;
   return (
     <div data-testid={testId} {...data} className={showPanel ? 'pb-40 lg:mr-[22rem]' : 'pb-40'} data-guidelines-open={showPanel || undefined}>
@@ -91,7 +92,7 @@ export function ReviewShell({
           <ShortcutHelp shortcuts={allKeys} className="pointer-coarse:hidden" />
         </div>
       </div>
-      {showPanel ? <GuidelinesPanel guidelines={guidelines} onClose={panel.toggle} /> : null}
+      {guidelines ? <GuidelinesPanel guidelines={guidelines} open={showPanel} onClose={panel.toggle} /> : null}
       {readOnly ? (
         <Alert tone="warning" className="mb-4">
           {readOnly}

@@ -241,13 +241,13 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
         middle, the criteria on the right, so the replies are in view on arrival. Medium: the context, held to a
         short box that scrolls, above the replies, beside the criteria. Narrow: one column.
       */}
-      <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem]">
+      <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @3xl/review:grid-rows-[auto_1fr] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem] @6xl/review:grid-rows-none">
         <div
           data-testid="item-context"
           data-scroll-region
           tabIndex={0}
           aria-label="Problem, instructions and dialogue"
-          className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[16rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
+          className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
         >
           <ItemContext
             problem={assignment.problem}
