@@ -123,7 +123,7 @@ test('point 4: both replies are in view on arrival at 1440×900, guidelines stay
 
       // Definitions: on hover of a criterion's name, and for the focused criterion in the bar.
       const row = page.locator('[data-testid^="criterion-"]').first();
-      const tooltip = row.getByTestId('criterion-tooltip');
+      const tooltip = row.getByTestId('definition-tooltip');
       await expect(tooltip).toBeHidden();
       await row.locator('span[id$="-name"]').hover();
       await expect(tooltip).toBeVisible();

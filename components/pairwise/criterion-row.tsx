@@ -99,7 +99,7 @@ export const CriterionRow = memo(function CriterionRow({
             <span
               id={tipId}
               role="tooltip"
-              data-testid="criterion-tooltip"
+              data-testid="definition-tooltip"
               className="pointer-events-none invisible absolute top-full left-0 z-30 mt-1 w-72 max-w-[80vw] rounded-md bg-slate-900 px-3 py-2 text-xs leading-snug font-normal text-white opacity-0 shadow-lg transition-opacity group-hover/name:visible group-hover/name:opacity-100 group-focus-within/name:visible group-focus-within/name:opacity-100"
             >
               {criterion.description}
