@@ -245,7 +245,10 @@ export const assignmentRemarks = sqliteTable(
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [
-    check('assignment_remarks_flag_reason', sql`${t.flagReason} IS NULL OR (length(trim(${t.flagReason})) > 0 AND ${t.flaggedAt} IS NOT NULL)`),
+    check(
+      'assignment_remarks_flag_reason',
+      sql`${t.flagReason} IS NULL OR (length(trim(${t.flagReason})) > 0 AND ${t.flaggedAt} IS NOT NULL)`,
+    ),
     check('assignment_remarks_comment', sql`${t.comment} IS NULL OR length(trim(${t.comment})) > 0`),
   ],
 );

@@ -100,7 +100,9 @@ async function judgeAll(page: Page, key: '1' | '2' | '3') {
   await page.keyboard.press('Enter');
 }
 
-test('point 4: both replies are in view on arrival at 1440×900, guidelines stay open, definitions show on hover and focus', async ({ browser }) => {
+test('point 4: both replies are in view on arrival at 1440×900, guidelines stay open, definitions show on hover and focus', async ({
+  browser,
+}) => {
   const { page, context } = await open(browser, 'uxa1');
   await page.goto(`/studies/${pairStudy}/review`);
   const panel = page.getByTestId('guidelines-panel');
@@ -171,7 +173,8 @@ test('point 5: skip brings the item back at the end, flag and comment are kept, 
   // The keys are listed under ?.
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-  for (const text of ['Skip this item for now', 'Flag this item', 'Write a comment', 'Tie for every open criterion']) await expect(help).toContainText(text);
+  for (const text of ['Skip this item for now', 'Flag this item', 'Write a comment', 'Tie for every open criterion'])
+    await expect(help).toContainText(text);
   await page.keyboard.press('?');
   await expect(help).toBeHidden();
 
@@ -287,7 +290,9 @@ test('point 6: my submissions, newest first and searchable, open with my labels 
   await context.close();
 });
 
-test('point 7: t ties the open criteria of the focused group, keys are on the buttons, and touch screens get no key hints', async ({ browser }) => {
+test('point 7: t ties the open criteria of the focused group, keys are on the buttons, and touch screens get no key hints', async ({
+  browser,
+}) => {
   // A study of its own with one reviewer, so the queue is fresh.
   concord(['user', 'add', 'uxa3', '--role', 'annotator', '--name', 'UX Three'], PASSWORD);
   const s = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'UX ties', '--reviewers', '1', '--json'])).id as number;

@@ -55,14 +55,22 @@ export function ChoiceActionBar({
                 <span className="text-slate-500"> — {focused.choice ? CHOICE_LABEL[focused.choice] : unset}</span>
               </p>
               {focused.description ? (
-                <p className="line-clamp-2 text-xs text-slate-500 pointer-coarse:hidden" data-testid="focused-definition" title={focused.description}>
+                <p
+                  className="line-clamp-2 text-xs text-slate-500 pointer-coarse:hidden"
+                  data-testid="focused-definition"
+                  title={focused.description}
+                >
                   {focused.description}
                 </p>
               ) : null}
             </>
           ) : null}
         </div>
-        <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex pointer-coarse:hidden" aria-hidden="true" data-testid="key-legend">
+        <p
+          className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex pointer-coarse:hidden"
+          aria-hidden="true"
+          data-testid="key-legend"
+        >
           <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
           <Kbd>k</Kbd> move <Kbd>{extraKey.key}</Kbd> {extraKey.label}
           {moreKeys.map((k) => (

@@ -41,18 +41,14 @@ export const ChoiceGroup = memo(function ChoiceGroup({ name, labelledBy, value, 
                   : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50',
             )}
           >
-            <input
-              type="radio"
-              name={name}
-              value={c.value}
-              checked={checked}
-              onChange={() => onChange(c.value)}
-              className="sr-only"
-            />
+            <input type="radio" name={name} value={c.value} checked={checked} onChange={() => onChange(c.value)} className="sr-only" />
             <span className="inline-flex items-center gap-1">
               {c.label}
               {showKeys && (
-                <Kbd aria-hidden="true" className={cn('min-w-4 px-1 text-[0.65rem] leading-4', checked && 'border-white/40 bg-white/15 text-white shadow-none')}>
+                <Kbd
+                  aria-hidden="true"
+                  className={cn('min-w-4 px-1 text-[0.65rem] leading-4', checked && 'border-white/40 bg-white/15 text-white shadow-none')}
+                >
                   {c.key}
                 </Kbd>
               )}

@@ -90,7 +90,11 @@ export const CriterionRow = memo(function CriterionRow({
             id={nameId}
             tabIndex={hasDetails ? -1 : undefined}
             aria-describedby={hasDetails && !expanded ? tipId : undefined}
-            className={cn('text-sm', overall ? 'font-semibold text-slate-900' : 'font-medium text-slate-800', hasDetails && 'cursor-help underline decoration-slate-300 decoration-dotted underline-offset-4')}
+            className={cn(
+              'text-sm',
+              overall ? 'font-semibold text-slate-900' : 'font-medium text-slate-800',
+              hasDetails && 'cursor-help underline decoration-slate-300 decoration-dotted underline-offset-4',
+            )}
           >
             {criterion.name}
           </span>

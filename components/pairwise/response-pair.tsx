@@ -22,7 +22,10 @@ export const ResponsePair = memo(function ResponsePair({ responses }: { response
               id={`response-${i + 1}-heading`}
               className="flex items-center gap-2 border-b border-slate-200 px-4 py-2 text-sm font-semibold text-slate-800"
             >
-              <span aria-hidden="true" className="inline-flex size-6 items-center justify-center rounded-full bg-slate-800 text-xs text-white">
+              <span
+                aria-hidden="true"
+                className="inline-flex size-6 items-center justify-center rounded-full bg-slate-800 text-xs text-white"
+              >
                 {i + 1}
               </span>
               Response {i + 1}

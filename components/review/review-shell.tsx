@@ -73,7 +73,12 @@ export function ReviewShell({
   const allKeys = [...shortcuts.filter((k) => k.keys[0] !== '?'), ...own, ...shortcuts.filter((k) => k.keys[0] === '?')];
   const showPanel = !!guidelines && panel.open;
   return (
-    <div data-testid={testId} {...data} className={showPanel ? 'pb-40 lg:mr-[22rem]' : 'pb-40'} data-guidelines-open={showPanel || undefined}>
+    <div
+      data-testid={testId}
+      {...data}
+      className={showPanel ? 'pb-40 lg:mr-[22rem]' : 'pb-40'}
+      data-guidelines-open={showPanel || undefined}
+    >
       <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-2">
         <div>
           <p className="text-xs tracking-wide text-slate-500 uppercase">{kind}</p>

@@ -1,6 +1,12 @@
 import { stmt, type Db } from '../client';
 
-export type RemarkRow = { assignmentId: number; flagReason: string | null; flaggedAt: number | null; comment: string | null; updatedAt: number };
+export type RemarkRow = {
+  assignmentId: number;
+  flagReason: string | null;
+  flaggedAt: number | null;
+  comment: string | null;
+  updatedAt: number;
+};
 
 const COLUMNS = 'assignment_id AS assignmentId, flag_reason AS flagReason, flagged_at AS flaggedAt, comment, updated_at AS updatedAt';
 

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
-const activeMs = z.number().int().min(0).max(7 * 24 * 3600 * 1000);
+const activeMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 3600 * 1000);
 
 /** What a reviewer has chosen so far on a flow; saved as they go so a reload returns to the same state. */
 export const flowDraftSchema = z.object({
@@ -55,7 +59,10 @@ export const flagSchema = z.object({
 /** The reviewer's free comment on an item; an empty one removes it. */
 export const commentSchema = z.object({
   assignmentId: z.number().int().positive(),
-  comment: z.string().trim().max(COMMENT_MAX, { error: `at most ${COMMENT_MAX} characters` }),
+  comment: z
+    .string()
+    .trim()
+    .max(COMMENT_MAX, { error: `at most ${COMMENT_MAX} characters` }),
 });
 
 /** The reviewer's submissions in a study, newest first; `search` matches the item number or the problem's text. */

@@ -75,5 +75,4 @@ describe('what the answers of flag, comment and history carry to a reviewer', ()
     }
     expect(history.items).toHaveLength(forbidden.length / 3);
   });
-
 });

@@ -26,9 +26,7 @@ let flowStudy: number, pairStudy: number;
 
 /** The counts the queue_counts triggers keep, next to the counts of the assignments themselves. */
 function countsAgree(studyId: number, who: Actor) {
-  const kept = getDb()
-    .$client.prepare('SELECT total, submitted FROM queue_counts WHERE study_id = ? AND user_id = ?')
-    .get(studyId, who.id);
+  const kept = getDb().$client.prepare('SELECT total, submitted FROM queue_counts WHERE study_id = ? AND user_id = ?').get(studyId, who.id);
   const real = getDb()
     .$client.prepare(`SELECT count(*) AS total, sum(state = 'submitted') AS submitted FROM assignments WHERE study_id = ? AND user_id = ?`)
     .get(studyId, who.id);
@@ -66,7 +64,11 @@ describe('skip', () => {
     const before = getQueue(a1, flowStudy);
     const first = before.currentId!;
     const a = getFlowAssignment(a1, first);
-    expect(skipAssignment(a1, { assignmentId: first, queuePosition: a.queuePosition, activeMs: 0 })).toEqual({ assignmentId: first, studyId: flowStudy, skipped: true });
+    expect(skipAssignment(a1, { assignmentId: first, queuePosition: a.queuePosition, activeMs: 0 })).toEqual({
+      assignmentId: first,
+      studyId: flowStudy,
+      skipped: true,
+    });
     // A retry or a double press names the position it saw: the item is no longer there, nothing moves again.
     expect(skipAssignment(a1, { assignmentId: first, queuePosition: a.queuePosition, activeMs: 0 }).skipped).toBe(false);
     const after = getQueue(a1, flowStudy);
@@ -85,7 +87,9 @@ describe('skip', () => {
   it('brings the skipped item back after the others, and undo still takes back the last submission', () => {
     const q0 = getQueue(a1, flowStudy);
     const skipped = getDb()
-      .$client.prepare(`SELECT id FROM assignments WHERE study_id = ? AND user_id = ? AND state = 'pending' ORDER BY queue_position DESC LIMIT 1`)
+      .$client.prepare(
+        `SELECT id FROM assignments WHERE study_id = ? AND user_id = ? AND state = 'pending' ORDER BY queue_position DESC LIMIT 1`,
+      )
       .pluck()
       .get(flowStudy, a1.id) as number;
     const seen: number[] = [];
@@ -127,12 +131,21 @@ describe('flag and comment', () => {
     expect(setFlag(a2, { assignmentId: id, reason: 'Response 2 is cut off mid-sentence.' })).toEqual(first);
     expect(count('SELECT flagged_at FROM assignment_remarks WHERE assignment_id = ?', id)).toBe(flaggedAt);
     expect(count(`SELECT count(*) FROM audit_log WHERE action = 'item_flagged' AND object_id = ?`, id)).toBe(audits);
-    expect(setComment(a2, { assignmentId: id, comment: 'Checked the arithmetic twice.' })).toEqual({ ...first, comment: 'Checked the arithmetic twice.' });
+    expect(setComment(a2, { assignmentId: id, comment: 'Checked the arithmetic twice.' })).toEqual({
+      ...first,
+      comment: 'Checked the arithmetic twice.',
+    });
     expect(getJudgeAssignment(a2, id).remarks).toEqual({ flagReason: first.flagReason, comment: 'Checked the arithmetic twice.' });
 
     const flagged = getFlaggedItems(lead, pairStudy);
     expect(flagged).toHaveLength(1);
-    expect(flagged[0]).toMatchObject({ assignmentId: id, reviewer: 'A2', reason: first.flagReason, comment: 'Checked the arithmetic twice.', submitted: false });
+    expect(flagged[0]).toMatchObject({
+      assignmentId: id,
+      reviewer: 'A2',
+      reason: first.flagReason,
+      comment: 'Checked the arithmetic twice.',
+      submitted: false,
+    });
     expect(codeOf(() => getFlaggedItems(a2, pairStudy))).toBe('forbidden');
     expect(codeOf(() => setFlag(a1, { assignmentId: id, reason: 'x' }))).toBe('not_found');
   });
@@ -214,4 +227,3 @@ describe('history and revising', () => {
     expect(codeOf(() => getMySubmission(a2, item.assignmentId))).toBe('not_found');
   });
 });
-

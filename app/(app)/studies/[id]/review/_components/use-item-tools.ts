@@ -19,8 +19,7 @@ export function useItemTools<T extends Shown>(review: ReturnType<typeof useRevie
   if (!shown) return null;
   const { assignmentId } = shown;
   const open = queue.status === 'open';
-  const store = (remarks: RemarksDto) =>
-    qc.setQueryData<T>(assignmentKey(assignmentId), (old) => (old ? { ...old, remarks } : old));
+  const store = (remarks: RemarksDto) => qc.setQueryData<T>(assignmentKey(assignmentId), (old) => (old ? { ...old, remarks } : old));
   const save = async (send: () => ReturnType<typeof flagItemAction>) => {
     const res = await send();
     if (!res.ok) return res.error;

@@ -92,7 +92,10 @@ export default async function HistoryPage({
               {history.items.map((s) => (
                 <TR key={s.assignmentId} data-testid="history-row">
                   <TD className="whitespace-nowrap">
-                    <Link href={`/studies/${studyId}/review/history/${s.assignmentId}`} className="font-medium text-accent-700 hover:underline">
+                    <Link
+                      href={`/studies/${studyId}/review/history/${s.assignmentId}`}
+                      className="font-medium text-accent-700 hover:underline"
+                    >
                       Item {s.position}
                     </Link>
                   </TD>

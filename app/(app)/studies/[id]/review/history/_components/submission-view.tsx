@@ -59,7 +59,9 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
         </div>
       </div>
       {submission.editable ? (
-        <p className="text-sm text-slate-500">Revising puts this item first in your queue with your labels filled in; submitting it again records a new revision.</p>
+        <p className="text-sm text-slate-500">
+          Revising puts this item first in your queue with your labels filled in; submitting it again records a new revision.
+        </p>
       ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       {view.remarks.flagReason || view.remarks.comment ? (
