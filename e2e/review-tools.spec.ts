@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { DEMO_PASSWORD, signIn } from './support/session';
@@ -192,10 +193,26 @@ test('point 5: skip brings the item back at the end, flag and comment are kept, 
   await expect(commentDialog).toBeHidden();
   await expect(page.getByTestId('item-comment')).toHaveText('Your comment: Reply 1 is fine otherwise.');
 
-  // Skip (s): the next item comes, nothing counts as submitted; a second s at once skips only the item on screen.
+  // Skip (s): the next item comes, nothing counts as submitted, and the time spent on the skipped item is kept.
+  const skippedId = Number(await page.getByTestId('judge').getAttribute('data-assignment'));
   await page.keyboard.press('s');
   await expect.poll(() => currentItem(page)).not.toBe(skipped);
   await expect(progress).toHaveAttribute('aria-valuenow', '0');
+  const db = new Database(process.env.CONCORD_E2E_DB!, { readonly: true });
+  try {
+    await expect
+      .poll(() => (db.prepare('SELECT active_ms FROM assignments WHERE id = ?').pluck().get(skippedId) as number) ?? 0)
+      .toBeGreaterThanOrEqual(1000);
+    const positions = db
+      .prepare(
+        `SELECT id FROM assignments WHERE study_id = ? AND user_id = (SELECT user_id FROM assignments WHERE id = ?) ORDER BY queue_position`,
+      )
+      .pluck()
+      .all(pairStudy, skippedId) as number[];
+    expect(positions.at(-1)).toBe(skippedId);
+  } finally {
+    db.close();
+  }
   // The other three come first, then the skipped one, still flagged and commented.
   for (let i = 0; i < 3; i++) {
     expect(await currentItem(page)).not.toBe(skipped);

@@ -69,9 +69,13 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
     setDraft((d) => ({ ...d, ...change }));
   }, []);
 
+  /** The active time last sent with a draft. */
+  const lastSentMs = useRef(assignment.activeMs);
   const save = useMutation({
-    mutationFn: (d: Draft) =>
-      saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: Math.round(activeMs.current) }),
+    mutationFn: (d: Draft) => {
+      lastSentMs.current = Math.round(activeMs.current);
+      return saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: lastSentMs.current });
+    },
   });
   const saveRef = useRef(save.mutate);
   saveRef.current = save.mutate;
@@ -92,8 +96,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
     document.addEventListener('visibilitychange', flush);
     return () => {
       document.removeEventListener('visibilitychange', flush);
-      // Leaving this flow (undo, navigation, or a submit still on its way): keep what was chosen in the cache, so a
-      // failed submit brings it back intact, and on the server unless it is being submitted.
+      // Leaving this flow (undo, skip, navigation, or a submit still on its way): keep what was chosen in the cache,
+      // so a failed submit brings it back intact, and on the server unless it is being submitted. A flow left
+      // unsubmitted (skipped, say) also reports the time spent reading it.
+      const unsentTime = activeMs.current - lastSentMs.current > 1000;
+      if (!dirty.current && unsentTime && !isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
       if (dirty.current) {
         if (!isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
         qc.setQueryData(assignmentKey(assignment.assignmentId), (old: FlowAssignmentDto | undefined) =>
@@ -101,7 +108,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
         );
       }
     };
-  }, [qc, assignment.assignmentId, isSubmitted]);
+  }, [qc, assignment.assignmentId, isSubmitted, activeMs]);
 
   // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
   useEffect(() => {

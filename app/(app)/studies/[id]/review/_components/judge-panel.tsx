@@ -92,7 +92,7 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
     return () => document.removeEventListener('visibilitychange', flush);
   }, [saveDraft, activeMs, isSubmitted, assignmentId]);
 
-  // Leaving the item (an undo brings back an earlier one, or a submit is still on its way): keep what was chosen in
+  // Leaving the item (an undo brings back an earlier one, a skip, or a submit still on its way): keep what was chosen in
   // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
   useEffect(
     () => () => {
@@ -103,7 +103,8 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
           old ? { ...old, draft: { choices: { ...d.choices }, focus: d.focus }, activeMs: ms } : old,
         );
       }
-      if (d !== saved.current && !isSubmitted(assignmentId)) {
+      // An item left unsubmitted (skipped, say) also reports the time spent reading it.
+      if ((d !== saved.current || ms - lastSentMs.current > 1000) && !isSubmitted(assignmentId)) {
         void saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms }).catch(() => undefined);
       }
     },

@@ -191,7 +191,10 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
       return skipItemAction({ ...a, activeMs: 0 });
     },
     onSuccess: (res) => {
-      if (res?.ok) qc.setQueryData(queueKey(studyId), res.data.queue);
+      if (!res?.ok) return;
+      qc.setQueryData(queueKey(studyId), res.data.queue);
+      // When it comes back it is fetched anew, with the draft and active time its screen saved on leaving it.
+      qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
     },
   });
   const { mutate: skipMutate, isPending: skipPending } = skipMutation;
