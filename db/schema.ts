@@ -232,6 +232,31 @@ export const drafts = sqliteTable('drafts', {
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
 
+/**
+ * What a reviewer says about one of their items besides their labels: a flag with its reason (for the study's
+ * leads, who see the flagged items on the study page) and a free comment. One row per assignment, set and cleared
+ * by the reviewer; writing the same again changes nothing, so a retried or double-clicked save is harmless.
+ */
+export const assignmentRemarks = sqliteTable(
+  'assignment_remarks',
+  {
+    assignmentId: integer('assignment_id')
+      .primaryKey()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    flagReason: text('flag_reason'),
+    flaggedAt: integer('flagged_at', { mode: 'timestamp_ms' }),
+    comment: text('comment'),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    check(
+      'assignment_remarks_flag_reason',
+      sql`${t.flagReason} IS NULL OR (length(trim(${t.flagReason})) > 0 AND ${t.flaggedAt} IS NOT NULL)`,
+    ),
+    check('assignment_remarks_comment', sql`${t.comment} IS NULL OR length(trim(${t.comment})) > 0`),
+  ],
+);
+
 export const imports = sqliteTable('imports', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   studyId: integer('study_id')

@@ -47,6 +47,7 @@ export type FlowAssignmentDto = {
   draft: FlowDraft | null;
   submitted: FlowDecisionDto | null;
   activeMs: number;
+  remarks: RemarksDto;
 };
 
 export type QueueDto = {
@@ -99,4 +100,54 @@ export type JudgeAssignmentDto = BlindItemDto & {
   draft: JudgmentDraft | null;
   submitted: Record<string, ScreenChoice> | null;
   activeMs: number;
+  remarks: RemarksDto;
+};
+
+/** What the reviewer has said about an item besides their labels: only ever their own. */
+export type RemarksDto = { flagReason: string | null; comment: string | null };
+
+/** One of the reviewer's own submissions in their history: no external id, no source, nothing of other reviewers. */
+export type SubmissionSummaryDto = {
+  assignmentId: number;
+  /** The item's number in the study, as the review screen shows it ("Item 12"). */
+  position: number;
+  /** The start of the item's problem, when it has one. */
+  problem: string | null;
+  submittedAt: string;
+  revision: number;
+};
+
+export type SubmissionHistoryDto = {
+  studyId: number;
+  studyName: string;
+  kind: string;
+  /** How many submissions match the search (all of them without one). */
+  total: number;
+  items: SubmissionSummaryDto[];
+};
+
+/** A flagged item as the study's leads see it on the study page. */
+export type FlaggedItemDto = {
+  assignmentId: number;
+  itemId: number;
+  position: number;
+  externalId: string;
+  reviewer: string;
+  reason: string;
+  flaggedAt: string;
+  comment: string | null;
+  /** Whether the reviewer has submitted the item since (a flag does not hold back the labels). */
+  submitted: boolean;
+};
+
+/** One of the reviewer's own submissions, opened from their history. */
+export type MySubmissionDto = {
+  studyId: number;
+  studyName: string;
+  assignmentId: number;
+  submittedAt: string;
+  revision: number;
+  /** Whether it can still be revised: the study is open and no adjudicator has ruled on the item. */
+  editable: boolean;
+  view: (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto;
 };

@@ -16,6 +16,8 @@ import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
 import { Section, money } from './_components/section';
+import { FlaggedItems } from './_components/flagged-items';
+import { getFlaggedItems } from '@/lib/server/review/item-actions';
 
 export const metadata: Metadata = { title: 'Study' };
 
@@ -88,6 +90,8 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
       {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}
 
       {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
+
+      {study.status !== 'draft' && <FlaggedItems flagged={getFlaggedItems(actor, id)} />}
     </div>
   );
 }
