@@ -12,8 +12,10 @@ import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, s
 import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { getJudgeAssignment, judgmentAsDraft } from './judging';
+import { getRubricAssignment, rubricAsDraft } from './rubric';
+import * as rq from '@/db/queries/rubric-review';
 import { submitAnnotation, type SubmitResult } from './submit';
-import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -50,11 +52,15 @@ function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
 }
 
 /** An assignment of the actor's, in the shape its study kind needs. */
-export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto {
+export function getAssignmentView(
+  actor: Actor,
+  assignmentId: number,
+): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
   if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
+  if (study.kind === 'rubric') return getRubricAssignment(actor, assignmentId);
   return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
 }
 
@@ -122,10 +128,20 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
     const last = q.lastSubmitted(db, studyId, actor.id);
     if (!last) throw conflict('There is no submission to undo.');
     // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
-    if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId))
-      throw conflict('That item has been adjudicated; it can no longer be changed.');
+    const adjudicated =
+      study.kind === 'pairwise'
+        ? pq.hasAdjudication(db, last.itemId)
+        : study.kind === 'rubric' && rq.hasRubricAdjudication(db, last.itemId);
+    if (adjudicated) throw conflict('That item has been adjudicated; it can no longer be changed.');
     const ann = q.latestAnnotation(db, last.id);
-    const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
+    const draft =
+      study.kind === 'pairwise'
+        ? ann
+          ? judgmentAsDraft(db, ann.id, last.swapped === 1)
+          : {}
+        : study.kind === 'rubric'
+          ? rubricAsDraft(db, study, ann)
+          : { ...decisionOf(ann) };
     q.markPending(db, last.id, Date.now());
     q.upsertDraft(db, last.id, draft, Date.now());
     audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
