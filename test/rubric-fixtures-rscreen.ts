@@ -70,3 +70,26 @@ export function mrbenchItems(dialogues: number, tutors?: readonly string[]): Rub
   }
   return out;
 }
+
+/** A FIXTURE: a finished judge run with verdicts as codes (switch to `importJudge` for rubric when it lands). */
+export function addRubricJudgeRun(
+  lead: Actor,
+  studyId: number,
+  name: string,
+  verdicts: { item: string; dimension: number; label: number; sample?: number; rationale?: string }[],
+): number {
+  const db = getDb().$client;
+  const runId = Number(
+    db
+      .prepare(
+        `INSERT INTO judge_runs (study_id, name, format, filename, unparsed, state, created_by) VALUES (?, ?, 'concord', 'fixture.jsonl', '[]', 'done', ?)`,
+      )
+      .run(studyId, name, lead.id).lastInsertRowid,
+  );
+  const itemId = db.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck();
+  const insert = db.prepare(
+    'INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  for (const v of verdicts) insert.run(runId, itemId.get(studyId, v.item), v.dimension, v.sample ?? 1, v.label, v.rationale ?? null);
+  return runId;
+}

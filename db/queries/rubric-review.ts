@@ -182,3 +182,46 @@ export const iterateRubricLabels = (db: Db, studyId: number) =>
         ORDER BY i.position, a.slot, l.dimension`,
     )
     .iterate(studyId) as IterableIterator<RubricLabelStreamRow>;
+
+/** A judge run's verdicts on one item (finished runs only), with the run's name. */
+export const rubricJudgeVerdicts = (db: Db, itemId: number) =>
+  db.$client
+    .prepare(
+      `SELECT r.name AS run, j.dimension, j.sample, j.label, j.rationale
+         FROM rubric_judge_labels j JOIN judge_runs r ON r.id = j.run_id
+        WHERE j.item_id = ? AND r.state = 'done'
+        ORDER BY r.name, j.sample, j.dimension`,
+    )
+    .all(itemId) as (RubricCode & { run: string; sample: number; rationale: string | null })[];
+
+/** Each reviewer's counting labels on one item, with the reviewer's username (for the study's leads). */
+export const rubricLabelsWithReviewers = (db: Db, itemId: number) =>
+  db.$client
+    .prepare(
+      `SELECT a.slot, u.username, l.dimension, l.label
+         FROM assignments a JOIN users u ON u.id = a.user_id
+         JOIN annotations an ON an.assignment_id = a.id
+          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+         JOIN rubric_labels l ON l.annotation_id = an.id
+        WHERE a.item_id = ? AND a.state = 'submitted'
+        ORDER BY a.slot, l.dimension`,
+    )
+    .all(itemId) as (RubricCode & { slot: number; username: string })[];
+
+/** Item ids of a study whose external id, group or source contains `text` (case-insensitive for ASCII). */
+export const rubricItemIdsMatching = (db: Db, studyId: number, text: string) =>
+  db.$client
+    .prepare(
+      `SELECT id FROM items WHERE study_id = ?
+          AND (instr(lower(external_id), lower(?)) > 0 OR instr(lower(coalesce(group_key, '')), lower(?)) > 0
+               OR instr(lower(coalesce(source_a, '')), lower(?)) > 0)`,
+    )
+    .pluck()
+    .all(studyId, text, text, text) as number[];
+
+/** Reviews planned per item of a study (assignments made). */
+export const plannedByItem = (db: Db, studyId: number) =>
+  db.$client.prepare('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id').all(studyId) as {
+    itemId: number;
+    n: number;
+  }[];

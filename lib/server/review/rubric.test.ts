@@ -3,7 +3,8 @@ import { getDb } from '@/db/client';
 import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase } from '@/test/db';
-import { createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
+import { addRubricJudgeRun, createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
+import { getRubricItem, listRubricItems } from '../studies/rubric-items';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { Actor } from '../actor';
 import { exportGroundTruth } from '../ground-truth/ground-truth';
@@ -324,5 +325,50 @@ describe('disagreements, adjudication and ground truth', () => {
     expect(ruled[10]).toBe('Half a step.');
     expect(codeOf(() => exportGroundTruth(r1, studyId, 'csv'))).toBe('forbidden');
     expect(codeOf(() => exportGroundTruth(lead, studyId, 'xml'))).toBe('invalid');
+  });
+});
+
+describe('the rubric items list and item page for leads', () => {
+  it('counts items by state and filters by disagreement and adjudicated', () => {
+    const all = listRubricItems(lead, studyId, {});
+    expect(all.total).toBe(6);
+    expect(all.byState).toEqual({ waiting: 0, labelled: 4, disagreement: 1, adjudicated: 1 });
+    const open = listRubricItems(lead, studyId, { state: 'disagreement' });
+    expect(open.rows.map((r) => [r.externalId, r.disputed])).toEqual([[items[2].id, 4]]);
+    const ruled = listRubricItems(lead, studyId, { state: 'adjudicated' });
+    expect(ruled.rows).toHaveLength(1);
+    expect(ruled.rows[0]).toMatchObject({ done: 2, planned: 2, disputed: 1 });
+    expect(listRubricItems(lead, studyId, { q: items[0].reply!.source }).total).toBe(2);
+    expect(() => listRubricItems(lead, studyId, { state: 'lost' })).toThrow(
+      /state: must be one of waiting, labelled, disagreement, adjudicated/,
+    );
+    expect(codeOf(() => listRubricItems(r1, studyId, {}))).toBe('forbidden');
+  });
+
+  it('shows each reviewer’s labels per dimension, the ruling, the final and lenient label, and judge verdicts', () => {
+    const ruledId = listRubricItems(lead, studyId, { state: 'adjudicated' }).rows[0].itemId;
+    const ext = listRubricItems(lead, studyId, { state: 'adjudicated' }).rows[0].externalId;
+    addRubricJudgeRun(lead, studyId, 'judge-a', [
+      { item: ext, dimension: 3, label: 2, rationale: 'ZQXJUDGE reasoning' },
+      { item: ext, dimension: 3, label: 1, sample: 2 },
+    ]);
+    const d = getRubricItem(lead, studyId, ruledId);
+    expect(d.source).toBe(items.find((i) => i.id === ext)!.reply!.source);
+    expect(d.reviewers.map((r) => r.username).sort()).toEqual(['rone', 'rtwo']);
+    const act = d.dimensions.find((x) => x.id === 'actionability')!;
+    expect([...act.labels].sort()).toEqual(['No', 'Yes']);
+    expect(act).toMatchObject({
+      needsAdjudication: true,
+      ruling: { label: 'To some extent', rationale: 'Half a step.', adjudicator: 'adj' },
+      final: { label: 'To some extent', lenient: 'Yes', provenance: 'adjudicated' },
+    });
+    expect(act.judges).toEqual([
+      { run: 'judge-a', sample: 1, label: 'Yes', rationale: 'ZQXJUDGE reasoning' },
+      { run: 'judge-a', sample: 2, label: 'To some extent', rationale: null },
+    ]);
+    expect(d.dimensions[0]).toMatchObject({ needsAdjudication: false, final: { label: 'Yes', provenance: 'agreed' }, judges: [] });
+    // Judge verdicts never reach a reviewer's or the adjudicator's view.
+    expect(JSON.stringify(getRubricAdjudicationItem(adj, studyId, ruledId))).not.toContain('ZQXJUDGE reasoning');
+    expect(codeOf(() => getRubricItem(adj, studyId, ruledId))).toBe('forbidden');
   });
 });
