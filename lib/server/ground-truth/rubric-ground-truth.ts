@@ -200,3 +200,11 @@ export function exportRubricGroundTruth(actor: Actor, studyId: number, format: s
     contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
   };
 }
+
+/** The ground-truth summary of a rubric study, for its leads. */
+export function rubricGroundTruthSummary(actor: Actor, studyId: number): RubricGroundTruthSummaryDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
+  return summarizeRubric(db, study);
+}
