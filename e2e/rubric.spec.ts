@@ -57,7 +57,7 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   await expect(p1.getByRole('dialog')).toContainText('Label the focused dimension');
   await p1.keyboard.press('Escape');
   await expect(p1.getByRole('dialog')).toHaveCount(0);
-  const firstReply = await p1.getByTestId('rubric-reply').innerText();
+  const firstReply = (await p1.getByTestId('rubric-reply').textContent())!;
   await p1.keyboard.press('1');
   await expect(p1.getByText('Draft saved.')).toBeVisible();
   await p1.reload();
