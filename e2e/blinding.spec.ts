@@ -130,6 +130,8 @@ test('rubric screens: nothing a reviewer or adjudicator can reach names a replyâ
   ] as const) {
     await page.goto(`/studies/${studyId}/review`);
     for (let i = 1; i <= items.length; i++) {
+      await expect(page.getByTestId('rubric-reply')).toBeVisible();
+      await expect(page.getByTestId('dimensions').getByRole('radio')).toHaveCount(12);
       await expect(page.getByTestId('dimensions').getByRole('radio', { checked: true })).toHaveCount(0);
       for (let k = 0; k < 4; k++) await page.keyboard.press(key);
       await page.keyboard.press('Enter');
