@@ -118,7 +118,7 @@ test('rubric screens: nothing a reviewer or adjudicator can reach names a replyâ
     reply: { source: `ZQXSRC-${it.reply!.source}`, text: it.reply!.text },
   }));
   const studyId = createRubricStudy('Rubric blinding check', items);
-  addJudgeRun(studyId, 'ZQXJUDGE-rubric', 'ZQXJUDGE says no');
+  addJudgeRun(studyId, items, 'ZQXJUDGE-rubric', 'ZQXJUDGE says no');
   const one = await asUser(browser, 'ann1');
   const two = await asUser(browser, 'ann2');
   const seenByOne = recordResponses(one.page);

@@ -1,19 +1,19 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { getDb } from '@/db/client';
-import * as studiesQ from '@/db/queries/studies';
-import { canonicalJson, contentHash } from '@/lib/io/canonical';
 import { publicDataDir } from '@/lib/io/public-data';
 import { rubricItemRecords } from '@/lib/io/rubric-records';
 import type { Actor } from '@/lib/server/actor';
-import { openStudy, setStudyMembers } from '@/lib/server/studies/studies';
-import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
+import { importItems } from '@/lib/server/imports/imports';
+import { importJudge } from '@/lib/server/imports/judge-import';
+import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/studies';
 import type { RubricCatalog, RubricItem } from '@/lib/validation/rubric';
+import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 
 /*
- * A FIXTURE, not Concord code: creates a rubric study the way study creation and the rubric item import will once
- * they are on main (the study row with its catalog in `criteria`, the items with their canonical payload, `source_a`
- * = reply.source and `group_key` = group), then chooses people and opens it with the real use-cases. Switch to
- * `createStudy --kind rubric` and `importItems` when those land.
+ * Builds rubric studies for the review, adjudication and ground-truth tests the way a lead does: create the study
+ * with its dimensions, import the items as Concord JSONL, choose the people and open it, all through the real
+ * use-cases; judge runs come in through the judge import.
  */
 
 export type RubricStudySpec = {
@@ -24,35 +24,35 @@ export type RubricStudySpec = {
   adjudicator?: string;
   reviewersPerItem?: number;
   groundTruthRule?: 'adjudicated' | 'majority';
-  guidelines?: string;
   seed?: number;
 };
 
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+function withTempFile<T>(name: string, content: string, fn: (file: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-rubric-'));
+  try {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, content);
+    return fn(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export function createRubricStudy(lead: Actor, spec: RubricStudySpec): number {
-  const db = getDb();
-  const study = studiesQ.insertStudy(db, {
+  const id = createStudy(lead, {
     kind: 'rubric',
     name: spec.name,
-    guidelines: spec.guidelines ?? '',
+    dimensions: spec.catalog ?? MRBENCH_V3_CATALOG,
     reviewersPerItem: spec.reviewersPerItem ?? 2,
     seed: spec.seed ?? 7,
-    principles: [],
-    criteria: spec.catalog ?? MRBENCH_V3_CATALOG,
     groundTruthRule: spec.groundTruthRule ?? 'adjudicated',
-    createdBy: lead.id,
-  });
-  const insert = db.$client.prepare(
-    `INSERT INTO items (study_id, external_id, position, payload, content_hash, source_a, group_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  db.$client.transaction(() => {
-    spec.items.forEach((item, i) =>
-      insert.run(study.id, item.id, i + 1, canonicalJson(item), contentHash(item), item.reply?.source ?? null, item.group ?? null),
-    );
-  })();
-  setStudyMembers(lead, study.id, { usernames: spec.reviewers, adjudicator: spec.adjudicator });
-  openStudy(lead, study.id);
-  return study.id;
+  }).id;
+  withTempFile('items.jsonl', jsonl(spec.items), (file) => importItems(lead, id, file, 'concord'));
+  setStudyMembers(lead, id, { usernames: spec.reviewers, adjudicator: spec.adjudicator });
+  openStudy(lead, id);
+  return id;
 }
 
 /** The first `dialogues` dialogues of the MRBench V3 dev set (public data), each tutor's reply an item of the group. */
@@ -71,25 +71,12 @@ export function mrbenchItems(dialogues: number, tutors?: readonly string[]): Rub
   return out;
 }
 
-/** A FIXTURE: a finished judge run with verdicts as codes (switch to `importJudge` for rubric when it lands). */
+/** Imports a judge run: one line per item and sample, labels by dimension id. */
 export function addRubricJudgeRun(
   lead: Actor,
   studyId: number,
   name: string,
-  verdicts: { item: string; dimension: number; label: number; sample?: number; rationale?: string }[],
-): number {
-  const db = getDb().$client;
-  const runId = Number(
-    db
-      .prepare(
-        `INSERT INTO judge_runs (study_id, name, format, filename, unparsed, state, created_by) VALUES (?, ?, 'concord', 'fixture.jsonl', '[]', 'done', ?)`,
-      )
-      .run(studyId, name, lead.id).lastInsertRowid,
-  );
-  const itemId = db.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck();
-  const insert = db.prepare(
-    'INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  for (const v of verdicts) insert.run(runId, itemId.get(studyId, v.item), v.dimension, v.sample ?? 1, v.label, v.rationale ?? null);
-  return runId;
+  lines: { item: string; labels: Record<string, string>; sample?: number; rationale?: string }[],
+) {
+  return withTempFile('judge.jsonl', jsonl(lines.map((l) => ({ judge: name, ...l }))), (file) => importJudge(lead, studyId, file, 'concord', name));
 }

@@ -51,7 +51,7 @@ describe('rubric screens', () => {
       lead,
       studyId,
       'ZQXJUDGE-run',
-      items.map((it) => ({ item: it.id, dimension: 0, label: 0, rationale: 'ZQXJUDGE says no' })),
+      items.map((it) => ({ item: it.id, labels: { mistake_identification: 'No' }, rationale: 'ZQXJUDGE says no' })),
     );
   });
 

@@ -33,6 +33,8 @@ const L = (letters: string) => {
 
 let lead: Actor, r1: Actor, r2: Actor, adj: Actor, outsider: Actor;
 let studyId: number;
+/** The item whose reviewers disagree on every dimension and which nobody rules on. */
+let splitId = '';
 const items = mrbenchItems(2, ['Sonnet', 'GPT4', 'Expert']);
 
 function current(who: Actor) {
@@ -165,6 +167,7 @@ describe('disagreements, adjudication and ground truth', () => {
       plan.set(text, ['YTNY', 'YTNY']);
       plan.set(other, mine);
     }
+    splitId = items.find((i) => plan.get(i.reply!.text)![1] === 'NNNN')!.id;
     for (const [who, side] of [
       [r1, 0],
       [r2, 1],
@@ -258,7 +261,7 @@ describe('disagreements, adjudication and ground truth', () => {
     const study = studiesQ.findStudy(getDb(), studyId)!;
     const left: string[] = [];
     const rows = [...rubricGroundTruth(getDb(), study, (id) => left.push(id))];
-    expect(left).toEqual([items[2].id]);
+    expect(left).toEqual([splitId]);
     expect(rows).toHaveLength(5 * 4);
     const ruled = rows.find((r) => r.provenance === 'adjudicated')!;
     expect(ruled).toMatchObject({
@@ -334,7 +337,7 @@ describe('the rubric items list and item page for leads', () => {
     expect(all.total).toBe(6);
     expect(all.byState).toEqual({ waiting: 0, labelled: 4, disagreement: 1, adjudicated: 1 });
     const open = listRubricItems(lead, studyId, { state: 'disagreement' });
-    expect(open.rows.map((r) => [r.externalId, r.disputed])).toEqual([[items[2].id, 4]]);
+    expect(open.rows.map((r) => [r.externalId, r.disputed])).toEqual([[splitId, 4]]);
     const ruled = listRubricItems(lead, studyId, { state: 'adjudicated' });
     expect(ruled.rows).toHaveLength(1);
     expect(ruled.rows[0]).toMatchObject({ done: 2, planned: 2, disputed: 1 });
@@ -349,8 +352,8 @@ describe('the rubric items list and item page for leads', () => {
     const ruledId = listRubricItems(lead, studyId, { state: 'adjudicated' }).rows[0].itemId;
     const ext = listRubricItems(lead, studyId, { state: 'adjudicated' }).rows[0].externalId;
     addRubricJudgeRun(lead, studyId, 'judge-a', [
-      { item: ext, dimension: 3, label: 2, rationale: 'ZQXJUDGE reasoning' },
-      { item: ext, dimension: 3, label: 1, sample: 2 },
+      { item: ext, labels: { actionability: 'Yes' }, rationale: 'ZQXJUDGE reasoning' },
+      { item: ext, labels: { actionability: 'To some extent' }, sample: 2 },
     ]);
     const d = getRubricItem(lead, studyId, ruledId);
     expect(d.source).toBe(items.find((i) => i.id === ext)!.reply!.source);
