@@ -49,7 +49,7 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   const p1 = one.page;
   await p1.goto(`/studies/${studyId}/review`);
   await freshItem(p1);
-  await expect(p1.getByTestId('group-position')).toHaveText(/^reply [1-3] of 3 in this dialogue$/);
+  await expect(p1.getByTestId('group-position')).toHaveText('reply 1 of 3 in this dialogue');
   await expect(p1.getByTestId(`dimension-${DIMS[0]}`).getByRole('radio')).toHaveCount(3);
   await expect(p1.getByTestId(`dimension-${DIMS[0]}`)).toContainText('1No');
   await expectAllInView(p1);
@@ -71,10 +71,17 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   await p1.keyboard.press('n');
   await p1.keyboard.type('Hard to say where the mistake is.');
   await p1.keyboard.press('Escape');
+  // Mark the dialogue's element: it must stay the same while the group's replies follow one another.
+  await p1.getByTestId('rubric-dialogue').evaluate((el) => el.setAttribute('data-kept', 'yes'));
   await p1.keyboard.press('Enter');
   await expect(p1.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1');
   for (let i = 2; i <= ITEMS.length; i++) {
     await freshItem(p1);
+    const n = ((i - 1) % 3) + 1;
+    await expect(p1.getByTestId('group-position')).toHaveText(`reply ${n} of 3 in this dialogue`);
+    if (n === 1) await expect(p1.getByTestId('rubric-dialogue')).not.toHaveAttribute('data-kept', 'yes');
+    else await expect(p1.getByTestId('rubric-dialogue')).toHaveAttribute('data-kept', 'yes');
+    if (i === 4) await p1.getByTestId('rubric-dialogue').evaluate((el) => el.setAttribute('data-kept', 'yes'));
     for (let k = 0; k < DIMS.length; k++) await p1.keyboard.press('3');
     await p1.keyboard.press('Enter');
     await expect(p1.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i));
