@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { parseCsv } from '../test/csv';
+import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
 import { signIn } from './support/session';
 
@@ -40,6 +41,8 @@ async function expectAllInView(page: Page) {
 test('two annotators label MRBench replies by keyboard, the adjudicator settles a disagreement, the lead exports ground truth', async ({
   browser,
 }) => {
+  // Two reviewers, an adjudicator and a lead in one path through the app, on a machine shared with others.
+  test.setTimeout(150_000);
   expect(ITEMS).toHaveLength(6);
   const studyId = createRubricStudy('MRBench rubric e2e', ITEMS);
   const one = await at1440(browser, 'ann1');
@@ -166,5 +169,12 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   expect([ruled[0][7], ruled[0][8]].sort()).toEqual(['No', 'Yes']);
   expect(ruled[0][9]).toBe('adj');
   expect(body.filter((r) => r[6] === 'agreed')).toHaveLength(ITEMS.length * DIMS.length - 1);
+  // The command line exports the same rows.
+  const cli = concord(['export', 'ground-truth', '--study', String(studyId), '--format', 'jsonl'])
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { item: string; dimension: string; label: string; lenient_label: string; provenance: string; reviewers: string[] });
+  expect(cli.map((r) => [r.item, r.dimension, r.label, r.provenance])).toEqual(body.map((r) => [r[0], r[3], r[4], r[6]]));
+  expect(cli.find((r) => r.provenance === 'adjudicated')).toMatchObject({ dimension: 'actionability', label: 'Yes', lenient_label: 'Yes' });
   await Promise.all([one.context.close(), two.context.close(), adj.context.close(), lead.context.close()]);
 });
