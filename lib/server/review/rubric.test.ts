@@ -237,23 +237,24 @@ describe('disagreements, adjudication and ground truth', () => {
     expect(after.dimensions[0]).toMatchObject({ ruling: 'To some extent', rationale: 'Half a step.' });
   });
 
-  it('an adjudicated item can no longer be undone by its reviewer', () => {
-    // Each reviewer's last submission: undo works unless that item was ruled on.
-    const ruled = getAdjudicationQueue(adj, studyId).items.find((i) => i.resolved > 0)!.itemId;
+  it('an adjudicated item can no longer be undone by its reviewers; before the ruling it can', () => {
+    const one = mrbenchItems(3, ['Expert']).slice(2);
+    const small = createRubricStudy(lead, { name: 'One reply', items: one, reviewers: ['rone', 'rtwo'], adjudicator: 'adj' });
+    for (const [who, letters] of [
+      [r1, 'YYYY'],
+      [r2, 'YYYN'],
+    ] as const) {
+      const a = getRubricAssignment(who, getQueue(who, small).currentId!);
+      submitRubric(who, { assignmentId: a.assignmentId, requestId: rid(), activeMs: 1, labels: L(letters) });
+    }
+    // Before any ruling, the reviewer may take it back and submit again.
+    const { assignmentId } = undoLastSubmission(r2, { studyId: small });
+    submitRubric(r2, { assignmentId, requestId: rid(), activeMs: 1, labels: L('YYYN') });
+    const itemId = getAdjudicationQueue(adj, small).currentItemId!;
+    submitRubricAdjudication(adj, { studyId: small, itemId, requestId: rid(), labels: { actionability: 'Yes' } });
     for (const who of [r1, r2]) {
-      const last = getDb()
-        .$client.prepare(
-          `SELECT item_id FROM assignments WHERE user_id = ? AND state = 'submitted' ORDER BY submitted_at DESC, id DESC LIMIT 1`,
-        )
-        .pluck()
-        .get(who.id) as number;
-      const code = codeOf(() => undoLastSubmission(who, { studyId }));
-      if (last === ruled) expect(code).toBe('conflict');
-      else {
-        expect(code).toBe('ok');
-        const a = current(who);
-        submitRubric(who, { assignmentId: a.assignmentId, requestId: rid(), activeMs: 1, labels: a.draft!.labels });
-      }
+      expect(() => undoLastSubmission(who, { studyId: small })).toThrow(/has been adjudicated/);
+      expect(getQueue(who, small).submitted).toBe(1);
     }
   });
 
