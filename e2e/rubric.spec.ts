@@ -36,6 +36,11 @@ async function expectAllInView(page: Page) {
     expect(b!.y + b!.height).toBeLessThanOrEqual(bar!.y);
   }
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  const last = boxes[boxes.length - 1]!;
+  console.log(
+    `layout at 1440×900: reply ${Math.round(boxes[0]!.y)}–${Math.round(boxes[0]!.y + boxes[0]!.height)} px, last dimension ends at ` +
+      `${Math.round(last.y + last.height)} px, submit bar starts at ${Math.round(bar!.y)} px`,
+  );
 }
 
 test('two annotators label MRBench replies by keyboard, the adjudicator settles a disagreement, the lead exports ground truth', async ({
