@@ -61,6 +61,10 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   await expect(p1.getByTestId(`dimension-${DIMS[0]}`).getByRole('radio')).toHaveCount(3);
   await expect(p1.getByTestId(`dimension-${DIMS[0]}`)).toContainText('1No');
   await expectAllInView(p1);
+  // The dialogue opens at its last turn, the one the reply answers.
+  await expect
+    .poll(() => p1.getByTestId('rubric-dialogue').evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop))
+    .toBeLessThanOrEqual(1);
   await p1.keyboard.press('?');
   await expect(p1.getByRole('dialog')).toContainText('Label the focused dimension');
   await p1.keyboard.press('Escape');
@@ -134,6 +138,9 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   await expect(row).toContainText('No');
   await expect(adj.page.locator('ol > [data-testid^="dimension-"]')).toHaveCount(1);
   await expect(adj.page.getByTestId('agreed-dimensions')).toContainText('Settled by the reviewers (3)');
+  await expect
+    .poll(() => adj.page.getByTestId('rubric-dialogue').evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop))
+    .toBeLessThanOrEqual(1);
   for (const id of ITEMS.map((i) => i.id)) await expect(adj.page.locator('body')).not.toContainText(id);
   await adj.page.keyboard.press('3');
   await adj.page.keyboard.press('Enter');
@@ -178,7 +185,10 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   const cli = concord(['export', 'ground-truth', '--study', String(studyId), '--format', 'jsonl'])
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { item: string; dimension: string; label: string; lenient_label: string; provenance: string; reviewers: string[] });
+    .map(
+      (l) =>
+        JSON.parse(l) as { item: string; dimension: string; label: string; lenient_label: string; provenance: string; reviewers: string[] },
+    );
   expect(cli.map((r) => [r.item, r.dimension, r.label, r.provenance])).toEqual(body.map((r) => [r[0], r[3], r[4], r[6]]));
   expect(cli.find((r) => r.provenance === 'adjudicated')).toMatchObject({ dimension: 'actionability', label: 'Yes', lenient_label: 'Yes' });
   await Promise.all([one.context.close(), two.context.close(), adj.context.close(), lead.context.close()]);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 
@@ -13,10 +13,27 @@ type Props = {
   hint: string | null;
   status: string;
   before?: ReactNode;
+  /** The screen's own keys after j/k: the review screen's details and note, the adjudicator's rationale. */
+  extraKeys?: readonly { key: string; label: string }[];
 };
 
 /** The sticky bar at the foot of the rubric screens: the focused dimension, the keys, the main action, the status. */
-export function RubricActionBar({ action, focused, labelCount, onAction, pending, incomplete, error, hint, status, before }: Props) {
+export function RubricActionBar({
+  action,
+  focused,
+  labelCount,
+  onAction,
+  pending,
+  incomplete,
+  error,
+  hint,
+  status,
+  before,
+  extraKeys = [
+    { key: 'i', label: 'details' },
+    { key: 'n', label: 'note' },
+  ],
+}: Props) {
   return (
     <section
       aria-label={action}
@@ -33,7 +50,13 @@ export function RubricActionBar({ action, focused, labelCount, onAction, pending
         </p>
         <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
           <Kbd>1</Kbd>…<Kbd>{Math.min(labelCount, 9)}</Kbd> label <span className="mx-1">·</span> <Kbd>j</Kbd>
-          <Kbd>k</Kbd> move <Kbd>i</Kbd> details <Kbd>n</Kbd> note
+          <Kbd>k</Kbd> move
+          {extraKeys.map((k) => (
+            <Fragment key={k.key}>
+              {' '}
+              <Kbd>{k.key}</Kbd> {k.label}
+            </Fragment>
+          ))}
         </p>
         <div className="ml-auto flex items-center gap-2">
           {before}

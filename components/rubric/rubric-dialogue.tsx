@@ -21,7 +21,11 @@ export const RubricDialogue = memo(function RubricDialogue({ problem, history, u
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = box.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    // Once more after the first paint: rendered math and wrapped text can still grow the turns.
+    const frame = requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
+    return () => cancelAnimationFrame(frame);
   }, []);
   return (
     <div
@@ -31,7 +35,7 @@ export const RubricDialogue = memo(function RubricDialogue({ problem, history, u
       data-testid="rubric-dialogue"
       aria-label={underReview ? 'Dialogue under review' : 'Dialogue'}
       className={cn(
-        'space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-13rem)]',
+        'space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-15rem)]',
         underReview && 'ring-2 ring-emerald-600 ring-offset-2',
       )}
     >

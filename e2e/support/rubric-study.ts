@@ -35,8 +35,9 @@ function withJsonl<T>(rows: unknown[], fn: (file: string) => T): T {
  * with the CLI as a lead would: create, import the items, choose the people, open.
  */
 export function createRubricStudy(name: string, items: RubricItem[]): number {
-  const id = JSON.parse(concord(['study', 'create', '--kind', 'rubric', '--dimensions', 'mrbench-v3', '--reviewers', '2', '--name', name, '--json']))
-    .id as number;
+  const id = JSON.parse(
+    concord(['study', 'create', '--kind', 'rubric', '--dimensions', 'mrbench-v3', '--reviewers', '2', '--name', name, '--json']),
+  ).id as number;
   withJsonl(items, (file) => concord(['import', 'items', '--study', String(id), file]));
   concord(['study', 'members', String(id), 'ann1', 'ann2', '--adjudicator', 'adj']);
   concord(['study', 'open', String(id)]);

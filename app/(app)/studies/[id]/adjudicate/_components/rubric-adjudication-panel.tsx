@@ -261,6 +261,10 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
       </div>
       <RubricActionBar
         action="Settle"
+        extraKeys={[
+          { key: 'r', label: 'rationale' },
+          { key: 'Esc', label: 'leave it' },
+        ]}
         focused={focused ? { name: focused.name, value: state.labels[focused.id] ?? null } : null}
         labelCount={Math.max(2, ...disputed.map((d) => d.labels.length))}
         onAction={trySubmit}
