@@ -14,13 +14,7 @@ export async function saveFlowDraftAction(input: { assignmentId: number; draft: 
  * Submits and returns the reviewer's queue as it is now, so the next item can be shown at once. The queue is that of
  * the assignment's study (the screen's `studyId` is not needed for it).
  */
-export async function submitFlowReviewAction(input: {
-  studyId: number;
-  assignmentId: number;
-  requestId: string;
-  activeMs: number;
-  decision: unknown;
-}) {
+export async function submitFlowReviewAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; decision: unknown }) {
   return runAction((actor) => submitAndQueue(actor, input));
 }
 
@@ -36,13 +30,7 @@ export async function saveJudgmentDraftAction(input: { assignmentId: number; dra
 }
 
 /** Submits a pairwise judgment and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
-export async function submitJudgmentAction(input: {
-  studyId: number;
-  assignmentId: number;
-  requestId: string;
-  activeMs: number;
-  choices: Record<string, string>;
-}) {
+export async function submitJudgmentAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; choices: Record<string, string> }) {
   return runAction((actor) => submitAndQueue(actor, input));
 }
 
