@@ -29,7 +29,7 @@ export default async function HomePage() {
                 <div className="flex items-baseline justify-between gap-2">
                   <h2 className="font-medium">{s.name}</h2>
                   <span className="text-xs uppercase tracking-wide text-slate-500">
-                    {s.kind === 'flow_review' ? 'Flow review' : 'Pairwise'} · {s.status}
+                    {s.kind === 'flow_review' ? 'Flow review' : s.kind === 'rubric' ? 'Rubric' : 'Pairwise'} · {s.status}
                   </span>
                 </div>
                 {s.assigned > 0 && (

@@ -245,7 +245,9 @@ export const COMMANDS: Command[] = [
   {
     name: 'export ground-truth',
     usage: 'export ground-truth --study STUDY [--format jsonl|csv]',
-    summary: 'Streams the ground truth of a pairwise study: per item and criterion the final label, its provenance, the reviewers\' labels.',
+    summary:
+      'Streams the ground truth of a pairwise or rubric study: per item and criterion (dimension) the final label, its provenance, the\n' +
+      '      reviewers\' labels; for a rubric study also the group, the tutor and the lenient label.',
     options: { study: { type: 'string' }, format: { type: 'string', default: 'jsonl' } },
     async run(v) {
       const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);

@@ -11,9 +11,11 @@ import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, s
 import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { getJudgeAssignment, judgmentAsDraft } from './judging';
+import { getRubricAssignment, rubricAsDraft } from './rubric';
+import * as rubricQ from '@/db/queries/rubric-review';
 import { submitAnnotation, type SubmitResult } from './submit';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto } from './dto';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -50,11 +52,15 @@ function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
 }
 
 /** An assignment of the actor's, in the shape its study kind needs. */
-export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto {
+export function getAssignmentView(
+  actor: Actor,
+  assignmentId: number,
+): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
   if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
+  if (study.kind === 'rubric') return getRubricAssignment(actor, assignmentId);
   return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
 }
 
@@ -114,6 +120,7 @@ export function submitFlowReview(actor: Actor, input: unknown): SubmitResult {
 /** The draft a submission turns back into when it is taken back (undo, or revising it from the history). */
 export function draftOfSubmission(db: Db, study: StudyRow, a: q.AssignmentRow, ann: q.AnnotationRow | undefined): unknown {
   if (study.kind === 'pairwise') return ann ? judgmentAsDraft(db, ann.id, a.swapped === 1) : {};
+  if (study.kind === 'rubric') return rubricAsDraft(db, study, ann);
   return { ...decisionOf(ann) };
 }
 

@@ -3,6 +3,7 @@ import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import * as pq from '@/db/queries/pairwise';
 import * as rq from '@/db/queries/remarks';
+import * as rubricQ from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import { commentSchema, flagSchema, historySchema, reopenSchema, skipSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
@@ -136,7 +137,9 @@ export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHi
 export function assertStillEditable(db: Db, actor: Actor, a: q.AssignmentRow): StudyRow {
   const study = openStudyForWorker(db, actor, a.studyId);
   if (a.state !== 'submitted') throw conflict('This item is not submitted; it is already open for changes.');
-  if (pq.hasAdjudication(db, a.itemId)) throw conflict('That item has been adjudicated; it can no longer be changed.');
+  // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
+  const adjudicated = study.kind === 'rubric' ? rubricQ.hasRubricAdjudication(db, a.itemId) : pq.hasAdjudication(db, a.itemId);
+  if (adjudicated) throw conflict('That item has been adjudicated; it can no longer be changed.');
   return study;
 }
 

@@ -121,3 +121,50 @@ export type MyStudyDto = {
   submitted: number;
   isAdjudicator: boolean;
 };
+
+export const RUBRIC_ITEM_STATES = ['waiting', 'labelled', 'disagreement', 'adjudicated'] as const;
+export type RubricItemState = (typeof RUBRIC_ITEM_STATES)[number];
+
+export type RubricItemRowDto = {
+  itemId: number;
+  externalId: string;
+  group: string | null;
+  source: string | null;
+  done: number;
+  planned: number;
+  state: RubricItemState;
+  /** Dimensions the reviewers leave open under the study's rule (ruled or not). */
+  disputed: number;
+};
+
+export type RubricItemListDto = {
+  total: number;
+  byState: Record<RubricItemState, number>;
+  page: number;
+  pages: number;
+  pageSize: number;
+  rows: RubricItemRowDto[];
+};
+
+export type RubricItemDetailDto = {
+  itemId: number;
+  studyId: number;
+  externalId: string;
+  group: string | null;
+  source: string | null;
+  problem: string | null;
+  history: { role: 'tutor' | 'student'; text: string }[];
+  reply: string | null;
+  reviewers: { slot: number; username: string; state: 'pending' | 'submitted'; note: string | null }[];
+  dimensions: {
+    id: string;
+    name: string;
+    /** Each reviewer's label, by slot as in `reviewers`; null where none. */
+    labels: (string | null)[];
+    needsAdjudication: boolean;
+    ruling: { label: string; rationale: string | null; adjudicator: string } | null;
+    /** The ground-truth label once every review is in and the rule settles it. */
+    final: { label: string; lenient: string; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+    judges: { run: string; sample: number; label: string; rationale: string | null }[];
+  }[];
+};

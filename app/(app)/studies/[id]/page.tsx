@@ -9,6 +9,8 @@ import { pairwiseReport } from '@/lib/server/studies/pairwise-report';
 import { CriteriaUpload } from './_components/criteria-panel';
 import { FlowOverview } from './_components/flow-overview';
 import { PairwiseOverview } from './_components/pairwise-overview';
+import { RubricOverview } from './_components/rubric-overview';
+import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { IMPORT_FORMATS } from '@/lib/validation/studies';
@@ -88,6 +90,8 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
       )}
 
       {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}
+
+      {study.status !== 'draft' && study.kind === 'rubric' && <RubricOverview summary={rubricGroundTruthSummary(actor, id)} studyId={id} />}
 
       {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
 

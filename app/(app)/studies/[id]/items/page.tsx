@@ -8,6 +8,8 @@ import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
 import { getStudy } from '@/lib/server/studies/studies';
 import { FlowItems, type FlowSearch } from './_components/flow-items';
 import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
+import { RubricItems } from './_components/rubric-items';
+import { listRubricItems } from '@/lib/server/studies/rubric-items';
 
 export const metadata: Metadata = { title: 'Items' };
 
@@ -38,6 +40,16 @@ export default async function ItemsPage({
       // A refused filter is shown on the page, with the filters to correct it.
       if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
       return <PairwiseItems study={study} sp={sp} list={null} problem={e.message} />;
+    }
+  }
+  if (study.kind === 'rubric') {
+    try {
+      return (
+        <RubricItems study={study} sp={sp} list={listRubricItems(actor, id, { state: sp.state, q: sp.q, page: sp.page })} problem={null} />
+      );
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
+      return <RubricItems study={study} sp={sp} list={null} problem={e.message} />;
     }
   }
   const page = Math.max(1, Number(sp.page) || 1);

@@ -5,6 +5,7 @@ import { saveJudgmentDraft } from '@/lib/server/review/judging';
 import { getQueue, reviseSubmission, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
 import { setComment, setFlag, skipAssignment } from '@/lib/server/review/item-actions';
 import { submitAndQueue } from '@/lib/server/review/submit-and-queue';
+import { saveRubricDraft } from '@/lib/server/review/rubric';
 
 export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
   return runAction((actor) => saveFlowDraft(actor, input));
@@ -65,4 +66,20 @@ export async function commentItemAction(input: { assignmentId: number; comment: 
 /** Opens a submitted item again from the reviewer's history; the review screen then shows it first. */
 export async function reviseSubmissionAction(input: { assignmentId: number }) {
   return runAction((actor) => reviseSubmission(actor, input));
+}
+
+export async function saveRubricDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
+  return runAction((actor) => saveRubricDraft(actor, input));
+}
+
+/** Submits a rubric annotation and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
+export async function submitRubricAction(input: {
+  studyId: number;
+  assignmentId: number;
+  requestId: string;
+  activeMs: number;
+  labels: Record<string, string>;
+  note?: string;
+}) {
+  return runAction((actor) => submitAndQueue(actor, input));
 }

@@ -6,6 +6,7 @@ import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
 import { CHOICE_LABEL } from '@/components/pairwise/choices';
 import { ItemContext } from '@/components/pairwise/item-context';
 import { ResponsePair } from '@/components/pairwise/response-pair';
+import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { MySubmissionDto } from '@/lib/server/review/dto';
@@ -40,7 +41,7 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
     <div className="space-y-4" data-testid="submission-view">
       <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm">
         <span className="font-medium" data-testid="item-label">
-          Item {view.kind === 'pairwise' ? view.position : view.externalId}
+          Item {view.kind === 'flow_review' ? view.externalId : view.position}
         </span>
         <span className="text-slate-500">
           Submitted <time dateTime={submission.submittedAt}>{submission.submittedAt.replace('T', ' ').slice(0, 16)} UTC</time> · revision{' '}
@@ -90,6 +91,29 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
                 </li>
               ))}
             </ul>
+          </section>
+        </div>
+      ) : view.kind === 'rubric' ? (
+        <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
+          <div className="min-w-0 space-y-4">
+            <RubricDialogue problem={view.problem} history={view.history} underReview={view.reply === null} />
+            {view.reply !== null ? <RubricReply text={view.reply} group={null} /> : null}
+          </div>
+          <section aria-labelledby="my-labels" className="min-w-0">
+            <h2 id="my-labels" className="mb-2 text-sm font-semibold tracking-wide text-slate-500 uppercase">
+              My labels
+            </h2>
+            <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+              {view.dimensions.map((d) => (
+                <li key={d.id} className="flex items-baseline justify-between gap-3 px-3 py-2" data-testid={`my-label-${d.id}`}>
+                  <span className="min-w-0" title={d.description ?? undefined}>
+                    {d.name}
+                  </span>
+                  <span className="shrink-0 font-medium">{view.submitted?.labels[d.id] ?? '—'}</span>
+                </li>
+              ))}
+            </ul>
+            {view.submitted?.note ? <p className="mt-2 text-sm text-slate-600">Note: {view.submitted.note}</p> : null}
           </section>
         </div>
       ) : (
