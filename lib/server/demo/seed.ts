@@ -8,18 +8,9 @@ import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 import { CLI_USERNAME, cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, markDemo } from './accounts';
 
-export const DEMO_PASSWORD = 'concord-demo';
-
-export const DEMO_ACCOUNTS = [
-  { username: 'admin', displayName: 'Ada Admin', role: 'admin' },
-  { username: 'lead', displayName: 'Lee Lead', role: 'lead' },
-  { username: 'ann1', displayName: 'Annotator One', role: 'annotator' },
-  { username: 'ann2', displayName: 'Annotator Two', role: 'annotator' },
-  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator' },
-  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator' },
-  { username: 'adj', displayName: 'Adjudicator Five', role: 'annotator' },
-] as const;
+export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 
 const here = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data');
 const PANDALM_JUDGES = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.json'];
@@ -42,7 +33,9 @@ export async function seedDemo({
   const people = countUsersExcept(db, CLI_USERNAME);
   if (ifEmpty && people > 0) return { skipped: true };
   const actor = cliActor();
-  for (const a of DEMO_ACCOUNTS) await createUser(actor, { ...a, password: DEMO_PASSWORD });
+  for (const { username, displayName, role } of DEMO_ACCOUNTS) await createUser(actor, { username, displayName, role, password: DEMO_PASSWORD });
+  // From here on the sign-in page lists the demo accounts: this database holds nothing but the demo.
+  markDemo(db);
   log(`Accounts: ${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} (password "${DEMO_PASSWORD}")`);
 
   const guidelines = fs.readFileSync(path.join(here, 'flow-guidelines.md'), 'utf8');
@@ -74,7 +67,7 @@ export async function seedDemo({
   const bridgeMissing = firstMissing([path.join(bridge, 'test.json'), path.join(bridge, 'responses')]);
   if (bridgeMissing) say(skippedDatasetMessage('the Bridge pairwise study', bridgeMissing));
   else {
-    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: GPT-4 vs expert tutors', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
+    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: replies to student mistakes', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
     const report = importItems(actor, study.id, bridge, 'bridge');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3', 'ann4'], mode: 'fixed_sets', adjudicator: 'adj' });
     openStudy(actor, study.id);

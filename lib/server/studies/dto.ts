@@ -107,6 +107,9 @@ export type StudyDto = {
   seed: number;
   createdAt: string;
   openedAt: string | null;
+  deadline: string | null;
+  archived: boolean;
+  guidelinesVersion: number;
 };
 
 export type MyStudyDto = {
@@ -117,4 +120,35 @@ export type MyStudyDto = {
   assigned: number;
   submitted: number;
   isAdjudicator: boolean;
+  /** For the study's adjudicator: items whose disagreements are not all settled yet. */
+  disagreementsWaiting: number | null;
+  deadline: string | null;
+  /** The version of the guidelines reviewers see now (1 until a lead edits them). */
+  guidelinesVersion: number;
+};
+
+export type GuidelineVersionDto = { version: number; guidelines: string; createdAt: string; author: string | null };
+
+export type ReplaceReviewerResultDto = {
+  from: string;
+  to: string;
+  /** Pending assignments handed to `to`. */
+  moved: number;
+  /** Pending assignments left with `from` because they hold revisions `from` submitted and then undid. */
+  keptWithEarlierRevisions: number;
+};
+
+/** One row of the studies list: the study, its progress over every reviewer, and whether it is archived. */
+export type StudyListRowDto = {
+  id: number;
+  kind: StudyDto['kind'];
+  name: string;
+  status: StudyDto['status'];
+  archived: boolean;
+  items: number;
+  assigned: number;
+  submitted: number;
+  reviewers: string[];
+  deadline: string | null;
+  createdAt: string;
 };
