@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { getDb } from '@/db/client';
 import { countUsersExcept } from '@/db/queries/users';
@@ -13,6 +14,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, markDemo } from './accounts';
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 
 const here = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data');
+/** How many PandaLM pairs the adjudication demo study takes (from the start of the test set). */
+const PANDALM_ADJUDICATION_ITEMS = 200;
 const PANDALM_JUDGES = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.json'];
 
 /** The first of `paths` that does not exist, if any. */
@@ -89,6 +92,31 @@ export async function seedDemo({
       `Study ${study.id}: PandaLM (${report.inserted} items with ${report.annotations?.inserted ?? 0} labels from its three annotators; ` +
         `judges ${judges.map((j) => `${j.run} (${j.labels} verdicts, ${j.unparsed.length} unreadable)`).join(', ')})`,
     );
+  }
+
+  // The same annotators' labels under the agreed-or-adjudicated rule: every item where they differ waits for the
+  // adjudicator, so the demo's adjudicator has real disagreements to settle from the first start.
+  if (!pandalmMissing) {
+    const subset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-seed-')), 'pandalm-first.json');
+    try {
+      const records = JSON.parse(fs.readFileSync(pandalm, 'utf8')) as unknown[];
+      fs.writeFileSync(subset, JSON.stringify(records.slice(0, PANDALM_ADJUDICATION_ITEMS)));
+      const study = createStudy(actor, {
+        kind: 'pairwise',
+        name: 'PandaLM: disagreements to settle',
+        payRate: 0,
+        reviewersPerItem: 3,
+        seed: 6,
+        groundTruthRule: 'adjudicated',
+      });
+      setStudyCriteria(actor, study.id, []);
+      const report = importItems(actor, study.id, subset, 'pandalm');
+      setStudyMembers(actor, study.id, { usernames: [], adjudicator: 'adj' });
+      openStudy(actor, study.id);
+      log(`Study ${study.id}: PandaLM's first ${report.inserted} pairs, its annotators' labels, every disagreement for adj to settle`);
+    } finally {
+      fs.rmSync(path.dirname(subset), { recursive: true, force: true });
+    }
   }
   return { skipped: false };
 }
