@@ -55,6 +55,8 @@ export type PairwiseItemRowDto = {
   state: ItemState;
   /** The ground-truth overall label (from a's side) once the item is complete, else null. */
   overall: Label | null;
+  /** With the judge filter: that run's overall verdict (from a's side). */
+  judgeOverall: Label | null;
 };
 
 export type PairwiseItemListDto = {
@@ -152,3 +154,66 @@ export type StudyListRowDto = {
   deadline: string | null;
   createdAt: string;
 };
+
+/** One submitted revision of a reviewer on an item: pairwise labels (from reply a's side) or a flow decision. */
+export type ItemRevisionDto = {
+  revision: number;
+  at: string;
+  labels: Record<string, Label> | null;
+  flow: { decision: 'verify' | 'truncate' | 'discard'; afterStep: number | null; reasons: string[]; note: string | null } | null;
+};
+
+export type ItemReviewerDto = {
+  slot: number;
+  username: string;
+  displayName: string;
+  state: 'pending' | 'submitted';
+  activeSeconds: number;
+  submittedAt: string | null;
+  /** Pairwise: whether this reviewer saw reply a as Response 1. */
+  sawAFirst: boolean;
+  /** Oldest first; the newest counts while the assignment is submitted (an undone one counts for nothing). */
+  revisions: ItemRevisionDto[];
+};
+
+export type PairwiseCriterionDetailDto = {
+  id: string;
+  name: string;
+  level: 'general' | 'principle' | 'overall';
+  description: string;
+  /** Each reviewer's current label, in the order of `reviewers`; null where none counts yet. */
+  labels: (Label | null)[];
+  groundTruth: { label: Label; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+  waitsForAdjudicator: boolean;
+  rulings: { revision: number; label: Label; rationale: string | null; by: string; at: string }[];
+  verdicts: { run: string; label: Label; rationale: string | null; order: 'a first' | 'b first' }[];
+};
+
+type ItemDetailBase = {
+  studyId: number;
+  studyName: string;
+  itemId: number;
+  externalId: string;
+  position: number;
+  previousId: number | null;
+  nextId: number | null;
+  reviewers: ItemReviewerDto[];
+};
+
+export type ItemDetailDto =
+  | (ItemDetailBase & {
+      kind: 'pairwise';
+      groundTruthRule: 'adjudicated' | 'majority';
+      problem: string;
+      instructions: string | null;
+      principles: string[];
+      history: { role: 'tutor' | 'student'; text: string }[];
+      replies: { a: { text: string; source: string | null }; b: { text: string; source: string | null } };
+      judgeRuns: string[];
+      criteria: PairwiseCriterionDetailDto[];
+    })
+  | (ItemDetailBase & {
+      kind: 'flow_review';
+      flow: import('@/lib/validation/flow').FlowItem;
+      warnings: import('@/lib/validation/flow-warnings').FlowWarning[];
+    });
