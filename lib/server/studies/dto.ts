@@ -86,8 +86,19 @@ export type PairwiseReportDto = {
   }[];
   sets: { set: number; reviewers: string[]; items: number; complete: number }[];
   adjudication: { adjudicator: string | null; disagreeingItems: number; settled: number; open: number };
-  /** Raw agreement between the reviewers per criterion (before adjudication); the full statistics live on the agreement page. */
-  agreement: { criterion: string; name: string; items: number; agreed: number; rate: number | null }[];
+  /**
+   * Agreement between the reviewers per criterion before adjudication, over the items with two or more labels on it:
+   * percent agreement as the agreement dashboard defines it (the mean over items of the share of agreeing pairs of
+   * labels), and the share of items where every label agrees. The full statistics live on the agreement page.
+   */
+  agreement: {
+    criterion: string;
+    name: string;
+    items: number;
+    agreed: number;
+    percentAgreement: number | null;
+    unanimous: number | null;
+  }[];
   groundTruth: GroundTruthSummaryDto;
 };
 
