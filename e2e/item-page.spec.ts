@@ -118,6 +118,7 @@ test('a flow opens on its own page from the flows list; annotators cannot open i
   const { context, page } = await asUser(browser, 'lead');
   await page.goto('/studies');
   await page.getByTestId('studies-table').getByRole('link', { name: 'KMP-style flows' }).click();
+  await page.waitForURL(/\/studies\/\d+$/);
   const flowsStudy = Number(/\/studies\/(\d+)/.exec(page.url())?.[1]);
   await page.goto(`/studies/${flowsStudy}/items`);
   const first = page.getByTestId('flow-list').getByRole('link').first();
