@@ -69,7 +69,7 @@ test('criteria nobody labelled are folded away on the agreement and alignment da
   const folded = page.getByTestId('folded-empty');
   await expect(folded).toContainText(/\d+ criteria with nothing to measure yet/);
   await folded.getByText(/criteria with nothing to measure yet/).click();
-  await expect(folded).toContainText('Coherence');
+  await expect(folded).toContainText('Mathematical correctness');
 
   await page.goto(`/studies/${studyId}/analytics/alignment`);
   const byCriterion = page.getByTestId('criterion-table');

@@ -1,10 +1,11 @@
 import Link from 'next/link';
-import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
+import { FlowContext } from '@/components/flow/flow-view';
 import { ItemContext } from '@/components/pairwise/item-context';
 import { Badge } from '@/components/ui/badge';
 import { RichText } from '@/components/ui/rich-text';
 import type { ItemDetailDto, ItemReviewerDto, ItemRevisionDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
+import { FlowStepsView } from './flow-steps-view';
 
 // Labels are stored from reply a's side.
 const LABEL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
@@ -88,7 +89,7 @@ export function ItemDetail({ detail }: { detail: ItemDetailDto }) {
         {title}
         <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
           <FlowContext flow={detail.flow} />
-          <FlowSteps flow={detail.flow} warnings={detail.warnings} focus={-1} cutAfter={null} />
+          <FlowStepsView flow={detail.flow} warnings={detail.warnings} />
         </div>
         <section className="space-y-2">
           <h2 className="text-lg font-semibold">Reviewers and their decisions</h2>
