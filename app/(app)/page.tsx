@@ -14,15 +14,7 @@ export default async function HomePage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My work</h1>
       {studies.length === 0 ? (
-        <p className="text-slate-600">
-          Nothing is assigned to you yet.
-          {isStaff(actor) && (
-            <>
-              {' '}
-              Go to <Link href="/studies" className="text-accent-700 underline">Studies</Link> to create or open one.
-            </>
-          )}
-        </p>
+        <p className="text-slate-600">Nothing is assigned to you yet.</p>
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {studies.map((s) => {
