@@ -53,7 +53,9 @@ test('criteria nobody labelled are folded away on the agreement and alignment da
     fs.writeFileSync(path.join(dir, name), rows.map((r) => JSON.stringify(r)).join('\n'));
     return path.join(dir, name);
   };
-  const studyId = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Folding check', '--reviewers', '2', '--json'])).id;
+  const studyId = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'Folding check', '--reviewers', '2', '--json']),
+  ).id;
   concord(['import', 'items', '--study', String(studyId), write('items.jsonl', items)]);
   concord(['import', 'annotations', '--study', String(studyId), write('prior.jsonl', prior)]);
   concord(['study', 'members', String(studyId), '--adjudicator', 'adj']);
@@ -86,7 +88,8 @@ test('submissions on one day are said in words; the chart over time needs two or
   concord(['study', 'open', String(studyId)]);
 
   const ann = await asUser(browser, 'ann3');
-  const report = () => JSON.parse(concord(['report', 'flows', '--study', String(studyId), '--json'])) as { submitted: number; perDay: { day: string }[] };
+  const report = () =>
+    JSON.parse(concord(['report', 'flows', '--study', String(studyId), '--json'])) as { submitted: number; perDay: { day: string }[] };
   await ann.page.goto(`/studies/${studyId}/review`);
   await expect(ann.page.getByTestId('step-1')).toBeVisible();
   await ann.page.keyboard.press('v');

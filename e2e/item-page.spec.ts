@@ -69,7 +69,9 @@ test('the adjudicator settles the split item as a tie, with a rationale', async 
   await context.close();
 });
 
-test('the item page shows sources, both reviewers side by side, the ruling and rationale, and the judge with its rationale', async ({ browser }) => {
+test('the item page shows sources, both reviewers side by side, the ruling and rationale, and the judge with its rationale', async ({
+  browser,
+}) => {
   const { context, page } = await asUser(browser, 'lead');
   await page.goto(`/studies/${studyId}/items`);
   await page.getByRole('link', { name: 'detail-split' }).click();

@@ -21,7 +21,9 @@ test.beforeAll(() => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-edit-'));
   const guidelines = path.join(dir, 'guidelines.md');
   fs.writeFileSync(guidelines, 'First version: verify each step.');
-  studyId = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', NAME, '--guidelines', guidelines, '--seed', '9', '--json'])).id;
+  studyId = JSON.parse(
+    concord(['study', 'create', '--kind', 'flow_review', '--name', NAME, '--guidelines', guidelines, '--seed', '9', '--json']),
+  ).id;
   concord(['import', 'items', '--study', String(studyId), KMP]);
   concord(['study', 'members', String(studyId), 'ann1', 'ann2']);
   concord(['study', 'open', String(studyId)]);
@@ -109,7 +111,12 @@ test("a departed reviewer's pending items move to the replacement, who finds the
   await theirs.getByRole('link', { name: 'Start' }).click();
   await expect(ann4.page).toHaveURL(new RegExp(`/studies/${studyId}/review`));
   await ann2.page.reload();
-  await expect(ann2.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` }).getByRole('link', { name: 'Start' })).toHaveCount(0);
+  await expect(
+    ann2.page
+      .getByRole('listitem')
+      .filter({ hasText: `${NAME} (v2)` })
+      .getByRole('link', { name: 'Start' }),
+  ).toHaveCount(0);
   await ann4.context.close();
   await ann2.context.close();
   await context.close();

@@ -53,7 +53,14 @@ export const itemRulings = (db: Db, itemId: number) =>
     `SELECT j.criterion, j.revision, j.label, j.rationale, j.created_at AS createdAt, u.username
        FROM adjudications j JOIN users u ON u.id = j.adjudicator_id
       WHERE j.item_id = ? ORDER BY j.criterion, j.revision`,
-  ).all(itemId) as { criterion: string; revision: number; label: 'lose' | 'tie' | 'win'; rationale: string | null; createdAt: number; username: string }[];
+  ).all(itemId) as {
+    criterion: string;
+    revision: number;
+    label: 'lose' | 'tie' | 'win';
+    rationale: string | null;
+    createdAt: number;
+    username: string;
+  }[];
 
 /** Every finished judge run's verdicts on the item. */
 export const itemVerdicts = (db: Db, itemId: number) =>
@@ -67,12 +74,12 @@ export const itemVerdicts = (db: Db, itemId: number) =>
 
 /** The study's items in position order around one item: the previous and next item ids. */
 export const neighbourItems = (db: Db, studyId: number, position: number) => ({
-  previous: (stmt(db, 'SELECT id FROM items WHERE study_id = ? AND position < ? ORDER BY position DESC LIMIT 1').pluck().get(studyId, position) as
-    | number
-    | undefined) ?? null,
-  next: (stmt(db, 'SELECT id FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT 1').pluck().get(studyId, position) as
-    | number
-    | undefined) ?? null,
+  previous:
+    (stmt(db, 'SELECT id FROM items WHERE study_id = ? AND position < ? ORDER BY position DESC LIMIT 1').pluck().get(studyId, position) as
+      number | undefined) ?? null,
+  next:
+    (stmt(db, 'SELECT id FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT 1').pluck().get(studyId, position) as
+      number | undefined) ?? null,
 });
 
 /**

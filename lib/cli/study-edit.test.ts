@@ -28,7 +28,8 @@ const read = <T>(sql: string, ...args: unknown[]) => {
 describe('study edit, deadline, replace-reviewer, close and archive', () => {
   it('changes the study as the page would, each change audited, and refuses bad input with a message', () => {
     for (const u of ['rev1', 'rev2']) expect(concord(['user', 'add', u], 'a-good-password\n').code).toBe(0);
-    const id = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'CLI edit', '--seed', '3', '--json']).out).id as number;
+    const id = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'CLI edit', '--seed', '3', '--json']).out)
+      .id as number;
     concord(['import', 'items', '--study', String(id), KMP]);
     concord(['study', 'members', String(id), 'rev1']);
     concord(['study', 'open', String(id)]);

@@ -95,7 +95,13 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
               <td className="px-3 py-2">{KIND_NAMES[s.kind] ?? s.kind}</td>
               <td className="px-3 py-2">{s.archived ? 'archived' : s.status}</td>
               <td className="px-3 py-2 text-right tabular-nums">{s.items.toLocaleString('en-US')}</td>
-              <td className="px-3 py-2">{s.assigned > 0 ? <ProgressBar done={s.submitted} total={s.assigned} /> : <span className="text-slate-400">no assignments</span>}</td>
+              <td className="px-3 py-2">
+                {s.assigned > 0 ? (
+                  <ProgressBar done={s.submitted} total={s.assigned} />
+                ) : (
+                  <span className="text-slate-400">no assignments</span>
+                )}
+              </td>
               <td className="px-3 py-2">{s.reviewers.join(', ')}</td>
               <td className="px-3 py-2 tabular-nums">{s.deadline?.slice(0, 10) ?? ''}</td>
             </tr>

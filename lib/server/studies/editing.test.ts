@@ -21,7 +21,9 @@ const audits = (studyId: number, action: string) =>
 /** Each user's pending/submitted assignments in the study, from the rows and from the trigger-kept counts. */
 const counts = (studyId: number, userId: number) => ({
   rows: db()
-    .prepare(`SELECT coalesce(sum(state = 'pending'), 0) AS pending, coalesce(sum(state = 'submitted'), 0) AS submitted FROM assignments WHERE study_id = ? AND user_id = ?`)
+    .prepare(
+      `SELECT coalesce(sum(state = 'pending'), 0) AS pending, coalesce(sum(state = 'submitted'), 0) AS submitted FROM assignments WHERE study_id = ? AND user_id = ?`,
+    )
     .get(studyId, userId),
   kept: db().prepare('SELECT total, submitted FROM queue_counts WHERE study_id = ? AND user_id = ?').get(studyId, userId) ?? {
     total: 0,
@@ -40,7 +42,12 @@ function openFlowStudy(name: string, reviewers: string[], perItem = 1) {
 let request = 0;
 function submitNext(who: Actor, studyId: number) {
   const q = getQueue(who, studyId);
-  return submitFlowReview(who, { assignmentId: q.currentId, requestId: `edit-request-${String(++request).padStart(4, "0")}`, activeMs: 0, decision: { decision: 'verify' } });
+  return submitFlowReview(who, {
+    assignmentId: q.currentId,
+    requestId: `edit-request-${String(++request).padStart(4, '0')}`,
+    activeMs: 0,
+    decision: { decision: 'verify' },
+  });
 }
 
 beforeAll(async () => {
@@ -123,7 +130,10 @@ describe('replacing a reviewer who left', () => {
     expect(getQueue(ann3, id).total).toBe(pendingUntouched);
     submitNext(ann3, id);
     expect(
-      db().prepare('SELECT count(*) FROM (SELECT item_id FROM assignments WHERE study_id = ? GROUP BY item_id HAVING count(*) != 1)').pluck().get(id),
+      db()
+        .prepare('SELECT count(*) FROM (SELECT item_id FROM assignments WHERE study_id = ? GROUP BY item_id HAVING count(*) != 1)')
+        .pluck()
+        .get(id),
     ).toBe(0);
     expect(getStudy(lead, id).members.map((m) => m.username)).toEqual(['ann1', 'ann2', 'ann3']);
     expect(JSON.parse(audits(id, 'study_reviewer_replaced')[0])).toMatchObject({ from: 'ann1', to: 'ann3', moved: pendingUntouched });

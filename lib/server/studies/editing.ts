@@ -101,7 +101,8 @@ export function addReviewer(actor: Actor, studyId: number, input: unknown) {
     const study = editableStudy(db, actor, studyId);
     if (study.status === 'draft') throw conflict('While the study is a draft, choose its reviewers in the reviewers form.');
     const user = activeAccount(db, username, 'username');
-    if (study.adjudicatorId === user.id) throw invalid(`${username} adjudicates this study and cannot also review it.`, { username: 'Adjudicator' });
+    if (study.adjudicatorId === user.id)
+      throw invalid(`${username} adjudicates this study and cannot also review it.`, { username: 'Adjudicator' });
     if (studiesQ.memberSet(db, studyId, user.id)) throw conflict(`${username} is already a reviewer of this study.`);
     studiesQ.insertMember(db, studyId, user.id, null);
     audit(db, { userId: actor.id, action: 'study_reviewer_added', studyId, objectId: user.id, detail: { username } });
@@ -137,7 +138,8 @@ export function replaceReviewer(actor: Actor, studyId: number, input: unknown): 
     for (const a of moving) {
       // An assignment's reviewer never changes (the packed labels are filed under it): the old one goes, a new one
       // takes its slot. Deleting first keeps the (item, slot) index unique; the queue counts follow by trigger.
-      if (assignmentsQ.deleteUntouchedAssignment(db, a.id) !== 1) throw conflict('The study changed while reviewers were replaced; try again.');
+      if (assignmentsQ.deleteUntouchedAssignment(db, a.id) !== 1)
+        throw conflict('The study changed while reviewers were replaced; try again.');
       assignmentsQ.insertAssignment(db, {
         studyId,
         itemId: a.itemId,

@@ -111,7 +111,10 @@ describe('the item page of a pairwise item', () => {
     expect(d.previousId).toBeNull();
     expect(d.nextId).toBe(studyItems[1]);
     if (d.kind !== 'pairwise') throw new Error('expected a pairwise item');
-    expect(d.criteria.find((c) => c.id === 'overall')).toMatchObject({ labels: ['win', 'win'], groundTruth: { label: 'win', provenance: 'agreed' } });
+    expect(d.criteria.find((c) => c.id === 'overall')).toMatchObject({
+      labels: ['win', 'win'],
+      groundTruth: { label: 'win', provenance: 'agreed' },
+    });
   });
 
   it('is for leads only, and never for an item of another study', () => {

@@ -86,13 +86,17 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
   const rulings = detailQ.itemRulings(db, itemId);
   const verdicts = detailQ.itemVerdicts(db, itemId);
   // Criteria the item was labelled, ruled or judged on outside the study's catalog are shown too, after it.
-  for (const id of [...reviewers.flatMap((r) => r.revisions.flatMap((v) => Object.keys(v.labels ?? {}))), ...rulings.map((r) => r.criterion), ...verdicts.map((v) => v.criterion)]) {
+  for (const id of [
+    ...reviewers.flatMap((r) => r.revisions.flatMap((v) => Object.keys(v.labels ?? {}))),
+    ...rulings.map((r) => r.criterion),
+    ...verdicts.map((v) => v.criterion),
+  ]) {
     if (!known.has(id)) {
       known.add(id);
       criteria.push({ id, name: id, level: 'general', description: '' });
     }
   }
-  const current = (r: ItemReviewerDto) => (r.state === 'submitted' ? r.revisions.at(-1)?.labels ?? null : null);
+  const current = (r: ItemReviewerDto) => (r.state === 'submitted' ? (r.revisions.at(-1)?.labels ?? null) : null);
   const complete = reviewers.length > 0 && reviewers.every((r) => r.state === 'submitted');
   const rows: PairwiseCriterionDetailDto[] = criteria.map((c) => {
     const labels = reviewers.map((r) => current(r)?.[c.id] ?? null);
@@ -113,7 +117,12 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
       })),
       verdicts: verdicts
         .filter((v) => v.criterion === c.id)
-        .map((v) => ({ run: v.run, label: v.label, rationale: v.rationale, order: v.swapped ? ('b first' as const) : ('a first' as const) })),
+        .map((v) => ({
+          run: v.run,
+          label: v.label,
+          rationale: v.rationale,
+          order: v.swapped ? ('b first' as const) : ('a first' as const),
+        })),
     };
   });
   return {

@@ -107,7 +107,11 @@ export function StudySettings({
           className="space-y-2"
           onSubmit={(e) => {
             e.preventDefault();
-            run('deadline', () => setDeadlineAction(studyId, day), () => `Deadline set to ${day}.`);
+            run(
+              'deadline',
+              () => setDeadlineAction(studyId, day),
+              () => `Deadline set to ${day}.`,
+            );
           }}
         >
           <label className="block text-sm font-medium text-slate-700">
@@ -169,7 +173,11 @@ export function StudySettings({
               className="space-y-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                run('add', () => addReviewerAction(studyId, added), () => `${added} is now a reviewer of this study.`);
+                run(
+                  'add',
+                  () => addReviewerAction(studyId, added),
+                  () => `${added} is now a reviewer of this study.`,
+                );
               }}
             >
               <p className="text-sm font-medium text-slate-700">Add a reviewer</p>
@@ -210,7 +218,13 @@ export function ArchiveButton({ studyId, archived }: { studyId: number; archived
       <button
         type="button"
         disabled={pending}
-        onClick={() => run('archive', () => setArchivedAction(studyId, !archived), () => (archived ? 'Back in the studies list.' : 'Archived.'))}
+        onClick={() =>
+          run(
+            'archive',
+            () => setArchivedAction(studyId, !archived),
+            () => (archived ? 'Back in the studies list.' : 'Archived.'),
+          )
+        }
         className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm disabled:opacity-60"
       >
         {archived ? 'Unarchive' : 'Archive study'}

@@ -127,7 +127,8 @@ export function ItemDetail({ detail }: { detail: ItemDetailDto }) {
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Labels per criterion</h2>
         <p className="text-xs text-slate-500">
-          Every label reads from reply a&apos;s side. Ground truth follows the study&apos;s rule ({detail.groundTruthRule === 'majority' ? 'majority' : 'agreed or adjudicated'}).
+          Every label reads from reply a&apos;s side. Ground truth follows the study&apos;s rule (
+          {detail.groundTruthRule === 'majority' ? 'majority' : 'agreed or adjudicated'}).
         </p>
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
           <table className="w-full text-sm" data-testid="item-criteria">
