@@ -90,6 +90,20 @@ test('a deadline is added, then moved; the reviewer sees it on their home page',
   await context.close();
 });
 
+test('a reviewer is added to the open study, once', async ({ browser }) => {
+  const { context, page } = await asUser(browser, 'lead');
+  await page.goto(`/studies/${studyId}`);
+  await page.getByText('Edit study: name, guidelines, deadline, reviewers').click();
+  await page.getByRole('combobox', { name: /^Account/ }).selectOption('ann3');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('ann3 is now a reviewer of this study.');
+  await page.reload();
+  await page.getByText('Edit study: name, guidelines, deadline, reviewers').click();
+  await expect(page.getByRole('combobox', { name: /^Reviewer/ }).getByRole('option', { name: 'ann3' })).toHaveCount(1);
+  await expect(page.getByRole('combobox', { name: /^Account/ }).getByRole('option', { name: 'ann3' })).toHaveCount(0);
+  await context.close();
+});
+
 test("a departed reviewer's pending items move to the replacement, who finds them in their queue", async ({ browser }) => {
   const ann2 = await asUser(browser, 'ann2');
   const card = ann2.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` });
