@@ -79,12 +79,40 @@ export const studies = sqliteTable(
     createdAt: createdAt(),
     openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
     closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+    // When reviewers should be done; shown to them and to leads, never enforced.
+    deadlineAt: integer('deadline_at', { mode: 'timestamp_ms' }),
+    // A closed study put away: left out of the studies list unless archived studies are asked for.
+    archivedAt: integer('archived_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     check('studies_reviewers_range', sql`${t.reviewersPerItem} BETWEEN 1 AND 10`),
     check('studies_pay_rate_nonnegative', sql`${t.payRateCents} >= 0`),
   ],
 );
+
+/**
+ * Every version of a study's guidelines, newest highest. `studies.guidelines` holds the current one (what reviewers
+ * see); editing an open study's guidelines adds a version here, so what reviewers were shown earlier is kept.
+ */
+export const studyGuidelineVersions = sqliteTable(
+  'study_guideline_versions',
+  {
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    guidelines: text('guidelines').notNull(),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.version] }), check('study_guideline_versions_positive', sql`${t.version} >= 1`)],
+);
+
+/** Settings of the installation as a whole, one row per key (e.g. `demo`, written by the demo seed). */
+export const appSettings = sqliteTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
 
 export const studyMembers = sqliteTable(
   'study_members',

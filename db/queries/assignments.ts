@@ -273,3 +273,43 @@ export function submissionsOf(db: Db, studyId: number, userId: number, o: { sear
     .get(...params) as number;
   return { rows, total };
 }
+
+/**
+ * A reviewer's pending assignments in a study that carry no annotation (never submitted, not even before an undo):
+ * the work that can pass to someone else without taking anything of theirs along.
+ */
+export const untouchedPending = (db: Db, studyId: number, userId: number) =>
+  stmt(
+    db,
+    `SELECT ${COLUMNS} FROM assignments a
+      WHERE a.study_id = ? AND a.user_id = ? AND a.state = 'pending'
+        AND NOT EXISTS (SELECT 1 FROM annotations n WHERE n.assignment_id = a.id)
+      ORDER BY a.queue_position`,
+  ).all(studyId, userId) as AssignmentRow[];
+
+/** Pending assignments of a reviewer that already carry an (undone) annotation. */
+export const pendingWithHistory = (db: Db, studyId: number, userId: number) =>
+  stmt(
+    db,
+    `SELECT count(*) FROM assignments a
+      WHERE a.study_id = ? AND a.user_id = ? AND a.state = 'pending'
+        AND EXISTS (SELECT 1 FROM annotations n WHERE n.assignment_id = a.id)`,
+  )
+    .pluck()
+    .get(studyId, userId) as number;
+
+/** How many of the given items the user already has an assignment on. */
+export const userItemOverlap = (db: Db, userId: number, fromUserId: number, studyId: number) =>
+  stmt(
+    db,
+    `SELECT count(*) FROM assignments mine
+      WHERE mine.user_id = ? AND mine.study_id = ?
+        AND EXISTS (SELECT 1 FROM assignments theirs WHERE theirs.item_id = mine.item_id AND theirs.user_id = ? AND theirs.state = 'pending')`,
+  )
+    .pluck()
+    .get(userId, studyId, fromUserId) as number;
+
+/** Deletes an assignment that has no annotation (its draft goes with it). */
+export const deleteUntouchedAssignment = (db: Db, id: number) =>
+  stmt(db, 'DELETE FROM assignments WHERE id = ? AND NOT EXISTS (SELECT 1 FROM annotations WHERE assignment_id = ?)').run(id, id)
+    .changes;

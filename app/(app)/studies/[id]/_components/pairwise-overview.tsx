@@ -115,28 +115,40 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
             </table>
           )}
         </Section>
-        <Section title="Raw agreement per criterion">
+        <Section title="Agreement per criterion">
           {report.agreement.length === 0 ? (
-            <p className="text-sm text-slate-500">No item has all its reviews yet.</p>
+            <p className="text-sm text-slate-500">No item has two labels on a criterion yet.</p>
           ) : (
-            <table className="w-full text-sm" data-testid="agreement-table">
-              <thead className="text-left text-slate-500">
-                <tr>
-                  <th className="py-1">Criterion</th>
-                  <th className="py-1 text-right">Items</th>
-                  <th className="py-1 text-right">All agree</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.agreement.map((a) => (
-                  <tr key={a.criterion} className="border-t border-slate-100">
-                    <td className="py-1">{a.name}</td>
-                    <td className="py-1 text-right tabular-nums">{a.items}</td>
-                    <td className="py-1 text-right tabular-nums">{pct(a.agreed, a.items)}</td>
+            <>
+              <table className="w-full text-sm" data-testid="agreement-table">
+                <thead className="text-left text-slate-500">
+                  <tr>
+                    <th className="py-1">Criterion</th>
+                    <th className="py-1 text-right">Items</th>
+                    <th className="py-1 text-right">Percent agreement</th>
+                    <th className="py-1 text-right">All agree</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {report.agreement.map((a) => (
+                    <tr key={a.criterion} className="border-t border-slate-100">
+                      <td className="py-1">{a.name}</td>
+                      <td className="py-1 text-right tabular-nums">{a.items}</td>
+                      <td className="py-1 text-right tabular-nums" data-testid="percent-agreement">
+                        {a.percentAgreement === null ? '–' : `${(a.percentAgreement * 100).toFixed(1)} %`}
+                      </td>
+                      <td className="py-1 text-right tabular-nums">{pct(a.agreed, a.items)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="mt-2 text-xs text-slate-500">
+                Items: items with two or more labels on the criterion, before adjudication. Percent agreement: the mean over
+                those items of the share of pairs of labels that agree — the same figure as on the Agreement dashboard. All
+                agree: the share of those items where every label is the same (equal to percent agreement with two
+                reviewers per item, lower with more).
+              </p>
+            </>
           )}
         </Section>
       </div>

@@ -146,11 +146,17 @@ export function CertifyCard({
               earlier items than with later ones (or the reverse), so its alignment is not one constant number. Read the path.
             </p>
           ) : null}
-          <BoundPathChart
-            data={data.path}
-            target={data.target}
-            ariaLabel={`Bounds on ${data.judge}'s alignment after each settled item`}
-          />
+          {data.path.length > 1 ? (
+            <BoundPathChart
+              data={data.path}
+              target={data.target}
+              ariaLabel={`Bounds on ${data.judge}'s alignment after each settled item`}
+            />
+          ) : (
+            <p className="text-sm text-slate-500" data-testid="no-bound-path">
+              The bounds&apos; path is drawn once two or more items are settled.
+            </p>
+          )}
           <AltTestTable data={data} csv={csv('alt-test')} />
         </div>
       )}
