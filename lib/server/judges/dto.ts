@@ -1,0 +1,62 @@
+/** The types of judges run from Concord that leave the server (pages, components, lib/query, the CLI). */
+
+export type JudgeLaunchState = 'running' | 'paused' | 'cancelled' | 'done' | 'circuit_open';
+
+/** What `judge status --json` prints (the first ten fields are DESIGN's shape), and what the progress bar polls. */
+export type JudgeRunStatusDto = {
+  run: string;
+  items: number;
+  requests: number;
+  sent: number;
+  cached: number;
+  answered: number;
+  unreadable: number;
+  failed: number;
+  tokensIn: number;
+  tokensOut: number;
+  runId: number;
+  studyId: number;
+  state: JudgeLaunchState;
+  reason: string | null;
+  model: string;
+  endpoint: string;
+  template: { name: string; version: number };
+  samples: number;
+  bothOrders: boolean;
+  concurrency: number;
+  /** Answers per second over the last half minute. */
+  rate: number;
+  /** Seconds to go at that rate; null when nothing is moving. */
+  etaSeconds: number | null;
+  /** Estimated cost in dollars from the prices per million tokens; null without prices. */
+  cost: number | null;
+  priceIn: number | null;
+  priceOut: number | null;
+  meanLatencyMs: number | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+export type JudgeTemplateDto = { id: number; name: string; version: number; body: string; createdAt: string };
+
+export type TemplatePreviewDto = {
+  item: string;
+  criterion: string;
+  swapped: boolean;
+  messages: { role: 'system' | 'user'; content: string }[];
+  promptHash: string;
+  requestsPerItem: number;
+};
+
+export type UnreadableAnswerDto = { item: string; criterion: string; sample: number; swapped: boolean; raw: string };
+
+export type LaunchResultDto = { runId: number; name: string; resumed: boolean };
+
+/** A judge run of the study, launched here or imported, as listed on the judge-runs page. */
+export type StudyJudgeRunDto = {
+  name: string;
+  origin: 'launched' | 'imported';
+  labels: number;
+  createdAt: string;
+  status: JudgeRunStatusDto | null;
+};
