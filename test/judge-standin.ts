@@ -35,7 +35,7 @@ export function verdictFor(hash: string) {
   return VERDICTS[parseInt(hash.slice(0, 8), 16) % 3];
 }
 
-export async function startStandIn(opts: { port?: number; delayMs?: number } = {}): Promise<StandIn> {
+export async function startStandIn(opts: { port?: number; delayMs?: number; says?: string } = {}): Promise<StandIn> {
   const queue: { kind: Misbehaviour; retryAfter?: string }[] = [];
   let standing: Misbehaviour = 'ok';
   let delay = opts.delayMs ?? 0;
@@ -97,7 +97,7 @@ export async function startStandIn(opts: { port?: number; delayMs?: number } = {
             res.writeHead(200, { 'content-type': 'application/json' }).end(answer('Reasoning done. {"winner": "fir'));
             return;
           default:
-            res.writeHead(200, { 'content-type': 'application/json' }).end(answer(`I compared them.\n{"winner": "${verdictFor(hash)}"}`));
+            res.writeHead(200, { 'content-type': 'application/json' }).end(answer(`${opts.says ?? 'I compared them.'}\n{"winner": "${verdictFor(hash)}"}`));
         }
       };
       if (delay > 0) setTimeout(respond, delay);

@@ -1,0 +1,126 @@
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { codeOf } from '@/test/errors';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { startStandIn, type StandIn } from '@/test/judge-standin';
+import type { Actor } from '../actor';
+import { alignmentReport } from '../analytics/alignment';
+import { importItems } from '../imports/imports';
+import { createStudy, setStudyCriteria } from '../studies/studies';
+import {
+  cancelJudgeRun,
+  judgeRunStatus,
+  launchJudgeRun,
+  listJudgeTemplates,
+  listStudyJudgeRuns,
+  pauseJudgeRun,
+  previewJudgeTemplate,
+  resumeAbandonedJudgeRuns,
+  resumeJudgeRun,
+  saveJudgeTemplate,
+  unreadableJudgeAnswers,
+} from './judges';
+import { runJudge } from './runner';
+
+const { dir } = useTestDatabase();
+const sql = () => getDb().$client;
+let lead: Actor, annotator: Actor;
+let studyId: number;
+let standIn: StandIn;
+
+beforeAll(async () => {
+  standIn = await startStandIn();
+  lead = await makeUser('lead', 'lead');
+  annotator = await makeUser('ann');
+  studyId = createStudy(lead, { kind: 'pairwise', name: 'Runs' }).id;
+  setStudyCriteria(lead, studyId, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?', aspects: ['Short sentences'] }]);
+  const items = Array.from({ length: 5 }, (_, i) =>
+    JSON.stringify({ id: `it-${i}`, problem: `Problem ${i}`, history: [{ role: 'student', text: `I think ${i}` }], a: { source: 'secret-model-a', text: `A${i}` }, b: { source: 'secret-model-b', text: `B${i}` } }),
+  );
+  importItems(lead, studyId, writeTemp(dir, 'items.jsonl', items.join('\n')), 'concord');
+});
+afterAll(() => standIn.close());
+
+const launch = (name: string, extra: Record<string, unknown> = {}) =>
+  launchJudgeRun(lead, studyId, { name, endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
+
+describe('templates', () => {
+  it('are versioned: an edit is a new version, an unchanged save is not, and a run records its version', () => {
+    const v1 = saveJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE);
+    expect(saveJudgeTemplate(lead, studyId, JSON.stringify(PAIRWISE_CRITERION_TEMPLATE)).version).toBe(v1.version);
+    const v2 = saveJudgeTemplate(lead, studyId, { ...PAIRWISE_CRITERION_TEMPLATE, system: 'Be brief.' });
+    expect(v2.version).toBe(v1.version + 1);
+    expect(listJudgeTemplates(lead, studyId).map((t) => t.version)).toEqual([2, 1]);
+    expect(() => sql().prepare("UPDATE judge_templates SET body = '{}' WHERE id = ?").run(v1.id)).toThrow(/never changes/);
+    const r = launch('versioned', { template: { ...PAIRWISE_CRITERION_TEMPLATE, system: 'Be brief.' } });
+    expect(sql().prepare('SELECT template_id FROM judge_launches WHERE run_id = ?').pluck().get(r.runId)).toBe(v2.id);
+    expect(judgeRunStatus(lead, r.runId).template).toEqual({ name: 'pairwise-criterion', version: 2 });
+  });
+
+  it('previews the prompt of a chosen item with its placeholders filled and no source in it', () => {
+    const p = previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, 'it-3');
+    expect(p).toMatchObject({ item: 'it-3', criterion: 'clarity', requestsPerItem: 2 });
+    const user = p.messages.find((m) => m.role === 'user')!.content;
+    expect(user).toContain('Problem 3');
+    expect(user).toContain('Student: I think 3');
+    expect(user).toContain('Candidate reply 1:\nA3');
+    expect(user).toContain('- Short sentences');
+    expect(JSON.stringify(p)).not.toMatch(/secret-model|\{\{/);
+    expect(codeOf(() => previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, 'nope'))).toBe('not_found');
+    expect(codeOf(() => previewJudgeTemplate(lead, studyId, '{"name": "x", "user": "{{bad}}", "answer": {"json": "k"}}'))).toBe('invalid');
+  });
+
+  it('are for leads and admins only, as are runs, their status and their raw answers', () => {
+    const r = launch('guarded');
+    expect(codeOf(() => saveJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
+    expect(codeOf(() => listJudgeTemplates(annotator, studyId))).toBe('forbidden');
+    expect(codeOf(() => previewJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
+    expect(codeOf(() => launchJudgeRun(annotator, studyId, { name: 'x', endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }))).toBe('forbidden');
+    for (const f of [judgeRunStatus, pauseJudgeRun, resumeJudgeRun, cancelJudgeRun, unreadableJudgeAnswers]) expect(codeOf(() => f(annotator, r.runId))).toBe('forbidden');
+    expect(codeOf(() => listStudyJudgeRuns(annotator, studyId))).toBe('forbidden');
+  });
+});
+
+describe('a run launched from the web app', () => {
+  it('is run by a detached runner process that the server start resumes when it is gone, then dashboards read it', async () => {
+    const r = launch('from-web');
+    // The run is 'running' with no live runner (as after a crash of the machine or of its runner).
+    sql().prepare('UPDATE judge_launches SET owner_pid = 999999, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(os.hostname(), Date.now(), r.runId);
+    // What the server does at start: the dead runner's run gets a new runner process.
+    const resumed = resumeAbandonedJudgeRuns(getDb());
+    expect(resumed).toContain(r.runId);
+    for (let i = 0; i < 300 && judgeRunStatus(lead, r.runId).state === 'running'; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ state: 'done', requests: 20, answered: 20 });
+    // A run whose runner is alive is left alone.
+    const live = launch('live');
+    sql().prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(process.pid, os.hostname(), Date.now(), live.runId);
+    expect(resumeAbandonedJudgeRuns(getDb(), () => {})).not.toContain(live.runId);
+    cancelJudgeRun(lead, live.runId);
+    // the verdicts are the run's, read by the alignment dashboard like an imported run's
+    const listed = listStudyJudgeRuns(lead, studyId).find((x) => x.name === 'from-web')!;
+    expect(listed).toMatchObject({ origin: 'launched', labels: 20 });
+    const report = await alignmentReport(lead, studyId, { judge: 'from-web' });
+    expect(report.judge).toBe('from-web');
+  }, 60_000);
+
+  it('pauses, resumes and cancels; the runner stops dispatching when paused and finishes after resume', async () => {
+    standIn.setDelay(100);
+    const r = launch('paused', { concurrency: 1, model: 'pause-model' });
+    const going = runJudge(r.runId);
+    await new Promise((res) => setTimeout(res, 400));
+    pauseJudgeRun(lead, r.runId);
+    const outcome = await going;
+    expect(outcome.state).toBe('paused');
+    const answered = judgeRunStatus(lead, r.runId).answered;
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(20);
+    expect(codeOf(() => pauseJudgeRun(lead, r.runId))).toBe('conflict');
+    standIn.setDelay(0);
+    resumeJudgeRun(lead, r.runId);
+    expect((await runJudge(r.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ answered: 20, sent: 20 });
+    expect(codeOf(() => cancelJudgeRun(lead, r.runId))).toBe('conflict');
+  }, 60_000);
+});
