@@ -60,3 +60,26 @@ export type StudyJudgeRunDto = {
   createdAt: string;
   status: JudgeRunStatusDto | null;
 };
+
+/** Judge runs side by side; rates are null when there is nothing to compute them on (no ground truth yet). */
+export type JudgeComparisonDto = {
+  studyId: number;
+  criteria: { id: string; name: string }[];
+  runs: {
+    name: string;
+    origin: 'launched' | 'imported';
+    model: string | null;
+    template: string | null;
+    n: number;
+    alignment: number | null;
+    alignmentNoTies: number | null;
+    kappa: number | null;
+    positionConsistency: number | null;
+    unreadable: number;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    cost: number | null;
+    byCriterion: Record<string, number | null>;
+    groundTruthLabels: number;
+  }[];
+};
