@@ -135,8 +135,9 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
   };
 }
 
-// `node --import tsx test/judge-standin.ts PORT [DELAY_MS]` runs one on its own (for trying the runner by hand).
+// `node --import tsx test/judge-standin.ts PORT [DELAY_MS] [SAYS]` runs one in a process of its own (for a test
+// whose own process blocks, and for trying the runner by hand); it prints its URL on one line.
 if (process.argv[1]?.endsWith('judge-standin.ts')) {
-  const [port, delayMs] = process.argv.slice(2).map(Number);
-  void startStandIn({ port: port || 0, delayMs: delayMs || 0 }).then((s) => process.stdout.write(`stand-in judge at ${s.url}\n`));
+  const [port, delayMs, says] = process.argv.slice(2);
+  void startStandIn({ port: Number(port) || 0, delayMs: Number(delayMs) || 0, says }).then((s) => process.stdout.write(`${s.url}\n`));
 }
