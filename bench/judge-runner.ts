@@ -22,6 +22,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-bench-runner-'));
 process.env.CONCORD_DB = path.join(dir, 'bench.db');
 
 const p95 = (xs: number[]) => {
+  if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))];
 };
@@ -81,7 +82,7 @@ async function main() {
 
   // idle: submissions with nothing else going on
   const idle: number[] = [];
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 200; i++) {
     const ms = submitOne();
     if (ms !== null) idle.push(ms);
     await sleep(20);
@@ -103,6 +104,7 @@ async function main() {
   // during: the same submissions while the run goes; and the runner's peak memory (VmHWM of its process)
   const during: number[] = [];
   let peakKb = 0;
+  let cpuTicks = 0;
   const db = getDb().$client;
   while (!finished) {
     const owner = db.prepare("SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = 'bench'").pluck().get() as number | null | undefined;
@@ -110,6 +112,9 @@ async function main() {
       try {
         const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${owner}/status`, 'utf8'));
         if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+        // utime + stime of the runner, in clock ticks (100 per second on Linux)
+        const stat = fs.readFileSync(`/proc/${owner}/stat`, 'utf8').split(') ')[1].split(' ');
+        cpuTicks = Math.max(cpuTicks, Number(stat[11]) + Number(stat[12]));
       } catch {
         // ended between the read and now
       }
@@ -139,6 +144,8 @@ async function main() {
     shareOfBound: `${((rate / 640) * 100).toFixed(1)} %`,
     requestsPerSecondWall: Math.round(status.answered / wall),
     runnerPeakRssMB: Math.round(peakKb / 1024),
+    runnerCpuSeconds: cpuTicks / 100,
+    runnerCpuMsPerRequest: Number(((cpuTicks * 10) / status.answered).toFixed(2)),
     submitP95IdleMs: Number(p95(idle).toFixed(2)),
     submitP95DuringMs: Number(p95(during).toFixed(2)),
     submitsDuring: during.length,

@@ -263,6 +263,9 @@ export const insertAnswer = (db: Db, a: NewAnswer, alsoWrite: () => void) =>
     return inserted === 1;
   });
 
+/** Runs `fn` (several `insertAnswer`s) in one transaction: one commit, one wait for the disk. */
+export const inOneTransaction = (db: Db, fn: () => void) => inTransaction(db, fn);
+
 /** A pairwise verdict of a launched run, as an imported run's verdict (no-op if that verdict exists). */
 export const insertPairwiseVerdict = (db: Db, runId: number, itemId: number, criterion: string, swapped: boolean, label: string) =>
   stmt(db, 'INSERT OR IGNORE INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, NULL)').run(

@@ -148,16 +148,40 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
         meta = { tokensIn: res.tokensIn, tokensOut: res.tokensOut, latencyMs: res.latencyMs, attempts: res.attempts, cached: false };
       }
       const { verdicts, unreadable } = readAnswer(template, raw, r);
-      q.insertAnswer(
-        db,
-        { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
-        () => {
-          if (!meta.cached) q.putCachedAnswer(db, key, raw, meta.tokensIn, meta.tokensOut);
-          storeVerdicts(db, study, runId, r, verdicts);
-        },
-      );
-      stored++;
+      commitSoon({
+        answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
+        request: r,
+        key,
+      });
+      // A cached answer needs no wait: give the commit and the heartbeat their turn before the next one.
+      if (meta.cached) await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  // Answers are committed as soon as the event loop is free, all those that arrived in the same turn in one
+  // transaction: with synchronous=FULL every commit waits for the disk, and one commit per answer would cap the
+  // run at the disk's commit rate. An answer not yet committed when the process dies was never stored, so a resumed
+  // run asks for it again, like a request that was still in flight.
+  type Uncommitted = { answer: q.NewAnswer; request: PlannedRequest; key: string };
+  let uncommitted: Uncommitted[] = [];
+  let flushing: ReturnType<typeof setImmediate> | null = null;
+  function flush() {
+    flushing = null;
+    const batch = uncommitted;
+    uncommitted = [];
+    if (!batch.length) return;
+    q.inOneTransaction(db, () => {
+      for (const { answer, request, key } of batch)
+        q.insertAnswer(db, answer, () => {
+          if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
+          storeVerdicts(db, study, runId, request, answer.verdicts);
+        });
+    });
+    stored += batch.length;
+  }
+  function commitSoon(u: Uncommitted) {
+    uncommitted.push(u);
+    flushing ??= setImmediate(flush);
   }
 
   const progress = opts.log
@@ -166,6 +190,8 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   try {
     await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, pending.length)) }, worker));
   } finally {
+    if (flushing) clearImmediate(flushing);
+    flush();
     clearInterval(watch);
     if (progress) clearInterval(progress);
     await agent.close().catch(() => {});
