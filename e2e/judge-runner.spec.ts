@@ -42,7 +42,7 @@ test('a lead starts a judge run, watches it, pauses and resumes it, and reads it
     await form.getByLabel('Price per million input tokens ($)').fill('3');
     await form.getByLabel('Price per million output tokens ($)').fill('15');
     await form.getByRole('button', { name: 'Start run' }).click();
-    await expect(page.getByRole('alert')).toContainText('endpoint: must be an http:// or https:// URL');
+    await expect(page.getByRole('alert').filter({ hasText: 'endpoint:' })).toContainText('endpoint: must be an http:// or https:// URL');
 
     // two answers will be unreadable
     standIn.misbehave('noverdict');
