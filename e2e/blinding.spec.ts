@@ -69,6 +69,8 @@ function recordResponses(page: Page) {
 }
 
 test('nothing an annotator or adjudicator can reach names a source, a judge label or the other reviewer', async ({ browser }) => {
+  // The set-up runs a judge through the CLI too, which takes some seconds on a busy machine.
+  test.setTimeout(120_000);
   const studyId = await setUpStudy();
   const one = await asUser(browser, 'ann1');
   const two = await asUser(browser, 'ann2');
