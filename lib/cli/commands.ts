@@ -13,6 +13,7 @@ import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCrite
 import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
+import { isRubricCatalogName, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -66,6 +67,16 @@ async function writeLines(lines: Iterable<string>) {
   }
 }
 
+/** `--dimensions`: a shipped catalog's name as is, anything else the path of a catalog file, read as text. */
+function dimensionsArgument(value: string | undefined): string | undefined {
+  if (value === undefined || isRubricCatalogName(value)) return value;
+  const resolved = path.resolve(value);
+  if (!fs.existsSync(resolved)) {
+    throw invalid(`--dimensions: "${value}" is neither a shipped catalog (${RUBRIC_CATALOG_NAMES.join(', ')}) nor an existing file.`);
+  }
+  return fs.readFileSync(resolved, 'utf8');
+}
+
 export const COMMANDS: Command[] = [
   {
     name: 'user add',
@@ -82,10 +93,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'study create',
     usage:
-      'study create --kind flow_review|pairwise --name NAME [--guidelines FILE.md] [--pay-rate 0.50] [--reviewers N] [--seed N]\n' +
-      '             [--criteria FILE.json|none] [--ground-truth adjudicated|majority] [--json]',
-    summary: 'Creates a draft study and prints its id.',
+      'study create --kind flow_review|pairwise|rubric --name NAME [--guidelines FILE.md] [--pay-rate 0.50] [--reviewers N] [--seed N]\n' +
+      '             [--criteria FILE.json|none] [--ground-truth adjudicated|majority]\n' +
+      '             [--dimensions FILE.json|mrbench-v3|mrbench-v1|ok-reject] [--json]',
+    summary:
+      'Creates a draft study and prints its id. A rubric study needs --dimensions: a shipped catalog or a JSON file of your own\n' +
+      '      (copied into the study and fixed from then on); its reviewers per item default to 2.',
     options: {
+      dimensions: { type: 'string' },
       kind: { type: 'string' },
       name: { type: 'string' },
       guidelines: { type: 'string' },
@@ -106,6 +121,7 @@ export const COMMANDS: Command[] = [
         reviewersPerItem: str(v, 'reviewers'),
         seed: str(v, 'seed'),
         groundTruthRule: str(v, 'ground-truth'),
+        dimensions: dimensionsArgument(str(v, 'dimensions')),
       });
       const criteria = str(v, 'criteria');
       if (criteria) setStudyCriteria(cliActor(), study.id, criteria === 'none' ? [] : readJson(existingFile(criteria)));
@@ -154,8 +170,10 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'import items',
-    usage: 'import items --study STUDY [--format concord|mathdial|bridge|pandalm] FILE',
-    summary: 'Imports items (JSON Lines; Bridge: its folder; PandaLM: testset-v1.json with its annotators). A file with any bad line is refused whole.',
+    usage: 'import items --study STUDY [--format concord|mathdial|bridge|pandalm|mrbench|mrbench-v1|aitutor-evalkit] FILE',
+    summary:
+      'Imports items (JSON Lines; Bridge: its folder; PandaLM: testset-v1.json with its annotators; MRBench V3/V1: the JSON file, its gold\n' +
+      '      labels as prior annotations by mrbench-gold). A file with any bad line is refused whole.',
     options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
       const report = importItems(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
@@ -167,11 +185,13 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'import annotations',
-    usage: 'import annotations --study STUDY FILE',
-    summary: 'Imports labels made elsewhere ({"item", "annotator", "labels"} lines); unknown annotators become accounts that cannot sign in.',
-    options: { study: { type: 'string' } },
+    usage: 'import annotations --study STUDY [--format concord|pandalm|mrbench|mrbench-v1] FILE',
+    summary:
+      'Imports labels made elsewhere ({"item", "annotator", "labels"} lines; mrbench: the gold labels as annotator mrbench-gold);\n' +
+      '      unknown annotators become accounts that cannot sign in. Rubric labels must be in the dimension\'s label set.',
+    options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
-      const r = importAnnotations(cliActor(), parseStudyId(required(v, 'study')), existingFile(file));
+      const r = importAnnotations(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
       process.stdout.write(`Imported ${r.inserted} annotation(s); ${r.unchanged} already present and unchanged (${r.records} records).\n`);
     },
   },

@@ -174,10 +174,11 @@ export const REPORT_COMMANDS: Command[] = [
   },
   {
     name: 'import judge',
-    usage: 'import judge --study STUDY [--judge NAME] [--format concord|pandalm] FILE',
+    usage: 'import judge --study STUDY [--judge NAME] [--format concord|pandalm|aitutor-evalkit] FILE',
     summary:
-      'Imports one LLM-judge run (JSON Lines, or a PandaLM judge file). --judge names the run (default: the name in the file);\n' +
-      '      unreadable verdicts are left out and listed, never guessed.',
+      'Imports one LLM-judge run (JSON Lines, a PandaLM judge file, or an AITutor-EvalKit predictions file). --judge names the run\n' +
+      '      (default: the name in the file; for AITutor-EvalKit it picks the judge inside the file); unreadable verdicts are left out\n' +
+      '      and listed, never guessed. Rubric lines may carry "sample": N (each sample a verdict set of its own).',
     options: {
       study: { type: 'string' },
       judge: { type: 'string' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise'] as const;
+export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise', 'rubric'] as const;
 
 const intFromForm = (min: number, max: number, what: string) =>
   z.coerce
@@ -10,7 +10,7 @@ const intFromForm = (min: number, max: number, what: string) =>
     .max(max, { error: `${what} must be at most ${max}.` });
 
 export const createStudySchema = z.object({
-  kind: z.enum(STUDY_KIND_CHOICES, { error: 'Choose flow_review or pairwise.' }),
+  kind: z.enum(STUDY_KIND_CHOICES, { error: 'Choose flow_review, pairwise or rubric.' }),
   name: z.string().trim().min(1, { error: 'Enter a name.' }).max(200, { error: 'Use at most 200 characters.' }),
   guidelines: z.string().max(100_000, { error: 'Guidelines are limited to 100,000 characters.' }).default(''),
   // Entered in currency units per item (e.g. 0.35), kept in cents.
@@ -24,6 +24,11 @@ export const createStudySchema = z.object({
   seed: intFromForm(1, 2 ** 31 - 2, 'Seed').optional(),
   /** Pairwise: how ground truth is formed where reviewers disagree. */
   groundTruthRule: z.enum(['adjudicated', 'majority'], { error: 'Choose adjudicated or majority.' }).optional(),
+  /**
+   * Rubric: the dimensions catalog, as a shipped catalog's name (`mrbench-v3`, …), the text of a catalog file, or
+   * the parsed array. Checked by the use-case against `rubricCatalogSchema`, which names each dimension's problems.
+   */
+  dimensions: z.unknown().optional(),
 });
 export type CreateStudyInput = z.input<typeof createStudySchema>;
 
@@ -37,4 +42,17 @@ export const studyMembersSchema = z.object({
 export const IMPORT_FORMATS = {
   flow_review: ['concord', 'mathdial'],
   pairwise: ['concord', 'bridge', 'pandalm'],
+  rubric: ['concord', 'mrbench', 'mrbench-v1', 'aitutor-evalkit'],
+} as const;
+
+/** Prior annotation formats per study kind (`mrbench`: the published gold labels, by the account `mrbench-gold`). */
+export const ANNOTATION_FORMATS = {
+  pairwise: ['concord', 'pandalm'],
+  rubric: ['concord', 'mrbench', 'mrbench-v1'],
+} as const;
+
+/** Judge-run formats per study kind. */
+export const JUDGE_IMPORT_FORMATS = {
+  pairwise: ['concord', 'pandalm'],
+  rubric: ['concord', 'aitutor-evalkit'],
 } as const;

@@ -5,6 +5,7 @@ import { inTransaction, type Db } from '@/db/client';
 import * as importsQ from '@/db/queries/imports';
 import { deleteImportItems, deleteImportItemsBatch } from '@/db/queries/items';
 import { deleteStagingJudgeRuns } from '@/db/queries/judge-runs';
+import { deleteStagingRubricVerdicts } from '@/db/queries/rubric-imports';
 
 /**
  * Large imports are written in short batches so that nobody else waits long for the database: the import's row is
@@ -48,6 +49,7 @@ function abandoned(row: importsQ.StagingImportRow, now: number): boolean {
 
 /** Deletes what an unfinished import wrote: its judge run or its items in short batches, then its row. */
 export function undoImport(db: Db, importId: number) {
+  deleteStagingRubricVerdicts(db, importId);
   deleteStagingJudgeRuns(db, importId);
   for (;;) {
     const removed = inTransaction(db, () => deleteImportItemsBatch(db, importId, DELETE_BATCH));

@@ -14,6 +14,7 @@ import { conflict, invalid } from '../errors';
 import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-report';
 import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
+import { importRubricItems } from './rubric-imports';
 import type { ImportReportDto } from './dto';
 
 export { ImportRejected };
@@ -76,6 +77,7 @@ const BATCH_ITEMS = 500;
 export function importItems(actor: Actor, studyId: number, file: string, format: string, filename = path.basename(file)) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  if (study.kind === 'rubric') return importRubricItems(actor, study, file, format, filename);
   const formats: readonly string[] = IMPORT_FORMATS[study.kind as keyof typeof IMPORT_FORMATS] ?? [];
   if (!formats.includes(format)) {
     throw invalid(`Unknown format "${format}" for a ${study.kind} study; use one of: ${formats.join(', ')}.`, { format: 'Unknown format' });

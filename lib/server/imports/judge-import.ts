@@ -13,6 +13,7 @@ import { ErrorCollector, ImportRejected } from './import-report';
 import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { criteriaForItem } from '../review/judging';
 import type { JudgeImportReportDto } from './dto';
+import { importRubricJudge } from './rubric-imports';
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
 
@@ -40,7 +41,8 @@ export function importJudge(
 ): JudgeImportReportDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind !== 'pairwise') throw invalid('Judge labels can only be imported into a pairwise study.');
+  if (study.kind === 'rubric') return importRubricJudge(actor, study, file, format, judgeName, filename);
+  if (study.kind !== 'pairwise') throw invalid('Judge labels can only be imported into a pairwise or rubric study.');
   if (!(JUDGE_FORMATS as readonly string[]).includes(format))
     throw invalid(`Unknown format "${format}"; use ${JUDGE_FORMATS.join(' or ')}.`);
   const readRecords = () => judgeRecords(file, format as (typeof JUDGE_FORMATS)[number], judgeName);

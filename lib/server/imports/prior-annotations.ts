@@ -17,6 +17,7 @@ import { audit } from '../accounts/audit';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { criteriaForItem } from '../review/judging';
 import { invalid } from '../errors';
+import { importRubricAnnotations } from './rubric-imports';
 
 type ItemInfo = { itemId: number | null; principles: string[] | undefined };
 
@@ -144,12 +145,15 @@ export function importAnnotations(
   actor: Actor,
   studyId: number,
   file: string,
-  format: 'concord' | 'pandalm' = 'concord',
+  format: string = 'concord',
   filename = path.basename(file),
 ) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind !== 'pairwise') throw invalid('Prior annotations can only be imported into a pairwise study.');
+  if (study.kind === 'rubric') return importRubricAnnotations(actor, study, file, format, filename);
+  if (study.kind !== 'pairwise') throw invalid('Prior annotations can only be imported into a pairwise or rubric study.');
+  if (format !== 'concord' && format !== 'pandalm')
+    throw invalid(`Unknown format "${format}" for prior annotations of a pairwise study; use one of: concord, pandalm.`, { format: 'Unknown format' });
   if (study.status === 'closed') throw invalid('The study is closed.');
   const check = checkPriorAnnotations(db, study, annotationRecords(file, format));
   if (check.errorCount) throw new ImportRejected(check.errors, check.errorCount);

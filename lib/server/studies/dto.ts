@@ -2,6 +2,7 @@
 import type { GroundTruthSummaryDto } from '../ground-truth/dto';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
+import type { RubricDimension } from '@/lib/validation/rubric';
 
 export type FlowReportDto = {
   studyId: number;
@@ -99,6 +100,8 @@ export type StudyDto = {
   reviewersPerItem: number;
   principles: string[];
   criteria: Criterion[];
+  /** A rubric study's dimensions (its fixed catalog, labels worst first); null for other kinds. */
+  dimensions: RubricDimension[] | null;
   assignmentMode: 'balanced' | 'fixed_sets';
   groundTruthRule: 'adjudicated' | 'majority';
   adjudicator: { userId: number; username: string; displayName: string } | null;

@@ -2,14 +2,18 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
+import * as rubricQ from '@/db/queries/rubric-imports';
 import { itemIdsInOrder } from '@/db/queries/items';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
+import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanGroup } from '@/lib/assign/groups';
 import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
 import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
+import { formatCatalogError, validateRubricCatalog, type CatalogResult, type RubricCatalog } from '@/lib/validation/rubric';
+import { resolveRubricCatalog, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { audit } from '../accounts/audit';
@@ -35,7 +39,9 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
     payRateCents: row.payRateCents,
     reviewersPerItem: row.reviewersPerItem,
     principles: row.principles,
-    criteria: (row.criteria ?? []) as Criterion[],
+    // A rubric study's catalog has another shape: it is `dimensions`, never `criteria`.
+    criteria: row.kind === 'rubric' ? [] : ((row.criteria ?? []) as Criterion[]),
+    dimensions: row.kind === 'rubric' ? ((row.criteria ?? []) as RubricCatalog) : null,
     assignmentMode: row.assignmentMode,
     groundTruthRule: row.groundTruthRule,
     adjudicator: adjudicatorOf(row),
@@ -47,9 +53,35 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
   };
 }
 
+/** Default reviewers per item: two for pairwise and rubric studies (agreement needs two), one for flow review. */
+const DEFAULT_REVIEWERS = { flow_review: 1, pairwise: 2, rubric: 2 } as const;
+
+/**
+ * A rubric study's dimensions from what the lead gave: a shipped catalog's name, a catalog file's text, or the
+ * parsed array. Every problem is reported, each naming its dimension and field (in `details.catalogErrors` for the
+ * form, one line each in the message for the command line).
+ */
+function rubricDimensions(value: unknown): RubricCatalog {
+  if (value === undefined || value === null || value === '') {
+    throw invalid(`Choose the dimensions: a shipped catalog (${RUBRIC_CATALOG_NAMES.join(', ')}) or a JSON file of your own.`, {
+      dimensions: 'Choose a catalog',
+    });
+  }
+  const result: CatalogResult = typeof value === 'string' ? resolveRubricCatalog(value) : validateRubricCatalog(value);
+  if (result.ok) return result.catalog;
+  const lines = result.errors.map(formatCatalogError);
+  throw invalid(`The dimensions catalog has ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`, {
+    dimensions: lines[0],
+  }, { catalogErrors: result.errors });
+}
+
 export function createStudy(actor: Actor, input: unknown): StudyDto {
   if (!isStaff(actor)) throw forbidden('Only leads and admins can create studies.');
   const data = parseInput(createStudySchema, input);
+  if (data.kind !== 'rubric' && data.dimensions !== undefined && data.dimensions !== '') {
+    throw invalid('Only rubric studies have dimensions.', { dimensions: 'Only for rubric studies' });
+  }
+  const dimensions = data.kind === 'rubric' ? rubricDimensions(data.dimensions) : null;
   const db = getDb();
   const row = inTransaction(db, () => {
     const study = studiesQ.insertStudy(db, {
@@ -57,14 +89,20 @@ export function createStudy(actor: Actor, input: unknown): StudyDto {
       name: data.name,
       guidelines: data.guidelines,
       payRateCents: Math.round(data.payRate * 100),
-      reviewersPerItem: data.reviewersPerItem ?? (data.kind === 'pairwise' ? 2 : 1),
+      reviewersPerItem: data.reviewersPerItem ?? DEFAULT_REVIEWERS[data.kind],
       seed: data.seed ?? crypto.randomInt(1, 2 ** 31 - 1),
       principles: [...DEFAULT_PRINCIPLES],
-      criteria: data.kind === 'pairwise' ? [...DEFAULT_CRITERIA] : null,
+      // A rubric study keeps its own copy of its catalog, fixed from now on (docs/decisions/0010-rubric-labels.md).
+      criteria: data.kind === 'pairwise' ? [...DEFAULT_CRITERIA] : dimensions,
       groundTruthRule: data.groundTruthRule ?? 'adjudicated',
       createdBy: actor.id,
     });
-    audit(db, { userId: actor.id, action: 'study_created', studyId: study.id, detail: { name: study.name } });
+    audit(db, {
+      userId: actor.id,
+      action: 'study_created',
+      studyId: study.id,
+      detail: { name: study.name, ...(dimensions ? { dimensions: dimensions.map((d) => d.id) } : {}) },
+    });
     return study;
   });
   return toDto(row);
@@ -156,6 +194,12 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
+    if (study.kind === 'rubric') {
+      const made = planRubricStudy(db, study, members, opts);
+      studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
+      audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: made } });
+      return;
+    }
     // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
     const taken = new Map<number, number>();
     for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
@@ -193,6 +237,57 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
+}
+
+/**
+ * The assignments of a rubric study, made inside `openStudy`'s transaction. Groups (a dialogue's replies) go to
+ * their reviewers whole, and each reviewer's queue holds a group's replies one after another, groups and replies
+ * each in a random order of the reviewer's own (from the study's seed and the reviewer), stored in
+ * `queue_position`. Items that already have reviewers (imported prior annotations, e.g. MRBench's gold labels) get
+ * only their missing slots, from people other than those. Returns how many assignments were made.
+ */
+function planRubricStudy(
+  db: ReturnType<typeof getDb>,
+  study: studiesQ.StudyRow,
+  members: { userId: number; setIndex: number | null }[],
+  opts: { leaveUnassigned?: boolean },
+): number {
+  const items = rubricQ.itemGroupsInOrder(db, study.id);
+  const taken = new Map<number, number[]>();
+  for (const r of rubricQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
+  const groupKey = new Map(items.map((i) => [i.id, i.groupKey]));
+  const groups = new Map<string, PlanGroup & { items: { id: number; taken: number[] }[] }>();
+  for (const item of items) {
+    const has = taken.get(item.id) ?? [];
+    if (has.length >= study.reviewersPerItem) continue;
+    const key = item.groupKey === null ? `\u0000${item.id}` : `g${item.groupKey}`;
+    const group = groups.get(key);
+    if (group) group.items.push({ id: item.id, taken: has });
+    else groups.set(key, { items: [{ id: item.id, taken: has }] });
+  }
+  if (!groups.size || (opts.leaveUnassigned && members.length === 0)) return 0;
+  const need = Math.max(...[...groups.values()].flatMap((g) => g.items.map((i) => study.reviewersPerItem - i.taken.length)));
+  if (members.length < need) {
+    throw invalid(`Some items need ${need} more reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`);
+  }
+  let plan: PlannedAssignment[];
+  try {
+    if (study.assignmentMode === 'fixed_sets') {
+      const sets = new Map<number, number[]>();
+      for (const m of members) sets.set(m.setIndex ?? 1, [...(sets.get(m.setIndex ?? 1) ?? []), m.userId]);
+      plan = planGroupsFixedSets([...groups.values()], [...sets.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g), study.reviewersPerItem, study.seed);
+    } else {
+      plan = planGroupsBalanced([...groups.values()], members.map((m) => m.userId), study.reviewersPerItem, study.seed);
+    }
+  } catch (e) {
+    // A prior reviewer who is also chosen cannot take an item twice; say which and why rather than fail obscurely.
+    throw invalid(`The chosen reviewers cannot cover every item: ${(e as Error).message}.`);
+  }
+  const ordered = orderQueuesByGroup(plan, (id) => groupKey.get(id) ?? null, study.seed, (userId) =>
+    assignmentsQ.lastQueuePosition(db, study.id, userId),
+  );
+  for (const p of ordered) assignmentsQ.insertAssignment(db, { ...p, studyId: study.id });
+  return ordered.length;
 }
 
 export function closeStudy(actor: Actor, studyId: number): StudyDto {

@@ -1,0 +1,86 @@
+import { type Db, inTransaction, stmt } from '../client';
+
+/*
+ * Writes and reads of a rubric study's imports and of its opening: items with their group, prior labels and judge
+ * verdicts as dimension/label codes (docs/decisions/0010-rubric-labels.md).
+ */
+
+export type NewRubricItem = {
+  studyId: number;
+  externalId: string;
+  position: number;
+  payload: string;
+  contentHash: string;
+  /** reply.source, hidden from reviewers; null when the item judges a whole dialogue. */
+  source: string | null;
+  groupKey: string | null;
+  importId: number;
+};
+
+/** Inserts one imported rubric item (once per record of an import, so a prepared statement). */
+export const insertRubricItem = (db: Db, v: NewRubricItem) =>
+  stmt(
+    db,
+    `INSERT INTO items (study_id, external_id, position, payload, content_hash, step_count, source_a, source_b, group_key, import_id)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?)`,
+  ).run(v.studyId, v.externalId, v.position, v.payload, v.contentHash, v.source, v.groupKey, v.importId);
+
+/** The study's items in position order, with their group (for the assignment plan). */
+export const itemGroupsInOrder = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT id, group_key AS groupKey FROM items WHERE study_id = ? ORDER BY position').all(studyId) as {
+    id: number;
+    groupKey: string | null;
+  }[];
+
+/** Who already holds each item of the study (imported prior annotations before it opens). */
+export const reviewersOfItems = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT item_id AS itemId, user_id AS userId FROM assignments WHERE study_id = ?').all(studyId) as {
+    itemId: number;
+    userId: number;
+  }[];
+
+/** One label of an annotation, as codes (the trigger appends it to the annotation's pack). */
+export const insertRubricLabel = (db: Db, annotationId: number, dimension: number, label: number) =>
+  stmt(db, 'INSERT INTO rubric_labels (annotation_id, dimension, label) VALUES (?, ?, ?)').run(annotationId, dimension, label);
+
+/** The labels of an annotation, as codes. */
+export const rubricLabelsOf = (db: Db, annotationId: number) =>
+  stmt(db, 'SELECT dimension, label FROM rubric_labels WHERE annotation_id = ? ORDER BY dimension').all(annotationId) as {
+    dimension: number;
+    label: number;
+  }[];
+
+export type RubricVerdict = [itemId: number, dimension: number, sample: number, label: number, rationale: string | null];
+
+/** Inserts one verdict of a rubric judge run (up to millions of times per import: a prepared statement and a tuple). */
+export const insertRubricJudgeLabel = (db: Db, runId: number, v: RubricVerdict) =>
+  stmt(db, 'INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(
+    runId,
+    ...v,
+  );
+
+/** How many verdicts a rubric judge run holds. */
+export const rubricJudgeLabelCount = (db: Db, runId: number) =>
+  stmt(db, 'SELECT count(*) FROM rubric_judge_labels WHERE run_id = ?').pluck().get(runId) as number;
+
+const DELETE_BATCH = 2_000;
+
+/**
+ * Deletes the rubric verdicts of the staging judge runs an import was writing, in short batches (a run of a
+ * million verdicts deleted with its run in one statement would hold the write lock for seconds). The runs
+ * themselves go with `deleteStagingJudgeRuns`.
+ */
+export function deleteStagingRubricVerdicts(db: Db, importId: number) {
+  const runs = stmt(db, "SELECT id FROM judge_runs WHERE import_id = ? AND state = 'staging'").pluck().all(importId) as number[];
+  for (const runId of runs) {
+    while (
+      inTransaction(db, () =>
+        stmt(
+          db,
+          `DELETE FROM rubric_judge_labels WHERE (run_id, item_id, dimension, sample) IN
+             (SELECT run_id, item_id, dimension, sample FROM rubric_judge_labels WHERE run_id = ? LIMIT ?)`,
+        ).run(runId, DELETE_BATCH),
+      ).changes === DELETE_BATCH
+    );
+  }
+}
