@@ -276,6 +276,16 @@ export const insertPairwiseVerdict = (db: Db, runId: number, itemId: number, cri
     label,
   );
 
+/** A rubric verdict of a launched run, as dimension and label codes with its sample (no-op if it exists). */
+export const insertRubricVerdict = (db: Db, runId: number, itemId: number, dimension: number, sample: number, label: number) =>
+  stmt(db, 'INSERT OR IGNORE INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, NULL)').run(
+    runId,
+    itemId,
+    dimension,
+    sample,
+    label,
+  );
+
 export type RunTotals = {
   answered: number;
   sent: number;

@@ -51,11 +51,12 @@ export type JudgeVerdict = [itemId: number, criterion: string, swapped: number, 
 export const insertJudgeLabel = (db: Db, runId: number, v: JudgeVerdict) =>
   stmt(db, 'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(runId, ...v);
 
-/** The finished judge runs of a study by name, each with its number of verdicts and of records it could not read. */
+/** The finished judge runs of a study by name, each with its number of verdicts (pairwise or rubric) and of records it could not read. */
 export const judgeRunSummaries = (db: Db, studyId: number) =>
   stmt(
     db,
     `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
-              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
+              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id)
+                + (SELECT count(*) FROM rubric_judge_labels k WHERE k.run_id = r.id) AS labels
          FROM judge_runs r WHERE r.study_id = ? AND r.state = 'done' ORDER BY r.name`,
   ).all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];

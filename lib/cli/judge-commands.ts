@@ -64,8 +64,8 @@ export const JUDGE_COMMANDS: Command[] = [
       '          [--max-tokens N] [--seed N] [--concurrency C] [--both-orders | --one-order] [--limit N] [--timeout-ms N]\n' +
       '          [--max-attempts N] [--circuit-after N] [--price-in USD] [--price-out USD] [--json]',
     summary:
-      'Runs an LLM judge on a pairwise study through an OpenAI-compatible endpoint and stores its verdicts as judge run RUN.\n' +
-      '      Both orders by default. A second call with the same --name resumes the run: only requests without an answer are sent.\n' +
+      'Runs an LLM judge on a pairwise or rubric study through an OpenAI-compatible endpoint and stores its verdicts as judge run RUN.\n' +
+      '      Pairwise: both orders by default. A second call with the same --name resumes the run: only requests without an answer are sent.\n' +
       '      The API key is read from the environment variable named by --api-key-env. Prices are per million tokens.',
     options: {
       study: { type: 'string' },

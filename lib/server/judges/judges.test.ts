@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { LEAKAGE_TEMPLATE, PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
@@ -122,5 +122,34 @@ describe('a run launched from the web app', () => {
     expect((await runJudge(r.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ answered: 20, sent: 20 });
     expect(codeOf(() => cancelJudgeRun(lead, r.runId))).toBe('conflict');
+  }, 60_000);
+});
+
+describe('a run on a rubric study', () => {
+  it('sends each item once per dimension with its reply, reads the dimension labels, and stores every sample as codes', async () => {
+    const rubric = createStudy(lead, { kind: 'rubric', name: 'Rubric runs', dimensions: 'ok-reject' }).id;
+    const items = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({ id: `r-${i}`, problem: `Solve ${i}`, history: [{ role: 'student', text: `help ${i}` }], reply: { source: 'tutor-x', text: `The answer is ${i}.` } }),
+    );
+    importItems(lead, rubric, writeTemp(dir, 'rubric.jsonl', items.join('\n')), 'concord');
+    const p = previewJudgeTemplate(lead, rubric, LEAKAGE_TEMPLATE, 'r-1');
+    expect(p).toMatchObject({ item: 'r-1', criterion: 'leakage', requestsPerItem: 1 });
+    expect(p.messages.find((m) => m.role === 'user')!.content).toContain('Tutor reply:\nThe answer is 1.');
+    // The stand-in answers {"winner": …}: a leakage template reading "decision" finds nothing — unreadable, not guessed.
+    const unread = launchJudgeRun(lead, rubric, { name: 'leak', endpoint: standIn.url, model: 'rubric-m', template: LEAKAGE_TEMPLATE, samples: 2 });
+    expect((await runJudge(unread.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, unread.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 6 });
+    expect(sql().prepare('SELECT count(*) FROM rubric_judge_labels WHERE run_id = ?').pluck().get(unread.runId)).toBe(0);
+    // A template whose pattern reads a label of the dimension: every sample is a verdict, stored as codes.
+    const okTemplate = { name: 'ok-word', criteria: ['helpful'], user: 'Reply: {{reply}}\nLabels: {{labels}}', answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } } };
+    const read = launchJudgeRun(lead, rubric, { name: 'helpful', endpoint: standIn.url, model: 'rubric-m', template: okTemplate, samples: 2, bothOrders: true });
+    expect((await runJudge(read.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, read.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 0 });
+    const rows = sql().prepare('SELECT dimension, sample, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY item_id, sample').all(read.runId) as { dimension: number; sample: number; label: number }[];
+    expect(rows).toHaveLength(6);
+    // 'helpful' is the catalog's second dimension; labels REJECT = 0, OK = 1
+    expect(rows.every((r) => r.dimension === 1 && (r.label === 0 || r.label === 1))).toBe(true);
+    expect(rows.map((r) => r.sample)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(listStudyJudgeRuns(lead, rubric).find((r) => r.name === 'helpful')).toMatchObject({ origin: 'launched', labels: 6 });
   }, 60_000);
 });

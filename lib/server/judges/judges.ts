@@ -6,7 +6,6 @@ import * as q from '@/db/queries/judge-launches';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import { countItems } from '@/db/queries/studies';
 import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-template';
-import type { PairwiseItem } from '@/lib/validation/pairwise';
 import * as z from 'zod';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
@@ -81,7 +80,7 @@ export function previewJudgeTemplate(actor: Actor, studyId: number, body: unknow
   if (!row) throw itemExternalId ? notFound(`The item "${itemExternalId}"`) : invalid('The study has no items to preview a prompt with.');
   const [first, ...rest] = [...planRequests(study, template, [row], { samples: 1, bothOrders: false })];
   if (!first) throw invalid(`The template judges none of the criteria of item "${row.externalId}".`);
-  const messages = renderRequest(study, template, JSON.parse(row.payload) as PairwiseItem, first);
+  const messages = renderRequest(study, template, JSON.parse(row.payload) as unknown, first);
   return { item: row.externalId, criterion: first.criterion, swapped: false, messages, promptHash: promptHash(messages), requestsPerItem: rest.length + 1 };
 }
 

@@ -3,11 +3,10 @@ import os from 'node:os';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import { findStudy, type StudyRow } from '@/db/queries/studies';
-import { PAIRWISE_ANSWERS, canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
-import type { PairwiseItem } from '@/lib/validation/pairwise';
+import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
-import { assertJudgeable, cacheKey, parseTemplate, planRequests, promptHash, renderRequest, requestKey, type PlannedRequest } from './plan';
+import { allowedLabels, assertJudgeable, cacheKey, parseTemplate, planRequests, promptHash, renderRequest, requestKey, rubricDimensions, type PlannedRequest } from './plan';
 
 /*
  * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores each
@@ -37,13 +36,23 @@ export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
  * go to `judge_labels` (canonical label from reply a's side, with the order sent), where every dashboard reads them.
  */
 function storeVerdicts(db: Db, study: StudyRow, runId: number, r: PlannedRequest, verdicts: Record<string, string>) {
+  if (study.kind === 'rubric') {
+    // rubric verdicts keep every sample (`rubric_judge_labels` is keyed by sample), as codes of the catalog
+    const dims = rubricDimensions(study);
+    for (const [dimension, label] of Object.entries(verdicts)) {
+      const d = dims.findIndex((x) => x.id === dimension);
+      q.insertRubricVerdict(db, runId, r.itemId, d, r.sample, dims[d].labels.indexOf(label));
+    }
+    return;
+  }
   if (r.sample !== 1) return;
-  if (study.kind === 'pairwise') for (const [criterion, label] of Object.entries(verdicts)) q.insertPairwiseVerdict(db, runId, r.itemId, criterion, r.swapped, label);
+  for (const [criterion, label] of Object.entries(verdicts)) q.insertPairwiseVerdict(db, runId, r.itemId, criterion, r.swapped, label);
 }
 
 /** Reads an answer: the labels per criterion (canonical for pairwise) and how many criteria could not be read. */
-function readAnswer(template: JudgeTemplate, raw: string, r: PlannedRequest) {
-  const read = readVerdicts(template.answer, raw, r.criteria, () => PAIRWISE_ANSWERS, template.together);
+function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: PlannedRequest) {
+  const read = readVerdicts(template.answer, raw, r.criteria, (c) => allowedLabels(study, c), template.together);
+  if (study.kind === 'rubric') return { verdicts: read, unreadable: r.criteria.length - Object.keys(read).length };
   const verdicts: Record<string, string> = {};
   for (const [c, v] of Object.entries(read)) verdicts[c] = canonicalPairwise(v as PairwiseAnswer, r.swapped);
   return { verdicts, unreadable: r.criteria.length - Object.keys(verdicts).length };
@@ -106,11 +115,11 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   const agent = await platformAgent(launch.concurrency);
   let next = 0;
   let stored = 0;
-  const parsedItems = new Map<number, PairwiseItem>();
+  const parsedItems = new Map<number, unknown>();
   const itemOf = (id: number) => {
     let it = parsedItems.get(id);
     if (!it) {
-      it = JSON.parse(payloads.get(id)!) as PairwiseItem;
+      it = JSON.parse(payloads.get(id)!) as unknown;
       parsedItems.clear(); // requests go item by item: keep only the current one
       parsedItems.set(id, it);
     }
@@ -147,7 +156,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
         raw = res.text;
         meta = { tokensIn: res.tokensIn, tokensOut: res.tokensOut, latencyMs: res.latencyMs, attempts: res.attempts, cached: false };
       }
-      const { verdicts, unreadable } = readAnswer(template, raw, r);
+      const { verdicts, unreadable } = readAnswer(study, template, raw, r);
       commitSoon({
         answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
         request: r,

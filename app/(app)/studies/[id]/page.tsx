@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
@@ -47,6 +48,13 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
             {study.itemCount.toLocaleString('en-US')} items · {study.reviewersPerItem} reviewer(s) per item · pay {money(study.payRateCents / 100)} per
             item · seed {study.seed}
           </p>
+          {study.kind === 'rubric' && (
+            <p className="mt-1 text-sm">
+              <Link href={`/studies/${id}/judges`} className="text-accent-700 hover:underline">
+                Judge runs
+              </Link>
+            </p>
+          )}
         </div>
         <StudyActions studyId={id} status={study.status} />
       </div>

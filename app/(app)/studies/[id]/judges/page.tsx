@@ -30,8 +30,8 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           Run an LLM judge on this study through any OpenAI-compatible endpoint, or compare runs. Verdicts appear in the dashboards as they arrive.
         </p>
       </div>
-      {study.kind !== 'pairwise' ? (
-        <p className="text-sm text-slate-600">Judges can be run from Concord on pairwise studies.</p>
+      {study.kind === 'flow_review' ? (
+        <p className="text-sm text-slate-600">Judges can be run from Concord on pairwise and rubric studies.</p>
       ) : (
         <JudgeRunsPanel
           studyId={studyId}
@@ -41,6 +41,9 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
         />
       )}
       {comparison && <RunComparison comparison={comparison} />}
+      {compare.length > 0 && study.kind === 'rubric' && (
+        <p className="text-sm text-slate-600">Runs of a rubric study are compared once its rubric reports (macro-F1 strict and lenient) exist.</p>
+      )}
     </div>
   );
 }
