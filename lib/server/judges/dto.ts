@@ -18,6 +18,8 @@ export type JudgeRunStatusDto = {
   studyId: number;
   state: JudgeLaunchState;
   reason: string | null;
+  /** Running, but no runner has been heard of for a while (its process died): it can be resumed. */
+  stalled: boolean;
   model: string;
   endpoint: string;
   template: { name: string; version: number };

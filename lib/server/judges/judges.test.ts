@@ -88,6 +88,9 @@ describe('a run launched from the web app', () => {
     const r = launch('from-web');
     // The run is 'running' with no live runner (as after a crash of the machine or of its runner).
     sql().prepare('UPDATE judge_launches SET owner_pid = 999999, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(os.hostname(), Date.now(), r.runId);
+    expect(judgeRunStatus(lead, r.runId).stalled).toBe(false); // never started: not stalled, waiting for its runner
+    sql().prepare('UPDATE judge_launches SET started_at = ?, heartbeat_at = ? WHERE run_id = ?').run(Date.now() - 60_000, Date.now() - 60_000, r.runId);
+    expect(judgeRunStatus(lead, r.runId).stalled).toBe(true);
     // What the server does at start: the dead runner's run gets a new runner process.
     const resumed = resumeAbandonedJudgeRuns(getDb());
     expect(resumed).toContain(r.runId);

@@ -234,6 +234,7 @@ function statusOf(db: Db, l: q.LaunchRow): JudgeRunStatusDto {
     studyId: l.studyId,
     state: l.state,
     reason: l.reason,
+    stalled: l.state === 'running' && l.startedAt !== null && (l.heartbeatAt ?? 0) < now - STALE_MS,
     model: l.model,
     endpoint: l.endpoint,
     template: { name: template.name, version: template.version },

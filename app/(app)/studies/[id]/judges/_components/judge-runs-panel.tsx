@@ -78,6 +78,7 @@ function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: St
           <p className="text-sm">
             State: <strong data-testid="run-state">{s.state.replace('_', ' ')}</strong>
             {s.reason ? <span className="text-slate-600"> — {s.reason}</span> : null}
+            {s.stalled ? <span className="text-amber-700"> — its runner has stopped answering; resume it to start a new one</span> : null}
           </p>
           <ProgressBar done={s.answered} total={s.requests} label="Requests answered" />
           <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-600 sm:grid-cols-4">
@@ -122,7 +123,7 @@ function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: St
                 Pause
               </button>
             )}
-            {(s.state === 'paused' || s.state === 'circuit_open') && (
+            {(s.state === 'paused' || s.state === 'circuit_open' || s.stalled) && (
               <button type="button" className={btn} disabled={pending} onClick={() => act(resumeRunAction)}>
                 Resume
               </button>
