@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
@@ -55,6 +56,13 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
             {study.deadline && <> · due {study.deadline.slice(0, 10)}</>}
             {study.archived && <> · archived</>}
           </p>
+          {study.kind === 'rubric' && (
+            <p className="mt-1 text-sm">
+              <Link href={`/studies/${id}/judges`} className="text-accent-700 hover:underline">
+                Judge runs
+              </Link>
+            </p>
+          )}
         </div>
         <div className="flex items-center gap-3">
           <StudyActions studyId={id} status={study.status} />
