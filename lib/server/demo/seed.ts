@@ -8,6 +8,7 @@ import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 import { CLI_USERNAME, cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
+import { seedRubricDemo } from './rubric-demo';
 
 export const DEMO_PASSWORD = 'concord-demo';
 
@@ -29,7 +30,8 @@ const firstMissing = (paths: string[]) => paths.find((p) => !fs.existsSync(p));
 
 /**
  * Loads the demo: accounts, the MathDial test split as a flow review study (read from the public data folder,
- * never copied into the repository) and the hand-written KMP-style flows. Deterministic: fixed study seeds.
+ * never copied into the repository), the hand-written KMP-style flows, the pairwise studies and the rubric ones
+ * (`rubric-demo.ts`: MRBench V3 with gold labels and seed-made demo labels on a slice, clearly not human ones). Deterministic: fixed study seeds.
  * A public dataset that is missing is skipped, and `warn` says which, where it was looked for and how to get it.
  */
 export async function seedDemo({
@@ -97,5 +99,6 @@ export async function seedDemo({
         `judges ${judges.map((j) => `${j.run} (${j.labels} verdicts, ${j.unparsed.length} unreadable)`).join(', ')})`,
     );
   }
+  seedRubricDemo(actor, log, say);
   return { skipped: false };
 }

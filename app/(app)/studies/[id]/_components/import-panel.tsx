@@ -11,7 +11,15 @@ type Outcome =
   | { ok: true; data: ItemsReport | JudgeReport }
   | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
 
-const FORMAT_NAMES: Record<string, string> = { concord: 'Concord JSONL', mathdial: 'MathDial JSONL', pandalm: 'PandaLM JSON', bridge: 'Bridge' };
+const FORMAT_NAMES: Record<string, string> = {
+  concord: 'Concord JSONL',
+  mathdial: 'MathDial JSONL',
+  pandalm: 'PandaLM JSON',
+  bridge: 'Bridge',
+  mrbench: 'MRBench V3 JSON (with gold labels)',
+  'mrbench-v1': 'MRBench V1 JSON (with gold labels)',
+  'aitutor-evalkit': 'AITutor-EvalKit JSON',
+};
 
 /** Upload of items (`what="items"`) or of an LLM-judge run (`what="judge"`), with the import report. */
 export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: number; formats: readonly string[]; what?: 'items' | 'judge' }) {
@@ -58,7 +66,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
         </label>
         {what === 'judge' && (
           <label className="text-sm">
-            <span className="block text-slate-600">Run name (optional)</span>
+            <span className="block text-slate-600">{format === 'aitutor-evalkit' ? 'Judge in the file (optional)' : 'Run name (optional)'}</span>
             <input value={run} onChange={(e) => setRun(e.target.value)} placeholder="from the file" className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
           </label>
         )}
