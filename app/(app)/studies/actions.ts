@@ -7,10 +7,10 @@ import type { CatalogError } from '@/lib/validation/rubric';
 import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
 export type FormState =
-  | { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string>; catalogErrors?: CatalogError[] }
+  | { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string>; catalogErrors?: CatalogError[]; attempt?: number }
   | undefined;
 
-export async function createStudyAction(_prev: FormState, form: FormData): Promise<FormState> {
+export async function createStudyAction(prev: FormState, form: FormData): Promise<FormState> {
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
   const { catalog, dimensionsText, ...rest } = values;
   // A rubric study's dimensions: a shipped catalog by name, or the JSON the lead pasted or loaded from a file.
@@ -26,7 +26,14 @@ export async function createStudyAction(_prev: FormState, form: FormData): Promi
   );
   if (!res.ok) {
     const catalogErrors = (res.details as { catalogErrors?: CatalogError[] } | undefined)?.catalogErrors;
-    return { error: catalogErrors ? 'The dimensions catalog has problems; nothing was created.' : res.error, fieldErrors: res.fieldErrors, values, catalogErrors };
+    return {
+      error: catalogErrors ? 'The dimensions catalog has problems; nothing was created.' : res.error,
+      fieldErrors: res.fieldErrors,
+      values,
+      catalogErrors,
+      // Numbers the failed attempts, so the form can remount its selects on what was submitted.
+      attempt: (prev?.attempt ?? 0) + 1,
+    };
   }
   revalidatePath('/studies');
   redirect(`/studies/${res.data.id}`);

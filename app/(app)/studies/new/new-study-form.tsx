@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useRef, useState } from 'react';
 import { formatCatalogError } from '@/lib/validation/rubric';
 import { RUBRIC_CATALOGS, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 import { createStudyAction, type FormState } from '../actions';
@@ -32,7 +32,9 @@ export function NewStudyForm() {
   return (
     <form action={action} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6">
       <Field id="kind" label="Kind" error={fe.kind}>
-        <select id="kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={input}>
+        {/* React resets a form after its action, and a select resets to the option it was first rendered with: a new
+            key per attempt renders it anew with what was submitted. */}
+        <select key={`kind-${state?.attempt ?? 0}`} id="kind" name="kind" defaultValue={v.kind ?? 'flow_review'} onChange={(e) => setKind(e.target.value)} className={input}>
           <option value="flow_review">Flow review — verify, truncate or discard dialogue flows</option>
           <option value="pairwise">Pairwise — two blinded tutor replies judged per criterion</option>
           <option value="rubric">Rubric — one reply (or dialogue) labelled on each dimension</option>
@@ -79,7 +81,7 @@ const CATALOG_TITLES: Record<string, string> = {
 function DimensionsField({ state }: { state: FormState }) {
   const v = state?.values ?? {};
   const [catalog, setCatalog] = useState(v.catalog ?? 'mrbench-v3');
-  const [text, setText] = useState(v.dimensionsText ?? '');
+  const textRef = useRef<HTMLTextAreaElement>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const errors = state?.catalogErrors ?? [];
   const shipped = catalog !== 'custom' ? RUBRIC_CATALOGS[catalog as keyof typeof RUBRIC_CATALOGS] : null;
@@ -91,7 +93,8 @@ function DimensionsField({ state }: { state: FormState }) {
       setReadError('The file is larger than 1 MB; a catalog is a short JSON array.');
       return;
     }
-    setText(await file.text());
+    const text = await file.text();
+    if (textRef.current) textRef.current.value = text;
   }
 
   return (
@@ -100,7 +103,7 @@ function DimensionsField({ state }: { state: FormState }) {
       <label htmlFor="catalog" className="block text-sm text-slate-700">
         Catalog
       </label>
-      <select id="catalog" name="catalog" value={catalog} onChange={(e) => setCatalog(e.target.value)} className={input}>
+      <select key={`catalog-${state?.attempt ?? 0}`} id="catalog" name="catalog" defaultValue={v.catalog ?? 'mrbench-v3'} onChange={(e) => setCatalog(e.target.value)} className={input}>
         {RUBRIC_CATALOG_NAMES.map((n) => (
           <option key={n} value={n}>
             {CATALOG_TITLES[n] ?? n}
@@ -128,11 +131,12 @@ function DimensionsField({ state }: { state: FormState }) {
             Catalog JSON (an array of dimensions, labels worst first)
           </label>
           <textarea
+            key={`dimensions-${state?.attempt ?? 0}`}
             id="dimensionsText"
             name="dimensionsText"
             rows={8}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
+            ref={textRef}
+            defaultValue={v.dimensionsText ?? ''}
             placeholder='[{"id": "leakage", "name": "Answer withheld", "labels": ["REJECT", "OK"], "desired": "OK"}]'
             className={`${input} font-mono`}
             aria-invalid={errors.length > 0}

@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { asUser } from './support/session';
+
+// A lead creates an MRBench rubric study in the browser and imports the dev set through the upload.
+const dataDir = process.env.CONCORD_PUBLIC_DATA ? path.resolve(process.env.CONCORD_PUBLIC_DATA) : path.resolve('..', 'shared', 'data');
+const devSet = path.join(dataDir, 'mrbench', 'mrbench_v3_devset.json');
+
+test('a rubric study: catalog errors per dimension, then MRBench V3 with its gold labels through the upload', async ({ browser }) => {
+  const raw = JSON.parse(fs.readFileSync(devSet, 'utf8')) as { tutor_responses: object }[];
+  const replies = raw.reduce((n, r) => n + Object.keys(r.tutor_responses).length, 0);
+  const { page, context } = await asUser(browser, 'lead');
+
+  await page.goto('/studies/new');
+  await page.getByLabel('Kind').selectOption('rubric');
+  await page.getByLabel('Name').fill('MRBench in the browser');
+  await page.getByLabel('Catalog', { exact: true }).selectOption('custom');
+  const bad = [
+    { id: 'leak', name: 'Answer withheld', labels: ['REJECT', 'OK'], desired: 'Fine' },
+    { id: 'help', name: 'Helpful', labels: ['OK'], desired: 'OK' },
+  ];
+  await page.getByLabel(/Catalog JSON/).fill(JSON.stringify(bad));
+  await page.getByRole('button', { name: 'Create study' }).click();
+  const errors = page.getByTestId('catalog-errors');
+  await expect(errors).toContainText('dimension 1 (leak), desired: "Fine" is not one of REJECT, OK');
+  await expect(errors).toContainText('dimension 2 (help), labels:');
+  await expect(page).toHaveURL(/\/studies\/new$/);
+
+  await page.getByLabel('Catalog', { exact: true }).selectOption('mrbench-v3');
+  await expect(page.getByTestId('catalog-preview')).toContainText('Notices the mistake');
+  await page.getByRole('button', { name: 'Create study' }).click();
+  await expect(page.getByRole('heading', { name: 'MRBench in the browser' })).toBeVisible();
+  await expect(page.getByText(/2 reviewer\(s\) per item/)).toBeVisible();
+  await expect(page.getByTestId('study-dimensions').getByRole('listitem')).toHaveCount(4);
+
+  // A file with a bad line is refused whole, with its line and field.
+  const items = page.getByRole('form', { name: 'Import items' });
+  await items.getByLabel('Format').selectOption('concord');
+  const badItems = [
+    JSON.stringify({ id: 'a', group: 'g', history: [{ role: 'student', text: '3 + 4 = 8' }], reply: { source: 'X', text: 'Check again.' } }),
+    JSON.stringify({ id: 'b', group: 'g', history: [] }),
+  ].join('\n');
+  await items.locator('input[type=file]').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(badItems) });
+  await items.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByTestId('import-errors')).toContainText('Nothing was imported');
+  await expect(page.getByTestId('import-errors')).toContainText('line 2, history');
+  await page.reload();
+  await expect(page.getByText(/^0 items/)).toBeVisible();
+
+  await items.getByLabel('Format').selectOption('mrbench');
+  await items.locator('input[type=file]').setInputFiles(devSet);
+  await items.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByTestId('import-result')).toContainText(`Imported ${replies.toLocaleString('en-US')} new item(s)`, { timeout: 60_000 });
+  await expect(page.getByTestId('import-result')).toContainText(`With them, ${replies.toLocaleString('en-US')} prior annotation(s).`);
+  await page.reload();
+  await expect(page.getByText(new RegExp(`^${replies.toLocaleString('en-US')} items`))).toBeVisible();
+  await context.close();
+});
