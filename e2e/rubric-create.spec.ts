@@ -8,7 +8,7 @@ const dataDir = process.env.CONCORD_PUBLIC_DATA ? path.resolve(process.env.CONCO
 const devSet = path.join(dataDir, 'mrbench', 'mrbench_v3_devset.json');
 
 test('a rubric study: catalog errors per dimension, then MRBench V3 with its gold labels through the upload', async ({ browser }) => {
-  const raw = JSON.parse(fs.readFileSync(devSet, 'utf8')) as { tutor_responses: object }[];
+  const raw = JSON.parse(fs.readFileSync(devSet, 'utf8')) as { conversation_id: string; tutor_responses: Record<string, unknown> }[];
   const replies = raw.reduce((n, r) => n + Object.keys(r.tutor_responses).length, 0);
   const { page, context } = await asUser(browser, 'lead');
 
@@ -55,5 +55,17 @@ test('a rubric study: catalog errors per dimension, then MRBench V3 with its gol
   await expect(page.getByTestId('import-result')).toContainText(`With them, ${replies.toLocaleString('en-US')} prior annotation(s).`);
   await page.reload();
   await expect(page.getByText(new RegExp(`^${replies.toLocaleString('en-US')} items`))).toBeVisible();
+
+  // A judge run on two of its replies, two samples on one: three verdict sets' worth of labels.
+  const [first, second] = Object.keys(raw[0].tutor_responses).map((t) => `${raw[0].conversation_id}-${t}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
+  const judgeLines = [
+    { item: first, judge: 'browser-judge', labels: { mistake_identification: 'Yes', actionability: 'No' } },
+    { item: first, judge: 'browser-judge', labels: { mistake_identification: 'To some extent' }, sample: 2 },
+    { item: second, judge: 'browser-judge', labels: { providing_guidance: 'Yes' }, rationale: 'gives a hint' },
+  ];
+  const judge = page.getByRole('form', { name: 'Import a judge run' });
+  await judge.locator('input[type=file]').setInputFiles({ name: 'judge.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')) });
+  await judge.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported the run “browser-judge”: 4 verdicts from 3 records.');
   await context.close();
 });
