@@ -66,6 +66,17 @@ test('a rubric study: catalog errors per dimension, then MRBench V3 with its gol
   const judge = page.getByRole('form', { name: 'Import a judge run' });
   await judge.locator('input[type=file]').setInputFiles({ name: 'judge.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')) });
   await judge.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByTestId('import-result')).toContainText('Imported the run “browser-judge”: 4 verdicts from 3 records.');
+  await expect(judge.getByTestId('import-result')).toContainText('Imported the run “browser-judge”: 4 verdicts from 3 records.');
+
+  // Prior annotations: a label outside the dimension's set refuses the file and names the allowed labels.
+  const priors = page.getByRole('form', { name: 'Import prior annotations' });
+  const upload = async (lines: object[]) => {
+    await priors.locator('input[type=file]').setInputFiles({ name: 'prior.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')) });
+    await priors.getByRole('button', { name: 'Import', exact: true }).click();
+  };
+  await upload([{ item: second, annotator: 'outside-rater', labels: { mistake_location: 'Maybe' } }]);
+  await expect(priors.getByTestId('import-errors')).toContainText('line 1, labels.mistake_location: "Maybe" is not one of No, To some extent, Yes');
+  await upload([{ item: second, annotator: 'outside-rater', labels: { mistake_location: 'To some extent' } }]);
+  await expect(priors.getByTestId('import-result')).toContainText('Imported 1 prior annotation(s)');
   await context.close();
 });

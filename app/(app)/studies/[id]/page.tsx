@@ -11,7 +11,7 @@ import { FlowOverview } from './_components/flow-overview';
 import { PairwiseOverview } from './_components/pairwise-overview';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { IMPORT_FORMATS, JUDGE_IMPORT_FORMATS } from '@/lib/validation/studies';
+import { ANNOTATION_FORMATS, IMPORT_FORMATS, JUDGE_IMPORT_FORMATS } from '@/lib/validation/studies';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
@@ -104,9 +104,14 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
       )}
 
       {study.kind === 'rubric' && study.status !== 'closed' && (
-        <Section title="Import a judge run">
-          <ImportPanel studyId={id} formats={JUDGE_IMPORT_FORMATS.rubric} what="judge" />
-        </Section>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Section title="Import prior annotations">
+            <ImportPanel studyId={id} formats={ANNOTATION_FORMATS.rubric} what="annotations" />
+          </Section>
+          <Section title="Import a judge run">
+            <ImportPanel studyId={id} formats={JUDGE_IMPORT_FORMATS.rubric} what="judge" />
+          </Section>
+        </div>
       )}
 
       {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}

@@ -21,8 +21,19 @@ const FORMAT_NAMES: Record<string, string> = {
   'aitutor-evalkit': 'AITutor-EvalKit JSON',
 };
 
-/** Upload of items (`what="items"`) or of an LLM-judge run (`what="judge"`), with the import report. */
-export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: number; formats: readonly string[]; what?: 'items' | 'judge' }) {
+const ENDPOINT = { items: 'import', judge: 'judge', annotations: 'annotations' } as const;
+const FORM_NAME = { items: 'Import items', judge: 'Import a judge run', annotations: 'Import prior annotations' } as const;
+
+/** Upload of items (`what="items"`), of an LLM-judge run (`what="judge"`) or of prior annotations, with the import report. */
+export function ImportPanel({
+  studyId,
+  formats,
+  what = 'items',
+}: {
+  studyId: number;
+  formats: readonly string[];
+  what?: 'items' | 'judge' | 'annotations';
+}) {
   const router = useRouter();
   const [format, setFormat] = useState(formats[0]);
   const [run, setRun] = useState('');
@@ -37,7 +48,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
     setOutcome(null);
     try {
       const query = new URLSearchParams({ format, filename: file.name, ...(what === 'judge' && run.trim() ? { judge: run.trim() } : {}) });
-      const res = await fetch(`/api/studies/${studyId}/${what === 'judge' ? 'judge' : 'import'}?${query}`, {
+      const res = await fetch(`/api/studies/${studyId}/${ENDPOINT[what]}?${query}`, {
         method: 'POST',
         body: file,
         headers: { 'content-type': 'application/x-ndjson' },
@@ -52,7 +63,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
   }
 
   return (
-    <form onSubmit={upload} className="space-y-3" aria-label={what === 'judge' ? 'Import a judge run' : 'Import items'}>
+    <form onSubmit={upload} className="space-y-3" aria-label={FORM_NAME[what]}>
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-slate-600">Format</span>
@@ -80,7 +91,16 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
       </div>
       {outcome?.ok && (
         <div role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="import-result">
-          {'run' in outcome.data ? <JudgeResult report={outcome.data} /> : <ItemsResult report={outcome.data} />}
+          {'run' in outcome.data ? (
+            <JudgeResult report={outcome.data} />
+          ) : what === 'annotations' ? (
+            <p>
+              Imported {outcome.data.inserted.toLocaleString('en-US')} prior annotation(s); {outcome.data.unchanged.toLocaleString('en-US')} were already
+              present and unchanged.
+            </p>
+          ) : (
+            <ItemsResult report={outcome.data} />
+          )}
         </div>
       )}
       {outcome && !outcome.ok && (
