@@ -110,8 +110,8 @@ export function ImportPanel({
             <ul className="mt-2 max-h-72 list-disc overflow-auto pl-5 font-mono text-xs">
               {outcome.details.errors.map((e, i) => (
                 <li key={i}>
-                  line {e.line}
-                  {e.path ? `, ${e.path}` : ''}: {e.message}
+                  {/* Adapter formats number records and say where themselves: "record 12 (item …), path: …". */}
+                  {e.message.startsWith(`record ${e.line}`) ? e.message : `line ${e.line}${e.path ? `, ${e.path}` : ''}: ${e.message}`}
                 </li>
               ))}
             </ul>
