@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicDataPath } from '@/lib/io/public-data';
 
-// The rubric commands as a user runs them, on a temporary database.
+// The rubric commands as a user runs them, on a temporary database. Each command is a process of its own that
+// starts tsx, so a test of several commands gets a generous time limit on a busy machine.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-rubric-cli-'));
 const dbFile = path.join(dir, 'cli.db');
 const env = { ...process.env, CONCORD_DB: dbFile };
@@ -45,7 +46,7 @@ describe('concord with rubric studies', () => {
     expect(opened.err).toBe('');
     // Gold fills one slot of each reply, the rater the other.
     expect(count("SELECT count(*) FROM assignments WHERE study_id = ? AND state = 'pending'", id)).toBe(replies);
-  });
+  }, 180_000);
 
   it('reports each catalog problem by dimension and field, and creates nothing', () => {
     const file = path.join(dir, 'dims.json');
@@ -59,7 +60,7 @@ describe('concord with rubric studies', () => {
       'neither a shipped catalog (mrbench-v3, mrbench-v1, ok-reject) nor an existing file',
     );
     expect(count('SELECT count(*) FROM studies')).toBe(before);
-  });
+  }, 180_000);
 
   it('imports prior annotations and a judge run with samples; an unknown label names the allowed ones', () => {
     const { id } = JSON.parse(concord(['study', 'create', '--kind', 'rubric', '--name', 'Judged', '--dimensions', 'ok-reject', '--json']).out) as { id: number };
@@ -86,5 +87,5 @@ describe('concord with rubric studies', () => {
     expect(r.err).toBe('');
     expect(JSON.parse(r.out)).toEqual({ run: 'qwen', records: 3, labels: 3, unparsed: [] });
     expect(count("SELECT count(DISTINCT sample) FROM rubric_judge_labels WHERE rationale LIKE 's%'")).toBe(3);
-  });
+  }, 180_000);
 });
