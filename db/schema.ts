@@ -79,12 +79,40 @@ export const studies = sqliteTable(
     createdAt: createdAt(),
     openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
     closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+    // When reviewers should be done; shown to them and to leads, never enforced.
+    deadlineAt: integer('deadline_at', { mode: 'timestamp_ms' }),
+    // A closed study put away: left out of the studies list unless archived studies are asked for.
+    archivedAt: integer('archived_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     check('studies_reviewers_range', sql`${t.reviewersPerItem} BETWEEN 1 AND 10`),
     check('studies_pay_rate_nonnegative', sql`${t.payRateCents} >= 0`),
   ],
 );
+
+/**
+ * Every version of a study's guidelines, newest highest. `studies.guidelines` holds the current one (what reviewers
+ * see); editing an open study's guidelines adds a version here, so what reviewers were shown earlier is kept.
+ */
+export const studyGuidelineVersions = sqliteTable(
+  'study_guideline_versions',
+  {
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    guidelines: text('guidelines').notNull(),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.version] }), check('study_guideline_versions_positive', sql`${t.version} >= 1`)],
+);
+
+/** Settings of the installation as a whole, one row per key (e.g. `demo`, written by the demo seed). */
+export const appSettings = sqliteTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
 
 export const studyMembers = sqliteTable(
   'study_members',
@@ -232,6 +260,31 @@ export const drafts = sqliteTable('drafts', {
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
 
+/**
+ * What a reviewer says about one of their items besides their labels: a flag with its reason (for the study's
+ * leads, who see the flagged items on the study page) and a free comment. One row per assignment, set and cleared
+ * by the reviewer; writing the same again changes nothing, so a retried or double-clicked save is harmless.
+ */
+export const assignmentRemarks = sqliteTable(
+  'assignment_remarks',
+  {
+    assignmentId: integer('assignment_id')
+      .primaryKey()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    flagReason: text('flag_reason'),
+    flaggedAt: integer('flagged_at', { mode: 'timestamp_ms' }),
+    comment: text('comment'),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    check(
+      'assignment_remarks_flag_reason',
+      sql`${t.flagReason} IS NULL OR (length(trim(${t.flagReason})) > 0 AND ${t.flaggedAt} IS NOT NULL)`,
+    ),
+    check('assignment_remarks_comment', sql`${t.comment} IS NULL OR length(trim(${t.comment})) > 0`),
+  ],
+);
+
 export const imports = sqliteTable('imports', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   studyId: integer('study_id')
@@ -321,6 +374,36 @@ export const adjudications = sqliteTable(
   ],
 );
 
+/**
+ * The length in characters of each pairwise item's two replies, for the length-bias report: written by a trigger
+ * when the item is inserted (migration 0013; items never change afterwards), so a report over 100,000 items reads
+ * two numbers per item instead of parsing every payload. Null where a reply has no text.
+ */
+export const itemReplyLengths = sqliteTable(
+  'item_reply_lengths',
+  {
+    itemId: integer('item_id')
+      .primaryKey()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    studyId: integer('study_id').notNull(),
+    lengthA: integer('length_a'),
+    lengthB: integer('length_b'),
+  },
+  // Covers the report's read: a study's lengths in one index range scan.
+  (t) => [index('item_reply_lengths_study_idx').on(t.studyId, t.itemId, t.lengthA, t.lengthB)],
+);
+
+/** The recipe of a combined judge run (DESIGN "Combined judges"). */
+export type JudgeRunRecipe = {
+  rule: 'all' | 'any' | 'majority';
+  /** The combined runs, by name, in the order given. */
+  runs: string[];
+  /** Pairs some source run did not judge: left unjudged (`unjudged`) or combined from the verdicts there are (`ignore`). */
+  missing: 'unjudged' | 'ignore';
+  /** (item, criterion) pairs judged by at least one source run; combined; left unjudged by a majority tie; left unjudged for a missing verdict. */
+  counts: { pairs: number; combined: number; tie: number; missing: number };
+};
+
 /** A named set of LLM-judge labels for a study (e.g. one model with one prompt). Never shown to annotators. */
 export const judgeRuns = sqliteTable(
   'judge_runs',
@@ -341,6 +424,9 @@ export const judgeRuns = sqliteTable(
     state: text('state', { enum: ['staging', 'done'] })
       .notNull()
       .default('done'),
+    // How a combined run was made from other runs of the study (format 'combined'): the rule, the source runs and
+    // what was left unjudged. Null for imported runs.
+    recipe: text('recipe', { mode: 'json' }).$type<JudgeRunRecipe>(),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
@@ -532,4 +618,26 @@ export const rubricJudgeLabels = sqliteTable(
     check('rubric_judge_labels_label_range', sql`${t.label} BETWEEN 0 AND 15`),
     check('rubric_judge_labels_sample_range', sql`${t.sample} BETWEEN 1 AND 100`),
   ],
+);
+
+/**
+ * One judge run's verdicts on one rubric item in one sample, packed in one string (one character per dimension,
+ * 48 + 16 · dimension + label, as the annotation packs of a rubric study), kept equal to `rubric_judge_labels` by
+ * triggers (migration 0012). The dashboards read a run's sample in one range scan of these rows, a quarter of
+ * the verdict rows and joined into one text by SQLite (docs/decisions/0005-packed-labels.md).
+ */
+export const rubricJudgeLabelPacks = sqliteTable(
+  'rubric_judge_label_packs',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    sample: integer('sample').notNull(),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    packed: text('packed').notNull(),
+    segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.sample, t.itemId] })],
 );

@@ -33,8 +33,8 @@ const PEOPLE = {
 
 const ROLES = ['signedOut', 'member', 'outsider', 'adjudicator', 'lead', 'admin'] as const;
 type Role = (typeof ROLES)[number];
-/** A status code, or 'sign-in' for a redirect to the sign-in page. */
-type Outcome = number | 'sign-in';
+/** A status code, 'sign-in' for a redirect to the sign-in page, or 'studies' for one to the studies list. */
+type Outcome = number | 'sign-in' | 'studies';
 type Row = { route: string; object: string; method: 'GET' | 'POST'; url: string; body?: string | object; expect: Record<Role, Outcome> };
 
 const ROLE_LABEL: Record<Role, string> = {
@@ -115,7 +115,8 @@ function table(ids: Ids): Row[] {
     rows.push({ route, object, method: 'POST', url, body, expect: outcome });
 
   /* ----- pages ----- */
-  get('/', 'home', '/', by(200, { signedOut: 'sign-in' }));
+  // Leads and admins with no review work of their own land on the studies list.
+  get('/', 'home', '/', by(200, { signedOut: 'sign-in', lead: 'studies', admin: 'studies' }));
   get('/studies', 'list', '/studies', page(200));
   get('/studies/new', 'form', '/studies/new', page(200));
   for (const [object, id, staff] of [
@@ -353,10 +354,11 @@ test('the access matrix: every role × route × object gets the status the rules
         const wanted = row.expect[role];
         const status = res.status();
         checked++;
-        if (wanted === 'sign-in') {
+        if (wanted === 'sign-in' || wanted === 'studies') {
           const location = res.headers()['location'] ?? '';
-          if (status < 300 || status >= 400 || !/\/sign-in(\?|$)/.test(location))
-            failures.push(`${label}: expected a redirect to /sign-in, got ${status} ${location}`);
+          const target = wanted === 'sign-in' ? /\/sign-in(\?|$)/ : /\/studies$/;
+          if (status < 300 || status >= 400 || !target.test(location))
+            failures.push(`${label}: expected a redirect to /${wanted}, got ${status} ${location}`);
         } else if (status !== wanted) {
           failures.push(`${label}: expected ${wanted}, got ${status} ${(await res.text()).slice(0, 160).replace(/\s+/g, ' ')}`);
         }

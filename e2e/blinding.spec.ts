@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LAYOUT_PAYLOADS } from '../test/hostile-corpus-layout';
 import { concord } from './support/cli';
+import { addJudgeRun, createRubricStudy, mrbenchSlice } from './support/rubric-study';
 import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Distinctive strings that must never reach an annotator or an adjudicator.
@@ -98,6 +99,67 @@ test('nothing an annotator or adjudicator can reach names a source, a judge labe
   }
   await expect(adj.page.getByTestId('adjudication-done')).toBeVisible();
 
+  const leaks = (bodies: { url: string; body: string }[], extra: RegExp) =>
+    bodies.filter((b) => SECRET.test(b.body) || extra.test(b.body)).map((b) => b.url);
+  expect(seenByOne.length).toBeGreaterThan(5);
+  expect(leaks(seenByOne, /Annotator Two|"ann2"/)).toEqual([]);
+  expect(leaks(seenByTwo, /Annotator One|"ann1"/)).toEqual([]);
+  expect(leaks(seenByAdj, /Annotator One|Annotator Two|"ann1"|"ann2"/)).toEqual([]);
+  await Promise.all([one.context.close(), two.context.close(), adj.context.close()]);
+});
+
+test('rubric screens: nothing a reviewer or adjudicator can reach names a reply’s source, an item, a judge verdict or the other reviewer', async ({
+  browser,
+}) => {
+  const items = mrbenchSlice(2, ['Sonnet', 'Expert']).map((it, i) => ({
+    ...it,
+    id: `ZQXID-r${i}`,
+    group: `ZQXID-g-${it.group}`,
+    reply: { source: `ZQXSRC-${it.reply!.source}`, text: it.reply!.text },
+  }));
+  const studyId = createRubricStudy('Rubric blinding check', items);
+  addJudgeRun(studyId, items, 'ZQXJUDGE-rubric', 'ZQXJUDGE says no');
+  const one = await asUser(browser, 'ann1');
+  const two = await asUser(browser, 'ann2');
+  const seenByOne = recordResponses(one.page);
+  const seenByTwo = recordResponses(two.page);
+  // ann1 says Yes everywhere, ann2 No: every dimension of every item goes to the adjudicator.
+  for (const [who, page, key] of [
+    ['ann1', one.page, '3'],
+    ['ann2', two.page, '1'],
+  ] as const) {
+    await page.goto(`/studies/${studyId}/review`);
+    for (let i = 1; i <= items.length; i++) {
+      await expect(page.getByTestId('rubric-reply')).toBeVisible();
+      await expect(page.getByTestId('dimensions').getByRole('radio')).toHaveCount(12);
+      await expect(page.getByTestId('dimensions').getByRole('radio', { checked: true })).toHaveCount(0);
+      for (let k = 0; k < 4; k++) await page.keyboard.press(key);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i));
+    }
+    await expect(page.getByTestId('all-done')).toBeVisible();
+    for (const url of [
+      `/api/studies/${studyId}/adjudication`,
+      `/api/studies/${studyId}/export?what=ground-truth&format=jsonl`,
+      `/studies/${studyId}/items`,
+    ]) {
+      const res = await page.request.get(url);
+      expect(res.status(), `${who} ${url}`).toBeGreaterThanOrEqual(400);
+      expect(await res.text()).not.toMatch(SECRET);
+    }
+  }
+  const adj = await asUser(browser, 'adj');
+  const seenByAdj = recordResponses(adj.page);
+  await adj.page.goto(`/studies/${studyId}/adjudicate`);
+  for (let i = 0; i < items.length; i++) {
+    const current = adj.page.getByTestId('adjudicate');
+    await expect(adj.page.getByTestId('reviewers-actionability')).toContainText('Reviewer 2');
+    const item = await current.getAttribute('data-item');
+    for (let k = 0; k < 4; k++) await adj.page.keyboard.press('3');
+    await adj.page.keyboard.press('Enter');
+    if (i < items.length - 1) await expect(adj.page.getByTestId('adjudicate')).not.toHaveAttribute('data-item', item!);
+  }
+  await expect(adj.page.getByTestId('adjudication-done')).toBeVisible();
   const leaks = (bodies: { url: string; body: string }[], extra: RegExp) =>
     bodies.filter((b) => SECRET.test(b.body) || extra.test(b.body)).map((b) => b.url);
   expect(seenByOne.length).toBeGreaterThan(5);

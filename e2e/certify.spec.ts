@@ -18,6 +18,9 @@ test('a lead certifies a judge on the alignment dashboard and reads the biases o
   // Certification of the first judge run against the default 90 % target: refuted, with the alt-test beside it.
   await page.goto(`/studies/${STUDY}/analytics/alignment`);
   const card = page.getByTestId('certify-card');
+  // The lead chooses the criterion; PandaLM has only the overall verdict.
+  await expect(card.getByTestId('certify-criterion')).toHaveValue('overall');
+  await expect(card.getByTestId('certify-criterion').getByRole('option')).toHaveText(['Overall']);
   await expect(card.getByTestId('certify-decision')).toHaveText('Refuted');
   await expect(card.getByTestId('certify-bounds')).toContainText('alignment between 69.8 % and 76.6 %');
   await expect(card.getByRole('figure')).toContainText('After 974 items');

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { listMyStudies } from '@/lib/server/studies/studies';
@@ -7,19 +8,13 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 export default async function HomePage() {
   const actor = await requireUserPage();
   const studies = listMyStudies(actor);
+  // Leads and admins with no review work of their own land on the studies they run.
+  if (isStaff(actor) && studies.length === 0) redirect('/studies');
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My work</h1>
       {studies.length === 0 ? (
-        <p className="text-slate-600">
-          Nothing is assigned to you yet.
-          {isStaff(actor) && (
-            <>
-              {' '}
-              Go to <Link href="/studies" className="text-accent-700 underline">Studies</Link> to create or open one.
-            </>
-          )}
-        </p>
+        <p className="text-slate-600">Nothing is assigned to you yet.</p>
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {studies.map((s) => {
@@ -29,9 +24,22 @@ export default async function HomePage() {
                 <div className="flex items-baseline justify-between gap-2">
                   <h2 className="font-medium">{s.name}</h2>
                   <span className="text-xs uppercase tracking-wide text-slate-500">
-                    {s.kind === 'flow_review' ? 'Flow review' : 'Pairwise'} · {s.status}
+                    {s.kind === 'flow_review' ? 'Flow review' : s.kind === 'rubric' ? 'Rubric' : 'Pairwise'} · {s.status}
                   </span>
                 </div>
+                {s.deadline && (
+                  <p className="mt-1 text-xs text-slate-600">Due {s.deadline.slice(0, 10)}</p>
+                )}
+                {s.guidelinesVersion > 1 && (
+                  <p className="mt-1 text-xs text-amber-800">Guidelines updated (version {s.guidelinesVersion})</p>
+                )}
+                {s.disagreementsWaiting !== null && (
+                  <p className="mt-2 text-sm" data-testid="disagreements-waiting">
+                    {s.disagreementsWaiting === 0
+                      ? 'No disagreements wait for you.'
+                      : `${s.disagreementsWaiting.toLocaleString('en-US')} ${s.disagreementsWaiting === 1 ? 'item with a disagreement waits' : 'items with disagreements wait'} for you.`}
+                  </p>
+                )}
                 {s.assigned > 0 && (
                   <div className="mt-3">
                     <ProgressBar done={s.submitted} total={s.assigned} />

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { cn } from '@/components/ui/cn';
+import { Kbd } from '@/components/ui/kbd';
 import { CHOICES, type ScreenChoice } from './choices';
 
 type Props = {
@@ -12,13 +13,15 @@ type Props = {
   /** Small captions under options, e.g. which reviewer chose it (visual only; the row says it in words). */
   notes?: Partial<Record<ScreenChoice, string>>;
   invalid?: boolean;
+  /** Shows each option's key (1, 2, 3) on it: on the focused row, where the keys act. */
+  showKeys?: boolean;
 };
 
 /**
  * "Response 1 better / Tie / Response 2 better" as native radios styled as a segmented control: Tab reaches the
  * group, ←/→ change the choice, and assistive technology announces a radio group named after the criterion.
  */
-export const ChoiceGroup = memo(function ChoiceGroup({ name, labelledBy, value, onChange, notes, invalid }: Props) {
+export const ChoiceGroup = memo(function ChoiceGroup({ name, labelledBy, value, onChange, notes, invalid, showKeys }: Props) {
   return (
     <div role="radiogroup" aria-labelledby={labelledBy} aria-invalid={invalid || undefined} className="grid grid-cols-3 gap-1.5">
       {CHOICES.map((c) => {
@@ -38,15 +41,18 @@ export const ChoiceGroup = memo(function ChoiceGroup({ name, labelledBy, value, 
                   : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50',
             )}
           >
-            <input
-              type="radio"
-              name={name}
-              value={c.value}
-              checked={checked}
-              onChange={() => onChange(c.value)}
-              className="sr-only"
-            />
-            <span>{c.label}</span>
+            <input type="radio" name={name} value={c.value} checked={checked} onChange={() => onChange(c.value)} className="sr-only" />
+            <span className="inline-flex items-center gap-1">
+              {c.label}
+              {showKeys && (
+                <Kbd
+                  aria-hidden="true"
+                  className={cn('min-w-4 px-1 text-[0.65rem] leading-4', checked && 'border-white/40 bg-white/15 text-white shadow-none')}
+                >
+                  {c.key}
+                </Kbd>
+              )}
+            </span>
             {notes?.[c.value] && (
               <span aria-hidden="true" className={cn('mt-0.5 text-[0.65rem] font-normal', checked ? 'text-white/85' : 'text-slate-500')}>
                 {notes[c.value]}

@@ -27,14 +27,29 @@ export function groupCriteria<C extends Pick<CriterionDto, 'level' | 'principle'
   return groups;
 }
 
-/** A group's heading and its rows as a list. */
-export function CriterionGroupList({ id, title, level, children }: { id: string; title: string; level: CriterionDto['level']; children: ReactNode }) {
+/** A group's heading (with an optional action beside it, such as "Tie for the open ones") and its rows as a list. */
+export function CriterionGroupList({
+  id,
+  title,
+  level,
+  action,
+  children,
+}: {
+  id: string;
+  title: string;
+  level: CriterionDto['level'];
+  action?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div role="group" aria-labelledby={id}>
-      <h3 id={id} className={level === 'overall' ? 'mb-1.5 text-xs font-semibold tracking-wide text-slate-800 uppercase' : 'mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase'}>
-        {level === 'principle' ? <span className="font-normal normal-case">Principle · </span> : null}
-        {title}
-      </h3>
+      <div className="mb-1.5 flex items-baseline justify-between gap-2">
+        <h3 id={id} className={level === 'overall' ? 'text-xs font-semibold tracking-wide text-slate-800 uppercase' : 'text-xs font-semibold tracking-wide text-slate-500 uppercase'}>
+          {level === 'principle' ? <span className="font-normal normal-case">Principle · </span> : null}
+          {title}
+        </h3>
+        {action}
+      </div>
       <ul className="space-y-2">{children}</ul>
     </div>
   );

@@ -51,6 +51,7 @@ export const CriterionRow = memo(function CriterionRow({
   const nameId = `${id}-name`;
   const detailsId = `${id}-details`;
   const problemId = `${id}-problem`;
+  const tipId = `${id}-tip`;
   const overall = criterion.level === 'overall';
   const choose = useCallback((value: ScreenChoice) => onChoose(index, value), [onChoose, index]);
   const hasDetails = criterion.description.trim() !== '' || criterion.aspects.length > 0;
@@ -84,8 +85,30 @@ export const CriterionRow = memo(function CriterionRow({
       )}
     >
       <div className="mb-2 flex items-start gap-2">
-        <span id={nameId} className={cn('min-w-0 flex-1 text-sm', overall ? 'font-semibold text-slate-900' : 'font-medium text-slate-800')}>
-          {criterion.name}
+        <span className="group/name relative min-w-0 flex-1">
+          <span
+            id={nameId}
+            tabIndex={hasDetails ? -1 : undefined}
+            aria-describedby={hasDetails && !expanded ? tipId : undefined}
+            className={cn(
+              'text-sm',
+              overall ? 'font-semibold text-slate-900' : 'font-medium text-slate-800',
+              hasDetails && 'cursor-help underline decoration-slate-300 decoration-dotted underline-offset-4',
+            )}
+          >
+            {criterion.name}
+          </span>
+          {/* The definition on hover of the name (the focused row shows it in the action bar too). */}
+          {hasDetails && !expanded && criterion.description.trim() !== '' && (
+            <span
+              id={tipId}
+              role="tooltip"
+              data-testid="definition-tooltip"
+              className="pointer-events-none invisible absolute top-full left-0 z-30 mt-1 w-72 max-w-[80vw] rounded-md bg-slate-900 px-3 py-2 text-xs leading-snug font-normal text-white opacity-0 shadow-lg transition-opacity group-hover/name:visible group-hover/name:opacity-100 group-focus-within/name:visible group-focus-within/name:opacity-100"
+            >
+              {criterion.description}
+            </span>
+          )}
         </span>
         {hasDetails && (
           <button
@@ -116,7 +139,15 @@ export const CriterionRow = memo(function CriterionRow({
         </div>
       )}
       {before}
-      <ChoiceGroup name={`${id}-choice`} labelledBy={nameId} value={choice} onChange={choose} notes={choiceNotes} invalid={!!problem && !choice} />
+      <ChoiceGroup
+        name={`${id}-choice`}
+        labelledBy={nameId}
+        value={choice}
+        onChange={choose}
+        notes={choiceNotes}
+        invalid={!!problem && !choice}
+        showKeys={focused}
+      />
       {after}
       {problem && (
         <p id={problemId} className="mt-1.5 text-xs font-medium text-amber-800">

@@ -6,8 +6,9 @@ import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { RichText } from '@/components/ui/rich-text';
 import { ShortcutHelp, type Shortcut } from '@/components/ui/shortcut-help';
+import { GuidelinesPanel, GuidelinesToggle, useGuidelinesOpen } from './guidelines-panel';
+import { ITEM_TOOL_SHORTCUTS, ItemToolbar, type ItemTools } from './item-tools';
 import { useReviewKeys } from './use-review-keys';
 
 export type ReviewShellProps = {
@@ -18,8 +19,12 @@ export type ReviewShellProps = {
   progress: { done: number; total: number; label?: string };
   /** The screen's key bindings, listed by the `?` dialog. */
   shortcuts: Shortcut[];
-  /** The study's guidelines (Markdown), folded under the header when there are any. */
+  /** The study's guidelines (Markdown), in a side panel that stays open while the reviewer works (`g`). */
   guidelines?: string | null;
+  /** Skip, flag and comment for the item on screen (keys s, f, c, added to the `?` list); left out where they do not apply. */
+  itemTools?: ItemTools | null;
+  /** A link to the reviewer's submitted items in this study ("Review my submissions"). */
+  historyHref?: string | null;
   /** Set when nothing can be submitted (the study is closed): says so above the item. */
   readOnly?: string | null;
   /** Errors that belong to no item on screen (a failed undo, a submission of an item left behind); empty ones are skipped. */
@@ -34,8 +39,10 @@ export type ReviewShellProps = {
 
 /**
  * The frame every review screen shares: header with the study and the progress bar, the `?` key list, the
- * guidelines, a notice when the study is read-only, and the errors that belong to no item. The screen brings the
- * item and its keys (useReviewKeys), and picks what goes inside:
+ * guidelines panel, skip/flag/comment for the item (when the screen passes `itemTools`), the way to the reviewer's
+ * history, a notice when the study is read-only, and the errors that belong to no item. The item area is a size
+ * container named `review`, so the screen lays out its columns by the room it has (less while the guidelines are
+ * open). The screen brings the item and its keys (useReviewKeys), and picks what goes inside:
  *
  *   <ReviewShell kind="Flow review" studyName={…} progress={{ done, total }} shortcuts={KEYS} guidelines={…}>
  *     {done ? <ReviewDone title="All done — thank you!" undo={…}>…</ReviewDone>
@@ -50,6 +57,8 @@ export function ReviewShell({
   progress,
   shortcuts,
   guidelines,
+  itemTools,
+  historyHref,
   readOnly,
   errors = [],
   itemId,
@@ -58,9 +67,19 @@ export function ReviewShell({
   ...data
 }: ReviewShellProps) {
   useStartAtTop(itemId);
+  const panel = useGuidelinesOpen();
+  // The shell's own keys go before `?`, which stays last.
+  const own = [...(itemTools ? ITEM_TOOL_SHORTCUTS : []), ...(guidelines ? [{ keys: ['g'], label: 'Show or hide the guidelines' }] : [])];
+  const allKeys = [...shortcuts.filter((k) => k.keys[0] !== '?'), ...own, ...shortcuts.filter((k) => k.keys[0] === '?')];
+  const showPanel = !!guidelines && panel.open;
   return (
-    <div data-testid={testId} {...data} className="pb-40">
-      <div className="mb-4 flex flex-wrap items-center gap-4">
+    <div
+      data-testid={testId}
+      {...data}
+      className={showPanel ? 'pb-40 lg:mr-[22rem]' : 'pb-40'}
+      data-guidelines-open={showPanel || undefined}
+    >
+      <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-2">
         <div>
           <p className="text-xs tracking-wide text-slate-500 uppercase">{kind}</p>
           <h1 className="text-xl font-semibold">{studyName}</h1>
@@ -68,14 +87,17 @@ export function ReviewShell({
         <div className="min-w-64 flex-1">
           <ProgressBar done={progress.done} total={progress.total} label={progress.label} />
         </div>
-        <ShortcutHelp shortcuts={shortcuts} />
+        <div className="flex items-center gap-2">
+          {historyHref ? (
+            <Link href={historyHref} className={buttonClasses({ variant: 'ghost', size: 'sm' })}>
+              Review my submissions
+            </Link>
+          ) : null}
+          {guidelines ? <GuidelinesToggle open={showPanel} onToggle={panel.toggle} /> : null}
+          <ShortcutHelp shortcuts={allKeys} className="pointer-coarse:hidden" />
+        </div>
       </div>
-      {guidelines ? (
-        <details className="mb-4 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <summary className="cursor-pointer font-medium">Guidelines</summary>
-          <RichText text={guidelines} />
-        </details>
-      ) : null}
+      {guidelines ? <GuidelinesPanel guidelines={guidelines} open={showPanel} onClose={panel.toggle} /> : null}
       {readOnly ? (
         <Alert tone="warning" className="mb-4">
           {readOnly}
@@ -88,7 +110,8 @@ export function ReviewShell({
           </Alert>
         ) : null,
       )}
-      {children}
+      {itemTools ? <ItemToolbar tools={itemTools} /> : null}
+      <div className="@container/review">{children}</div>
     </div>
   );
 }

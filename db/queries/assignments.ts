@@ -217,3 +217,99 @@ export const insertImportedAnnotation = (db: Db, assignmentId: number, requestId
       createdBy,
     ).lastInsertRowid,
   );
+
+/** Moves an assignment to a new place in its reviewer's queue (the counts triggers do not watch this column). */
+export const setQueuePosition = (db: Db, assignmentId: number, queuePosition: number) =>
+  stmt(db, 'UPDATE assignments SET queue_position = ? WHERE id = ?').run(queuePosition, assignmentId);
+
+/** The first queue position among a reviewer's pending assignments in a study, if any. */
+export const firstPendingPosition = (db: Db, studyId: number, userId: number) =>
+  stmt(db, `SELECT min(queue_position) FROM assignments WHERE user_id = ? AND study_id = ? AND state = 'pending'`)
+    .pluck()
+    .get(userId, studyId) as number | null;
+
+/** The text of an item's problem, whatever the kind: a string, or an object with a `text`. */
+const PROBLEM_SQL = `CASE json_type(i.payload, '$.problem') WHEN 'object' THEN json_extract(i.payload, '$.problem.text')
+  WHEN 'text' THEN json_extract(i.payload, '$.problem') END`;
+
+export type SubmissionRow = {
+  assignmentId: number;
+  itemId: number;
+  position: number;
+  problem: string | null;
+  submittedAt: number;
+  revision: number;
+};
+
+/** `%`, `_` and `\` stand for themselves in a LIKE pattern written with ESCAPE '\'. */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * A reviewer's submitted assignments in a study, newest first, optionally only those whose item number is `search`
+ * or whose problem contains it (case-insensitive for ASCII). Only the problem is searched: a reply's author or an
+ * item's external id never decides what is found.
+ */
+export function submissionsOf(db: Db, studyId: number, userId: number, o: { search?: string; limit: number; offset: number }) {
+  const where = `a.user_id = ? AND a.study_id = ? AND a.state = 'submitted'`;
+  const params: unknown[] = [userId, studyId];
+  let filter = '';
+  if (o.search) {
+    const n = /^#?(\d+)$/.exec(o.search);
+    filter = ` AND (${PROBLEM_SQL} LIKE ? ESCAPE '\\'${n ? ' OR i.position = ?' : ''})`;
+    params.push(`%${likeLiteral(o.search)}%`);
+    if (n) params.push(Number(n[1]));
+  }
+  const rows = stmt(
+    db,
+    `SELECT a.id AS assignmentId, a.item_id AS itemId, i.position, substr(${PROBLEM_SQL}, 1, 240) AS problem,
+            a.submitted_at AS submittedAt,
+            (SELECT max(revision) FROM annotations n WHERE n.assignment_id = a.id) AS revision
+       FROM assignments a JOIN items i ON i.id = a.item_id
+      WHERE ${where}${filter}
+      ORDER BY a.submitted_at DESC, a.id DESC LIMIT ? OFFSET ?`,
+  ).all(...params, o.limit, o.offset) as SubmissionRow[];
+  const total = stmt(db, `SELECT count(*) FROM assignments a JOIN items i ON i.id = a.item_id WHERE ${where}${filter}`)
+    .pluck()
+    .get(...params) as number;
+  return { rows, total };
+}
+
+/**
+ * A reviewer's pending assignments in a study that carry no annotation (never submitted, not even before an undo):
+ * the work that can pass to someone else without taking anything of theirs along.
+ */
+export const untouchedPending = (db: Db, studyId: number, userId: number) =>
+  stmt(
+    db,
+    `SELECT ${COLUMNS} FROM assignments a
+      WHERE a.study_id = ? AND a.user_id = ? AND a.state = 'pending'
+        AND NOT EXISTS (SELECT 1 FROM annotations n WHERE n.assignment_id = a.id)
+      ORDER BY a.queue_position`,
+  ).all(studyId, userId) as AssignmentRow[];
+
+/** Pending assignments of a reviewer that already carry an (undone) annotation. */
+export const pendingWithHistory = (db: Db, studyId: number, userId: number) =>
+  stmt(
+    db,
+    `SELECT count(*) FROM assignments a
+      WHERE a.study_id = ? AND a.user_id = ? AND a.state = 'pending'
+        AND EXISTS (SELECT 1 FROM annotations n WHERE n.assignment_id = a.id)`,
+  )
+    .pluck()
+    .get(studyId, userId) as number;
+
+/** How many of the given items the user already has an assignment on. */
+export const userItemOverlap = (db: Db, userId: number, fromUserId: number, studyId: number) =>
+  stmt(
+    db,
+    `SELECT count(*) FROM assignments mine
+      WHERE mine.user_id = ? AND mine.study_id = ?
+        AND EXISTS (SELECT 1 FROM assignments theirs WHERE theirs.item_id = mine.item_id AND theirs.user_id = ? AND theirs.state = 'pending')`,
+  )
+    .pluck()
+    .get(userId, studyId, fromUserId) as number;
+
+/** Deletes an assignment that has no annotation (its draft goes with it). */
+export const deleteUntouchedAssignment = (db: Db, id: number) =>
+  stmt(db, 'DELETE FROM assignments WHERE id = ? AND NOT EXISTS (SELECT 1 FROM annotations WHERE assignment_id = ?)').run(id, id)
+    .changes;

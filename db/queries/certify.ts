@@ -2,7 +2,7 @@ import type { Db } from '../client';
 
 /*
  * Reads for judge certification and the bias report: when each item's ground truth could first be settled, the
- * order each reviewer saw the replies in, and the replies' lengths. Codes and timestamps only; the statistics live
+ * order each reviewer saw the replies in, and the replies' lengths. Codes, numbers and timestamps only; the statistics live
  * in lib/stats.
  */
 
@@ -36,33 +36,39 @@ export const rulingTimes = (db: Db, studyId: number) =>
     .all(studyId) as [number, string, number][];
 
 /**
- * The counting labels that were given on Concord's review screen (`screen_choice` set), with the order the
- * reviewer saw the replies in (`swapped` = 1: b was shown as Response 1). Imported prior labels carry no display
- * order and are left out. `[itemId, username, swapped, criterion, label]`.
+ * The display order of every submitted assignment whose counting annotation (its newest revision) was given on
+ * Concord's review screen, as one text: `item,slot,swapped` joined by `/` (`swapped` = 1: b was shown as
+ * Response 1). Imported prior annotations carry no display order (their labels have no `screen_choice`) and are
+ * left out. A submission from the screen carries its request's hash (migration 0008), so only annotations without
+ * one (imported, or older than 0008) need a look at a label. One string per study instead of a row per label: the labels themselves come from the packs.
  */
-export const shownLabels = (db: Db, studyId: number) =>
-  db.$client
+export const displayOrderText = (db: Db, studyId: number) =>
+  (db.$client
     .prepare(
-      `SELECT a.item_id, u.username, a.swapped, l.criterion, l.label
+      `SELECT group_concat(a.item_id || ',' || a.slot || ',' || a.swapped, '/')
          FROM assignments a
-         JOIN users u ON u.id = a.user_id
-         JOIN annotations n ON n.assignment_id = a.id
-          AND n.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
-         JOIN labels l ON l.annotation_id = n.id
-        WHERE a.study_id = ? AND a.state = 'submitted' AND l.screen_choice IS NOT NULL`,
+        WHERE a.study_id = ? AND a.state = 'submitted'
+          AND (SELECT n.request_hash IS NOT NULL
+                      OR (SELECT l.screen_choice IS NOT NULL FROM labels l WHERE l.annotation_id = n.id LIMIT 1)
+                 FROM annotations n
+                WHERE n.assignment_id = a.id
+                ORDER BY n.revision DESC LIMIT 1)`,
     )
-    .raw()
-    .all(studyId) as [number, string, 0 | 1, string, 'lose' | 'tie' | 'win'][];
+    .pluck()
+    .get(studyId) as string | null) ?? '';
 
-/** Each item's reply lengths in characters (`[itemId, length of a, length of b]`; null when a reply has no text). */
-export const replyLengths = (db: Db, studyId: number) =>
-  db.$client
+/**
+ * Each item's reply lengths in characters, as one text `item,lengthA,lengthB/…` (−1 where a reply has no text),
+ * from `item_reply_lengths` (written with each item, migration 0013): no payload is read.
+ */
+export const replyLengthText = (db: Db, studyId: number) =>
+  (db.$client
     .prepare(
-      `SELECT id, length(json_extract(payload, '$.a.text')), length(json_extract(payload, '$.b.text'))
-         FROM items WHERE study_id = ?`,
+      `SELECT group_concat(item_id || ',' || ifnull(length_a, -1) || ',' || ifnull(length_b, -1), '/')
+         FROM item_reply_lengths WHERE study_id = ?`,
     )
-    .raw()
-    .all(studyId) as [number, number | null, number | null][];
+    .pluck()
+    .get(studyId) as string | null) ?? '';
 
 /** Each item's id and external id (`[itemId, externalId]`). */
 export const externalIds = (db: Db, studyId: number) =>

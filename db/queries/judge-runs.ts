@@ -51,11 +51,27 @@ export type JudgeVerdict = [itemId: number, criterion: string, swapped: number, 
 export const insertJudgeLabel = (db: Db, runId: number, v: JudgeVerdict) =>
   stmt(db, 'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(runId, ...v);
 
-/** The finished judge runs of a study by name, each with its number of verdicts and of records it could not read. */
+/** The finished judge runs of a study by name, each with its number of verdicts (pairwise or rubric) and of records it could not read, and a combined run's recipe (JSON). */
 export const judgeRunSummaries = (db: Db, studyId: number) =>
   stmt(
     db,
-    `SELECT r.name, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
-              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id) AS labels
+    `SELECT r.name, r.format, r.recipe, json_array_length(r.unparsed) AS unparsed, r.created_at AS createdAt,
+              (SELECT count(*) FROM judge_labels j WHERE j.run_id = r.id)
+                + (SELECT count(*) FROM rubric_judge_labels v WHERE v.run_id = r.id) AS labels
          FROM judge_runs r WHERE r.study_id = ? AND r.state = 'done' ORDER BY r.name`,
-  ).all(studyId) as { name: string; unparsed: number; createdAt: number; labels: number }[];
+  ).all(studyId) as { name: string; format: string; recipe: string | null; unparsed: number; createdAt: number; labels: number }[];
+
+/** A run combined from other runs of the study (format `combined`, no file, its recipe as JSON); returns its id. */
+export const insertCombinedJudgeRun = (db: Db, run: { studyId: number; name: string; recipe: string; createdBy: number }) =>
+  Number(
+    stmt(
+      db,
+      "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, recipe, state, created_by) VALUES (?, ?, 'combined', '', '[]', ?, 'done', ?)",
+    ).run(run.studyId, run.name, run.recipe, run.createdBy).lastInsertRowid,
+  );
+
+/** A rubric judge run's verdicts as codes, every sample (`[itemId, dimension, sample, label]`, in item order). */
+export const rubricJudgeVerdicts = (db: Db, runId: number) =>
+  stmt(db, 'SELECT item_id, dimension, sample, label FROM rubric_judge_labels WHERE run_id = ?')
+    .raw()
+    .iterate(runId) as IterableIterator<[number, number, number, number]>;

@@ -104,16 +104,22 @@ const LATEST_LABELS = `
     JOIN labels l ON l.annotation_id = an.id
    WHERE a.study_id = @studyId AND a.state = 'submitted'`;
 
-/** Per criterion, over items whose reviews are all in: how many items have two or more labels, and on how many all agree. */
+/**
+ * Per criterion, over every item with two or more current labels on it (as the agreement dashboard counts): how
+ * many such items, on how many all labels agree, and the sum over those items of the share of agreeing pairs of
+ * labels (its mean is the dashboard's percent agreement).
+ */
 export const rawAgreement = (db: Db, studyId: number) =>
   db.$client
     .prepare(
-      `WITH complete AS (SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0),
-            per AS (SELECT item_id, criterion, count(*) AS n, count(DISTINCT label) AS distinctLabels
-                      FROM (${LATEST_LABELS}) WHERE item_id IN (SELECT item_id FROM complete) GROUP BY item_id, criterion)
-       SELECT criterion, count(*) AS items, sum(distinctLabels = 1) AS agreed FROM per WHERE n >= 2 GROUP BY criterion`,
+      `WITH per_label AS (SELECT item_id, criterion, label, count(*) AS c FROM (${LATEST_LABELS}) GROUP BY item_id, criterion, label),
+            per AS (SELECT item_id, criterion, sum(c) AS n, count(*) AS distinctLabels, sum(c * (c - 1)) AS agreeingOrdered
+                      FROM per_label GROUP BY item_id, criterion)
+       SELECT criterion, count(*) AS items, sum(distinctLabels = 1) AS agreed,
+              sum(CAST(agreeingOrdered AS REAL) / (n * (n - 1))) AS pairShareSum
+         FROM per WHERE n >= 2 GROUP BY criterion`,
     )
-    .all({ studyId }) as { criterion: string; items: number; agreed: number }[];
+    .all({ studyId }) as { criterion: string; items: number; agreed: number; pairShareSum: number }[];
 
 /** Items per set (KMP scheme) and how many of them have every review in. */
 export const setProgress = (db: Db, studyId: number) =>

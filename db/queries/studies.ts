@@ -83,3 +83,47 @@ export const listStudiesForUser = (db: Db, userId: number) =>
     submitted: number;
     isAdjudicator: 0 | 1;
   }[];
+
+/** Per study: items, assignments and submitted assignments (from the counts the assignments triggers keep). */
+export const studyProgress = (db: Db) =>
+  stmt(
+    db,
+    `SELECT s.id,
+            (SELECT count(*) FROM items i WHERE i.study_id = s.id) AS items,
+            coalesce((SELECT sum(q.total) FROM queue_counts q WHERE q.study_id = s.id), 0) AS assigned,
+            coalesce((SELECT sum(q.submitted) FROM queue_counts q WHERE q.study_id = s.id), 0) AS submitted
+       FROM studies s`,
+  ).all() as { id: number; items: number; assigned: number; submitted: number }[];
+
+/** Adds the next version of a study's guidelines; returns its number. */
+export const insertGuidelineVersion = (db: Db, studyId: number, guidelines: string, createdBy: number | null) =>
+  stmt(
+    db,
+    `INSERT INTO study_guideline_versions (study_id, version, guidelines, created_by)
+     SELECT ?, coalesce(max(version), 0) + 1, ?, ? FROM study_guideline_versions WHERE study_id = ?
+     RETURNING version`,
+  )
+    .pluck()
+    .get(studyId, guidelines, createdBy, studyId) as number;
+
+/** Every version of a study's guidelines, newest first, with who wrote it. */
+export const listGuidelineVersions = (db: Db, studyId: number) =>
+  stmt(
+    db,
+    `SELECT v.version, v.guidelines, v.created_at AS createdAt, u.username AS author
+       FROM study_guideline_versions v LEFT JOIN users u ON u.id = v.created_by
+      WHERE v.study_id = ? ORDER BY v.version DESC`,
+  ).all(studyId) as { version: number; guidelines: string; createdAt: number; author: string | null }[];
+
+/** A study member's set (fixed-sets studies), or undefined when the user is not a member. */
+export const memberSet = (db: Db, studyId: number, userId: number) =>
+  stmt(db, 'SELECT set_index AS setIndex FROM study_members WHERE study_id = ? AND user_id = ?').get(studyId, userId) as
+    | { setIndex: number | null }
+    | undefined;
+
+export const insertMember = (db: Db, studyId: number, userId: number, setIndex: number | null) =>
+  stmt(db, 'INSERT INTO study_members (study_id, user_id, set_index) VALUES (?, ?, ?)').run(studyId, userId, setIndex);
+
+/** The newest version number of a study's guidelines (1 for a study never edited). */
+export const latestGuidelineVersion = (db: Db, studyId: number) =>
+  (stmt(db, 'SELECT max(version) FROM study_guideline_versions WHERE study_id = ?').pluck().get(studyId) as number | null) ?? 1;

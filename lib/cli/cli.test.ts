@@ -62,6 +62,44 @@ describe('the concord command', () => {
     expect(JSON.parse(restored.stdout).items).toBe(599);
   });
 
+  it('combines judge runs by majority into a new run, lists it with its recipe, and refuses a rule pairwise labels cannot take', () => {
+    const { id } = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Combine', '--json']).out);
+    const items = path.join(dir, 'combine-items.jsonl');
+    const ids = ['c1', 'c2', 'c3', 'c4'];
+    fs.writeFileSync(
+      items,
+      ids.map((item) => JSON.stringify({ id: item, problem: 'p', a: { source: 'm', text: 'A' }, b: { source: 'ref', text: 'B' } })).join('\n'),
+    );
+    expect(concord(['import', 'items', '--study', String(id), items]).code).toBe(0);
+    // Per item, the overall verdicts of runs x, y, z: c1 win by two of three, c2 a three-way tie, c3 unanimous, c4 only x and y.
+    const verdicts: Record<string, string[]> = { x: ['win', 'win', 'tie', 'lose'], y: ['win', 'tie', 'tie', 'lose'], z: ['lose', 'lose', 'tie'] };
+    for (const [run, labels] of Object.entries(verdicts)) {
+      const file = path.join(dir, `combine-${run}.jsonl`);
+      fs.writeFileSync(file, labels.map((l, k) => JSON.stringify({ item: ids[k], judge: run, labels: { overall: l } })).join('\n'));
+      expect(concord(['import', 'judge', '--study', String(id), file]).code).toBe(0);
+    }
+    const combined = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y,z', '--rule', 'majority', '--name', 'xyz', '--json']);
+    expect(combined.code).toBe(0);
+    expect(JSON.parse(combined.out)).toEqual({
+      studyId: id,
+      run: 'xyz',
+      recipe: { rule: 'majority', runs: ['x', 'y', 'z'], missing: 'unjudged', counts: { pairs: 4, combined: 2, tie: 1, missing: 1 } },
+    });
+    const listed = concord(['judge', 'runs', '--study', String(id)]);
+    expect(listed.out).toContain('xyz: 2 verdicts, 0 unreadable — combined, majority of x, y, z: 2 of 4 item × criterion pairs combined, left unjudged: 1 tied, 1 missing a verdict');
+    // The combined run is a judge run like the others: the alignment report reads it.
+    const alignment = JSON.parse(concord(['report', 'alignment', '--study', String(id), '--judge', 'xyz', '--bootstrap', '0', '--json']).out);
+    expect(alignment.judge).toBe('xyz');
+
+    const refused = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y', '--rule', 'all', '--name', 'strict']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain('desired label');
+    const again = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y', '--rule', 'majority', '--name', 'xyz']);
+    expect(again.code).not.toBe(0);
+    expect(again.err).toContain('already exists');
+    expect(JSON.parse(concord(['judge', 'runs', '--study', String(id), '--json']).out).runs.map((r: { name: string }) => r.name)).toEqual(['x', 'xyz', 'y', 'z']);
+  });
+
   it('explains usage errors', () => {
     expect(concord(['study', 'open', 'abc']).err).toContain('is not a study id');
     expect(concord(['nonsense']).code).toBe(2);

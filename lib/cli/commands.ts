@@ -9,7 +9,8 @@ import { flowReport } from '@/lib/server/studies/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
 import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
-import { createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
+import { closeStudy, createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
+import { editStudy, replaceReviewer, setArchived, setDeadline } from '@/lib/server/studies/editing';
 import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
@@ -169,6 +170,62 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'study edit',
+    usage: 'study edit STUDY [--name NAME] [--guidelines FILE.md]',
+    summary: 'Renames a draft or open study and/or gives it new guidelines (a new version; reviewers see it on their next item).',
+    options: { name: { type: 'string' }, guidelines: { type: 'string' } },
+    run(v, [study]) {
+      const guidelinesFile = str(v, 'guidelines');
+      const r = editStudy(cliActor(), parseStudyId(study ?? ''), {
+        name: str(v, 'name'),
+        guidelines: guidelinesFile ? fs.readFileSync(existingFile(guidelinesFile), 'utf8') : undefined,
+      });
+      process.stdout.write(`Study ${study}: "${r.name}", guidelines version ${r.guidelinesVersion}.\n`);
+    },
+  },
+  {
+    name: 'study deadline',
+    usage: 'study deadline STUDY YYYY-MM-DD',
+    summary: 'Sets or moves the deadline of a draft or open study (the end of that day, UTC); shown to reviewers, never enforced.',
+    run(_v, [study, day]) {
+      const r = setDeadline(cliActor(), parseStudyId(study ?? ''), { deadline: day ?? '' });
+      process.stdout.write(`Study ${study}: deadline ${r.deadline}.\n`);
+    },
+  },
+  {
+    name: 'study replace-reviewer',
+    usage: 'study replace-reviewer STUDY FROM TO',
+    summary:
+      "Hands the pending items of reviewer FROM (who left) to TO in an open study; what FROM submitted stays FROM's.",
+    run(_v, [study, from, to]) {
+      const r = replaceReviewer(cliActor(), parseStudyId(study ?? ''), { from: from ?? '', to: to ?? '' });
+      process.stdout.write(
+        `Study ${study}: ${r.moved} pending item(s) moved from ${r.from} to ${r.to}` +
+          (r.keptWithEarlierRevisions ? `; ${r.keptWithEarlierRevisions} undone item(s) with ${r.from}'s revisions stay with ${r.from}` : '') +
+          '.\n',
+      );
+    },
+  },
+  {
+    name: 'study close',
+    usage: 'study close STUDY',
+    summary: 'Closes an open study: reviewers can no longer submit or undo.',
+    run(_v, [study]) {
+      const dto = closeStudy(cliActor(), parseStudyId(study ?? ''));
+      process.stdout.write(`Study ${dto.id} is closed.\n`);
+    },
+  },
+  {
+    name: 'study archive',
+    usage: 'study archive STUDY [--undo]',
+    summary: 'Archives a closed study (left out of the studies list unless asked for); --undo brings it back.',
+    options: { undo: { type: 'boolean' } },
+    run(v, [study]) {
+      setArchived(cliActor(), parseStudyId(study ?? ''), !v.undo);
+      process.stdout.write(`Study ${study} ${v.undo ? 'is back in the studies list' : 'is archived'}.\n`);
+    },
+  },
+  {
     name: 'import items',
     usage: 'import items --study STUDY [--format concord|mathdial|bridge|pandalm|mrbench|mrbench-v1|aitutor-evalkit] FILE',
     summary:
@@ -245,7 +302,9 @@ export const COMMANDS: Command[] = [
   {
     name: 'export ground-truth',
     usage: 'export ground-truth --study STUDY [--format jsonl|csv]',
-    summary: 'Streams the ground truth of a pairwise study: per item and criterion the final label, its provenance, the reviewers\' labels.',
+    summary:
+      'Streams the ground truth of a pairwise or rubric study: per item and criterion (dimension) the final label, its provenance, the\n' +
+      '      reviewers\' labels; for a rubric study also the group, the tutor and the lenient label.',
     options: { study: { type: 'string' }, format: { type: 'string', default: 'jsonl' } },
     async run(v) {
       const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);

@@ -6,10 +6,11 @@ import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { CERTIFY_COMMANDS } from './certify-commands';
+import { JUDGE_COMMANDS } from './judge-commands';
 import { DATA_COMMANDS } from './data-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
-const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...DATA_COMMANDS];
+const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...JUDGE_COMMANDS, ...DATA_COMMANDS];
 
 // bin.mjs runs this file in a child process. If the wrapper alone is killed, whoever ran the command saw it end
 // without an answer: an import still running here stops before its next commit and undoes what it wrote, as an

@@ -10,6 +10,7 @@ import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
+import { isRubricStudy, rubricAgreementCommand, rubricAlignmentCommand, rubricHybridCommand, rubricLeaderboardCommand } from './rubric-report-commands';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];
@@ -62,7 +63,9 @@ export const REPORT_COMMANDS: Command[] = [
       '      Cohen κ per annotator pair, with 95 % intervals (item bootstrap with B replicates; 0 = none).',
     options: common,
     run(v) {
-      const r = agreementReport(cliActor(), parseStudyId(required(v, 'study')), { bootstrap: str(v, 'bootstrap') });
+      const studyId = parseStudyId(required(v, 'study'));
+      if (isRubricStudy(studyId)) return rubricAgreementCommand(v, studyId);
+      const r = agreementReport(cliActor(), studyId, { bootstrap: str(v, 'bootstrap') });
       if (v.json) return printJson(r);
       let text = `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n`;
       for (const c of r.criteria) {
@@ -86,12 +89,15 @@ export const REPORT_COMMANDS: Command[] = [
   },
   {
     name: 'report alignment',
-    usage: 'report alignment --study STUDY --judge NAME [--bootstrap 1000] [--json]',
+    usage: 'report alignment --study STUDY --judge NAME [--sample 1] [--bootstrap 1000] [--json]',
     summary:
-      'How well a judge run matches ground truth: alignment rate (± ties), Cohen κ, confusion matrix, per criterion, principle and model.',
-    options: { ...common, judge: { type: 'string' } },
+      'How well a judge run matches ground truth: alignment rate (± ties), Cohen κ, confusion matrix, per criterion, principle and model;\n' +
+      '      rubric studies: accuracy, macro-F1, class-wise accuracy and recall, strict and lenient, per dimension, tutor and tutor × dimension.',
+    options: { ...common, judge: { type: 'string' }, sample: { type: 'string' } },
     run(v) {
-      const r = alignmentReport(cliActor(), parseStudyId(required(v, 'study')), {
+      const studyId = parseStudyId(required(v, 'study'));
+      if (isRubricStudy(studyId)) return rubricAlignmentCommand(v, studyId, required(v, 'judge'));
+      const r = alignmentReport(cliActor(), studyId, {
         judge: required(v, 'judge'),
         bootstrap: str(v, 'bootstrap'),
       });
@@ -117,11 +123,15 @@ export const REPORT_COMMANDS: Command[] = [
   },
   {
     name: 'report leaderboard',
-    usage: 'report leaderboard --study STUDY [--tie-policy half|non_win|exclude] [--bootstrap 1000] [--json]',
-    summary: 'KMP-Bench leaderboard per model and grader (ground truth, each judge run): win rates per criterion and their aggregates.',
-    options: { ...common, 'tie-policy': { type: 'string', default: 'half' } },
+    usage: 'report leaderboard --study STUDY [--tie-policy half|non_win|exclude] [--sample 1] [--bootstrap 1000] [--json]',
+    summary:
+      'KMP-Bench leaderboard per model and grader (ground truth, each judge run): win rates per criterion and their aggregates;\n' +
+      '      rubric studies: share of desired labels per tutor and dimension (strict, lenient), judge-corrected shares.',
+    options: { ...common, 'tie-policy': { type: 'string', default: 'half' }, sample: { type: 'string' } },
     run(v) {
-      const r = leaderboardReport(cliActor(), parseStudyId(required(v, 'study')), {
+      const studyId = parseStudyId(required(v, 'study'));
+      if (isRubricStudy(studyId)) return rubricLeaderboardCommand(v, studyId);
+      const r = leaderboardReport(cliActor(), studyId, {
         tiePolicy: str(v, 'tie-policy'),
         bootstrap: str(v, 'bootstrap'),
       });
@@ -145,17 +155,21 @@ export const REPORT_COMMANDS: Command[] = [
   },
   {
     name: 'report hybrid',
-    usage: 'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--json]',
+    usage: 'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--lenient] [--sample 1] [--json]',
     summary: "Padó's hybrid review plan for a judge run: which predicted classes to accept, which to review, accuracy and effort saved.",
     options: {
       study: { type: 'string' },
       judge: { type: 'string' },
       criterion: { type: 'string' },
       target: { type: 'string' },
+      lenient: { type: 'boolean' },
+      sample: { type: 'string' },
       json: { type: 'boolean' },
     },
     run(v) {
-      const r = hybridReport(cliActor(), parseStudyId(required(v, 'study')), {
+      const studyId = parseStudyId(required(v, 'study'));
+      if (isRubricStudy(studyId)) return rubricHybridCommand(v, studyId, required(v, 'judge'));
+      const r = hybridReport(cliActor(), studyId, {
         judge: required(v, 'judge'),
         criterion: str(v, 'criterion'),
         target: str(v, 'target'),

@@ -7,11 +7,16 @@ import type {
   HybridReportDto,
   IntervalDto,
   LeaderboardReportDto,
+  RubricAgreementReportDto,
+  RubricAlignmentReportDto,
+  RubricHybridReportDto,
+  RubricLeaderboardReportDto,
   StatDto,
   VoteAgreementDto,
 } from '@/lib/server/analytics/dto';
 import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
 import { csvHeader, csvLine } from './csv';
+import { RUBRIC_REPORT_TABLES, rubricAgreementTables, rubricAlignmentTables, rubricHybridTables, rubricLeaderboardTables } from './rubric-report-csv';
 
 /*
  * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every
@@ -32,6 +37,7 @@ export const REPORT_TABLES = {
   hybrid: ['classes', 'plan'],
   certify: CERTIFY_TABLES,
   bias: BIAS_TABLES,
+  ...RUBRIC_REPORT_TABLES,
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -44,6 +50,10 @@ export type ReportDtos = {
   hybrid: HybridReportDto;
   certify: CertifyReportDto;
   bias: BiasReportDto;
+  'rubric-agreement': RubricAgreementReportDto;
+  'rubric-alignment': RubricAlignmentReportDto;
+  'rubric-leaderboard': RubricLeaderboardReportDto;
+  'rubric-hybrid': RubricHybridReportDto;
 };
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
@@ -367,6 +377,10 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   hybrid: hybridTables,
   certify: certifyTables,
   bias: biasTables,
+  'rubric-agreement': rubricAgreementTables,
+  'rubric-alignment': rubricAlignmentTables,
+  'rubric-leaderboard': rubricLeaderboardTables,
+  'rubric-hybrid': rubricHybridTables,
 };
 
 /** One table of a report as CSV lines (header first). */

@@ -33,6 +33,10 @@ export type ReportJson = {
   hybrid: Flat<ReportDtos['hybrid']>;
   certify: Flat<ReportDtos['certify']>;
   bias: Flat<ReportDtos['bias']>;
+  'rubric-agreement': Flat<ReportDtos['rubric-agreement']>;
+  'rubric-alignment': Flat<ReportDtos['rubric-alignment']>;
+  'rubric-leaderboard': Flat<ReportDtos['rubric-leaderboard']>;
+  'rubric-hybrid': Flat<ReportDtos['rubric-hybrid']>;
 };
 
 export type TiePolicyName = ReportDtos['leaderboard']['tiePolicy'];
@@ -45,6 +49,10 @@ export type ReportParams = {
   hybrid: { judge: string; criterion?: string; target?: number };
   certify: { judge: string; criterion?: string; target?: number; epsilon?: number };
   bias: Record<string, never>;
+  'rubric-agreement': { bootstrap?: number };
+  'rubric-alignment': { judge: string; sample?: number; bootstrap?: number };
+  'rubric-leaderboard': { sample?: number };
+  'rubric-hybrid': { judge: string; criterion?: string; target?: number; lenient?: 'true' | 'false'; sample?: number };
 };
 
 function search(params: Record<string, string | number | undefined>): URLSearchParams {

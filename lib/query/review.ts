@@ -1,5 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdjudicationItemDto, AdjudicationQueueDto, FlowAssignmentDto, JudgeAssignmentDto, QueueDto } from '@/lib/server/review/dto';
+import type {
+  AdjudicationItemDto,
+  AdjudicationQueueDto,
+  FlowAssignmentDto,
+  JudgeAssignmentDto,
+  QueueDto,
+  RubricAdjudicationItemDto,
+  RubricAssignmentDto,
+} from '@/lib/server/review/dto';
 
 export class HttpError extends Error {
   constructor(
@@ -37,6 +45,13 @@ export const judgeAssignmentOptions = (assignmentId: number) =>
     staleTime: 5 * 60_000,
   });
 
+export const rubricAssignmentOptions = (assignmentId: number) =>
+  queryOptions({
+    queryKey: assignmentKey(assignmentId),
+    queryFn: () => getJson<RubricAssignmentDto>(`/api/assignments/${assignmentId}`),
+    staleTime: 5 * 60_000,
+  });
+
 export const adjudicationQueueKey = (studyId: number) => ['adjudication-queue', studyId] as const;
 export const adjudicationItemKey = (studyId: number, itemId: number) => ['adjudication-item', studyId, itemId] as const;
 
@@ -50,5 +65,12 @@ export const adjudicationItemOptions = (studyId: number, itemId: number) =>
   queryOptions({
     queryKey: adjudicationItemKey(studyId, itemId),
     queryFn: () => getJson<AdjudicationItemDto>(`/api/studies/${studyId}/adjudication/${itemId}`),
+    staleTime: 60_000,
+  });
+
+export const rubricAdjudicationItemOptions = (studyId: number, itemId: number) =>
+  queryOptions({
+    queryKey: adjudicationItemKey(studyId, itemId),
+    queryFn: () => getJson<RubricAdjudicationItemDto>(`/api/studies/${studyId}/adjudication/${itemId}`),
     staleTime: 60_000,
   });

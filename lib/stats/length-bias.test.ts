@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LOSE, WIN, lengthBias, logisticSlope, quantileBins } from './index';
+import { LOSE, TIE, WIN, lengthBias, lengthPredictor, logisticSlope, quantileBins } from './index';
 
 describe('length bias', () => {
   it('quantile bins: every item in one of B bins, assigned monotonically in d, edges non-decreasing', () => {
@@ -41,5 +41,39 @@ describe('length bias', () => {
     expect(r.quantileEdges).toBeNull();
     expect(r.bins).toBeNull();
     expect(r.slope).toEqual({ value: null, reason: 'no_decisive_items' });
+  });
+
+  it('counting per distinct length difference gives the bins and the slope of the item-by-item definitions', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: -40, max: 40 }), fc.constantFrom(WIN, TIE, LOSE)), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 6 }),
+        (rows, B) => {
+          const d = rows.map((r) => r[0]);
+          const labels = rows.map((r) => r[1]);
+          const r = lengthBias(d, labels, { bins: B });
+          const q = quantileBins(d, B);
+          expect(r.quantileEdges).toEqual(q.edges);
+          for (let b = 0; b < B; b++) {
+            const inBin = rows.filter((_, i) => q.bins[i] === b);
+            expect(r.bins![b].wins).toBe(inBin.filter((x) => x[1] === WIN).length);
+            expect(r.bins![b].ties).toBe(inBin.filter((x) => x[1] === TIE).length);
+            expect(r.bins![b].losses).toBe(inBin.filter((x) => x[1] === LOSE).length);
+          }
+          const decisive = rows.filter((x) => x[1] !== TIE);
+          const fit = logisticSlope(
+            decisive.map((x) => lengthPredictor(x[0])),
+            decisive.map((x) => (x[1] === WIN ? 1 : 0)),
+          );
+          expect(r.nDecisive).toBe(decisive.length);
+          expect(r.slope.reason).toBe(fit.slope.reason);
+          if (fit.slope.value !== null) {
+            expect(r.slope.value).toBeCloseTo(fit.slope.value, 9);
+            expect(r.slopeSe.value).toBeCloseTo(fit.slopeSe.value as number, 9);
+            expect(r.logLikelihood.value).toBeCloseTo(fit.logLikelihood.value as number, 7);
+          }
+        },
+      ),
+    );
   });
 });

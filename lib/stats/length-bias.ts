@@ -123,22 +123,51 @@ function noSlope(reason: CertificationReason, iterations = 0): LogisticSlope {
 export function logisticSlope(x: readonly number[], y: readonly number[]): LogisticSlope {
   sameLength(x, y, 'logistic regression');
   const n = x.length;
-  if (n === 0) return noSlope('no_decisive_items');
-  if (x.every((v) => v === x[0])) return noSlope('constant_predictor');
-  if (y.every((v) => v === y[0])) return noSlope('all_same_outcome');
+  const ones = new Float64Array(n);
+  const zeros = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (y[i] === 1) ones[i] = 1;
+    else if (y[i] === 0) zeros[i] = 1;
+    else throw new RangeError(`outcomes must be 0 or 1, got ${y[i]}`);
+  }
+  return groupedLogisticSlope(x, ones, zeros);
+}
+
+/**
+ * `logisticSlope` over observations grouped by predictor value: `ones[g]` observations with y = 1 and `zeros[g]`
+ * with y = 0 at x = `x[g]` (the likelihood is the same as with every observation listed; a length bias over
+ * 100,000 items has a few hundred distinct length differences). Groups without observations are ignored.
+ */
+function groupedLogisticSlope(x: ArrayLike<number>, ones: Float64Array, zeros: Float64Array): LogisticSlope {
+  const G = x.length;
+  let total = 0;
+  let first = NaN;
+  let constantX = true;
+  let any1 = false;
+  let any0 = false;
   let max0 = -Infinity;
   let min0 = Infinity;
   let max1 = -Infinity;
   let min1 = Infinity;
-  for (let i = 0; i < n; i++) {
-    if (y[i] === 1) {
-      max1 = Math.max(max1, x[i]);
-      min1 = Math.min(min1, x[i]);
-    } else if (y[i] === 0) {
-      max0 = Math.max(max0, x[i]);
-      min0 = Math.min(min0, x[i]);
-    } else throw new RangeError(`outcomes must be 0 or 1, got ${y[i]}`);
+  for (let g = 0; g < G; g++) {
+    if (ones[g] + zeros[g] === 0) continue;
+    total += ones[g] + zeros[g];
+    if (Number.isNaN(first)) first = x[g];
+    else if (x[g] !== first) constantX = false;
+    if (ones[g] > 0) {
+      any1 = true;
+      max1 = Math.max(max1, x[g]);
+      min1 = Math.min(min1, x[g]);
+    }
+    if (zeros[g] > 0) {
+      any0 = true;
+      max0 = Math.max(max0, x[g]);
+      min0 = Math.min(min0, x[g]);
+    }
   }
+  if (total === 0) return noSlope('no_decisive_items');
+  if (constantX) return noSlope('constant_predictor');
+  if (!any1 || !any0) return noSlope('all_same_outcome');
   // Complete or quasi-complete separation (Albert & Anderson): the likelihood has no maximum.
   if (max0 <= min1 || max1 <= min0) return noSlope('separation');
 
@@ -150,14 +179,17 @@ export function logisticSlope(x: readonly number[], y: readonly number[]): Logis
     let h11 = 0;
     let g0 = 0;
     let g1 = 0;
-    for (let i = 0; i < n; i++) {
-      const p = sigmoid(b0 + b1 * x[i]);
-      const w = p * (1 - p);
+    for (let g = 0; g < G; g++) {
+      const m = ones[g] + zeros[g];
+      if (m === 0) continue;
+      const p = sigmoid(b0 + b1 * x[g]);
+      const w = m * p * (1 - p);
       h00 += w;
-      h01 += w * x[i];
-      h11 += w * x[i] * x[i];
-      g0 += y[i] - p;
-      g1 += (y[i] - p) * x[i];
+      h01 += w * x[g];
+      h11 += w * x[g] * x[g];
+      const r = ones[g] - m * p;
+      g0 += r;
+      g1 += r * x[g];
     }
     const det = h00 * h11 - h01 * h01;
     return { h00, h01, h11, g0, g1, det };
@@ -182,9 +214,10 @@ export function logisticSlope(x: readonly number[], y: readonly number[]): Logis
   const se0 = Math.sqrt(h11 / det);
   const se1 = Math.sqrt(h00 / det);
   let ll = 0;
-  for (let i = 0; i < n; i++) {
-    const eta = b0 + b1 * x[i];
-    ll += y[i] === 1 ? logSigmoid(eta) : logSigmoid(-eta);
+  for (let g = 0; g < G; g++) {
+    const eta = b0 + b1 * x[g];
+    if (ones[g] > 0) ll += ones[g] * logSigmoid(eta);
+    if (zeros[g] > 0) ll += zeros[g] * logSigmoid(-eta);
   }
   const z = b1 / se1;
   return {
@@ -224,34 +257,74 @@ export function lengthBias(
   sameLength(lengthDiff, labels, 'length bias');
   const { lose, tie, win } = opts.codes ?? { lose: LOSE, tie: TIE, win: WIN };
   const B = opts.bins ?? 5;
-  const outcomes = Array.from({ length: labels.length }, (_, i) => {
+  if (!Number.isInteger(B) || B < 1) throw new RangeError(`number of bins must be a positive integer, got ${B}`);
+  const n = lengthDiff.length;
+  // Wins, ties and losses per distinct length difference: the bins and the fit only need these counts.
+  const byDiff = new Map<number, number>();
+  const counts: number[] = [];
+  for (let i = 0; i < n; i++) {
     const c = labels[i];
     if (isMissing(c)) throw new RangeError(`item ${i}: missing label`);
-    if (c === win) return 'win' as const;
-    if (c === tie) return 'tie' as const;
-    if (c === lose) return 'lose' as const;
-    throw new RangeError(`item ${i}: code ${c} is not a pairwise outcome`);
-  });
-  const n = lengthDiff.length;
+    const o = c === win ? 0 : c === tie ? 1 : c === lose ? 2 : -1;
+    if (o < 0) throw new RangeError(`item ${i}: code ${c} is not a pairwise outcome`);
+    const d = lengthDiff[i];
+    let g = byDiff.get(d);
+    if (g === undefined) {
+      if (!Number.isInteger(d)) throw new RangeError(`length differences must be integers, got ${d}`);
+      // B·d and f·(s_{j+1} − s_j) must stay exact doubles for the bin comparison.
+      if (Math.abs(d) > 2 ** 48 / B) throw new RangeError(`length difference ${d} is too large to bin exactly`);
+      byDiff.set(d, (g = counts.length / 3));
+      counts.push(0, 0, 0);
+    }
+    counts[3 * g + o]++;
+  }
   let edges: number[] | null = null;
   let bins: LengthBin[] | null = null;
+  const diffs = [...byDiff.keys()].sort((x, y) => x - y);
   if (n > 0) {
-    const q = quantileBins(lengthDiff, B);
-    edges = q.edges;
+    // The sorted sample s is the distinct differences, each repeated as often as it occurs: s[j] is the first
+    // distinct difference whose cumulative count passes j.
+    const ends: number[] = [];
+    let total = 0;
+    for (const d of diffs) {
+      const g = byDiff.get(d)!;
+      total += counts[3 * g] + counts[3 * g + 1] + counts[3 * g + 2];
+      ends.push(total);
+    }
+    const sorted = (j: number) => {
+      let lo = 0;
+      let hi = ends.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ends[mid] > j) hi = mid;
+        else lo = mid + 1;
+      }
+      return diffs[lo];
+    };
+    const at = (k: number) => {
+      const { j, f } = edgePosition(n, k, B);
+      const base = sorted(j);
+      return { j, f, base, step: f === 0 ? 0 : sorted(j + 1) - base };
+    };
+    const positions = Array.from({ length: B + 1 }, (_, k) => at(k));
+    edges = positions.map(({ f, base, step }) => (f === 0 ? base : base + (f * step) / B));
+    const interior = positions.slice(1, B);
     const wtl = Array.from({ length: B }, () => ({ w: 0, t: 0, l: 0 }));
-    q.bins.forEach((b, i) => {
-      const o = outcomes[i];
-      if (o === 'win') wtl[b].w++;
-      else if (o === 'tie') wtl[b].t++;
-      else wtl[b].l++;
-    });
+    for (const d of diffs) {
+      let b = 0;
+      for (const e of interior) if (B * d >= B * e.base + e.f * e.step) b++;
+      const g = byDiff.get(d)!;
+      wtl[b].w += counts[3 * g];
+      wtl[b].t += counts[3 * g + 1];
+      wtl[b].l += counts[3 * g + 2];
+    }
     bins = wtl.map(({ w, t, l }, b) => {
       const nb = w + t + l;
       const empty = certNull('empty_bin');
       return {
         bin: b + 1,
-        lowerEdge: q.edges[b],
-        upperEdge: q.edges[b + 1],
+        lowerEdge: edges![b],
+        upperEdge: edges![b + 1],
         n: nb,
         wins: w,
         ties: t,
@@ -262,12 +335,16 @@ export function lengthBias(
       };
     });
   }
-  const x: number[] = [];
-  const y: number[] = [];
-  outcomes.forEach((o, i) => {
-    if (o === 'tie') return;
-    x.push(lengthPredictor(lengthDiff[i]));
-    y.push(o === 'win' ? 1 : 0);
+  const x = new Float64Array(diffs.length);
+  const ones = new Float64Array(diffs.length);
+  const zeros = new Float64Array(diffs.length);
+  let nDecisive = 0;
+  diffs.forEach((d, k) => {
+    const g = byDiff.get(d)!;
+    x[k] = lengthPredictor(d);
+    ones[k] = counts[3 * g];
+    zeros[k] = counts[3 * g + 2];
+    nDecisive += ones[k] + zeros[k];
   });
-  return { n, quantileEdges: edges, bins, nDecisive: x.length, ...logisticSlope(x, y) };
+  return { n, quantileEdges: edges, bins, nDecisive, ...groupedLogisticSlope(x, ones, zeros) };
 }

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
-const activeMs = z.number().int().min(0).max(7 * 24 * 3600 * 1000);
+const activeMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 3600 * 1000);
 
 /** What a reviewer has chosen so far on a flow; saved as they go so a reload returns to the same state. */
 export const flowDraftSchema = z.object({
@@ -27,3 +31,47 @@ export const submitFlowSchema = z.object({
 });
 
 export const undoSchema = z.object({ studyId: z.number().int().positive() });
+
+/**
+ * Puts a pending item at the end of the reviewer's queue. `queuePosition` is where the screen saw it: a retry or a
+ * second press finds it moved already and changes nothing.
+ */
+export const skipSchema = z.object({
+  assignmentId: z.number().int().positive(),
+  queuePosition: z.number().int(),
+  activeMs,
+});
+
+export const FLAG_REASON_MAX = 500;
+export const COMMENT_MAX = 5000;
+
+/** Flags an item for the study's leads with a reason, or clears the flag (`reason: null`). */
+export const flagSchema = z.object({
+  assignmentId: z.number().int().positive(),
+  reason: z
+    .string()
+    .trim()
+    .min(1, { error: 'say why the item is flagged' })
+    .max(FLAG_REASON_MAX, { error: `at most ${FLAG_REASON_MAX} characters` })
+    .nullable(),
+});
+
+/** The reviewer's free comment on an item; an empty one removes it. */
+export const commentSchema = z.object({
+  assignmentId: z.number().int().positive(),
+  comment: z
+    .string()
+    .trim()
+    .max(COMMENT_MAX, { error: `at most ${COMMENT_MAX} characters` }),
+});
+
+/** The reviewer's submissions in a study, newest first; `search` matches the item number or the problem's text. */
+export const historySchema = z.object({
+  studyId: z.number().int().positive(),
+  search: z.string().trim().max(200, { error: 'at most 200 characters' }).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+/** Opens one of the reviewer's submitted items again to revise it. */
+export const reopenSchema = z.object({ assignmentId: z.number().int().positive() });

@@ -56,3 +56,47 @@ export const JUDGE_IMPORT_FORMATS = {
   pairwise: ['concord', 'pandalm'],
   rubric: ['concord', 'aitutor-evalkit'],
 } as const;
+
+/** Editing an open (or draft) study: either field may be left out; what is given replaces the current value. */
+export const editStudySchema = z
+  .object({
+    name: createStudySchema.shape.name.optional(),
+    guidelines: z.string().max(100_000, { error: 'Guidelines are limited to 100,000 characters.' }).optional(),
+  })
+  .refine((v) => v.name !== undefined || v.guidelines !== undefined, { error: 'Give a new name or new guidelines.' });
+
+/** A deadline as a calendar day (YYYY-MM-DD, the end of that day in UTC) or a full ISO date-time. */
+export const deadlineSchema = z.object({
+  deadline: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter a deadline.' })
+    .transform((v, ctx) => {
+      const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+      const t = Date.parse(day ? `${v}T23:59:59.999Z` : v);
+      if (Number.isNaN(t) || (day && new Date(t).toISOString().slice(0, 10) !== v)) {
+        ctx.addIssue({ code: 'custom', message: `"${v}" is not a date (use YYYY-MM-DD).` });
+        return z.NEVER;
+      }
+      return new Date(t);
+    }),
+});
+
+export const replaceReviewerSchema = z.object({
+  from: z.string().trim().toLowerCase().min(1, { error: 'Choose the reviewer who left.' }),
+  to: z.string().trim().toLowerCase().min(1, { error: 'Choose who takes over.' }),
+});
+
+export const addReviewerSchema = z.object({
+  username: z.string().trim().toLowerCase().min(1, { error: 'Choose an account.' }),
+});
+
+export const STUDY_SORTS = ['newest', 'oldest', 'name', 'progress', 'status'] as const;
+
+/** The studies list's search, filters and order, as read from the page's query string. */
+export const studyListSchema = z.object({
+  q: z.string().trim().max(200).default(''),
+  kind: z.enum(['flow_review', 'pairwise', 'rubric']).optional().catch(undefined),
+  status: z.enum(['draft', 'open', 'closed', 'archived']).optional().catch(undefined),
+  sort: z.enum(STUDY_SORTS).default('newest').catch('newest'),
+});

@@ -4,6 +4,8 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
 import type { CatalogError } from '@/lib/validation/rubric';
+import { combineJudgeRuns } from '@/lib/server/judges/combine';
+import { addReviewer, editStudy, replaceReviewer, setArchived, setDeadline } from '@/lib/server/studies/editing';
 import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
 export type FormState =
@@ -76,5 +78,44 @@ export async function setCriteriaAction(studyId: number, json: string) {
 export async function setGroundTruthRuleAction(studyId: number, rule: string) {
   const res = await runAction((actor) => setGroundTruthRule(actor, studyId, rule));
   revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+/** Combines judge runs of a study into a new run (`judge combine`); the study page then lists it with its recipe. */
+export async function combineRunsAction(studyId: number, input: { runs: string[]; rule: string; name: string; missing: string }) {
+  const res = await runAction((actor) => combineJudgeRuns(actor, studyId, input));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+export async function editStudyAction(studyId: number, input: { name?: string; guidelines?: string }) {
+  const res = await runAction((actor) => editStudy(actor, studyId, input));
+  revalidatePath(`/studies/${studyId}`);
+  revalidatePath('/studies');
+  return res;
+}
+
+export async function setDeadlineAction(studyId: number, deadline: string) {
+  const res = await runAction((actor) => setDeadline(actor, studyId, { deadline }));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+export async function addReviewerAction(studyId: number, username: string) {
+  const res = await runAction((actor) => addReviewer(actor, studyId, { username }));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+export async function replaceReviewerAction(studyId: number, from: string, to: string) {
+  const res = await runAction((actor) => replaceReviewer(actor, studyId, { from, to }));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+export async function setArchivedAction(studyId: number, archived: boolean) {
+  const res = await runAction((actor) => setArchived(actor, studyId, archived));
+  revalidatePath(`/studies/${studyId}`);
+  revalidatePath('/studies');
   return res;
 }

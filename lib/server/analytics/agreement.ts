@@ -16,6 +16,7 @@ import {
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import {
+  type CriterionInfo,
   type Estimate,
   type HumanLabels,
   LABEL_SET,
@@ -159,10 +160,25 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
   const { bootstrap: replicates } = parseInput(optionsSchema, opts);
   const frame = loadFrame(db, study);
   const human = loadHumanLabels(db, frame);
-  const data = frame.criteria.map((_, c) => criterionData(human, c));
   const seed = bootstrapSeed(study.seed, 'agreement');
+  const core = agreementByCriterion(human, frame.n, frame.criteria, frame.criteria.map(() => Q), replicates, seed);
+  return { studyId, labelSet: LABEL_SET, bootstrap: bootstrapInfo(replicates, seed), ...core };
+}
 
-  const w = new Int32Array(frame.n);
+/**
+ * The agreement statistics of `agreementReport` for any label sets: `q[c]` labels on criterion c, in their order
+ * (weighted κ and ordinal α read the codes as ranks). Shared with the rubric report, whose criteria are dimensions.
+ */
+export function agreementByCriterion(
+  human: HumanLabels,
+  nItems: number,
+  infos: readonly CriterionInfo[],
+  q: readonly number[],
+  replicates: number,
+  seed: number,
+): Pick<AgreementReportDto, 'criteria' | 'macro'> {
+  const data = infos.map((_, c) => criterionData(human, c));
+  const w = new Int32Array(nItems);
   const rows = new ResampledRows();
   const statistics = (drawn: Int32Array) => {
     const weights = drawCounts(drawn, w);
@@ -172,13 +188,13 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
     const an: Stat[] = [];
     const ao: Stat[] = [];
     data.forEach((d, c) => {
-      const counts = itemCountsFromRatings(d.matrix, Q, rows.of(d.items, weights));
+      const counts = itemCountsFromRatings(d.matrix, q[c], rows.of(d.items, weights));
       pa.push((out[`${c}.pa`] = percentAgreementPairwise(counts)));
       if (d.equalRatings) fk.push((out[`${c}.fk`] = fleissKappa(counts)));
       an.push((out[`${c}.an`] = krippendorffAlpha(counts, { metric: 'nominal' })));
       ao.push((out[`${c}.ao`] = krippendorffAlpha(counts, { metric: 'ordinal' })));
       d.pairs.forEach((p, k) => {
-        const table = contingencyTable(p.a, p.b, Q, rows.of(p.items, weights));
+        const table = contingencyTable(p.a, p.b, q[c], rows.of(p.items, weights));
         out[`${c}.${k}.k`] = cohenKappa(table);
         out[`${c}.${k}.kl`] = cohenKappa(table, { weights: 'linear' });
         out[`${c}.${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });
@@ -191,11 +207,11 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
     out['macro.ao'] = macroMean(ao);
     return out;
   };
-  const est = bootstrapEstimates(frame.n, statistics, replicates, seed);
+  const est = bootstrapEstimates(nItems, statistics, replicates, seed);
   const value = (key: string) => statDto(est[key].estimate);
   const boot = (key: string) => est[key].interval;
 
-  const criteria = frame.criteria.map((info, c): AgreementCriterionDto => {
+  const criteria = infos.map((info, c): AgreementCriterionDto => {
     const d = data[c];
     const unequal = !d.equalRatings;
     return {
@@ -218,7 +234,7 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
         krippendorffAlphaOrdinal: boot(`${c}.ao`),
       },
       pairs: d.pairs.map((p, k): AgreementPairDto => {
-        const table = contingencyTable(p.a, p.b, Q);
+        const table = contingencyTable(p.a, p.b, q[c]);
         return {
           annotators: [human.users[p.lo], human.users[p.hi]],
           items: p.items.length,
@@ -252,6 +268,5 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
     >,
     intervals: Object.fromEntries(KEYS.map(([name, key]) => [name, macroOf(key).interval])) as Record<MacroKey, IntervalDto>,
   };
-
-  return { studyId, labelSet: LABEL_SET, bootstrap: bootstrapInfo(replicates, seed), criteria, macro };
+  return { criteria, macro };
 }

@@ -1,13 +1,67 @@
 import 'server-only';
-import { getDb } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as cq from '@/db/queries/certify';
-import { type FirstPreference, type ShownVerdict, humanPositionBias, judgePositionBias, lengthBias } from '@/lib/stats';
+import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { LABEL_SET, analysableStudy, loadFrame, loadGold, loadJudge } from './data';
+import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
 import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
+
+const LOSE = PAIRWISE_LABELS.indexOf('lose');
+const TIE = PAIRWISE_LABELS.indexOf('tie');
+const WIN = PAIRWISE_LABELS.indexOf('win');
+
+/**
+ * The order each counting review was shown in, by item index and reviewer slot (`[i * slots + s]`): 0 = reply a
+ * shown first, 1 = reply b shown first, −1 = no display order (no review, or labels imported from elsewhere).
+ */
+function displayOrders(db: Db, frame: Frame, slots: number): Int8Array {
+  const shown = new Int8Array(frame.n * slots).fill(-1);
+  const text = cq.displayOrderText(db, frame.study.id);
+  // `item,slot,swapped/…`: three whole numbers per assignment.
+  const f = [0, 0, 0];
+  let k = 0;
+  for (let p = 0; p <= text.length; p++) {
+    const ch = p < text.length ? text.charCodeAt(p) : 47;
+    if (ch === 44) k++;
+    else if (ch === 47) {
+      const i = frame.items.of(f[0]);
+      if (i >= 0 && f[1] >= 1 && f[1] <= slots) shown[i * slots + f[1] - 1] = f[2] ? 1 : 0;
+      f[0] = f[1] = f[2] = 0;
+      k = 0;
+    } else f[k] = f[k] * 10 + ch - 48;
+  }
+  return shown;
+}
+
+/** Each item's length difference d = len(a) − len(b) by item index, NaN where a reply has no text. */
+function replyLengthDiffs(db: Db, frame: Frame): Float64Array {
+  const diff = new Float64Array(frame.n).fill(NaN);
+  const text = cq.replyLengthText(db, frame.study.id);
+  // `item,lengthA,lengthB/…`, −1 for a reply without text.
+  const f = [0, 0, 0];
+  let k = 0;
+  let negative = false;
+  for (let p = 0; p <= text.length; p++) {
+    const ch = p < text.length ? text.charCodeAt(p) : 47;
+    if (ch === 45) negative = true;
+    else if (ch === 44 || ch === 47) {
+      if (negative) f[k] = -1;
+      negative = false;
+      if (ch === 44) {
+        k++;
+        continue;
+      }
+      const i = frame.items.of(f[0]);
+      if (i >= 0 && f[1] >= 0 && f[2] >= 0) diff[i] = f[1] - f[2];
+      f[0] = f[1] = f[2] = 0;
+      k = 0;
+    } else f[k] = f[k] * 10 + ch - 48;
+  }
+  return diff;
+}
 
 function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
   return {
@@ -57,31 +111,50 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     });
   }
 
-  const byCriterion = new Map<string, ShownVerdict[]>();
-  for (const [itemId, reviewer, swapped, criterion, label] of cq.shownLabels(db, studyId)) {
-    if (!frame.criterionIds.includes(criterion)) continue;
-    const list = byCriterion.get(criterion) ?? [];
-    list.push({ item: itemId, reviewer, shownFirst: swapped ? 'b' : 'a', label: LABEL_SET.indexOf(label) });
-    byCriterion.set(criterion, list);
-  }
+  const humans = loadHumanLabels(db, frame);
+  const shown = displayOrders(db, frame, humans.slots);
   const humanPosition: HumanPositionDto[] = [];
-  for (const id of frame.criterionIds) {
-    const records = byCriterion.get(id);
-    if (!records) continue;
-    const pooled = humanPositionBias(records);
-    humanPosition.push({ criterion: id, reviewer: null, verdicts: pooled.verdicts, firstPreferred: firstPreferenceDto(pooled.firstShownPreferred) });
-    const reviewers = [...new Set(records.map((r) => String(r.reviewer)))].sort();
-    for (const reviewer of reviewers) {
-      const own = humanPositionBias(records.filter((r) => r.reviewer === reviewer));
-      humanPosition.push({ criterion: id, reviewer, verdicts: own.verdicts, firstPreferred: firstPreferenceDto(own.firstShownPreferred) });
+  const S = humans.slots;
+  frame.criteria.forEach((crit, c) => {
+    const { items, codes } = humans.byCriterion[c];
+    // Per reviewer (index into humans.users) and pooled (last): verdicts, decisive verdicts, and those that
+    // preferred the reply shown first.
+    const U = humans.users.length;
+    const verdicts = new Int32Array(U + 1);
+    const decisive = new Int32Array(U + 1);
+    const first = new Int32Array(U + 1);
+    for (let r = 0; r < items.length; r++) {
+      const i = items[r];
+      for (let s = 0; s < S; s++) {
+        const code = codes[r * S + s];
+        const order = shown[i * S + s];
+        if (code < 0 || order < 0) continue;
+        const u = humans.slotUser[i * S + s];
+        verdicts[u]++;
+        verdicts[U]++;
+        if (code === TIE) continue;
+        decisive[u]++;
+        decisive[U]++;
+        // Reply a shown first (order 0) and a won, or b shown first and a lost: the first-shown reply was preferred.
+        if ((order === 0 && code === WIN) || (order === 1 && code === LOSE)) {
+          first[u]++;
+          first[U]++;
+        }
+      }
     }
-  }
+    if (verdicts[U] === 0) return;
+    const dto = (u: number, reviewer: string | null): HumanPositionDto => ({
+      criterion: crit.id,
+      reviewer,
+      verdicts: verdicts[u],
+      firstPreferred: firstPreferenceDto(firstPreference(first[u], decisive[u])),
+    });
+    humanPosition.push(dto(U, null));
+    // humans.users is sorted by username, as the per-reviewer rows are listed.
+    for (let u = 0; u < U; u++) if (verdicts[u] > 0) humanPosition.push(dto(u, humans.users[u]));
+  });
 
-  const lengthDiff = new Float64Array(n).fill(NaN);
-  for (const [itemId, a, b] of cq.replyLengths(db, studyId)) {
-    const i = frame.items.of(itemId);
-    if (i >= 0 && a !== null && b !== null) lengthDiff[i] = a - b;
-  }
+  const lengthDiff = replyLengthDiffs(db, frame);
   const gold = loadGold(db, frame).gold;
   const graders = [{ name: GROUND_TRUTH_GRADER, codes: gold }, ...runs.map((r) => ({ name: r.name, codes: r.codes.verdict }))];
   const length: LengthBiasDto[] = [];

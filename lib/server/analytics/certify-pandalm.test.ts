@@ -1,9 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { CERTIFY_COMMANDS } from '@/lib/cli/certify-commands';
 import { publicDataDir } from '@/lib/io/public-data';
-import { createRng } from '@/lib/stats';
+import { createRng, rankCorrelation } from '@/lib/stats';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
@@ -80,6 +81,58 @@ describe('judge-corrected win rate of response 1 (PPI++)', () => {
       ['gpt-3.5-turbo', 'overall', 1, null],
       ['pandalm-7b', 'overall', 1, null],
     ]);
+  });
+});
+
+describe('rank agreement of the two PandaLM judges', () => {
+  it('ranks the five models of the test set as people do, and as each other', () => {
+    // The study keeps reply a's side only; the models of each comparison are in the file's cmp_key ("first_second").
+    // Each model's score: its share of wins over both positions (a tie ½), from the ground truth and each judge
+    // as Concord stores them.
+    const raw = JSON.parse(fs.readFileSync(path.join(PANDALM, 'testset-v1.json'), 'utf8')) as { idx: number; cmp_key: string }[];
+    const pairOf = new Map(raw.map((r) => [`pandalm-${r.idx}`, r.cmp_key.split('_')]));
+    const db = getDb();
+    const frame = loadFrame(db, analysableStudy(db, lead, studyId));
+    const external = new Map(db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ?').raw().all(studyId) as [number, string][]);
+    const runId = (name: string) => db.$client.prepare('SELECT id FROM judge_runs WHERE study_id = ? AND name = ?').pluck().get(studyId, name) as number;
+    const graders = {
+      people: loadGold(db, frame).gold,
+      gpt: loadJudge(db, frame, runId('gpt-3.5-turbo')).verdict,
+      pandalm: loadJudge(db, frame, runId('pandalm-7b')).verdict,
+    };
+    const models = ['bloom-7b', 'cerebras-gpt-6.7B', 'llama-7b', 'opt-7b', 'pythia-6.9b'];
+    const scores = (codes: Int8Array) => {
+      const sum = new Map(models.map((m) => [m, 0]));
+      const n = new Map(models.map((m) => [m, 0]));
+      for (let i = 0; i < frame.n; i++) {
+        if (codes[i] < 0) continue;
+        const [first, second] = pairOf.get(external.get(frame.items.ids[i])!)!;
+        const a = codes[i] / 2; // lose 0, tie ½, win 1 for the first model
+        sum.set(first, sum.get(first)! + a);
+        sum.set(second, sum.get(second)! + 1 - a);
+        n.set(first, n.get(first)! + 1);
+        n.set(second, n.get(second)! + 1);
+      }
+      return models.map((m) => sum.get(m)! / n.get(m)!);
+    };
+    const people = scores(graders.people);
+    const gpt = scores(graders.gpt);
+    const pandalm = scores(graders.pandalm);
+    // Computed independently from the three JSON files (majority of the three annotators; GPT's 25 unreadable
+    // verdicts left out).
+    expect(people.map((x) => x.toFixed(4))).toEqual(['0.4889', '0.3380', '0.7114', '0.4223', '0.5230']);
+    expect(gpt.map((x) => x.toFixed(4))).toEqual(['0.5164', '0.3294', '0.7034', '0.4316', '0.5039']);
+    expect(pandalm.map((x) => x.toFixed(4))).toEqual(['0.5319', '0.3699', '0.6200', '0.4521', '0.5153']);
+    // Both judges swap bloom and pythia against people; they agree with each other exactly.
+    for (const judge of [gpt, pandalm]) {
+      const r = rankCorrelation(people, judge);
+      expect(r.tauB.value).toBeCloseTo(0.8, 12);
+      expect(r.spearmanRho.value).toBeCloseTo(0.9, 12);
+      expect(r.tauBPValue.value).toBeCloseTo(1 / 12, 12);
+    }
+    const between = rankCorrelation(gpt, pandalm);
+    expect(between.tauB.value).toBeCloseTo(1, 12);
+    expect(between.tauBPValue.value).toBeCloseTo(1 / 60, 12);
   });
 });
 

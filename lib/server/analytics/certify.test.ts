@@ -40,18 +40,40 @@ describe('rank agreement', () => {
       judges: [
         { name: 'same', lines: items.map((it) => ({ item: it.id, labels: { overall: gt(it.id) } })) },
         { name: 'reversed', lines: items.map((it) => ({ item: it.id, labels: { overall: reversed(it.id) } })) },
+        // Wrong on the first item of every model: the order is blurred, not reversed.
+        { name: 'noisy', lines: items.map((it) => ({ item: it.id, labels: { overall: it.id.endsWith('-0') ? (gt(it.id) === 'win' ? 'lose' : 'win') : gt(it.id) } })) },
       ],
     };
     const id = buildStudy(lead, dir, spec);
     const r = leaderboardReport(lead, id, { bootstrap: 0 });
     expect(r.rows.filter((x) => x.grader === GROUND_TRUTH_GRADER).map((x) => x.overallJudgement.value)).toEqual([0, 0.25, 0.5, 0.75, 1]);
     const byGrader = Object.fromEntries(r.rankAgreement.map((a) => [a.grader, a]));
-    expect(Object.keys(byGrader).sort()).toEqual(['reversed', 'same']);
+    expect(Object.keys(byGrader).sort()).toEqual(['noisy', 'reversed', 'same']);
+    expect(byGrader.same.intervals.tauB).toMatchObject({ method: 'bootstrap', lower: null, reason: 'not_computed' });
     expect(byGrader.same).toMatchObject({ scope: 'overall', models: 5, tauB: { value: 1 }, spearmanRho: { value: 1 }, concordant: 10, discordant: 0, kendallMethod: 'exact' });
     // The exact two-sided p of a perfect ranking of five models is 2/5! = 1/60.
     expect(byGrader.same.tauBPValue.value).toBeCloseTo(1 / 60, 12);
     expect(byGrader.reversed).toMatchObject({ models: 5, tauB: { value: -1 }, concordant: 0, discordant: 10 });
     expect(byGrader.reversed.spearmanRho.value).toBeCloseTo(-1, 12);
+
+    // With the item bootstrap: a judge that always agrees ranks as people do in every resample; the reversed one's
+    // interval stays below zero; a noisy one's interval is wide and holds its estimate.
+    const boot = leaderboardReport(lead, id, { bootstrap: 400 });
+    const of = (g: string) => boot.rankAgreement.find((a) => a.grader === g && a.scope === 'overall')!;
+    expect(of('same').intervals.tauB).toMatchObject({ method: 'bootstrap', lower: 1, upper: 1 });
+    expect(of('reversed').intervals.spearmanRho.upper!).toBeLessThan(0);
+    expect(of('reversed').intervals.spearmanRho.lower!).toBeGreaterThanOrEqual(-1);
+    const noisy = of('noisy');
+    expect(noisy.tauB.value).toBeGreaterThan(0);
+    expect(noisy.tauB.value).toBeLessThan(1);
+    const t = noisy.intervals.tauB;
+    expect(t.lower!).toBeLessThan(noisy.tauB.value!);
+    expect(t.upper!).toBeGreaterThanOrEqual(noisy.tauB.value!);
+    expect(t.lower!).toBeGreaterThanOrEqual(-1);
+    expect(t.upper!).toBeLessThanOrEqual(1);
+    expect(noisy.intervals.spearmanRho.lower!).toBeLessThan(noisy.spearmanRho.value!);
+    // The same seed, the same intervals.
+    expect(leaderboardReport(lead, id, { bootstrap: 400 }).rankAgreement).toEqual(boot.rankAgreement);
   });
 });
 
@@ -163,5 +185,28 @@ describe('human position bias from the stored display order', () => {
     expect(of('first').pValue.value!).toBeLessThan(1e-10);
     expect(of('loyal')).toMatchObject({ count: loyalShownFirst, decisive: 40 });
     expect(of(null)).toMatchObject({ count: 40 + loyalShownFirst, decisive: 80 });
+  });
+
+  it('leaves out labels imported from elsewhere, which have no display order', () => {
+    const items = Array.from({ length: 20 }, (_, k) => ({ id: `q-${k}`, model: 'm' }));
+    const id = buildStudy(lead, dir, {
+      name: 'Imported only',
+      reviewersPerItem: 1,
+      catalog: [],
+      items,
+      annotations: items.map((it) => ({ item: it.id, annotator: 'prior', labels: { overall: 'win' } })),
+      judges: [],
+    });
+    const r = biasReport(lead, id);
+    expect(r).toMatchObject({ humanPosition: [], humanPositionReason: 'no_display_order' });
+    // The imported labels still count as ground truth for the length bias.
+    expect(r.length.find((l) => l.grader === GROUND_TRUTH_GRADER)).toMatchObject({ criterion: 'overall', n: 20 });
+    // The reply lengths were stored with the items: "Reply of m to q-k" against "Reference reply to q-k".
+    const lengths = getDb()
+      .$client.prepare('SELECT i.external_id, l.length_a, l.length_b FROM item_reply_lengths l JOIN items i ON i.id = l.item_id WHERE l.study_id = ?')
+      .raw()
+      .all(id) as [string, number, number][];
+    expect(lengths).toHaveLength(20);
+    for (const [item, a, b] of lengths) expect([a, b]).toEqual([`Reply of m to ${item}`.length, `Reference reply to ${item}`.length]);
   });
 });

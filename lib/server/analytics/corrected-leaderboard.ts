@@ -101,10 +101,15 @@ type ScoredRow = { model: string; grader: string; perCriterion: Record<string, S
 
 /**
  * Kendall τ-b and Spearman ρ between each judge run's scores of the models and the ground truth's, per criterion
- * (the win rate under the report's tie policy) and on Overall Acc. No interval: with a handful of models the
- * p-value says whether there is any association at all, not how well the boards agree.
+ * (the win rate under the report's tie policy) and on Overall Acc, with their item-bootstrap intervals
+ * (`intervals`, keyed `grader\0scope`; not computed without bootstrap replicates).
  */
-export function rankAgreement(rows: readonly ScoredRow[], groundTruth: string, criteria: readonly string[]): RankAgreementDto[] {
+export function rankAgreement(
+  rows: readonly ScoredRow[],
+  groundTruth: string,
+  criteria: readonly string[],
+  intervals: ReadonlyMap<string, { tauB: IntervalDto; spearmanRho: IntervalDto }> = new Map(),
+): RankAgreementDto[] {
   const graders = [...new Set(rows.map((r) => r.grader))].filter((g) => g !== groundTruth);
   const models = [...new Set(rows.map((r) => r.model))];
   const find = (model: string, grader: string) => rows.find((r) => r.model === model && r.grader === grader);
@@ -141,6 +146,10 @@ export function rankAgreement(rows: readonly ScoredRow[], groundTruth: string, c
         tiedGroundTruth: r.tiedA,
         tiedGrader: r.tiedB,
         tiedBoth: r.tiedBoth,
+        intervals: intervals.get(`${grader}\u0000${scope}`) ?? {
+          tauB: { method: 'bootstrap', lower: null, upper: null, reason: 'not_computed' },
+          spearmanRho: { method: 'bootstrap', lower: null, upper: null, reason: 'not_computed' },
+        },
       });
     }
   }

@@ -7,7 +7,7 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
-import type { HybridClassDto, HybridReportDto } from './dto';
+import type { HybridClassDto, HybridPlanDto, HybridReportDto } from './dto';
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,
@@ -47,8 +47,15 @@ export function hybridReport(
   const confusion = contingencyTable(gold, verdict, Q);
   let unjudged = 0;
   for (let i = 0; i < n; i++) if (gold[i] >= 0 && verdict[i] < 0) unjudged++;
+  return { studyId, judge: run.name, criterion, target, ...hybridPlanDto(confusion, LABEL_SET, target, unjudged) };
+}
 
-  const accuracies = classwiseAccuracy(confusion, LABEL_SET);
+/**
+ * Padó's plan from a confusion matrix (rows = ground truth, columns = the judge, in `labels` order) on the
+ * calibration sample; `unjudged` ground-truth labels had no verdict. Shared with the rubric hybrid report.
+ */
+export function hybridPlanDto(confusion: number[][], labels: readonly string[], target: number, unjudged: number): HybridPlanDto {
+  const accuracies = classwiseAccuracy(confusion, labels);
   const plan = hybridReviewPlan(
     accuracies.map((a) => ({ label: a.label, predicted: a.predicted, correct: a.correct })),
     { target },
@@ -58,10 +65,6 @@ export function hybridReport(
   const accepted = plan.classes.find((k) => k.decision === 'accept');
   const hybridCorrect = (accepted?.correct ?? 0) + plan.reviewed;
   return {
-    studyId,
-    judge: run.name,
-    criterion,
-    target,
     n: N,
     accJudge: statDto(plan.accJudge),
     classes: plan.classes.flatMap((k, idx): HybridClassDto[] =>

@@ -9,8 +9,10 @@ import {
   TIE_POLICIES,
   type TiePolicy,
   type WtlCounts,
+  type CertStat,
   alignmentRate,
   contingencyTable,
+  rankCorrelation,
   kmpLeaderboard,
   sumTables,
   wtlCounts,
@@ -143,6 +145,88 @@ export function leaderboardReport(
     graders: graders.map((g) => g.name),
     rows,
     corrected: correctedLeaderboard(frame, gold, graders.filter((g) => g.judge), tiePolicy),
-    rankAgreement: rankAgreement(rows, GROUND_TRUTH_GRADER, frame.criterionIds),
+    rankAgreement: rankAgreement(
+      rows,
+      GROUND_TRUTH_GRADER,
+      frame.criterionIds,
+      rankIntervals(frame, graders, tiePolicy, replicates, bootstrapSeed(baseSeed, 'rank agreement')),
+    ),
   };
+}
+
+/** A rank statistic as a bootstrap statistic (its reasons in the bootstrap's vocabulary). */
+function rankStat(s: CertStat): Stat {
+  if (s.value !== null) return { value: s.value };
+  return { value: null, reason: s.reason === 'constant_input' ? 'no_variation' : 'no_items' };
+}
+
+/**
+ * Item-bootstrap 95 % intervals of Kendall's τ-b and Spearman's ρ between each judge run's ranking of the models
+ * and the ground truth's, per criterion and on Overall Acc: every replicate draws the study's items with
+ * replacement (an item carries its ground truth and every judge's verdicts), scores each model on its drawn items
+ * as the leaderboard does, and ranks. Keyed by `grader\0scope`; none without replicates.
+ */
+function rankIntervals(
+  frame: Frame,
+  graders: { name: string; slices: Int8Array[]; judge: boolean }[],
+  policy: TiePolicy,
+  replicates: number,
+  seed: number,
+): Map<string, { tauB: IntervalDto; spearmanRho: IntervalDto }> {
+  const out = new Map<string, { tauB: IntervalDto; spearmanRho: IntervalDto }>();
+  const judges = graders.filter((g) => g.judge);
+  if (replicates === 0 || judges.length === 0 || frame.n === 0) return out;
+  const M = frame.models.length;
+  const scopes = [...frame.criterionIds, 'overallAcc'];
+  const ofModel = Array.from({ length: M }, () => new Int32Array(0));
+  const sizes = new Int32Array(M);
+  const est = bootstrapEstimates(
+    frame.n,
+    (drawn) => {
+      // The drawn items of each model, in one pass.
+      sizes.fill(0);
+      for (let t = 0; t < drawn.length; t++) sizes[frame.modelOf[drawn[t]]]++;
+      for (let m = 0; m < M; m++) if (ofModel[m].length < sizes[m]) ofModel[m] = new Int32Array(Math.max(sizes[m], 2 * ofModel[m].length));
+      sizes.fill(0);
+      for (let t = 0; t < drawn.length; t++) {
+        const m = frame.modelOf[drawn[t]];
+        ofModel[m][sizes[m]++] = drawn[t];
+      }
+      // Each grader's score of each model per scope (null where undefined).
+      const scores = graders.map((g) =>
+        frame.models.map((_, m) => {
+          const { row } = leaderboardRow(frame, g.slices, ofModel[m].subarray(0, sizes[m]), policy);
+          return scopes.map((scope) => (scope === 'overallAcc' ? row.overallAcc.value : (row.perCriterion[scope]?.value ?? null)));
+        }),
+      );
+      const stats: Record<string, Stat> = {};
+      graders.forEach((g, k) => {
+        if (!g.judge) return;
+        scopes.forEach((scope, s) => {
+          const a: number[] = [];
+          const b: number[] = [];
+          for (let m = 0; m < M; m++) {
+            const x = scores[0][m][s];
+            const y = scores[k][m][s];
+            if (x === null || y === null) continue;
+            a.push(x);
+            b.push(y);
+          }
+          const r = rankCorrelation(a, b);
+          stats[`${g.name}\u0000${scope}\u0000tau`] = rankStat(r.tauB);
+          stats[`${g.name}\u0000${scope}\u0000rho`] = rankStat(r.spearmanRho);
+        });
+      });
+      return stats;
+    },
+    replicates,
+    seed,
+  );
+  for (const g of judges) {
+    for (const scope of scopes) {
+      const key = `${g.name}\u0000${scope}`;
+      out.set(key, { tauB: est[`${key}\u0000tau`].interval, spearmanRho: est[`${key}\u0000rho`].interval });
+    }
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../imports/tsx-child';
 import { analysableStudy, replicatesSchema } from './data';
+import { analysableRubricStudy } from './rubric-data';
 import { computeReport, type ReportOptions } from './report';
 
 const CHILD = 'analytics/report-child.ts';
@@ -35,7 +36,7 @@ async function turn<T>(fn: () => Promise<T>): Promise<T> {
 const bootstrapOnly = z.object({ bootstrap: replicatesSchema });
 
 /** The reports that have bootstrap intervals; the others are computed here at once. */
-const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>(['agreement', 'alignment', 'leaderboard']);
+const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>(['agreement', 'alignment', 'leaderboard', 'rubric-agreement', 'rubric-alignment']);
 
 /**
  * Reports that read every label row of a study in order (the settle order, the display order of each label): a few
@@ -57,7 +58,8 @@ export async function reportForRequest<R extends ReportName>(
   options: ReportOptions,
   signal?: AbortSignal,
 ): Promise<ReportDtos[R]> {
-  analysableStudy(getDb(), actor, studyId);
+  if (name.startsWith('rubric-')) analysableRubricStudy(getDb(), actor, studyId);
+  else analysableStudy(getDb(), actor, studyId);
   const replicates = !REPORTS_WITH_BOOTSTRAP.has(name) ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
   if (replicates === 0 && !REPORTS_IN_OWN_PROCESS.has(name)) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };

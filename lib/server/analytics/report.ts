@@ -7,6 +7,7 @@ import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
+import { rubricAgreementReport, rubricAlignmentReport, rubricHybridReport, rubricLeaderboardReport } from './rubric-reports';
 
 /** A report's options as they come from a query string or the command line; each use-case parses its own. */
 export type ReportOptions = {
@@ -16,6 +17,9 @@ export type ReportOptions = {
   epsilon?: string;
   tiePolicy?: string;
   bootstrap?: string;
+  /** Rubric studies: the judge sample to read (1 by default) and whether the hybrid plan folds labels leniently. */
+  sample?: string;
+  lenient?: string;
 };
 
 /** Computes one report, synchronously, in this process (the CLI, the report process, point estimates). */
@@ -34,6 +38,14 @@ export function computeReport<R extends ReportName>(actor: Actor, studyId: numbe
         return certifyReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon });
       case 'bias':
         return biasReport(actor, studyId);
+      case 'rubric-agreement':
+        return rubricAgreementReport(actor, studyId, { bootstrap: o.bootstrap });
+      case 'rubric-alignment':
+        return rubricAlignmentReport(actor, studyId, { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap });
+      case 'rubric-leaderboard':
+        return rubricLeaderboardReport(actor, studyId, { sample: o.sample });
+      case 'rubric-hybrid':
+        return rubricHybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, lenient: o.lenient, sample: o.sample });
     }
     throw new Error(`unknown report ${String(name)}`);
   })();

@@ -3,6 +3,8 @@ import { getDb } from '@/db/client';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
+import type { JudgeRunRecipe } from '@/db/schema';
+import type { JudgeRunRecipeDto } from '../judges/dto';
 import type { JudgeRunDto } from './dto';
 
 /**
@@ -18,5 +20,16 @@ export function listJudgeRuns(actor: Actor, studyId: number): JudgeRunDto[] {
     labels: r.labels,
     unparsed: r.unparsed,
     createdAt: new Date(r.createdAt).toISOString(),
+    recipe: r.recipe === null ? null : recipeDto(JSON.parse(r.recipe) as JudgeRunRecipe),
   }));
+}
+
+/** The stored recipe, field by field. */
+function recipeDto(r: JudgeRunRecipe): JudgeRunRecipeDto {
+  return {
+    rule: r.rule,
+    runs: [...r.runs],
+    missing: r.missing,
+    counts: { pairs: r.counts.pairs, combined: r.counts.combined, tie: r.counts.tie, missing: r.counts.missing },
+  };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { getDb, inTransaction } from '@/db/client';
+import { getDb } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
 import * as itemsQ from '@/db/queries/items';
 import * as rubricQ from '@/db/queries/rubric-imports';
@@ -15,6 +15,7 @@ import type { RubricCatalog } from '@/lib/validation/rubric';
 import type { Actor } from '@/lib/server/actor';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
+import { submitRubric } from '@/lib/server/review/rubric';
 import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/studies';
 
 /*
@@ -50,36 +51,34 @@ export function demoLabel(annotator: string, itemId: string, dimension: string, 
 }
 
 /**
- * Writes the demo annotators' submissions on the replies of the first `dialogues` dialogues: each reviewer's
- * pending assignment becomes submitted with one annotation and its labels, as a submission from the review screen
- * would leave it. Returns how many submissions were written.
+ * Submits the demo annotators' labels on the replies of the first `dialogues` dialogues through the review screen's
+ * own use-case (`submitRubric`), as each annotator: the same checks and writes as a submission from the browser,
+ * with no active time. Returns how many submissions were made.
  */
 function submitDemoLabels(studyId: number, catalog: RubricCatalog, annotators: string[], dialogues: number): number {
   const db = getDb();
   const items = rubricQ.itemGroupsInOrder(db, studyId);
-  const groups = [...new Set(items.map((i) => i.groupKey))].slice(0, dialogues);
-  const slice = items.filter((i) => groups.includes(i.groupKey));
+  const groups = new Set([...new Set(items.map((i) => i.groupKey))].slice(0, dialogues));
+  const slice = items.filter((i) => groups.has(i.groupKey));
   let written = 0;
-  inTransaction(db, () => {
-    for (const username of annotators) {
-      const user = findUserByUsername(db, username)!;
-      for (const item of slice) {
-        const goldAnnotation = assignmentsQ.latestSubmittedAnnotationId(db, item.id, MRBENCH_GOLD_ANNOTATOR);
-        const assignmentId = rubricQ.assignmentIdOf(db, item.id, user.id);
-        if (goldAnnotation === undefined || assignmentId === undefined) continue;
-        const externalId = assignmentsQ.itemPayload(db, item.id)!.externalId;
-        const labels = rubricQ
-          .rubricLabelsOf(db, goldAnnotation)
-          .map((g) => ({ dimension: g.dimension, label: demoLabel(username, externalId, catalog[g.dimension].id, g.label, catalog[g.dimension].labels.length) }));
-        const requestId = `demo-seed-${item.id}-${user.id}`;
-        const requestHash = crypto.createHash('sha256').update(JSON.stringify(labels)).digest('hex');
-        const { id: annotationId } = assignmentsQ.insertAnnotation(db, { assignmentId, requestId, requestHash, createdBy: user.id });
-        for (const l of labels) rubricQ.insertRubricLabel(db, annotationId, l.dimension, l.label);
-        assignmentsQ.markSubmitted(db, assignmentId, Date.now());
-        written++;
-      }
+  for (const username of annotators) {
+    const user = findUserByUsername(db, username)!;
+    const actor: Actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
+    for (const item of slice) {
+      const goldAnnotation = assignmentsQ.latestSubmittedAnnotationId(db, item.id, MRBENCH_GOLD_ANNOTATOR);
+      const assignmentId = rubricQ.assignmentIdOf(db, item.id, user.id);
+      if (goldAnnotation === undefined || assignmentId === undefined) continue;
+      const externalId = assignmentsQ.itemPayload(db, item.id)!.externalId;
+      const labels = Object.fromEntries(
+        rubricQ.rubricLabelsOf(db, goldAnnotation).map((g) => {
+          const d = catalog[g.dimension];
+          return [d.id, d.labels[demoLabel(username, externalId, d.id, g.label, d.labels.length)]];
+        }),
+      );
+      submitRubric(actor, { assignmentId, requestId: `demo-seed-${assignmentId}`, activeMs: 0, labels });
+      written++;
     }
-  });
+  }
   return written;
 }
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /* The demo seed without the public datasets: it still seeds the KMP-style studies and says what it skipped. */
@@ -34,4 +35,32 @@ describe('seeding without the public data', () => {
       expect(line).toContain('set CONCORD_PUBLIC_DATA to a folder laid out like the shared data README');
     }
   }, 60_000);
+});
+
+describe('the demo mark', () => {
+  const demoSetting = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare("SELECT value FROM app_settings WHERE key = 'demo'").pluck().get() ?? null;
+    } finally {
+      db.close();
+    }
+  };
+  const run = (db: string, args: string[], input?: string) =>
+    spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], {
+      env: { ...process.env, CONCORD_DB: db, CONCORD_PUBLIC_DATA: empty },
+      encoding: 'utf8',
+      input,
+    });
+
+  it('is written by the seed, so the sign-in page of that database lists the demo accounts', () => {
+    expect(demoSetting(path.join(dir, 'seed.db'))).toBe('1');
+  });
+
+  it('is absent from a database set up by hand, which therefore never lists accounts', () => {
+    const db = path.join(dir, 'real.db');
+    const r = run(db, ['user', 'add', 'alice', '--role', 'lead', '--name', 'Alice'], 'a-long-password-1\n');
+    expect(r.status, r.stderr).toBe(0);
+    expect(demoSetting(db)).toBeNull();
+  });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { getDb } from '@/db/client';
 import { countUsersExcept } from '@/db/queries/users';
@@ -9,20 +10,13 @@ import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib
 import { CLI_USERNAME, cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 import { seedRubricDemo } from './rubric-demo';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, markDemo } from './accounts';
 
-export const DEMO_PASSWORD = 'concord-demo';
-
-export const DEMO_ACCOUNTS = [
-  { username: 'admin', displayName: 'Ada Admin', role: 'admin' },
-  { username: 'lead', displayName: 'Lee Lead', role: 'lead' },
-  { username: 'ann1', displayName: 'Annotator One', role: 'annotator' },
-  { username: 'ann2', displayName: 'Annotator Two', role: 'annotator' },
-  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator' },
-  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator' },
-  { username: 'adj', displayName: 'Adjudicator Five', role: 'annotator' },
-] as const;
+export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 
 const here = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data');
+/** How many PandaLM pairs the adjudication demo study takes (from the start of the test set). */
+const PANDALM_ADJUDICATION_ITEMS = 200;
 const PANDALM_JUDGES = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.json'];
 
 /** The first of `paths` that does not exist, if any. */
@@ -44,7 +38,9 @@ export async function seedDemo({
   const people = countUsersExcept(db, CLI_USERNAME);
   if (ifEmpty && people > 0) return { skipped: true };
   const actor = cliActor();
-  for (const a of DEMO_ACCOUNTS) await createUser(actor, { ...a, password: DEMO_PASSWORD });
+  for (const { username, displayName, role } of DEMO_ACCOUNTS) await createUser(actor, { username, displayName, role, password: DEMO_PASSWORD });
+  // From here on the sign-in page lists the demo accounts: this database holds nothing but the demo.
+  markDemo(db);
   log(`Accounts: ${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} (password "${DEMO_PASSWORD}")`);
 
   const guidelines = fs.readFileSync(path.join(here, 'flow-guidelines.md'), 'utf8');
@@ -76,7 +72,7 @@ export async function seedDemo({
   const bridgeMissing = firstMissing([path.join(bridge, 'test.json'), path.join(bridge, 'responses')]);
   if (bridgeMissing) say(skippedDatasetMessage('the Bridge pairwise study', bridgeMissing));
   else {
-    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: GPT-4 vs expert tutors', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
+    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: replies to student mistakes', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
     const report = importItems(actor, study.id, bridge, 'bridge');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3', 'ann4'], mode: 'fixed_sets', adjudicator: 'adj' });
     openStudy(actor, study.id);
@@ -99,6 +95,32 @@ export async function seedDemo({
         `judges ${judges.map((j) => `${j.run} (${j.labels} verdicts, ${j.unparsed.length} unreadable)`).join(', ')})`,
     );
   }
+
+  // The same annotators' labels under the agreed-or-adjudicated rule: every item where they differ waits for the
+  // adjudicator, so the demo's adjudicator has real disagreements to settle from the first start.
+  if (!pandalmMissing) {
+    const subset = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-seed-')), 'pandalm-first.json');
+    try {
+      const records = JSON.parse(fs.readFileSync(pandalm, 'utf8')) as unknown[];
+      fs.writeFileSync(subset, JSON.stringify(records.slice(0, PANDALM_ADJUDICATION_ITEMS)));
+      const study = createStudy(actor, {
+        kind: 'pairwise',
+        name: 'PandaLM: disagreements to settle',
+        payRate: 0,
+        reviewersPerItem: 3,
+        seed: 6,
+        groundTruthRule: 'adjudicated',
+      });
+      setStudyCriteria(actor, study.id, []);
+      const report = importItems(actor, study.id, subset, 'pandalm');
+      setStudyMembers(actor, study.id, { usernames: [], adjudicator: 'adj' });
+      openStudy(actor, study.id);
+      log(`Study ${study.id}: PandaLM's first ${report.inserted} pairs, its annotators' labels, every disagreement for adj to settle`);
+    } finally {
+      fs.rmSync(path.dirname(subset), { recursive: true, force: true });
+    }
+  }
+
   seedRubricDemo(actor, log, say);
   return { skipped: false };
 }

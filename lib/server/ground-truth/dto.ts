@@ -9,3 +9,5 @@ export type GroundTruthSummaryDto = {
   adjudicated: number;
   rule: StudyRow['groundTruthRule'];
 };
+
+export type RubricGroundTruthSummaryDto = GroundTruthSummaryDto;

@@ -14,6 +14,7 @@ import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
 import { ItemIndex } from '../packs/item-index';
 import type { GroundTruthSummaryDto } from './dto';
+import { exportRubricGroundTruth } from './rubric-ground-truth';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
@@ -136,7 +137,8 @@ const CSV_BATCH = 500;
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have ground truth.');
+  if (study.kind === 'rubric') return exportRubricGroundTruth(actor, studyId, format);
+  if (study.kind !== 'pairwise') throw invalid('Only pairwise and rubric studies have ground truth.');
   if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
   const summary = summarize(db, study);
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });

@@ -14,11 +14,15 @@ import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { parseInput } from '../parse';
 import { disputedItems, needsAdjudication } from './disputes';
+import { rubricDisputedItems } from './rubric-disputes';
 
-/** The adjudicator named for the study, or staff. Anyone else learns nothing about the study. */
-function studyForAdjudicator(db: Db, actor: Actor, studyId: number): StudyRow {
+/**
+ * The adjudicator named for the study, or staff. Anyone else learns nothing about the study. `kind` is the kind of
+ * study the caller adjudicates (pairwise here, rubric in ./rubric-adjudication); a study of another kind is not found.
+ */
+export function studyForAdjudicator(db: Db, actor: Actor, studyId: number, kind: 'pairwise' | 'rubric' | 'any' = 'pairwise'): StudyRow {
   const study = studiesQ.findStudy(db, studyId);
-  if (!study || study.kind !== 'pairwise') throw notFound('That study');
+  if (!study || study.kind === 'flow_review' || (kind !== 'any' && study.kind !== kind)) throw notFound('That study');
   if (isStaff(actor) || study.adjudicatorId === actor.id) return study;
   if (studiesQ.isMember(db, studyId, actor.id)) throw forbidden('Only the adjudicator of this study can settle disagreements.');
   throw notFound('That study');
@@ -26,11 +30,12 @@ function studyForAdjudicator(db: Db, actor: Actor, studyId: number): StudyRow {
 
 export function getAdjudicationQueue(actor: Actor, studyId: number): AdjudicationQueueDto {
   const db = getDb();
-  const study = studyForAdjudicator(db, actor, studyId);
-  const items = disputedItems(db, study);
+  const study = studyForAdjudicator(db, actor, studyId, 'any');
+  const items = study.kind === 'rubric' ? rubricDisputedItems(db, study) : disputedItems(db, study);
   const open = items.filter((i) => i.resolved < i.disagreements);
   return {
     studyId,
+    kind: study.kind,
     studyName: study.name,
     status: study.status,
     total: items.length,

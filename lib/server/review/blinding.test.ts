@@ -1,6 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { makeUser, useTestDatabase } from '@/test/db';
+import { addRubricJudgeRun, createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
+import type { RubricItem } from '@/lib/validation/rubric';
+import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
+import type { Actor } from '../actor';
+import { importItems } from '../imports/imports';
+import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
+import { getAdjudicationQueue } from './adjudication';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
 import type { ScreenChoice } from './dto';
+import { getAssignmentView, getQueue } from './flow-review';
+import { getSubmissionHistory, setComment, setFlag } from './item-actions';
+import { getJudgeAssignment, submitJudgment } from './judging';
+import { getAdjudicationView } from './rubric-adjudication';
+import { submitAndQueue } from './submit-and-queue';
+
+// One database for the file: each describe below makes its own accounts and study in it.
+useTestDatabase();
 
 describe('display order', () => {
   it('maps what a person pressed to reply a’s side and back', () => {
@@ -18,5 +36,110 @@ describe('display order', () => {
     const share = Array.from({ length: 1000 }, (_, i) => adjudicatorSwapped(5, i, 3)).filter(Boolean).length / 1000;
     expect(share).toBeGreaterThan(0.4);
     expect(share).toBeLessThan(0.6);
+  });
+});
+
+describe('what the answers of flag, comment and history carry to a reviewer', () => {
+  let lead: Actor, a1: Actor, a2: Actor;
+  let studyId: number;
+
+  beforeAll(async () => {
+    lead = await makeUser('lead', 'lead');
+    [a1, a2] = await Promise.all(['a1', 'a2'].map((u) => makeUser(u)));
+    studyId = createStudy(lead, { kind: 'pairwise', name: 'Pairs', seed: 3 }).id;
+    importItems(lead, studyId, path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl'), 'concord');
+    setStudyMembers(lead, studyId, { usernames: ['a1', 'a2'] });
+    openStudy(lead, studyId);
+  });
+
+  it('never carry a source, an external id, a judge or the other reviewer', () => {
+    let n = 0;
+    // Both reviewers work on the same items; a2 flags and comments on each, a1 judges and comments.
+    for (const who of [a2, a1]) {
+      for (let q = getQueue(who, studyId); q.currentId !== null; q = getQueue(who, studyId)) {
+        const a = getJudgeAssignment(who, q.currentId);
+        setFlag(who, { assignmentId: a.assignmentId, reason: `flag by ${who.username}` });
+        setComment(who, { assignmentId: a.assignmentId, comment: `comment by ${who.username}` });
+        const choices = Object.fromEntries(a.criteria.map((c) => [c.id, 'tie']));
+        submitJudgment(who, { assignmentId: a.assignmentId, requestId: `blind-${String(++n).padStart(4, '0')}`, activeMs: 0, choices });
+      }
+    }
+    const forbidden = getDb()
+      .$client.prepare('SELECT source_a, source_b, external_id FROM items WHERE study_id = ?')
+      .raw()
+      .all(studyId)
+      .flat() as string[];
+    const history = getSubmissionHistory(a1, { studyId });
+    const answers = [
+      history,
+      ...history.items.map((i) => getJudgeAssignment(a1, i.assignmentId)),
+      ...history.items.map((i) => setComment(a1, { assignmentId: i.assignmentId, comment: 'again' })),
+    ];
+    for (const answer of answers) {
+      const text = JSON.stringify(answer);
+      for (const s of forbidden) expect(text).not.toContain(s);
+      expect(text).not.toMatch(/"(source|sourceA|sourceB|externalId|username|userId|reviewer|judge)"/);
+      expect(text).not.toContain('by a2');
+    }
+    expect(history.items).toHaveLength(forbidden.length / 3);
+  });
+});
+
+describe('rubric screens', () => {
+  // Distinctive strings that must never reach a reviewer or an adjudicator of a rubric study.
+  const SECRET = /ZQXSRC|ZQXID|ZQXGRP|ZQXJUDGE/;
+  const items: RubricItem[] = mrbenchItems(2, ['Sonnet', 'Expert']).map((it, i) => ({
+    ...it,
+    id: `ZQXID-${i}`,
+    group: `ZQXGRP-${it.group}`,
+    reply: { source: `ZQXSRC-${it.reply!.source}`, text: it.reply!.text },
+  }));
+  let lead: Actor, one: Actor, two: Actor, adj: Actor, studyId: number;
+
+  beforeAll(async () => {
+    lead = await makeUser('blindlead', 'lead');
+    [one, two, adj] = await Promise.all(['blindone', 'blindtwo', 'blindadj'].map((u) => makeUser(u)));
+    studyId = createRubricStudy(lead, { name: 'Blind rubric', items, reviewers: ['blindone', 'blindtwo'], adjudicator: 'blindadj' });
+    addRubricJudgeRun(
+      lead,
+      studyId,
+      'ZQXJUDGE-run',
+      items.map((it) => ({ item: it.id, labels: { mistake_identification: 'No' }, rationale: 'ZQXJUDGE says no' })),
+    );
+  });
+
+  it('no view of a reviewer or the adjudicator carries a source, an item id, a group key, a judge verdict or the other reviewer', () => {
+    const seen: string[] = [];
+    for (const [who, label] of [
+      [one, 'Yes'],
+      [two, 'No'],
+    ] as const) {
+      for (;;) {
+        const q = getQueue(who, studyId);
+        seen.push(JSON.stringify(q));
+        if (q.currentId === null) break;
+        const view = getAssignmentView(who, q.currentId);
+        seen.push(JSON.stringify(view));
+        const labels = Object.fromEntries(MRBENCH_V3_CATALOG.map((d) => [d.id, label]));
+        seen.push(
+          JSON.stringify(
+            submitAndQueue(who, { assignmentId: q.currentId, requestId: `blind-${who.id}-${q.currentId}`, activeMs: 1, labels }),
+          ),
+        );
+      }
+    }
+    const queue = getAdjudicationQueue(adj, studyId);
+    seen.push(JSON.stringify(queue));
+    expect(queue.total).toBe(items.length);
+    for (const i of queue.items) {
+      const item = getAdjudicationView(adj, studyId, i.itemId);
+      expect(item.kind).toBe('rubric-adjudication');
+      seen.push(JSON.stringify(item));
+    }
+    const all = seen.join('\n');
+    expect(all).not.toMatch(SECRET);
+    expect(all).not.toMatch(/blindone|blindtwo|BLINDONE|BLINDTWO/);
+    // The reply texts themselves do reach them (what they are asked to label).
+    expect(all).toContain(JSON.stringify(items[0].reply!.text).slice(1, 40));
   });
 });

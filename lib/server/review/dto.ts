@@ -6,6 +6,7 @@ import type { FlowDraft } from '@/lib/validation/review';
 
 export type AdjudicationQueueDto = {
   studyId: number;
+  kind: string;
   studyName: string;
   status: string;
   /** Items whose reviewers disagree on at least one criterion. */
@@ -47,6 +48,7 @@ export type FlowAssignmentDto = {
   draft: FlowDraft | null;
   submitted: FlowDecisionDto | null;
   activeMs: number;
+  remarks: RemarksDto;
 };
 
 export type QueueDto = {
@@ -99,4 +101,107 @@ export type JudgeAssignmentDto = BlindItemDto & {
   draft: JudgmentDraft | null;
   submitted: Record<string, ScreenChoice> | null;
   activeMs: number;
+  remarks: RemarksDto;
+};
+
+/** What the reviewer has said about an item besides their labels: only ever their own. */
+export type RemarksDto = { flagReason: string | null; comment: string | null };
+
+/** One of the reviewer's own submissions in their history: no external id, no source, nothing of other reviewers. */
+export type SubmissionSummaryDto = {
+  assignmentId: number;
+  /** The item's number in the study, as the review screen shows it ("Item 12"). */
+  position: number;
+  /** The start of the item's problem, when it has one. */
+  problem: string | null;
+  submittedAt: string;
+  revision: number;
+};
+
+export type SubmissionHistoryDto = {
+  studyId: number;
+  studyName: string;
+  kind: string;
+  /** How many submissions match the search (all of them without one). */
+  total: number;
+  items: SubmissionSummaryDto[];
+};
+
+/** A flagged item as the study's leads see it on the study page. */
+export type FlaggedItemDto = {
+  assignmentId: number;
+  itemId: number;
+  position: number;
+  externalId: string;
+  reviewer: string;
+  reason: string;
+  flaggedAt: string;
+  comment: string | null;
+  /** Whether the reviewer has submitted the item since (a flag does not hold back the labels). */
+  submitted: boolean;
+};
+
+/** One of the reviewer's own submissions, opened from their history. */
+export type MySubmissionDto = {
+  studyId: number;
+  studyName: string;
+  assignmentId: number;
+  submittedAt: string;
+  revision: number;
+  /** Whether it can still be revised: the study is open and no adjudicator has ruled on the item. */
+  editable: boolean;
+  view: (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto;
+};
+
+/** A rubric dimension as a reviewer sees it: its labels worst first, by name. */
+export type RubricDimensionDto = { id: string; name: string; description: string | null; labels: string[] };
+
+/**
+ * What a reviewer or adjudicator may see of a rubric item: the dialogue and the reply's text, never its `source`,
+ * the external id (ids can name the tutor) or the group key, nor any judge verdict.
+ */
+export type BlindRubricItemDto = {
+  itemId: number;
+  position: number;
+  problem: string | null;
+  history: { role: 'tutor' | 'student'; text: string }[];
+  /** The reply under review; null when the whole dialogue is what is judged. */
+  reply: string | null;
+  dimensions: RubricDimensionDto[];
+};
+
+export type RubricAssignmentDto = BlindRubricItemDto & {
+  kind: 'rubric';
+  assignmentId: number;
+  studyId: number;
+  queuePosition: number;
+  state: 'pending' | 'submitted';
+  /**
+   * Where this reply stands among the replies to the same dialogue in the reviewer's queue ("reply 2 of 8"), and a
+   * number the screen uses to keep the dialogue in view while it stays the same (the reviewer's first assignment of
+   * the group: says nothing about the item). Null for an item without a group.
+   */
+  group: { index: number; count: number; anchor: number } | null;
+  draft: { labels: Record<string, string>; focus?: number; note?: string } | null;
+  submitted: { labels: Record<string, string>; note: string | null } | null;
+  activeMs: number;
+  remarks: RemarksDto;
+};
+
+export type RubricAdjudicationDimensionDto = RubricDimensionDto & {
+  /** Each reviewer's label as "Reviewer 1", "Reviewer 2", …; null where a reviewer gave none. */
+  reviewers: (string | null)[];
+  agreed: boolean;
+  /** The label the ground-truth rule settles on without a ruling (all agree, or a majority under the majority rule). */
+  settled: string | null;
+  ruling: string | null;
+  rationale: string | null;
+};
+
+export type RubricAdjudicationItemDto = Omit<BlindRubricItemDto, 'dimensions'> & {
+  kind: 'rubric-adjudication';
+  studyId: number;
+  /** Disagreeing dimensions first, then the settled ones; catalog order within each. */
+  dimensions: RubricAdjudicationDimensionDto[];
+  reviewerCount: number;
 };

@@ -1,6 +1,5 @@
 import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
-import * as pq from '@/db/queries/pairwise';
 import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
 import type { FlowItem } from '@/lib/validation/flow';
@@ -12,8 +11,11 @@ import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, s
 import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { getJudgeAssignment, judgmentAsDraft } from './judging';
+import { getRubricAssignment, rubricAsDraft } from './rubric';
+import * as rubricQ from '@/db/queries/rubric-review';
 import { submitAnnotation, type SubmitResult } from './submit';
-import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, QueueDto, QueueStateDto } from './dto';
+import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
+import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -50,11 +52,15 @@ function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
 }
 
 /** An assignment of the actor's, in the shape its study kind needs. */
-export function getAssignmentView(actor: Actor, assignmentId: number): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto {
+export function getAssignmentView(
+  actor: Actor,
+  assignmentId: number,
+): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
   if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
+  if (study.kind === 'rubric') return getRubricAssignment(actor, assignmentId);
   return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
 }
 
@@ -76,6 +82,7 @@ export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssig
     draft: draft ? flowDraftSchema.parse(draft) : null,
     submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
     activeMs: a.activeMs,
+    remarks: remarksOf(db, a.id),
   };
 }
 
@@ -110,6 +117,13 @@ export function submitFlowReview(actor: Actor, input: unknown): SubmitResult {
   });
 }
 
+/** The draft a submission turns back into when it is taken back (undo, or revising it from the history). */
+export function draftOfSubmission(db: Db, study: StudyRow, a: q.AssignmentRow, ann: q.AnnotationRow | undefined): unknown {
+  if (study.kind === 'pairwise') return ann ? judgmentAsDraft(db, ann.id, a.swapped === 1) : {};
+  if (study.kind === 'rubric') return rubricAsDraft(db, study, ann);
+  return { ...decisionOf(ann) };
+}
+
 /**
  * Takes back the reviewer's most recent submission in a study: the assignment is pending again, with the
  * submitted decision as its draft. The annotation itself stays in the history.
@@ -121,14 +135,34 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
     const study = openStudyForWorker(db, actor, studyId);
     const last = q.lastSubmitted(db, studyId, actor.id);
     if (!last) throw conflict('There is no submission to undo.');
-    // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
-    if (study.kind === 'pairwise' && pq.hasAdjudication(db, last.itemId))
-      throw conflict('That item has been adjudicated; it can no longer be changed.');
-    const ann = q.latestAnnotation(db, last.id);
-    const draft = study.kind === 'pairwise' ? (ann ? judgmentAsDraft(db, ann.id, last.swapped === 1) : {}) : { ...decisionOf(ann) };
-    q.markPending(db, last.id, Date.now());
-    q.upsertDraft(db, last.id, draft, Date.now());
-    audit(db, { userId: actor.id, action: 'submission_undone', studyId, objectId: last.id, detail: { revision: ann?.revision } });
+    assertStillEditable(db, actor, last);
+    reopenAs(db, actor, last, (ann) => draftOfSubmission(db, study, last, ann), 'submission_undone');
     return { assignmentId: last.id };
   });
+}
+
+/** Opens a submitted item from the reviewer's history again to revise it (`./item-actions`), whatever its kind. */
+export function reviseSubmission(actor: Actor, input: unknown) {
+  return reopenSubmission(actor, input, draftOfSubmission);
+}
+
+/**
+ * One of the reviewer's submitted items as their history opens it: the item as they saw it with their labels, and
+ * whether they may still revise it (the rule undo follows). Another reviewer's assignment is "not found".
+ */
+export function getMySubmission(actor: Actor, assignmentId: number): MySubmissionDto {
+  const db = getDb();
+  const a = ownAssignment(db, actor, assignmentId);
+  const study = studyForWorker(db, actor, a.studyId);
+  if (a.state !== 'submitted') throw conflict('This item is not submitted; it is waiting in your queue.');
+  const latest = q.latestAnnotation(db, a.id);
+  return {
+    studyId: a.studyId,
+    studyName: study.name,
+    assignmentId: a.id,
+    submittedAt: new Date(a.submittedAt!).toISOString(),
+    revision: latest?.revision ?? 0,
+    editable: isStillEditable(db, actor, a),
+    view: getAssignmentView(actor, assignmentId),
+  };
 }

@@ -12,6 +12,7 @@ import { toCanonical, toScreen } from './blinding';
 import type { BlindItemDto, CriterionDto, JudgeAssignmentDto } from './dto';
 import { invalid } from '../errors';
 import { submitAnnotation, type SubmitResult } from './submit';
+import { remarksOf } from './item-actions';
 import { parseInput } from '../parse';
 
 const OVERALL_CRITERION: CriterionDto = {
@@ -73,6 +74,7 @@ export function getJudgeAssignment(actor: Actor, assignmentId: number): JudgeAss
     draft: draft ? judgmentDraftSchema.parse(draft) : null,
     submitted: latest ? Object.fromEntries(pq.labelsOf(db, latest.id).map((l) => [l.criterion, toScreen(l.label, swapped)])) : null,
     activeMs: a.activeMs,
+    remarks: remarksOf(db, a.id),
   };
 }
 

@@ -7,6 +7,7 @@ import { ownAssignment, studyForWorker } from './access';
 import type { QueueDto } from './dto';
 import { getQueue, submitFlowReview } from './flow-review';
 import { submitJudgment } from './judging';
+import { submitRubric } from './rubric';
 import type { SubmitResult } from './submit';
 
 const assignmentRef = z.looseObject({ assignmentId: z.number().int().positive() });
@@ -20,6 +21,11 @@ export function submitAndQueue(actor: Actor, input: unknown): SubmitResult & { q
   const { assignmentId } = parseInput(assignmentRef, input);
   const db = getDb();
   const study = studyForWorker(db, actor, ownAssignment(db, actor, assignmentId).studyId);
-  const result = study.kind === 'pairwise' ? submitJudgment(actor, input) : submitFlowReview(actor, input);
+  const result =
+    study.kind === 'pairwise'
+      ? submitJudgment(actor, input)
+      : study.kind === 'rubric'
+        ? submitRubric(actor, input)
+        : submitFlowReview(actor, input);
   return { ...result, queue: getQueue(actor, study.id) };
 }

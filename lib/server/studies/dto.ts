@@ -56,6 +56,8 @@ export type PairwiseItemRowDto = {
   state: ItemState;
   /** The ground-truth overall label (from a's side) once the item is complete, else null. */
   overall: Label | null;
+  /** With the judge filter: that run's overall verdict (from a's side). */
+  judgeOverall: Label | null;
 };
 
 export type PairwiseItemListDto = {
@@ -85,8 +87,19 @@ export type PairwiseReportDto = {
   }[];
   sets: { set: number; reviewers: string[]; items: number; complete: number }[];
   adjudication: { adjudicator: string | null; disagreeingItems: number; settled: number; open: number };
-  /** Raw agreement between the reviewers per criterion (before adjudication); the full statistics live on the agreement page. */
-  agreement: { criterion: string; name: string; items: number; agreed: number; rate: number | null }[];
+  /**
+   * Agreement between the reviewers per criterion before adjudication, over the items with two or more labels on it:
+   * percent agreement as the agreement dashboard defines it (the mean over items of the share of agreeing pairs of
+   * labels), and the share of items where every label agrees. The full statistics live on the agreement page.
+   */
+  agreement: {
+    criterion: string;
+    name: string;
+    items: number;
+    agreed: number;
+    percentAgreement: number | null;
+    unanimous: number | null;
+  }[];
   groundTruth: GroundTruthSummaryDto;
 };
 
@@ -110,6 +123,9 @@ export type StudyDto = {
   seed: number;
   createdAt: string;
   openedAt: string | null;
+  deadline: string | null;
+  archived: boolean;
+  guidelinesVersion: number;
 };
 
 export type MyStudyDto = {
@@ -120,4 +136,146 @@ export type MyStudyDto = {
   assigned: number;
   submitted: number;
   isAdjudicator: boolean;
+  /** For the study's adjudicator: items whose disagreements are not all settled yet. */
+  disagreementsWaiting: number | null;
+  deadline: string | null;
+  /** The version of the guidelines reviewers see now (1 until a lead edits them). */
+  guidelinesVersion: number;
 };
+
+export const RUBRIC_ITEM_STATES = ['waiting', 'labelled', 'disagreement', 'adjudicated'] as const;
+export type RubricItemState = (typeof RUBRIC_ITEM_STATES)[number];
+
+export type RubricItemRowDto = {
+  itemId: number;
+  externalId: string;
+  group: string | null;
+  source: string | null;
+  done: number;
+  planned: number;
+  state: RubricItemState;
+  /** Dimensions the reviewers leave open under the study's rule (ruled or not). */
+  disputed: number;
+};
+
+export type RubricItemListDto = {
+  total: number;
+  byState: Record<RubricItemState, number>;
+  page: number;
+  pages: number;
+  pageSize: number;
+  rows: RubricItemRowDto[];
+};
+
+export type RubricItemDetailDto = {
+  itemId: number;
+  studyId: number;
+  externalId: string;
+  group: string | null;
+  source: string | null;
+  problem: string | null;
+  history: { role: 'tutor' | 'student'; text: string }[];
+  reply: string | null;
+  reviewers: { slot: number; username: string; state: 'pending' | 'submitted'; note: string | null }[];
+  dimensions: {
+    id: string;
+    name: string;
+    /** Each reviewer's label, by slot as in `reviewers`; null where none. */
+    labels: (string | null)[];
+    needsAdjudication: boolean;
+    ruling: { label: string; rationale: string | null; adjudicator: string } | null;
+    /** The ground-truth label once every review is in and the rule settles it. */
+    final: { label: string; lenient: string; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+    judges: { run: string; sample: number; label: string; rationale: string | null }[];
+  }[];
+};
+
+export type GuidelineVersionDto = { version: number; guidelines: string; createdAt: string; author: string | null };
+
+export type ReplaceReviewerResultDto = {
+  from: string;
+  to: string;
+  /** Pending assignments handed to `to`. */
+  moved: number;
+  /** Pending assignments left with `from` because they hold revisions `from` submitted and then undid. */
+  keptWithEarlierRevisions: number;
+};
+
+/** One row of the studies list: the study, its progress over every reviewer, and whether it is archived. */
+export type StudyListRowDto = {
+  id: number;
+  kind: StudyDto['kind'];
+  name: string;
+  status: StudyDto['status'];
+  archived: boolean;
+  items: number;
+  assigned: number;
+  submitted: number;
+  reviewers: string[];
+  deadline: string | null;
+  createdAt: string;
+};
+
+/** One submitted revision of a reviewer on an item: pairwise labels (from reply a's side) or a flow decision. */
+export type ItemRevisionDto = {
+  revision: number;
+  at: string;
+  labels: Record<string, Label> | null;
+  flow: { decision: 'verify' | 'truncate' | 'discard'; afterStep: number | null; reasons: string[]; note: string | null } | null;
+};
+
+export type ItemReviewerDto = {
+  slot: number;
+  username: string;
+  displayName: string;
+  state: 'pending' | 'submitted';
+  activeSeconds: number;
+  submittedAt: string | null;
+  /** Pairwise: whether this reviewer saw reply a as Response 1. */
+  sawAFirst: boolean;
+  /** Oldest first; the newest counts while the assignment is submitted (an undone one counts for nothing). */
+  revisions: ItemRevisionDto[];
+};
+
+export type PairwiseCriterionDetailDto = {
+  id: string;
+  name: string;
+  level: 'general' | 'principle' | 'overall';
+  description: string;
+  /** Each reviewer's current label, in the order of `reviewers`; null where none counts yet. */
+  labels: (Label | null)[];
+  groundTruth: { label: Label; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+  waitsForAdjudicator: boolean;
+  rulings: { revision: number; label: Label; rationale: string | null; by: string; at: string }[];
+  verdicts: { run: string; label: Label; rationale: string | null; order: 'a first' | 'b first' }[];
+};
+
+type ItemDetailBase = {
+  studyId: number;
+  studyName: string;
+  itemId: number;
+  externalId: string;
+  position: number;
+  previousId: number | null;
+  nextId: number | null;
+  reviewers: ItemReviewerDto[];
+};
+
+export type ItemDetailDto =
+  | (ItemDetailBase & {
+      kind: 'pairwise';
+      groundTruthRule: 'adjudicated' | 'majority';
+      problem: string;
+      instructions: string | null;
+      principles: string[];
+      history: { role: 'tutor' | 'student'; text: string }[];
+      replies: { a: { text: string; source: string | null }; b: { text: string; source: string | null } };
+      judgeRuns: string[];
+      criteria: PairwiseCriterionDetailDto[];
+    })
+  | (ItemDetailBase & {
+      kind: 'flow_review';
+      flow: import('@/lib/validation/flow').FlowItem;
+      warnings: import('@/lib/validation/flow-warnings').FlowWarning[];
+    })
+  | { kind: 'rubric'; studyId: number; rubric: RubricItemDetailDto };

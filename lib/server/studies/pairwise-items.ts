@@ -3,6 +3,8 @@ import * as z from 'zod';
 import { getDb, type Db } from '@/db/client';
 import * as itemsQ from '@/db/queries/items';
 import * as packs from '@/db/queries/packs';
+import { runOverallVerdicts } from '@/db/queries/item-detail';
+import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
@@ -32,6 +34,11 @@ export const itemListFilterSchema = z.object({
   q: z.preprocess(
     blankToUndefined,
     z.string({ error: 'must be one text' }).max(200, { error: 'must be at most 200 characters' }).optional(),
+  ),
+  /** A judge run's name: only items where its overall verdict differs from the ground truth. */
+  judge: z.preprocess(
+    blankToUndefined,
+    z.string({ error: 'must be one judge run name' }).max(200, { error: 'must be at most 200 characters' }).optional(),
   ),
   page: z.preprocess(
     blankToUndefined,
@@ -83,7 +90,10 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
   return { items: read.items, state, overall };
 }
 
-/** One page of a pairwise study's items for its leads, filtered by state and by text in the item id. */
+/**
+ * One page of a pairwise study's items for its leads, filtered by state, by text in the item id, and to the items
+ * where a judge run's overall verdict differs from the ground truth.
+ */
 export function listPairwiseItems(actor: Actor, studyId: number, input: unknown): PairwiseItemListDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
@@ -100,6 +110,18 @@ export function listPairwiseItems(actor: Actor, studyId: number, input: unknown)
       .sort((a, b) => a - b);
   } else {
     ranks = Array.from({ length: items.n }, (_, r) => r);
+  }
+  let judgeVerdict: Map<number, Label> | null = null;
+  if (filter.judge) {
+    if (!judgeRunSummaries(db, studyId).some((r) => r.name === filter.judge)) {
+      throw invalid(`No judge run named "${filter.judge}" in this study.`, { judge: 'Unknown judge run' });
+    }
+    judgeVerdict = new Map(runOverallVerdicts(db, studyId, filter.judge).map((v) => [v.itemId, v.label]));
+    // Items with a ground-truth overall label and a verdict of this run that differs from it.
+    ranks = ranks.filter((r) => {
+      const verdict = judgeVerdict!.get(items.ids[r]);
+      return overall[r] >= 0 && verdict !== undefined && verdict !== LABELS[overall[r]];
+    });
   }
   const byState = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as Record<ItemState, number>;
   for (const r of ranks) byState[ITEM_STATES[state[r]]]++;
@@ -130,6 +152,7 @@ export function listPairwiseItems(actor: Actor, studyId: number, input: unknown)
         planned: counts?.planned ?? (study.status === 'draft' ? study.reviewersPerItem : 0),
         state: ITEM_STATES[state[r]],
         overall: overall[r] >= 0 ? LABELS[overall[r]] : null,
+        judgeOverall: judgeVerdict?.get(row.id) ?? null,
       },
     ];
   });

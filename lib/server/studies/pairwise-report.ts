@@ -51,7 +51,8 @@ export function pairwiseReport(actor: Actor, studyId: number): PairwiseReportDto
         name: names.get(r.criterion)?.name ?? r.criterion,
         items: r.items,
         agreed: r.agreed,
-        rate: r.items ? r.agreed / r.items : null,
+        percentAgreement: r.items ? r.pairShareSum / r.items : null,
+        unanimous: r.items ? r.agreed / r.items : null,
       }))
       .sort((a, b) => (names.get(a.criterion)?.i ?? 1e9) - (names.get(b.criterion)?.i ?? 1e9)),
     groundTruth: summarize(db, study),

@@ -11,16 +11,18 @@ import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanG
 import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
 import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
-import { createStudySchema, studyMembersSchema } from '@/lib/validation/studies';
+import { createStudySchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
 import { formatCatalogError, validateRubricCatalog, type CatalogResult, type RubricCatalog } from '@/lib/validation/rubric';
 import { resolveRubricCatalog, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
+import { disputedItems } from '../review/disputes';
+import { rubricDisputedItems } from '../review/rubric-disputes';
 import { audit } from '../accounts/audit';
 import { runningImport } from '../imports/import-staging';
 import { conflict, forbidden, invalid } from '../errors';
 import { parseInput } from '../parse';
-import type { MyStudyDto, StudyDto } from './dto';
+import type { MyStudyDto, StudyDto, StudyListRowDto } from './dto';
 
 function adjudicatorOf(row: studiesQ.StudyRow) {
   if (!row.adjudicatorId) return null;
@@ -50,6 +52,9 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
     seed: row.seed,
     createdAt: row.createdAt.toISOString(),
     openedAt: row.openedAt?.toISOString() ?? null,
+    deadline: row.deadlineAt?.toISOString() ?? null,
+    archived: !!row.archivedAt,
+    guidelinesVersion: studiesQ.latestGuidelineVersion(db, row.id),
   };
 }
 
@@ -97,6 +102,7 @@ export function createStudy(actor: Actor, input: unknown): StudyDto {
       groundTruthRule: data.groundTruthRule ?? 'adjudicated',
       createdBy: actor.id,
     });
+    studiesQ.insertGuidelineVersion(db, study.id, study.guidelines, actor.id);
     audit(db, {
       userId: actor.id,
       action: 'study_created',
@@ -117,8 +123,67 @@ export function listAllStudies(actor: Actor): StudyDto[] {
   return studiesQ.listStudies(getDb()).map(toDto);
 }
 
+/**
+ * The studies list: each study with its kind, status and progress (reviews submitted of those assigned), searched by
+ * name or id, filtered by kind and status, sorted. Archived studies are left out unless the status asked is
+ * "archived"; then only they are listed.
+ */
+export function listStudiesView(actor: Actor, input: unknown): StudyListRowDto[] {
+  if (!isStaff(actor)) throw forbidden();
+  const { q, kind, status, sort } = parseInput(studyListSchema, input);
+  const db = getDb();
+  const progress = new Map(studiesQ.studyProgress(db).map((p) => [p.id, p]));
+  const needle = q.toLowerCase();
+  const rows: StudyListRowDto[] = studiesQ
+    .listStudies(db)
+    .filter((s) => (status === 'archived' ? !!s.archivedAt : !s.archivedAt && (!status || s.status === status)))
+    .filter((s) => !kind || s.kind === kind)
+    .filter((s) => !needle || s.name.toLowerCase().includes(needle) || String(s.id) === needle)
+    .map((s) => {
+      const p = progress.get(s.id) ?? { items: 0, assigned: 0, submitted: 0 };
+      return {
+        id: s.id,
+        kind: s.kind,
+        name: s.name,
+        status: s.status,
+        archived: !!s.archivedAt,
+        items: p.items,
+        assigned: p.assigned,
+        submitted: p.submitted,
+        reviewers: studiesQ.listMembers(db, s.id).map((m) => m.username),
+        deadline: s.deadlineAt?.toISOString() ?? null,
+        createdAt: s.createdAt.toISOString(),
+      };
+    });
+  const share = (r: StudyListRowDto) => (r.assigned ? r.submitted / r.assigned : -1);
+  const STATUS_ORDER = { open: 0, draft: 1, closed: 2 } as const;
+  const order: Record<typeof sort, (a: StudyListRowDto, b: StudyListRowDto) => number> = {
+    newest: (a, b) => b.id - a.id,
+    oldest: (a, b) => a.id - b.id,
+    name: (a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id,
+    progress: (a, b) => share(b) - share(a) || b.id - a.id,
+    status: (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.id - a.id,
+  };
+  return rows.sort(order[sort]);
+}
+
 export function listMyStudies(actor: Actor): MyStudyDto[] {
-  return studiesQ.listStudiesForUser(getDb(), actor.id).map((r) => ({ ...r, isAdjudicator: r.isAdjudicator === 1 }));
+  const db = getDb();
+  return studiesQ.listStudiesForUser(db, actor.id).map((r) => {
+    const row = studiesQ.findStudy(db, r.id)!;
+    let disagreementsWaiting: number | null = null;
+    if (r.isAdjudicator === 1 && row.kind !== 'flow_review') {
+      const disputed = row.kind === 'rubric' ? rubricDisputedItems(db, row) : disputedItems(db, row);
+      disagreementsWaiting = disputed.filter((i) => i.resolved < i.disagreements).length;
+    }
+    return {
+      ...r,
+      isAdjudicator: r.isAdjudicator === 1,
+      disagreementsWaiting,
+      deadline: row.deadlineAt?.toISOString() ?? null,
+      guidelinesVersion: studiesQ.latestGuidelineVersion(db, r.id),
+    };
+  });
 }
 
 /** Resolves a study reference given on the command line or in a URL: its numeric id. */

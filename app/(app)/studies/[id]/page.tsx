@@ -9,13 +9,19 @@ import { pairwiseReport } from '@/lib/server/studies/pairwise-report';
 import { CriteriaUpload } from './_components/criteria-panel';
 import { FlowOverview } from './_components/flow-overview';
 import { PairwiseOverview } from './_components/pairwise-overview';
+import { RubricOverview } from './_components/rubric-overview';
+import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { ANNOTATION_FORMATS, IMPORT_FORMATS, JUDGE_IMPORT_FORMATS } from '@/lib/validation/studies';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
+import { ArchiveButton, StudySettings } from './_components/study-settings';
+import { guidelineVersions } from '@/lib/server/studies/editing';
 import { Section, money } from './_components/section';
+import { FlaggedItems } from './_components/flagged-items';
+import { getFlaggedItems } from '@/lib/server/review/item-actions';
 
 export const metadata: Metadata = { title: 'Study' };
 
@@ -46,10 +52,34 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
           <p className="mt-1 text-sm text-slate-600">
             {study.itemCount.toLocaleString('en-US')} items · {study.reviewersPerItem} reviewer(s) per item · pay {money(study.payRateCents / 100)} per
             item · seed {study.seed}
+            {study.deadline && <> · due {study.deadline.slice(0, 10)}</>}
+            {study.archived && <> · archived</>}
           </p>
         </div>
-        <StudyActions studyId={id} status={study.status} />
+        <div className="flex items-center gap-3">
+          <StudyActions studyId={id} status={study.status} />
+          {study.status === 'closed' && <ArchiveButton studyId={id} archived={study.archived} />}
+        </div>
       </div>
+
+      {study.status !== 'closed' && (
+        <details className="rounded-lg border border-slate-200 bg-white p-4">
+          <summary className="cursor-pointer text-sm font-medium">Edit study: name, guidelines, deadline{study.status === 'open' ? ', reviewers' : ''}</summary>
+          <div className="mt-4">
+            <StudySettings
+              studyId={id}
+              status={study.status}
+              name={study.name}
+              guidelines={study.guidelines}
+              deadline={study.deadline}
+              members={study.members.map((m) => m.username)}
+              adjudicator={study.adjudicator?.username ?? null}
+              people={listAssignablePeople(actor)}
+              versions={guidelineVersions(actor, id)}
+            />
+          </div>
+        </details>
+      )}
 
       {study.status === 'draft' && (
         <div className="grid gap-6 lg:grid-cols-2">
@@ -116,7 +146,11 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
 
       {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}
 
+      {study.status !== 'draft' && study.kind === 'rubric' && <RubricOverview summary={rubricGroundTruthSummary(actor, id)} studyId={id} />}
+
       {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
+
+      {study.status !== 'draft' && <FlaggedItems flagged={getFlaggedItems(actor, id)} />}
     </div>
   );
 }

@@ -7,6 +7,9 @@ import { Section, exportLink, money, pct } from './section';
 
 export function FlowOverview({ report, studyId }: { report: FlowReportDto; studyId: number }) {
   const id = studyId;
+  // A chart over time needs two or more days to draw a line; one day is said in words.
+  const days = [...new Set(report.perDay.map((d) => d.day))];
+  const perDayTotal = report.perDay.reduce((sum, d) => sum + d.n, 0);
   return (
         <>
           <Section title="Progress">
@@ -86,8 +89,13 @@ export function FlowOverview({ report, studyId }: { report: FlowReportDto; study
           </div>
 
           <Section title="Submissions per day">
-            {report.perDay.length ? (
+            {days.length > 1 ? (
               <TimeSeriesChart data={report.perDay.map((d) => ({ t: d.day, value: d.n, series: d.username }))} yLabel="Submissions" />
+            ) : days.length === 1 ? (
+              <p className="text-sm text-slate-600" data-testid="single-day">
+                {perDayTotal.toLocaleString('en-US')} submission{perDayTotal === 1 ? '' : 's'}, all on {days[0]}; the chart appears once
+                there are submissions on two or more days.
+              </p>
             ) : (
               <p className="text-sm text-slate-500">No submissions yet.</p>
             )}

@@ -1,7 +1,10 @@
 import Link from 'next/link';
+import { CombineRunsForm } from '@/components/judges/combine-runs-form';
+import { recipeSentence } from '@/components/judges/recipe';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import type { PairwiseReportDto } from '@/lib/server/studies/dto';
+import { combineRunsAction } from '../../actions';
 import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';
@@ -112,28 +115,40 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
             </table>
           )}
         </Section>
-        <Section title="Raw agreement per criterion">
+        <Section title="Agreement per criterion">
           {report.agreement.length === 0 ? (
-            <p className="text-sm text-slate-500">No item has all its reviews yet.</p>
+            <p className="text-sm text-slate-500">No item has two labels on a criterion yet.</p>
           ) : (
-            <table className="w-full text-sm" data-testid="agreement-table">
-              <thead className="text-left text-slate-500">
-                <tr>
-                  <th className="py-1">Criterion</th>
-                  <th className="py-1 text-right">Items</th>
-                  <th className="py-1 text-right">All agree</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.agreement.map((a) => (
-                  <tr key={a.criterion} className="border-t border-slate-100">
-                    <td className="py-1">{a.name}</td>
-                    <td className="py-1 text-right tabular-nums">{a.items}</td>
-                    <td className="py-1 text-right tabular-nums">{pct(a.agreed, a.items)}</td>
+            <>
+              <table className="w-full text-sm" data-testid="agreement-table">
+                <thead className="text-left text-slate-500">
+                  <tr>
+                    <th className="py-1">Criterion</th>
+                    <th className="py-1 text-right">Items</th>
+                    <th className="py-1 text-right">Percent agreement</th>
+                    <th className="py-1 text-right">All agree</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {report.agreement.map((a) => (
+                    <tr key={a.criterion} className="border-t border-slate-100">
+                      <td className="py-1">{a.name}</td>
+                      <td className="py-1 text-right tabular-nums">{a.items}</td>
+                      <td className="py-1 text-right tabular-nums" data-testid="percent-agreement">
+                        {a.percentAgreement === null ? '–' : `${(a.percentAgreement * 100).toFixed(1)} %`}
+                      </td>
+                      <td className="py-1 text-right tabular-nums">{pct(a.agreed, a.items)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="mt-2 text-xs text-slate-500">
+                Items: items with two or more labels on the criterion, before adjudication. Percent agreement: the mean over
+                those items of the share of pairs of labels that agree — the same figure as on the Agreement dashboard. All
+                agree: the share of those items where every label is the same (equal to percent agreement with two
+                reviewers per item, lower with more).
+              </p>
+            </>
           )}
         </Section>
       </div>
@@ -148,13 +163,20 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
                 <th className="py-1">Run</th>
                 <th className="py-1 text-right">Verdicts</th>
                 <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1 pl-6">Imported</th>
+                <th className="py-1 pl-6">Created</th>
               </tr>
             </thead>
             <tbody>
               {runs.map((r) => (
-                <tr key={r.name} className="border-t border-slate-100">
-                  <td className="py-1 font-mono">{r.name}</td>
+                <tr key={r.name} className="border-t border-slate-100" data-testid="judge-run-row">
+                  <td className="py-1">
+                    <span className="font-mono">{r.name}</span>
+                    {r.recipe ? (
+                      <span className="block text-xs text-slate-500" data-testid="judge-run-recipe">
+                        {recipeSentence(r.recipe)}
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="py-1 text-right tabular-nums">{r.labels.toLocaleString('en-US')}</td>
                   <td className="py-1 text-right tabular-nums">{r.unparsed}</td>
                   <td className="py-1 pl-6">{r.createdAt.slice(0, 10)}</td>
@@ -164,6 +186,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
           </table>
         )}
         <ImportPanel studyId={studyId} formats={['concord', 'pandalm']} what="judge" />
+        <CombineRunsForm studyId={studyId} runs={runs.map((r) => r.name)} kind="pairwise" action={combineRunsAction} />
       </Section>
 
       <Section title="Ground truth">

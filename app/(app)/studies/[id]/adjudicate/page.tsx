@@ -4,6 +4,7 @@ import { requireUserPage } from '@/lib/auth/guards';
 import { getAdjudicationQueue } from '@/lib/server/review/adjudication';
 import { DomainError } from '@/lib/server/errors';
 import { Adjudicator } from './_components/adjudicator';
+import { RubricAdjudicator } from './_components/rubric-adjudicator';
 
 export const metadata: Metadata = { title: 'Adjudicate' };
 
@@ -12,7 +13,8 @@ export default async function AdjudicatePage({ params }: { params: Promise<{ id:
   const studyId = Number((await params).id);
   if (!Number.isInteger(studyId) || studyId < 1) notFound();
   try {
-    return <Adjudicator initialQueue={getAdjudicationQueue(actor, studyId)} />;
+    const queue = getAdjudicationQueue(actor, studyId);
+    return queue.kind === 'rubric' ? <RubricAdjudicator initialQueue={queue} /> : <Adjudicator initialQueue={queue} />;
   } catch (e) {
     if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'forbidden')) notFound();
     throw e;

@@ -3,9 +3,19 @@
 import { revalidatePath } from 'next/cache';
 import { runAction } from '@/lib/auth/handlers';
 import { openHybridQueue } from '@/lib/server/analytics/hybrid-queue';
+import { openRubricHybridQueue } from '@/lib/server/analytics/rubric-hybrid-queue';
 
 export async function openHybridQueueAction(studyId: number, input: { judge: string; criterion: string; target: number; usernames: string[] }) {
   const res = await runAction((actor) => openHybridQueue(actor, studyId, input));
+  revalidatePath(`/studies/${studyId}`);
+  return res;
+}
+
+export async function openRubricHybridQueueAction(
+  studyId: number,
+  input: { judge: string; criterion: string; target: number; lenient: boolean; perTutor: boolean; usernames: string[] },
+) {
+  const res = await runAction((actor) => openRubricHybridQueue(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);
   return res;
 }

@@ -6,8 +6,11 @@ import { DomainError } from '@/lib/server/errors';
 import { listFlowDecisions } from '@/lib/server/studies/flow-report';
 import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
 import { getStudy } from '@/lib/server/studies/studies';
+import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { FlowItems, type FlowSearch } from './_components/flow-items';
 import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
+import { RubricItems } from './_components/rubric-items';
+import { listRubricItems } from '@/lib/server/studies/rubric-items';
 
 export const metadata: Metadata = { title: 'Items' };
 
@@ -31,13 +34,24 @@ export default async function ItemsPage({
     throw e;
   }
   if (study.kind === 'pairwise') {
+    const runs = listJudgeRuns(actor, id).map((r) => r.name);
     try {
-      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, page: sp.page });
-      return <PairwiseItems study={study} sp={sp} list={list} problem={null} />;
+      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, judge: sp.judge, page: sp.page });
+      return <PairwiseItems study={study} sp={sp} list={list} problem={null} judgeRuns={runs} />;
     } catch (e) {
       // A refused filter is shown on the page, with the filters to correct it.
       if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
-      return <PairwiseItems study={study} sp={sp} list={null} problem={e.message} />;
+      return <PairwiseItems study={study} sp={sp} list={null} problem={e.message} judgeRuns={runs} />;
+    }
+  }
+  if (study.kind === 'rubric') {
+    try {
+      return (
+        <RubricItems study={study} sp={sp} list={listRubricItems(actor, id, { state: sp.state, q: sp.q, page: sp.page })} problem={null} />
+      );
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
+      return <RubricItems study={study} sp={sp} list={null} problem={e.message} />;
     }
   }
   const page = Math.max(1, Number(sp.page) || 1);

@@ -2,8 +2,10 @@
 
 import { runAction } from '@/lib/auth/handlers';
 import { saveJudgmentDraft } from '@/lib/server/review/judging';
-import { getQueue, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
+import { getQueue, reviseSubmission, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
+import { setComment, setFlag, skipAssignment } from '@/lib/server/review/item-actions';
 import { submitAndQueue } from '@/lib/server/review/submit-and-queue';
+import { saveRubricDraft } from '@/lib/server/review/rubric';
 
 export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
   return runAction((actor) => saveFlowDraft(actor, input));
@@ -13,7 +15,13 @@ export async function saveFlowDraftAction(input: { assignmentId: number; draft: 
  * Submits and returns the reviewer's queue as it is now, so the next item can be shown at once. The queue is that of
  * the assignment's study (the screen's `studyId` is not needed for it).
  */
-export async function submitFlowReviewAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; decision: unknown }) {
+export async function submitFlowReviewAction(input: {
+  studyId: number;
+  assignmentId: number;
+  requestId: string;
+  activeMs: number;
+  decision: unknown;
+}) {
   return runAction((actor) => submitAndQueue(actor, input));
 }
 
@@ -29,6 +37,49 @@ export async function saveJudgmentDraftAction(input: { assignmentId: number; dra
 }
 
 /** Submits a pairwise judgment and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
-export async function submitJudgmentAction(input: { studyId: number; assignmentId: number; requestId: string; activeMs: number; choices: Record<string, string> }) {
+export async function submitJudgmentAction(input: {
+  studyId: number;
+  assignmentId: number;
+  requestId: string;
+  activeMs: number;
+  choices: Record<string, string>;
+}) {
+  return runAction((actor) => submitAndQueue(actor, input));
+}
+
+/** Puts the item at the end of the reviewer's queue and returns the queue as it is now. */
+export async function skipItemAction(input: { assignmentId: number; queuePosition: number; activeMs: number }) {
+  return runAction((actor) => {
+    const result = skipAssignment(actor, input);
+    return { ...result, queue: getQueue(actor, result.studyId) };
+  });
+}
+
+export async function flagItemAction(input: { assignmentId: number; reason: string | null }) {
+  return runAction((actor) => setFlag(actor, input));
+}
+
+export async function commentItemAction(input: { assignmentId: number; comment: string }) {
+  return runAction((actor) => setComment(actor, input));
+}
+
+/** Opens a submitted item again from the reviewer's history; the review screen then shows it first. */
+export async function reviseSubmissionAction(input: { assignmentId: number }) {
+  return runAction((actor) => reviseSubmission(actor, input));
+}
+
+export async function saveRubricDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
+  return runAction((actor) => saveRubricDraft(actor, input));
+}
+
+/** Submits a rubric annotation and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
+export async function submitRubricAction(input: {
+  studyId: number;
+  assignmentId: number;
+  requestId: string;
+  activeMs: number;
+  labels: Record<string, string>;
+  note?: string;
+}) {
   return runAction((actor) => submitAndQueue(actor, input));
 }

@@ -5,6 +5,7 @@ import { DomainError } from '@/lib/server/errors';
 import { getQueue } from '@/lib/server/review/flow-review';
 import { FlowReviewer } from './_components/flow-reviewer';
 import { PairwiseJudge } from './_components/pairwise-judge';
+import { RubricReviewer } from './_components/rubric-reviewer';
 
 export const metadata: Metadata = { title: 'Review' };
 
@@ -20,6 +21,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
     throw e;
   }
   if (queue.kind === 'pairwise') return <PairwiseJudge initialQueue={queue} />;
+  if (queue.kind === 'rubric') return <RubricReviewer initialQueue={queue} />;
   if (queue.kind !== 'flow_review') notFound();
   return <FlowReviewer initialQueue={queue} />;
 }

@@ -14,6 +14,7 @@ import { IntervalsPanel } from './intervals-panel';
 import { AUTO_BOOTSTRAP_MAX_LABELS, INTERVAL_REPLICATES, useReport } from './use-report';
 import { Th } from './th';
 import { Value } from './value';
+import { FoldedEmpty } from './folded';
 
 type Report = ReportJson['agreement'];
 
@@ -87,6 +88,9 @@ function AgreementBody({
   onCompute: () => void;
 }) {
   const m = data.macro;
+  // On a large catalog most criteria may have no item with two labels: they are folded under the table and chart.
+  const measured = data.criteria.filter((c) => c.items > 0);
+  const empty = data.criteria.filter((c) => c.items === 0).map((c) => c.name);
   const withPairs = data.criteria.filter((c) => c.pairs.length > 0);
   const withoutPairs = data.criteria.length - withPairs.length;
   return (
@@ -152,7 +156,7 @@ function AgreementBody({
             </TR>
           </THead>
           <TBody>
-            {data.criteria.map((c) => (
+            {measured.map((c) => (
               <TR key={c.criterion}>
                 <TD>
                   <span className="font-medium">{c.name}</span>
@@ -191,6 +195,7 @@ function AgreementBody({
             ))}
           </TBody>
         </Table>
+        <FoldedEmpty names={empty} noun={['criterion', 'criteria']} why="no item has two labels on them" />
         <p className="px-4 py-2 text-xs text-slate-500">
           Items: items with at least two labels on the criterion. Percent agreement is the mean share of agreeing pairs of labels per item.
           Ordinal α counts a lose/win disagreement as worse than one involving a tie (lose &lt; tie &lt; win).
@@ -206,9 +211,9 @@ function AgreementBody({
         <IntervalBars
           ariaLabel="Krippendorff’s alpha (ordinal) per criterion with 95 % intervals"
           digits={3}
-          domain={coefficientDomain(data.criteria.flatMap((c) => [c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal.lower]))}
+          domain={coefficientDomain(measured.flatMap((c) => [c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal.lower]))}
           bands={LANDIS_KOCH}
-          rows={data.criteria.map((c) => ({
+          rows={measured.map((c) => ({
             label: c.name,
             value: c.krippendorffAlphaOrdinal,
             lo: c.intervals.krippendorffAlphaOrdinal.lower,

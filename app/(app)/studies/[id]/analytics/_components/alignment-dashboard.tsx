@@ -17,6 +17,7 @@ import { JudgeSelect } from './judge-select';
 import { AUTO_BOOTSTRAP_MAX_LABELS, INTERVAL_REPLICATES, useOptionsInUrl, useReport } from './use-report';
 import { Th } from './th';
 import { Value } from './value';
+import { FoldedEmpty } from './folded';
 
 type Report = ReportJson['alignment'];
 type Summary = Flat<AlignmentSummaryDto>;
@@ -159,7 +160,7 @@ export function AlignmentDashboard({ studyId, runs, initial }: { studyId: number
           </dl>
         </Card>
 
-        <CertifyCard studyId={studyId} judge={data.judge} />
+        <CertifyCard studyId={studyId} judge={data.judge} criteria={data.byCriterion.map((c) => ({ id: c.criterion, name: c.name }))} />
 
         {o.n === 0 ? (
           <EmptyState
@@ -309,45 +310,55 @@ function SummaryTable({
   showUnjudged?: boolean;
   testId?: string;
 }) {
+  const measured = rows.filter((r) => r.s.n > 0);
+  const empty = rows.filter((r) => r.s.n === 0);
+  const noun: [string, string] = caption.endsWith('criterion')
+    ? ['criterion', 'criteria']
+    : caption.endsWith('principle')
+      ? ['principle', 'principles']
+      : ['row', 'rows'];
   return (
-    <Table caption={caption} captionHidden wrapperClassName="rounded-none border-0" data-testid={testId}>
-      <THead>
-        <TR>
-          <Th>{caption.replace('Alignment per ', '').replace(/^./, (c) => c.toUpperCase())}</Th>
-          <Th numeric>Labels</Th>
-          {showUnjudged ? <Th numeric>Unjudged</Th> : null}
-          <Th numeric>Alignment rate</Th>
-          <Th numeric>Without ties</Th>
-          <Th numeric>Cohen’s κ</Th>
-        </TR>
-      </THead>
-      <TBody>
-        {rows.map(({ key, label, sub, unjudged, s }) => (
-          <TR key={key}>
-            <TD>
-              <span className="font-medium">{label}</span>
-              {sub ? <span className="block text-xs text-slate-500">{sub}</span> : null}
-            </TD>
-            <TD numeric>{count(s.n)}</TD>
-            {showUnjudged ? <TD numeric>{count(unjudged ?? 0)}</TD> : null}
-            <TD numeric>
-              <Value value={s.alignmentRate} reason={s.alignmentRateReason} kind="rate" interval={s.intervals.alignmentRate} />
-            </TD>
-            <TD numeric>
-              <Value
-                value={s.alignmentRateNoTies}
-                reason={s.alignmentRateNoTiesReason}
-                kind="rate"
-                interval={s.intervals.alignmentRateNoTies}
-              />
-              <span className="block text-xs text-slate-400">{count(s.nNoTies)} labels</span>
-            </TD>
-            <TD numeric>
-              <Value value={s.cohenKappa} reason={s.cohenKappaReason} kind="coef" interval={s.intervals.cohenKappa} />
-            </TD>
+    <>
+      <Table caption={caption} captionHidden wrapperClassName="rounded-none border-0" data-testid={testId}>
+        <THead>
+          <TR>
+            <Th>{caption.replace('Alignment per ', '').replace(/^./, (c) => c.toUpperCase())}</Th>
+            <Th numeric>Labels</Th>
+            {showUnjudged ? <Th numeric>Unjudged</Th> : null}
+            <Th numeric>Alignment rate</Th>
+            <Th numeric>Without ties</Th>
+            <Th numeric>Cohen’s κ</Th>
           </TR>
-        ))}
-      </TBody>
-    </Table>
+        </THead>
+        <TBody>
+          {measured.map(({ key, label, sub, unjudged, s }) => (
+            <TR key={key}>
+              <TD>
+                <span className="font-medium">{label}</span>
+                {sub ? <span className="block text-xs text-slate-500">{sub}</span> : null}
+              </TD>
+              <TD numeric>{count(s.n)}</TD>
+              {showUnjudged ? <TD numeric>{count(unjudged ?? 0)}</TD> : null}
+              <TD numeric>
+                <Value value={s.alignmentRate} reason={s.alignmentRateReason} kind="rate" interval={s.intervals.alignmentRate} />
+              </TD>
+              <TD numeric>
+                <Value
+                  value={s.alignmentRateNoTies}
+                  reason={s.alignmentRateNoTiesReason}
+                  kind="rate"
+                  interval={s.intervals.alignmentRateNoTies}
+                />
+                <span className="block text-xs text-slate-400">{count(s.nNoTies)} labels</span>
+              </TD>
+              <TD numeric>
+                <Value value={s.cohenKappa} reason={s.cohenKappaReason} kind="coef" interval={s.intervals.cohenKappa} />
+              </TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
+      <FoldedEmpty names={empty.map((r) => r.label)} noun={noun} why="no ground-truth label the judge was compared on" />
+    </>
   );
 }

@@ -24,10 +24,20 @@ const DECISION: Record<string, { text: string; tone: string }> = {
  * Certification of the selected judge run while people label (anytime-valid bounds on its alignment, in the order
  * ground truth was settled) and the alternative annotator test, from the `certify` report.
  */
-export function CertifyCard({ studyId, judge }: { studyId: number; judge: string }) {
+export function CertifyCard({
+  studyId,
+  judge,
+  criteria,
+}: {
+  studyId: number;
+  judge: string;
+  /** The criteria the judge can be certified on (every criterion of the study and `overall`). */
+  criteria: readonly { id: string; name: string }[];
+}) {
   const [target, setTarget] = useState(0.9);
   const [draft, setDraft] = useState('0.9');
-  const params = { judge, target };
+  const [criterion, setCriterion] = useState(criteria.some((c) => c.id === 'overall') ? 'overall' : (criteria[0]?.id ?? 'overall'));
+  const params = { judge, target, criterion };
   const query = useQuery({ ...reportOptions(studyId, 'certify', params), placeholderData: keepPreviousData });
   const data = query.data as Report | undefined;
   const csv = (table: ReportTable<'certify'>) => (
@@ -62,6 +72,21 @@ export function CertifyCard({ studyId, judge }: { studyId: number; judge: string
           apply();
         }}
       >
+        <label className="text-sm text-slate-700">
+          Criterion
+          <select
+            value={criterion}
+            onChange={(e) => setCriterion(e.target.value)}
+            className="ml-2 rounded-md border border-slate-300 px-2 py-1 text-sm"
+            data-testid="certify-criterion"
+          >
+            {criteria.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="text-sm text-slate-700">
           Target alignment
           <input
@@ -121,11 +146,17 @@ export function CertifyCard({ studyId, judge }: { studyId: number; judge: string
               earlier items than with later ones (or the reverse), so its alignment is not one constant number. Read the path.
             </p>
           ) : null}
-          <BoundPathChart
-            data={data.path}
-            target={data.target}
-            ariaLabel={`Bounds on ${data.judge}'s alignment after each settled item`}
-          />
+          {data.path.length > 1 ? (
+            <BoundPathChart
+              data={data.path}
+              target={data.target}
+              ariaLabel={`Bounds on ${data.judge}'s alignment after each settled item`}
+            />
+          ) : (
+            <p className="text-sm text-slate-500" data-testid="no-bound-path">
+              The bounds&apos; path is drawn once two or more items are settled.
+            </p>
+          )}
           <AltTestTable data={data} csv={csv('alt-test')} />
         </div>
       )}

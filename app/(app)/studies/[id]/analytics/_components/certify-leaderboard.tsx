@@ -113,8 +113,9 @@ export function RankAgreement({ data, csv }: { data: Report; csv: ReactNode }) {
       data-testid="rank-card"
     >
       <p className="px-4 pt-3 text-sm text-slate-600">
-        1 = the same order, −1 = the reverse. With few models the p-value only says whether there is any association. Pairs of models
-        ordered the same way / oppositely are counted beside τ.
+        1 = the same order, −1 = the reverse. Under each coefficient, its 95 % interval from the item bootstrap (the items redrawn and the
+        models ranked again, once the intervals are computed): how far the agreement could move with other items. With few models the
+        p-value only says whether there is any association. Pairs of models ordered the same way / oppositely are counted beside τ.
       </p>
       <Table caption="Rank agreement with the ground truth" captionHidden wrapperClassName="rounded-none border-0">
         <THead>
@@ -135,7 +136,7 @@ export function RankAgreement({ data, csv }: { data: Report; csv: ReactNode }) {
               <TD>{r.scope === 'overallAcc' ? 'Overall Acc' : r.scope}</TD>
               <TD numeric>{r.models}</TD>
               <TD numeric>
-                <Value value={r.tauB} reason={r.tauBReason} kind="coef" />
+                <Value value={r.tauB} reason={r.tauBReason} kind="coef" interval={r.intervals.tauB} testId="rank-tau" />
                 <span className="block text-xs text-slate-400">
                   {r.concordant} same / {r.discordant} opposite
                 </span>
@@ -145,7 +146,7 @@ export function RankAgreement({ data, csv }: { data: Report; csv: ReactNode }) {
                 {r.kendallMethod ? <span className="block text-xs text-slate-400">{r.kendallMethod}</span> : null}
               </TD>
               <TD numeric>
-                <Value value={r.spearmanRho} reason={r.spearmanRhoReason} kind="coef" />
+                <Value value={r.spearmanRho} reason={r.spearmanRhoReason} kind="coef" interval={r.intervals.spearmanRho} />
               </TD>
               <TD numeric>
                 <Value value={r.spearmanPValue} reason={r.spearmanPValueReason} kind="coef" />

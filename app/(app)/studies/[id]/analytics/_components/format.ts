@@ -56,6 +56,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   not_converged: 'did not converge',
   not_a_mean: 'not a mean (ties excluded)',
   no_display_order: 'no display order stored',
+  mixed_label_sets: 'dimensions have different labels',
 };
 
 export const REASON_DETAIL: Partial<Record<Reason, string>> = {
@@ -77,6 +78,7 @@ export const REASON_DETAIL: Partial<Record<Reason, string>> = {
   not_a_mean:
     'With ties excluded a win rate is wins / (wins + losses), a ratio rather than a mean per item; switch to ties ½ or strict wins.',
   no_display_order: 'Imported labels carry no display order; only labels given on Concord’s review screen do.',
+  mixed_label_sets: 'The pooled dimensions have different label sets, so only the share of matching labels is defined.',
   no_annotator_tested: 'No reviewer labelled the 30 items with three or more reviewers that the test needs.',
 };
 

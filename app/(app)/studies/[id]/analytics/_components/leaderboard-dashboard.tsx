@@ -104,7 +104,7 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
             requested={bootstrap}
             computed={data.bootstrap}
             labels={labels}
-            what="the means (General-Level, Principle-Level and Overall Acc) and, with ties counted ½, the win rates"
+            what="the means (General-Level, Principle-Level and Overall Acc), with ties counted ½ the win rates, and the rank agreement (τ-b, ρ)"
             error={error}
             onCompute={() => setBootstrap(INTERVAL_REPLICATES)}
             onRetry={retry}

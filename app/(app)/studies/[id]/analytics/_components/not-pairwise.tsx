@@ -1,8 +1,19 @@
 import Link from 'next/link';
 import { EmptyState } from '@/components/ui/empty-state';
 
-/** Agreement, alignment, leaderboard and hybrid plans are about pairwise labels; other studies have their own report. */
+/**
+ * Agreement, alignment, leaderboard and hybrid plans are for pairwise and rubric studies, the bias report for pairwise
+ * studies only; other studies have their own report.
+ */
 export function NotPairwise({ studyId, kind }: { studyId: number; kind: string }) {
+  if (kind === 'rubric') {
+    return (
+      <EmptyState
+        title="Bias is measured on pairwise comparisons"
+        description="Position and length bias compare two replies shown side by side; a rubric study labels one reply at a time. Its agreement, alignment, leaderboard and hybrid plan are on the other tabs."
+      />
+    );
+  }
   return (
     <EmptyState
       title="These dashboards are for pairwise studies"

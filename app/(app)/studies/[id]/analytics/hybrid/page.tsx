@@ -8,16 +8,42 @@ import { OVERALL } from '@/lib/validation/common';
 import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NotPairwise } from '../_components/not-pairwise';
+import { RubricHybridDashboard } from '../_components/rubric-dashboards';
+import { rubricHybridReport } from '@/lib/server/analytics/rubric-reports';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };
 
 export default async function HybridPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { actor, studyId, study } = await analyticsContext((await params).id);
-  if (study.kind !== 'pairwise') return <NotPairwise studyId={studyId} kind={study.kind} />;
+  if (study.kind !== 'pairwise' && study.kind !== 'rubric') return <NotPairwise studyId={studyId} kind={study.kind} />;
   const runs = listJudgeRuns(actor, studyId);
   if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
   const sp = await searchParams;
+  if (study.kind === 'rubric') {
+    const dimensions = (study.dimensions ?? []).map((c) => c.id);
+    const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
+    const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
+    const wanted = Number(first(sp.target));
+    const target = Number.isFinite(wanted) && wanted > 0 && wanted <= 1 ? wanted : 0.95;
+    const read = (lenient: boolean) => rubricHybridReport(actor, studyId, { judge, criterion, target, lenient });
+    let report;
+    try {
+      report = read(first(sp.lenient) === 'true');
+    } catch {
+      report = read(false); // the dimension has no lenient map
+    }
+    return (
+      <RubricHybridDashboard
+        studyId={studyId}
+        runs={runs}
+        dimensions={(study.dimensions ?? []).map((d) => ({ id: d.id, name: d.name, hasLenient: !!d.lenient && Object.keys(d.lenient).length > 0 }))}
+        initial={reportJson(report) as ReportJson['rubric-hybrid']}
+        people={listAssignablePeople(actor)}
+        studyOpen={study.status === 'open'}
+      />
+    );
+  }
   const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
   // Options from the address are used only when valid; anything else falls back to the defaults.
   const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;

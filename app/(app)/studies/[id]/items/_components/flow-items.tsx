@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { FlowListDto, StudyDto } from '@/lib/server/studies/dto';
 import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
 
@@ -54,7 +55,11 @@ export function FlowItems({ study, sp, list, page }: { study: StudyDto; sp: Flow
         <tbody>
           {list.rows.map((r) => (
             <tr key={r.itemId} className="border-t border-slate-100">
-              <td className="px-3 py-1.5 font-mono">{r.externalId}</td>
+              <td className="px-3 py-1.5 font-mono">
+                <Link href={`/studies/${id}/items/${r.itemId}`} className="text-accent-700 hover:underline">
+                  {r.externalId}
+                </Link>
+              </td>
               <td className="px-3 py-1.5 text-right tabular-nums">{r.stepCount}</td>
               <td className="px-3 py-1.5">{r.reviewers.join(', ')}</td>
               <td className="px-3 py-1.5">{r.decisions.map((d) => d.replace('truncate:', 'truncate after ')).join(', ')}</td>

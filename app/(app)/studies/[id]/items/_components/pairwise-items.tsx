@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
@@ -5,7 +6,7 @@ import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type StudyDto } 
 import type { Label } from '@/lib/validation/labels';
 import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
 
-export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; page?: string | string[] };
+export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; judge?: string | string[]; page?: string | string[] };
 
 const STATE_TONE: Record<ItemState, Tone> = { waiting: 'neutral', judged: 'success', disagreement: 'warning', adjudicated: 'info' };
 const STATE_HINT: Record<ItemState, string> = {
@@ -26,8 +27,11 @@ export function PairwiseItems({
   sp,
   list,
   problem,
+  judgeRuns,
 }: {
   study: StudyDto;
+  /** The study's judge runs, for the "judge disagrees with ground truth" filter. */
+  judgeRuns: string[];
   sp: PairwiseSearch;
   /** The page of items, or null with the reason when a filter was refused. */
   list: PairwiseItemListDto | null;
@@ -36,7 +40,8 @@ export function PairwiseItems({
   const id = study.id;
   const state = typeof sp.state === 'string' ? sp.state : '';
   const q = typeof sp.q === 'string' ? sp.q : '';
-  const href = (p: number) => itemsPageHref(id, { state, q }, p);
+  const judge = typeof sp.judge === 'string' ? sp.judge : '';
+  const href = (p: number) => itemsPageHref(id, { state, q, judge }, p);
   return (
     <div className="space-y-4">
       <ItemsHeader studyId={id} studyName={study.name} title="Items" />
@@ -57,10 +62,24 @@ export function PairwiseItems({
           <span className="block text-slate-600">Item id contains</span>
           <input name="q" defaultValue={q} maxLength={200} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
         </label>
+        {judgeRuns.length > 0 && (
+          <label>
+            <span className="block text-slate-600">Judge disagrees with ground truth</span>
+            <select name="judge" defaultValue={judge} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
+              <option value="">Any item</option>
+              {judgeRuns.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5">
           Filter
         </button>
       </form>
+      <p className="text-xs text-slate-500">Flagged items are not listed here yet.</p>
       {problem && (
         <Alert tone="error" title="These filters cannot be applied.">
           <p>{problem}</p>
@@ -82,12 +101,17 @@ export function PairwiseItems({
                   <th className="px-3 py-2 text-right">Judgments</th>
                   <th className="px-3 py-2">State</th>
                   <th className="px-3 py-2">Ground truth (overall)</th>
+                  {judge && <th className="px-3 py-2">{judge} (overall)</th>}
                 </tr>
               </thead>
               <tbody>
                 {list.rows.map((r) => (
                   <tr key={r.itemId} className="border-t border-slate-100">
-                    <td className="px-3 py-1.5 font-mono break-all">{r.externalId}</td>
+                    <td className="px-3 py-1.5 font-mono break-all">
+                      <Link href={`/studies/${id}/items/${r.itemId}`} className="text-accent-700 hover:underline">
+                        {r.externalId}
+                      </Link>
+                    </td>
                     <td className="px-3 py-1.5">
                       {r.principles.length ? r.principles.join(', ') : <span className="text-slate-400">–</span>}
                     </td>
@@ -104,6 +128,7 @@ export function PairwiseItems({
                     <td className="px-3 py-1.5" data-testid="ground-truth">
                       {r.overall ? OVERALL_TEXT[r.overall] : '–'}
                     </td>
+                    {judge && <td className="px-3 py-1.5">{r.judgeOverall ? OVERALL_TEXT[r.judgeOverall] : '–'}</td>}
                   </tr>
                 ))}
               </tbody>

@@ -69,9 +69,13 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
     setDraft((d) => ({ ...d, ...change }));
   }, []);
 
+  /** The active time last sent with a draft. */
+  const lastSentMs = useRef(assignment.activeMs);
   const save = useMutation({
-    mutationFn: (d: Draft) =>
-      saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: Math.round(activeMs.current) }),
+    mutationFn: (d: Draft) => {
+      lastSentMs.current = Math.round(activeMs.current);
+      return saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: lastSentMs.current });
+    },
   });
   const saveRef = useRef(save.mutate);
   saveRef.current = save.mutate;
@@ -92,8 +96,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
     document.addEventListener('visibilitychange', flush);
     return () => {
       document.removeEventListener('visibilitychange', flush);
-      // Leaving this flow (undo, navigation, or a submit still on its way): keep what was chosen in the cache, so a
-      // failed submit brings it back intact, and on the server unless it is being submitted.
+      // Leaving this flow (undo, skip, navigation, or a submit still on its way): keep what was chosen in the cache,
+      // so a failed submit brings it back intact, and on the server unless it is being submitted. A flow left
+      // unsubmitted (skipped, say) also reports the time spent reading it.
+      const unsentTime = activeMs.current - lastSentMs.current > 1000;
+      if (!dirty.current && unsentTime && !isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
       if (dirty.current) {
         if (!isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
         qc.setQueryData(assignmentKey(assignment.assignmentId), (old: FlowAssignmentDto | undefined) =>
@@ -101,7 +108,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
         );
       }
     };
-  }, [qc, assignment.assignmentId, isSubmitted]);
+  }, [qc, assignment.assignmentId, isSubmitted, activeMs]);
 
   // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
   useEffect(() => {
@@ -184,7 +191,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
           : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
       ].join(' ')}
     >
-      {label} <kbd className="ml-1 text-xs opacity-70">{key}</kbd>
+      {label} <kbd className="ml-1 text-xs opacity-70 pointer-coarse:hidden">{key}</kbd>
     </button>
   );
 
@@ -215,7 +222,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
 
       <section
         aria-label="Decision"
-        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+        className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur pointer-coarse:px-2 pointer-coarse:py-1.5"
       >
         <div className="mx-auto flex max-w-7xl flex-wrap items-start gap-3">
           <div className="flex gap-2">
@@ -233,7 +240,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
                     checked={draft.reasons.includes(r)}
                     onChange={(e) => update({ reasons: e.target.checked ? [...draft.reasons, r] : draft.reasons.filter((x) => x !== r) })}
                   />
-                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400">{i + 1}</kbd>
+                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400 pointer-coarse:hidden">{i + 1}</kbd>
                 </label>
               ))}
             </fieldset>
@@ -258,11 +265,11 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
               aria-disabled={!!blocker}
               className="rounded-md bg-emerald-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-emerald-800 disabled:opacity-60 aria-disabled:opacity-60"
             >
-              {sending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80">Enter</kbd>
+              {sending ? 'Submitting…' : 'Submit'} <kbd className="ml-1 text-xs opacity-80 pointer-coarse:hidden">Enter</kbd>
             </button>
             {queue.undoableId !== null && (
               <button type="button" onClick={onUndo} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
-                Undo last <kbd className="text-xs text-slate-400">u</kbd>
+                Undo last <kbd className="text-xs text-slate-400 pointer-coarse:hidden">u</kbd>
               </button>
             )}
           </div>

@@ -4,6 +4,7 @@ import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/compo
 import { assignmentOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
 import { FlowDecisionPanel } from './flow-decision-panel';
+import { useItemTools } from './use-item-tools';
 import { useReviewQueue } from './use-review-queue';
 
 export const FLOW_SHORTCUTS = [
@@ -23,6 +24,7 @@ export const FLOW_SHORTCUTS = [
 export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
   const review = useReviewQueue(initialQueue, assignmentOptions);
   const { queue, currentId, current, shown, onUndo, undoPending } = review;
+  const itemTools = useItemTools(review, queue);
 
   return (
     <ReviewShell
@@ -31,10 +33,12 @@ export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
       progress={{ done: queue.submitted, total: queue.total }}
       shortcuts={FLOW_SHORTCUTS}
       guidelines={queue.guidelines}
+      itemTools={currentId === null ? null : itemTools}
+      historyHref={`/studies/${queue.studyId}/review/history`}
       readOnly={
         queue.status !== 'open' ? `This study is ${queue.status}: you can read the flows, but nothing can be submitted or changed.` : null
       }
-      errors={[review.undoError, review.otherError]}
+      errors={[review.undoError, review.skipError, review.otherError]}
     >
       {currentId === null ? (
         <ReviewDone title="All done — thank you!" undo={{ available: queue.undoableId !== null, onUndo, pending: undoPending }}>

@@ -92,7 +92,7 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
     return () => document.removeEventListener('visibilitychange', flush);
   }, [saveDraft, activeMs, isSubmitted, assignmentId]);
 
-  // Leaving the item (an undo brings back an earlier one, or a submit is still on its way): keep what was chosen in
+  // Leaving the item (an undo brings back an earlier one, a skip, or a submit still on its way): keep what was chosen in
   // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
   useEffect(
     () => () => {
@@ -103,7 +103,8 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
           old ? { ...old, draft: { choices: { ...d.choices }, focus: d.focus }, activeMs: ms } : old,
         );
       }
-      if (d !== saved.current && !isSubmitted(assignmentId)) {
+      // An item left unsubmitted (skipped, say) also reports the time spent reading it.
+      if ((d !== saved.current || ms - lastSentMs.current > 1000) && !isSubmitted(assignmentId)) {
         void saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms }).catch(() => undefined);
       }
     },
@@ -146,6 +147,20 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
     },
     [criteria, change],
   );
+  /** Tie for every criterion of a group that has no choice yet; the focus moves on to the next open criterion. */
+  const onTieGroup = useCallback(
+    (indexes: readonly number[]) => {
+      setHint(null);
+      change((d) => {
+        const open = indexes.filter((i) => !d.choices[criteria[i].id]);
+        if (open.length === 0) return d;
+        const choices = { ...d.choices };
+        for (const i of open) choices[criteria[i].id] = 'tie';
+        return { choices, focus: nextWithout(criteria, choices, indexes.at(-1)!) ?? d.focus };
+      });
+    },
+    [criteria, change],
+  );
   const onFocusRow = useCallback((index: number) => change((d) => (d.focus === index ? d : { ...d, focus: index })), [change]);
   const onToggleDetails = useCallback((id: string) => {
     setExpanded((s) => {
@@ -175,6 +190,12 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
           e.preventDefault();
           if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
           return;
+        case 't': {
+          e.preventDefault();
+          const group = groups.find((g) => g.rows.some((r) => r.index === d.focus));
+          if (group) onTieGroup(group.rows.map((r) => r.index));
+          return;
+        }
         case 'u':
           if (queue.undoableId === null || sending) return;
           e.preventDefault();
@@ -215,19 +236,33 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
         <span aria-hidden="true">·</span>
         <span>{criteria.length} criteria</span>
       </p>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <div className="min-w-0 space-y-4">
+      {/*
+        The review area's width decides the layout (a container query: the guidelines panel takes room too). Wide: the
+        problem, instructions and dialogue in a column of their own that scrolls by itself, the two replies in the
+        middle, the criteria on the right, so the replies are in view on arrival. Medium: the context, held to a
+        short box that scrolls, above the replies, beside the criteria. Narrow: one column.
+      */}
+      <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @3xl/review:grid-rows-[auto_1fr] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem] @6xl/review:grid-rows-none">
+        <div
+          data-testid="item-context"
+          data-scroll-region
+          tabIndex={0}
+          aria-label="Problem, instructions and dialogue"
+          className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
+        >
           <ItemContext
             problem={assignment.problem}
             instructions={assignment.instructions}
             principles={assignment.principles}
             history={assignment.history}
           />
+        </div>
+        <div className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-2 @6xl/review:col-start-2 @6xl/review:row-start-1">
           <ResponsePair responses={assignment.responses} />
         </div>
         <section
           aria-labelledby="criteria-heading"
-          className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-8.5rem)] lg:self-start lg:overflow-y-auto lg:pr-1"
+          className="min-w-0 @3xl/review:sticky @3xl/review:top-4 @3xl/review:col-start-2 @3xl/review:row-span-2 @3xl/review:row-start-1 @3xl/review:max-h-[calc(100dvh-9.5rem)] @3xl/review:self-start @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:col-start-3 @6xl/review:row-span-1"
         >
           <div className="mb-2 flex items-baseline justify-between gap-2">
             <h2 id="criteria-heading" className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
@@ -238,34 +273,57 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
             </span>
           </div>
           <div ref={listRef} className="space-y-4 pb-2">
-            {groups.map((g) => (
-              <CriterionGroupList key={g.key} id={`group-${g.key}`} title={g.title} level={g.level}>
-                {g.rows.map(({ criterion, index }) => (
-                  <CriterionRow
-                    key={criterion.id}
-                    criterion={criterion}
-                    index={index}
-                    testId={`criterion-${criterion.id}`}
-                    choice={draft.choices[criterion.id] ?? null}
-                    focused={draft.focus === index}
-                    expanded={expanded.has(criterion.id)}
-                    problem={showMissing && !draft.choices[criterion.id] ? 'Choose one of the three.' : null}
-                    onChoose={onChoose}
-                    onFocusRow={onFocusRow}
-                    onToggleDetails={onToggleDetails}
-                  />
-                ))}
-              </CriterionGroupList>
-            ))}
+            {groups.map((g) => {
+              const open = g.rows.filter(({ criterion }) => !draft.choices[criterion.id]).length;
+              const focusedHere = g.rows.some(({ index }) => index === draft.focus);
+              return (
+                <CriterionGroupList
+                  key={g.key}
+                  id={`group-${g.key}`}
+                  title={g.title}
+                  level={g.level}
+                  action={
+                    g.rows.length > 1 && open > 0 ? (
+                      <button
+                        type="button"
+                        onClick={() => onTieGroup(g.rows.map((r) => r.index))}
+                        data-testid={`tie-open-${g.key}`}
+                        className="inline-flex items-center gap-1 rounded px-1 text-xs font-normal text-slate-500 normal-case hover:bg-slate-100 hover:text-slate-800"
+                      >
+                        Tie for the {open} open
+                        {focusedHere && <Kbd aria-hidden="true">t</Kbd>}
+                      </button>
+                    ) : null
+                  }
+                >
+                  {g.rows.map(({ criterion, index }) => (
+                    <CriterionRow
+                      key={criterion.id}
+                      criterion={criterion}
+                      index={index}
+                      testId={`criterion-${criterion.id}`}
+                      choice={draft.choices[criterion.id] ?? null}
+                      focused={draft.focus === index}
+                      expanded={expanded.has(criterion.id)}
+                      problem={showMissing && !draft.choices[criterion.id] ? 'Choose one of the three.' : null}
+                      onChoose={onChoose}
+                      onFocusRow={onFocusRow}
+                      onToggleDetails={onToggleDetails}
+                    />
+                  ))}
+                </CriterionGroupList>
+              );
+            })}
           </div>
         </section>
       </div>
 
       <ChoiceActionBar
         action="Submit"
-        focused={focused ? { name: focused.name, choice: draft.choices[focused.id] } : null}
+        focused={focused ? { name: focused.name, choice: draft.choices[focused.id], description: focused.description } : null}
         unset="no choice yet"
         extraKey={{ key: 'i', label: 'details' }}
+        moreKeys={[{ key: 't', label: 'tie the open ones of this group' }]}
         onAction={trySubmit}
         pending={sending}
         incomplete={missingCount > 0}

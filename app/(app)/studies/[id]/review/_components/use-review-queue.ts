@@ -6,7 +6,7 @@ import { newRequestId } from '@/components/review/request-id';
 import type { ActionResult } from '@/lib/auth/handlers';
 import { assignmentKey, queueKey, queueOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
-import { undoLastSubmissionAction } from '../actions';
+import { skipItemAction, undoLastSubmissionAction } from '../actions';
 
 export const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';
 
@@ -182,6 +182,36 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
 
   const isSubmitted = useCallback((assignmentId: number) => submittedIds.current.has(assignmentId), []);
 
+  // Skip waits for the submissions before it (as undo does), then shows the queue the server answers with.
+  const skipMutation = useMutation({
+    mutationFn: async (a: { assignmentId: number; queuePosition: number }) => {
+      const mine = epoch.current;
+      await chain.current;
+      if (epoch.current !== mine) return null;
+      return skipItemAction({ ...a, activeMs: 0 });
+    },
+    onSuccess: (res) => {
+      if (!res?.ok) return;
+      qc.setQueryData(queueKey(studyId), res.data.queue);
+      // When it comes back it is fetched anew, with the draft and active time its screen saved on leaving it.
+      qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
+    },
+  });
+  const { mutate: skipMutate, isPending: skipPending } = skipMutation;
+  const skip = useCallback(
+    (assignmentId: number, queuePosition: number) => {
+      if (skipPending || undoPending.current || inFlight.current.has(assignmentId)) return;
+      skipMutate({ assignmentId, queuePosition });
+    },
+    [skipMutate, skipPending],
+  );
+  const skipError =
+    skipMutation.data && !skipMutation.data.ok
+      ? skipMutation.data.error
+      : skipMutation.error
+        ? 'The server could not be reached; the item was not skipped.'
+        : null;
+
   return {
     queue,
     currentId,
@@ -199,5 +229,9 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
     onUndo,
     undoPending: undo.isPending,
     undoError,
+    /** Puts the item at the end of the queue (see skipAssignment). */
+    skip,
+    skipPending,
+    skipError,
   };
 }

@@ -16,7 +16,8 @@ import { invalid, notFound } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies/studies';
 
 /*
- * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias.
+ * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias, and for rubric
+ *   studies rubric-agreement | rubric-alignment | rubric-leaderboard | rubric-hybrid (options sample, lenient).
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
  *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/io/report-csv).
  * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy
@@ -35,6 +36,8 @@ const querySchema = z.object({
   tiePolicy: z.string().optional(),
   bootstrap: z.string().optional(),
   epsilon: z.string().optional(),
+  sample: z.string().optional(),
+  lenient: z.string().optional(),
 });
 
 type Query = z.infer<typeof querySchema>;
@@ -73,7 +76,7 @@ export const GET = route(async (actor, request, params) => {
   if (q.format === 'csv' && !(q.table && isReportTable(name, q.table))) {
     throw invalid(`Name the table to download: table=${REPORT_TABLES[name].join(' | ')}.`, { table: 'Unknown table' });
   }
-  const { judge, criterion, target, epsilon, tiePolicy, bootstrap } = q;
-  const dto = await reportForRequest(actor, studyId, name, { judge, criterion, target, epsilon, tiePolicy, bootstrap }, request.signal);
+  const { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient } = q;
+  const dto = await reportForRequest(actor, studyId, name, { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient }, request.signal);
   return respond(studyId, name, dto, q);
 });

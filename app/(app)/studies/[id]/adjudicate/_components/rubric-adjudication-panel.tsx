@@ -1,0 +1,279 @@
+'use client';
+
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useFollowFocus } from '@/components/pairwise/keyboard';
+import { newRequestId } from '@/components/review/request-id';
+import { useReviewKeys } from '@/components/review/use-review-keys';
+import { DimensionRow, labelForKey } from '@/components/rubric/dimension-row';
+import { RubricActionBar } from '@/components/rubric/rubric-action-bar';
+import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
+import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
+import type { RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
+import { submitRubricAdjudicationAction } from '../actions';
+
+type State = { labels: Readonly<Record<string, string>>; rationales: Readonly<Record<string, string>>; focus: number };
+
+const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
+
+const overrules = (d: RubricAdjudicationDimensionDto, label: string) => !d.reviewers.includes(label);
+
+function problemsOf(disputed: readonly RubricAdjudicationDimensionDto[], s: State) {
+  const out: { index: number; id: string; message: string }[] = [];
+  disputed.forEach((d, index) => {
+    const label = s.labels[d.id];
+    if (!label) out.push({ index, id: d.id, message: 'Choose a final label.' });
+    else if (overrules(d, label) && !s.rationales[d.id]?.trim())
+      out.push({ index, id: d.id, message: 'Explain why you overrule the reviewers.' });
+  });
+  return out;
+}
+
+/** Which reviewers gave each label of a dimension: "R1", "R1 R2", … as captions under the labels. */
+function reviewerNotes(d: RubricAdjudicationDimensionDto): Record<string, string> {
+  const notes: Record<string, string> = {};
+  d.reviewers.forEach((l, i) => {
+    if (l !== null) notes[l] = notes[l] ? `${notes[l]} R${i + 1}` : `R${i + 1}`;
+  });
+  return notes;
+}
+
+/** A disputed rubric item: the dialogue and reply, the dimensions the reviewers leave open first, then the settled ones. */
+export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItemDto }) {
+  const qc = useQueryClient();
+  const { itemId, studyId } = item;
+  const disputed = useMemo(() => item.dimensions.filter((d) => !d.agreed && d.reviewers.some((l) => l !== null)), [item.dimensions]);
+  const settled = useMemo(() => item.dimensions.filter((d) => d.agreed), [item.dimensions]);
+  const [state, setState] = useState<State>(() => ({
+    labels: Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!])),
+    rationales: Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!])),
+    focus: 0,
+  }));
+  const stateRef = useRef(state);
+  const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
+  const [hint, setHint] = useState<string | null>(null);
+  // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
+  const requestId = useRef(newRequestId());
+  const submitting = useRef(false);
+  const done = useRef(false);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  const change = useCallback((fn: (s: State) => State) => {
+    const next = fn(stateRef.current);
+    if (next === stateRef.current) return;
+    stateRef.current = next;
+    setState(next);
+  }, []);
+
+  const submit = useMutation({
+    mutationFn: (s: State) => {
+      const labels: Record<string, string> = {};
+      const rationales: Record<string, string> = {};
+      for (const d of disputed) {
+        labels[d.id] = s.labels[d.id];
+        const text = s.rationales[d.id]?.trim();
+        if (text) rationales[d.id] = text;
+      }
+      return submitRubricAdjudicationAction({ studyId, itemId, requestId: requestId.current, labels, rationales });
+    },
+    onSuccess: (res) => {
+      if (!res.ok) {
+        submitting.current = false;
+        setErrors(res.fieldErrors ?? {});
+        void qc.invalidateQueries({ queryKey: adjudicationQueueKey(studyId), exact: true });
+        return;
+      }
+      done.current = true;
+      qc.setQueryData(adjudicationQueueKey(studyId), res.data.queue);
+      qc.removeQueries({ queryKey: adjudicationItemKey(studyId, itemId), exact: true });
+    },
+    onError: () => {
+      submitting.current = false;
+    },
+  });
+  const { mutate: submitMutate } = submit;
+
+  const trySubmit = useCallback(() => {
+    if (submitting.current || done.current) return;
+    const s = stateRef.current;
+    const problems = problemsOf(disputed, s);
+    if (problems.length) {
+      setErrors(Object.fromEntries(problems.map((p) => [p.id, p.message])));
+      setHint(`${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`);
+      change((x) => ({ ...x, focus: problems[0].index }));
+      return;
+    }
+    setHint(null);
+    setErrors({});
+    submitting.current = true;
+    submitMutate(s);
+  }, [disputed, change, submitMutate]);
+
+  const onChoose = useCallback(
+    (index: number, label: string, advance = false) => {
+      const d = disputed[index];
+      if (!d) return;
+      setErrors((e) => {
+        const next = { ...e };
+        delete next[d.id];
+        return next;
+      });
+      setHint(
+        overrules(d, label) ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null,
+      );
+      change((s) => {
+        const labels = { ...s.labels, [d.id]: label };
+        let focus = index;
+        if (advance)
+          for (let i = 1; i <= disputed.length; i++)
+            if (!labels[disputed[(index + i) % disputed.length].id]) {
+              focus = (index + i) % disputed.length;
+              break;
+            }
+        return { ...s, labels, focus };
+      });
+    },
+    [disputed, change],
+  );
+  const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
+
+  useReviewKeys({
+    onSubmit: trySubmit,
+    onLeaveField: (field, e) => {
+      e.preventDefault();
+      field.blur();
+    },
+    onKey: (e) => {
+      if (!disputed.length) return;
+      const s = stateRef.current;
+      switch (e.key) {
+        case 'j':
+        case 'ArrowDown':
+          e.preventDefault();
+          onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
+          return;
+        case 'k':
+        case 'ArrowUp':
+          e.preventDefault();
+          onFocusRow(Math.max(s.focus - 1, 0));
+          return;
+        case 'r':
+          e.preventDefault();
+          listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(disputed[s.focus].id)}"]`)?.focus();
+          return;
+        default: {
+          const label = labelForKey(e.key, disputed[s.focus].labels);
+          if (label === null) return;
+          e.preventDefault();
+          onChoose(s.focus, label, true);
+        }
+      }
+    },
+  });
+  useFollowFocus(listRef, state.focus, itemId);
+
+  const open = problemsOf(disputed, state).length;
+  const focused = disputed[state.focus];
+  const generalError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
+
+  return (
+    <div>
+      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
+        <span className="font-medium text-slate-700" data-testid="item-label">
+          Item {item.position}
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>
+          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>{item.reviewerCount} reviewers</span>
+      </p>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
+        <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
+          <RubricDialogue problem={item.problem} history={item.history} underReview={item.reply === null} />
+        </div>
+        <div className="min-w-0 space-y-3">
+          {item.reply !== null ? <RubricReply text={item.reply} group={null} /> : null}
+          <section aria-labelledby="disagreements-heading">
+            <div className="mb-1.5 flex items-baseline justify-between gap-2">
+              <h2 id="disagreements-heading" className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
+                Disagreements
+              </h2>
+              <span className="text-xs text-slate-500 tabular-nums">
+                {disputed.length - open} of {disputed.length} settled
+              </span>
+            </div>
+            <ol ref={listRef} className="space-y-2">
+              {disputed.map((d, index) => (
+                <DimensionRow
+                  key={d.id}
+                  dimension={d}
+                  index={index}
+                  value={state.labels[d.id] ?? null}
+                  focused={state.focus === index}
+                  expanded={false}
+                  problem={errors[d.id] ?? null}
+                  notes={reviewerNotes(d)}
+                  onChoose={onChoose}
+                  onFocusRow={onFocusRow}
+                  after={
+                    <div className="mt-1.5 space-y-1">
+                      <p className="text-xs text-slate-600" data-testid={`reviewers-${d.id}`}>
+                        {d.reviewers.map((l, i) => `Reviewer ${i + 1}: ${l ?? '—'}`).join(' · ')}
+                      </p>
+                      <textarea
+                        data-rationale={d.id}
+                        aria-label={`Rationale for ${d.name}`}
+                        placeholder="Rationale (required when you overrule every reviewer; r to write, Esc to leave)"
+                        rows={1}
+                        maxLength={5000}
+                        value={state.rationales[d.id] ?? ''}
+                        onChange={(e) => {
+                          const text = e.target.value;
+                          change((s) => ({ ...s, rationales: { ...s.rationales, [d.id]: text } }));
+                        }}
+                        className="block w-full rounded-md border border-slate-300 px-2 py-1 text-xs"
+                      />
+                    </div>
+                  }
+                />
+              ))}
+            </ol>
+          </section>
+          {settled.length > 0 && (
+            <details className="rounded-lg border border-slate-200 bg-white text-sm" data-testid="agreed-dimensions">
+              <summary className="cursor-pointer px-3 py-2 font-medium text-slate-700">Settled by the reviewers ({settled.length})</summary>
+              <ul className="divide-y divide-slate-100 px-3 pb-2">
+                {settled.map((d) => (
+                  <li key={d.id} data-testid={`agreed-${d.id}`} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
+                    <span>{d.name}</span>
+                    <span className="text-slate-600">
+                      {d.reviewers.map((l, i) => `Reviewer ${i + 1}: ${l ?? '—'}`).join(' · ')} →{' '}
+                      <span className="font-semibold text-slate-800">{d.settled}</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      </div>
+      <RubricActionBar
+        action="Settle"
+        extraKeys={[
+          { key: 'r', label: 'rationale' },
+          { key: 'Esc', label: 'leave it' },
+        ]}
+        focused={focused ? { name: focused.name, value: state.labels[focused.id] ?? null } : null}
+        labelCount={Math.max(2, ...disputed.map((d) => d.labels.length))}
+        onAction={trySubmit}
+        pending={submit.isPending}
+        incomplete={open > 0}
+        error={generalError}
+        hint={hint}
+        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '@/lib/server/actor';
+import { makeUser, useTestDatabase } from '@/test/db';
+import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
+
+/*
+ * `concord report agreement|alignment|leaderboard|hybrid` on a rubric study, run as a real process on the test's
+ * database: the commands read the study as a rubric study and print the documented JSON (docs/cli.md).
+ */
+useTestDatabase();
+let studyId: number;
+
+function concord(args: string[]) {
+  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: process.env, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(async () => {
+  const lead: Actor = await makeUser('lead', 'lead');
+  const items = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'];
+  const gold: Record<string, string> = { a1: 'Yes', a2: 'No', a3: 'To some extent', b1: 'Yes', b2: 'Yes', b3: 'No' };
+  const judge: Record<string, string> = { a1: 'Yes', a2: 'Yes', a3: 'To some extent', b1: 'Yes', b2: 'No', b3: 'No' };
+  studyId = buildRubricStudy(lead, {
+    name: 'CLI rubric',
+    catalog: [{ id: 'mi', name: 'Notices the mistake', labels: ['No', 'To some extent', 'Yes'], desired: 'Yes', lenient: { 'To some extent': 'Yes' } }],
+    reviewersPerItem: 2,
+    items: items.map((id) => ({ id, source: id.startsWith('a') ? 'tutor-a' : 'tutor-b' })),
+    annotations: items.flatMap((item) => [
+      { item, annotator: 'ann1', labels: { mi: gold[item] } },
+      { item, annotator: 'ann2', labels: { mi: gold[item] } },
+    ]),
+    judges: [{ name: 'judge', lines: items.map((item) => ({ item, labels: { mi: judge[item] } })) }],
+  });
+}, 30_000);
+
+describe('concord report on a rubric study', () => {
+  it('alignment --json: per dimension and per tutor, with class-wise accuracy and the lenient summary', () => {
+    const r = concord(['report', 'alignment', '--study', String(studyId), '--judge', 'judge', '--bootstrap', '0', '--json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json).toMatchObject({ kind: 'rubric', judge: 'judge', sample: 1, samples: [1] });
+    // Gold Y N S Y Y N against the judge Y Y S Y N N: 4 of 6.
+    expect(json.byCriterion[0]).toMatchObject({ criterion: 'mi', n: 6, agree: 4, labels: ['No', 'To some extent', 'Yes'] });
+    expect(json.byCriterion[0].confusion).toEqual([
+      [1, 0, 1],
+      [0, 1, 0],
+      [1, 0, 2],
+    ]);
+    expect(json.byCriterion[0].classwise.map((c: { label: string; accuracy: number }) => [c.label, c.accuracy])).toEqual([
+      ['No', 0.5],
+      ['To some extent', 1],
+      ['Yes', 2 / 3],
+    ]);
+    expect(json.byCriterion[0].lenient).toMatchObject({ labels: ['No', 'Yes'], n: 6, agree: 4 });
+    expect(json.byModel.map((m: { model: string; agree: number; byCriterion: unknown[] }) => [m.model, m.agree, m.byCriterion.length])).toEqual([
+      ['tutor-a', 2, 1],
+      ['tutor-b', 2, 1],
+    ]);
+  });
+
+  it('leaderboard, agreement and hybrid --json, and a clear error for a sample the run lacks', () => {
+    const board = JSON.parse(concord(['report', 'leaderboard', '--study', String(studyId), '--json']).out);
+    const gold = board.rows.find((r: { model: string; grader: string }) => r.model === 'tutor-a' && r.grader === 'ground truth');
+    expect(gold.perCriterion.mi).toBeCloseTo(1 / 3, 12);
+    expect(gold.lenient.mi).toBeCloseTo(2 / 3, 12);
+    const agreement = JSON.parse(concord(['report', 'agreement', '--study', String(studyId), '--bootstrap', '0', '--json']).out);
+    expect(agreement.criteria[0]).toMatchObject({ criterion: 'mi', items: 6, percentAgreement: 1 });
+    const hybrid = JSON.parse(concord(['report', 'hybrid', '--study', String(studyId), '--judge', 'judge', '--lenient', '--json']).out);
+    expect(hybrid).toMatchObject({ kind: 'rubric', criterion: 'mi', lenient: true, n: 6, byModel: [{ model: 'tutor-a' }, { model: 'tutor-b' }] });
+    const bad = concord(['report', 'alignment', '--study', String(studyId), '--judge', 'judge', '--sample', '2', '--json']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('has no sample 2; its samples: 1');
+  });
+});

@@ -1,0 +1,197 @@
+import type {
+  HybridPlanDto,
+  IntervalDto,
+  RubricAgreementReportDto,
+  RubricAlignmentReportDto,
+  RubricAlignmentSummaryDto,
+  RubricHybridReportDto,
+  RubricLeaderboardReportDto,
+  RubricSummaryDto,
+  StatDto,
+} from '@/lib/server/analytics/dto';
+import { csvHeader, csvLine } from './csv';
+
+/*
+ * The tables of the rubric reports as CSV, in the conventions of lib/io/report-csv.ts: a statistic takes
+ * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; numbers at full precision; string cells neutralised.
+ */
+
+export const RUBRIC_REPORT_TABLES = {
+  'rubric-agreement': ['criteria', 'pairs'],
+  'rubric-alignment': ['summaries', 'classwise', 'confusion'],
+  'rubric-leaderboard': ['leaderboard', 'corrected'],
+  'rubric-hybrid': ['plans', 'classes'],
+} as const;
+
+const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
+const valueCols = (name: string) => [name, `${name}_reason`];
+function statCells(s: StatDto, i: IntervalDto): unknown[] {
+  const reason = s.value === null ? s.reason : i.lower === null ? i.reason : undefined;
+  return [s.value, i.lower, i.upper, reason ?? null];
+}
+const valueCells = (s: StatDto): unknown[] => [s.value, s.value === null ? s.reason : null];
+const table = (columns: string[], rows: unknown[][]) => [csvHeader(columns), ...rows.map((r) => csvLine(r))];
+
+export function rubricAgreementTables(dto: RubricAgreementReportDto) {
+  return {
+    criteria: () =>
+      table(
+        ['dimension', 'name', 'labels', 'items', 'ratings', ...statCols('percent_agreement'), ...statCols('fleiss_kappa'), ...statCols('krippendorff_alpha_nominal'), ...statCols('krippendorff_alpha_ordinal')],
+        dto.criteria.map((c) => [
+          c.criterion,
+          c.name,
+          c.labels.join(';'),
+          c.items,
+          c.ratings,
+          ...statCells(c.percentAgreement, c.intervals.percentAgreement),
+          ...statCells(c.fleissKappa, c.intervals.fleissKappa),
+          ...statCells(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal),
+          ...statCells(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal),
+        ]),
+      ),
+    pairs: () =>
+      table(
+        ['dimension', 'annotator_1', 'annotator_2', 'items', ...statCols('percent_agreement'), ...statCols('cohen_kappa'), ...statCols('cohen_kappa_linear'), ...statCols('cohen_kappa_quadratic')],
+        dto.criteria.flatMap((c) =>
+          c.pairs.map((p) => [
+            c.criterion,
+            p.annotators[0],
+            p.annotators[1],
+            p.items,
+            ...statCells(p.percentAgreement, p.intervals.percentAgreement),
+            ...statCells(p.cohenKappa, p.intervals.cohenKappa),
+            ...statCells(p.cohenKappaLinear, p.intervals.cohenKappaLinear),
+            ...statCells(p.cohenKappaQuadratic, p.intervals.cohenKappaQuadratic),
+          ]),
+        ),
+      ),
+  };
+}
+
+/** Every summary of an alignment report: scope (overall, dimension, tutor, tutor × dimension), scoring, the summary. */
+export function alignmentSummaries(dto: RubricAlignmentReportDto): { model: string | null; criterion: string | null; scoring: 'strict' | 'lenient'; s: RubricSummaryDto }[] {
+  const out: { model: string | null; criterion: string | null; scoring: 'strict' | 'lenient'; s: RubricSummaryDto }[] = [];
+  const add = (model: string | null, criterion: string | null, s: RubricAlignmentSummaryDto) => {
+    out.push({ model, criterion, scoring: 'strict', s });
+    if (s.lenient) out.push({ model, criterion, scoring: 'lenient', s: s.lenient });
+  };
+  add(null, null, dto.overall);
+  for (const c of dto.byCriterion) add(null, c.criterion, c);
+  for (const m of dto.byModel) {
+    add(m.model, null, m);
+    for (const c of m.byCriterion) add(m.model, c.criterion, c);
+  }
+  return out;
+}
+
+export function rubricAlignmentTables(dto: RubricAlignmentReportDto) {
+  const all = alignmentSummaries(dto);
+  const scope = (x: { model: string | null; criterion: string | null; scoring: string }) => [dto.judge, dto.sample, x.model ?? 'all', x.criterion ?? 'all', x.scoring];
+  const scopeCols = ['judge', 'sample', 'tutor', 'dimension', 'scoring'];
+  return {
+    summaries: () =>
+      table(
+        [...scopeCols, 'n', 'agree', ...statCols('accuracy'), ...valueCols('macro_f1'), ...statCols('cohen_kappa')],
+        all.map((x) => [...scope(x), x.s.n, x.s.agree, ...statCells(x.s.alignmentRate, x.s.intervals.alignmentRate), ...valueCells(x.s.macroF1), ...statCells(x.s.cohenKappa, x.s.intervals.cohenKappa)]),
+      ),
+    classwise: () =>
+      table(
+        [...scopeCols, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'support', ...statCols('recall')],
+        all.flatMap((x) =>
+          x.s.classwise.map((c) => [...scope(x), c.label, c.predicted, c.correct, ...statCells(c.accuracy, c.intervals.accuracy), c.support, ...statCells(c.recall, c.intervals.recall)]),
+        ),
+      ),
+    confusion: () =>
+      table(
+        [...scopeCols, 'ground_truth', 'judge', 'count'],
+        all.flatMap((x) => {
+          const labels = x.s.labels;
+          const m = x.s.confusion;
+          if (!labels || !m) return [];
+          return labels.flatMap((g, h) => labels.map((j, k) => [...scope(x), g, j, m[h][k]]));
+        }),
+      ),
+  };
+}
+
+export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
+  return {
+    leaderboard: () =>
+      table(
+        ['tutor', 'grader', 'dimension', 'n', 'desired', ...statCols('share'), 'desired_lenient', ...statCols('share_lenient')],
+        dto.rows.flatMap((r) =>
+          dto.dimensions.map((d) => {
+            const c = r.counts[d.id];
+            const lenient = r.lenient[d.id];
+            return [
+              r.model,
+              r.grader,
+              d.id,
+              c.n,
+              c.desired,
+              ...statCells(r.perCriterion[d.id], r.intervals.perCriterion[d.id]),
+              c.desiredLenient ?? null,
+              ...(lenient ? statCells(lenient, r.intervals.lenient[d.id]) : [null, null, null, 'not_applicable']),
+            ];
+          }),
+        ),
+      ),
+    corrected: () =>
+      table(
+        ['judge', 'tutor', 'dimension', 'scoring', 'labelled', 'unlabelled', 'labelled_unjudged', ...statCols('human_only'), ...statCols('judge_only'), ...statCols('corrected'), ...valueCols('lambda'), ...valueCols('effective_labels')],
+        dto.corrected.flatMap((run) =>
+          run.cells.map((c) => [
+            run.judge,
+            c.model,
+            c.criterion,
+            c.lenient ? 'lenient' : 'strict',
+            c.labelled,
+            c.unlabelled,
+            c.labelledUnjudged,
+            ...statCells(c.humanOnly, c.intervals.humanOnly),
+            ...statCells(c.judgeOnly, c.intervals.judgeOnly),
+            ...statCells(c.corrected, c.intervals.corrected),
+            ...valueCells(c.lambda),
+            ...valueCells(c.effectiveLabels),
+          ]),
+        ),
+      ),
+  };
+}
+
+export function rubricHybridTables(dto: RubricHybridReportDto) {
+  const plans: { tutor: string; criterion: string; lenient: boolean; p: HybridPlanDto }[] = [
+    { tutor: 'all', criterion: dto.criterion, lenient: dto.lenient, p: dto },
+    ...dto.byModel.map((m) => ({ tutor: m.model, criterion: dto.criterion, lenient: dto.lenient, p: m })),
+    ...dto.byCriterion.filter((c) => c.criterion !== dto.criterion).map((c) => ({ tutor: 'all', criterion: c.criterion, lenient: c.lenient, p: c })),
+  ];
+  const head = ['judge', 'sample', 'target', 'tutor', 'dimension', 'scoring'];
+  const key = (x: (typeof plans)[number]) => [dto.judge, dto.sample, dto.target, x.tutor, x.criterion, x.lenient ? 'lenient' : 'strict'];
+  return {
+    plans: () =>
+      table(
+        [...head, 'n', 'unjudged', ...statCols('acc_judge'), 'accepted_class', 'reviewed_classes', 'reviewed', ...statCols('acc_hybrid'), ...statCols('effort_saved'), 'errors_to_fix', 'extra_reviews_expected', ...valueCols('acc_expected_after'), ...valueCols('effort_saved_expected_after'), 'extra_reviews_worst_case'],
+        plans.map((x) => [
+          ...key(x),
+          x.p.n,
+          x.p.unjudged,
+          ...statCells(x.p.accJudge, x.p.intervals.accJudge),
+          x.p.acceptedClass,
+          x.p.reviewedClasses.join(';'),
+          x.p.reviewed,
+          ...statCells(x.p.accHybrid, x.p.intervals.accHybrid),
+          ...statCells(x.p.effortSaved, x.p.intervals.effortSaved),
+          x.p.errorsToFix,
+          x.p.extraReviewsExpected,
+          ...valueCells(x.p.accExpectedAfter),
+          ...valueCells(x.p.effortSavedExpectedAfter),
+          x.p.extraReviewsWorstCase,
+        ]),
+      ),
+    classes: () =>
+      table(
+        [...head, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
+        plans.flatMap((x) => x.p.classes.map((c) => [...key(x), c.label, c.predicted, c.correct, ...statCells(c.classwiseAccuracy, c.interval), c.decision])),
+      ),
+  };
+}

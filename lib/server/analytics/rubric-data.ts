@@ -1,0 +1,216 @@
+import 'server-only';
+import * as z from 'zod';
+import type { Db } from '@/db/client';
+import * as aq from '@/db/queries/analytics';
+import * as packs from '@/db/queries/packs';
+import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import type { StudyRow } from '@/db/queries/studies';
+import type { RubricDimension } from '@/lib/validation/rubric';
+import type { Actor } from '../actor';
+import { invalid, notFound } from '../errors';
+import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rubricReviewerCodes } from '../ground-truth/rubric-codes';
+import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { Segments, itemRanges } from '../packs/pack-text';
+import { studyForStaff } from '../review/access';
+import type { HumanLabels } from './data';
+
+/*
+ * What the rubric reports share: the study's frame (items in position order, dimensions, each reply's tutor), the
+ * reviewers' labels, the ground truth and a judge run's verdicts, all as codes addressed by index (dimension-major:
+ * `[d * n + i]`). Names appear only in the DTOs.
+ */
+
+/** A rubric study the actor may analyse (leads and admins only). */
+export function analysableRubricStudy(db: Db, actor: Actor, studyId: number): StudyRow {
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'rubric') throw invalid('This report is for rubric studies.');
+  return study;
+}
+
+/** The tutor of a reply without a source. */
+export const NO_SOURCE = '(no source)';
+
+export type RubricFrame = {
+  study: StudyRow;
+  dimensions: RubricDimension[];
+  D: number;
+  /** Number of items. */
+  n: number;
+  items: ItemIndex;
+  /** The replies' sources, sorted. */
+  tutors: string[];
+  /** Index into `tutors` of each item's reply. */
+  tutorOf: Int32Array;
+  /** Lenient code of each dimension's labels (`lenient[d][l]` = index in `lenientLabels[d]`), null without a map. */
+  lenient: (Int8Array | null)[];
+  lenientLabels: (string[] | null)[];
+  /** Code of each dimension's desired label. */
+  desired: Int32Array;
+};
+
+/** The lenient label set of a dimension: its labels folded by the map, in order of first appearance. */
+function lenientOf(d: RubricDimension): { codes: Int8Array; labels: string[] } | null {
+  if (!d.lenient || Object.keys(d.lenient).length === 0) return null;
+  const labels: string[] = [];
+  const codes = Int8Array.from(d.labels, (l) => {
+    const t = Object.hasOwn(d.lenient!, l) ? d.lenient![l] : l;
+    let k = labels.indexOf(t);
+    if (k < 0) k = labels.push(t) - 1;
+    return k;
+  });
+  return { codes, labels };
+}
+
+export function loadRubricFrame(db: Db, study: StudyRow): RubricFrame {
+  const dimensions = rubricDimensions(study);
+  const items = readItemIndex(db, study.id);
+  const bySource = aq.itemsBySource(db, study.id);
+  const tutors = [...new Set(bySource.map(([source]) => source ?? NO_SOURCE))].sort();
+  const tutorIndex = new Map(tutors.map((m, k) => [m, k]));
+  const tutorOf = new Int32Array(items.n);
+  for (const [source, ids] of bySource) {
+    const t = tutorIndex.get(source ?? NO_SOURCE)!;
+    let id = 0;
+    for (let k = 0; k <= ids.length; k++) {
+      const ch = k < ids.length ? ids.charCodeAt(k) : 44;
+      if (ch !== 44) {
+        id = id * 10 + ch - 48;
+        continue;
+      }
+      const i = items.of(id);
+      if (i >= 0) tutorOf[i] = t;
+      id = 0;
+    }
+  }
+  const folds = dimensions.map(lenientOf);
+  return {
+    study,
+    dimensions,
+    D: dimensions.length,
+    n: items.n,
+    items,
+    tutors,
+    tutorOf,
+    lenient: folds.map((f) => f?.codes ?? null),
+    lenientLabels: folds.map((f) => f?.labels ?? null),
+    desired: Int32Array.from(dimensions, (d) => d.labels.indexOf(d.desired)),
+  };
+}
+
+/** The reviewers' labels, read once per frame (agreement and alignment both need them with the ground truth). */
+const reads = new WeakMap<RubricFrame, RubricReviewerCodes>();
+
+function reviewersOf(db: Db, frame: RubricFrame): RubricReviewerCodes {
+  let read = reads.get(frame);
+  if (!read) reads.set(frame, (read = rubricReviewerCodes(db, frame.study, frame.items)));
+  return read;
+}
+
+/** Ground truth, dimension-major (`gold[d * n + i]`, −1 where none). */
+export function loadRubricGold(db: Db, frame: RubricFrame) {
+  return rubricGroundTruthCodes(db, frame.study, reviewersOf(db, frame));
+}
+
+/**
+ * The counting reviewer labels before adjudication in the shape of the pairwise `HumanLabels` (one block per
+ * dimension with its labelled items and codes by slot; who holds each slot), so the agreement code serves both.
+ */
+export function loadRubricHumanLabels(db: Db, frame: RubricFrame): HumanLabels {
+  const { n, D } = frame;
+  const read = reviewersOf(db, frame);
+  const S = read.slots;
+  let slots = 1;
+  const ids = new Set<number>();
+  for (let k = 0; k < n * S; k++) {
+    if (read.holder[k] === 0) continue;
+    ids.add(read.holder[k]);
+    if ((k % S) + 1 > slots) slots = (k % S) + 1;
+  }
+  const reviewers = packs.usernames(db, [...ids]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const userIndex = new Map(reviewers.map(([id], k) => [id, k]));
+  const slotUser = new Int32Array(n * slots).fill(-1);
+  for (let i = 0; i < n; i++) {
+    for (let s = 0; s < slots; s++) {
+      const id = read.holder[i * S + s];
+      if (id !== 0) slotUser[i * slots + s] = userIndex.get(id)!;
+    }
+  }
+  const dense = read.given;
+  const byCriterion = Array.from({ length: D }, (_, d) => {
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const base = (d * n + i) * S;
+      for (let s = 0; s < slots; s++) {
+        if (dense[base + s] >= 0) {
+          count++;
+          break;
+        }
+      }
+    }
+    const items = new Int32Array(count);
+    const codes = new Int8Array(count * slots);
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      const base = (d * n + i) * S;
+      let any = false;
+      for (let s = 0; s < slots; s++) if (dense[base + s] >= 0) any = true;
+      if (!any) continue;
+      items[r] = i;
+      for (let s = 0; s < slots; s++) codes[r * slots + s] = dense[base + s];
+      r++;
+    }
+    return { items, codes };
+  });
+  return { slots, byCriterion, users: reviewers.map(([, username]) => username), slotUser };
+}
+
+/** The judge sample a report reads: 1 unless asked (each sample of a run is a verdict set of its own). */
+export const sampleSchema = z.coerce
+  .number({ error: 'sample must be a number.' })
+  .int({ error: 'sample must be a whole number.' })
+  .min(1, { error: 'sample must be at least 1.' })
+  .max(100, { error: 'sample is at most 100.' })
+  .default(1);
+
+/** A judge run of the study by name; an unknown name is "not found". */
+export function rubricJudgeRunNamed(db: Db, studyId: number, name: string) {
+  const run = aq.findJudgeRun(db, studyId, name);
+  if (!run) throw notFound(`A judge run named "${name}"`);
+  return run;
+}
+
+/**
+ * One sample of a judge run's verdicts, dimension-major (`verdict[d * n + i]`, −1 where none). A sample the run
+ * does not have is refused with the samples it has, unless `lenientMissing` (the leaderboard's runs without it).
+ */
+export function loadRubricJudge(db: Db, frame: RubricFrame, run: { id: number; name: string }, sample: number, lenientMissing = false): Int8Array {
+  const { n, D } = frame;
+  const verdict = new Int8Array(D * n).fill(-1);
+  let read = 0;
+  for (const [from, to] of itemRanges(frame.items)) {
+    const seg = new Segments(rubricJudgePackText(db, run.id, sample, from, to));
+    const text = seg.text;
+    while (seg.next()) {
+      const i = frame.items.of(seg.fields[0]);
+      if (i < 0) continue;
+      for (let p = seg.start; p < seg.end; p++) {
+        const v = text.charCodeAt(p) - 48;
+        const d = v >> 4;
+        if (d < D) verdict[d * n + i] = v & 15;
+        read++;
+      }
+    }
+  }
+  if (read === 0 && sample !== 1 && !lenientMissing) {
+    const have = rubricJudgeSamples(db, run.id);
+    throw invalid(`The judge run "${run.name}" has no sample ${sample}; its samples: ${have.join(', ') || 'none'}.`, { sample: 'Unknown sample' });
+  }
+  return verdict;
+}
+
+/** Folds codes of dimension d by its lenient map into `out` (−1 stays −1). */
+export function foldLenient(frame: RubricFrame, d: number, codes: Int8Array, out: Int8Array): Int8Array {
+  const map = frame.lenient[d]!;
+  for (let k = 0; k < codes.length; k++) out[k] = codes[k] < 0 ? -1 : map[codes[k]];
+  return out;
+}

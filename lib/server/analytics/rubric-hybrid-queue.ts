@@ -1,0 +1,92 @@
+import 'server-only';
+import { z } from 'zod';
+import { getDb, inTransaction } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
+import * as studiesQ from '@/db/queries/studies';
+import * as usersQ from '@/db/queries/users';
+import { planBalanced } from '@/lib/assign/plan';
+import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
+import type { Actor } from '../actor';
+import { audit } from '../accounts/audit';
+import { conflict, invalid } from '../errors';
+import { parseInput } from '../parse';
+import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
+import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge, rubricJudgeRunNamed } from './rubric-data';
+import { dimensionIndex, planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-reports';
+
+const optionsSchema = rubricHybridOptions.extend({
+  /** Each tutor's own plan (Padó Table 4) for its replies, instead of one plan for every tutor. */
+  perTutor: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .transform((v) => v === true || v === 'true')
+    .default(false),
+  usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
+});
+
+const tallies = (p: HybridPlanDto, labels: readonly string[]) =>
+  labels.map((label) => {
+    const c = p.classes.find((k) => k.label === label);
+    return { label, predicted: c?.predicted ?? 0, correct: c?.correct ?? 0 };
+  });
+
+/**
+ * Opens the review queue a rubric hybrid plan calls for, with the rules of the pairwise queue (`hybrid-queue.ts`):
+ * the replies nobody has reviewed yet that the judge put in a reviewed class on the plan's dimension, plus a seeded
+ * random sample of its accepted class of the size the plan expects. With `perTutor`, each tutor's replies follow
+ * that tutor's own plan. Each reply goes to one of the chosen people (balanced); their reviews become ground truth
+ * like any other. Leads and admins only.
+ */
+export function openRubricHybridQueue(actor: Actor, studyId: number, input: unknown): RubricHybridQueueDto {
+  const db = getDb();
+  const study = analysableRubricStudy(db, actor, studyId);
+  const opts = parseInput(optionsSchema, input);
+  if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
+  const report = rubricHybridReport(actor, studyId, opts);
+  const reviewers = opts.usernames.map((u) => {
+    const user = usersQ.findUserByUsername(db, u);
+    if (!user || !user.active || !user.passwordHash) throw invalid(`No active account named "${u}".`, { usernames: 'Unknown account' });
+    return user.id;
+  });
+
+  return inTransaction(db, () => {
+    const frame = loadRubricFrame(db, study);
+    const d = dimensionIndex(frame, report.criterion);
+    const run = rubricJudgeRunNamed(db, studyId, opts.judge);
+    const codes = planCodes(frame, d, loadRubricGold(db, frame).gold, loadRubricJudge(db, frame, run, opts.sample), report.lenient);
+    const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
+    const itemAt = frame.items.ids;
+    const plans = opts.perTutor ? report.byModel.map((m, t) => ({ tutor: t, plan: m as HybridPlanDto })) : [{ tutor: -1, plan: report as HybridPlanDto }];
+    let routed = 0;
+    let extra = 0;
+    const chosen: number[] = [];
+    for (const { tutor, plan } of plans) {
+      // Only replies nobody has reviewed are candidates; the rest already have (or will have) people's labels.
+      const predictions = new Int8Array(frame.n).fill(-1);
+      for (let i = 0; i < frame.n; i++) {
+        if (reviewed.has(itemAt[i]) || (tutor >= 0 && frame.tutorOf[i] !== tutor)) continue;
+        predictions[i] = codes.verdict[i];
+      }
+      const stats = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
+      const queue = hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
+      routed += queue.review.length;
+      extra += queue.extra.length;
+      for (const i of queue.review) chosen.push(itemAt[i]);
+      for (const i of queue.extra) chosen.push(itemAt[i]);
+    }
+    const itemIds = chosen.sort((a, b) => a - b);
+    if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
+
+    const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
+    const offset = new Map(reviewers.map((u) => [u, assignmentsQ.lastQueuePosition(db, studyId, u)]));
+    for (const p of plannedRows) assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
+    studiesQ.addMembers(db, studyId, reviewers);
+    const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
+    audit(db, {
+      userId: actor.id,
+      action: 'hybrid_queue_opened',
+      studyId,
+      detail: { judge: opts.judge, criterion: report.criterion, target: opts.target, lenient: report.lenient, perTutor: opts.perTutor, routed, extra },
+    });
+    return { judge: opts.judge, criterion: report.criterion, lenient: report.lenient, perTutor: opts.perTutor, routed, extra, assignments: perUser };
+  });
+}

@@ -1,0 +1,210 @@
+import 'server-only';
+import { getDb, openSnapshot, type Db } from '@/db/client';
+import * as rq from '@/db/queries/rubric-review';
+import type { StudyRow } from '@/db/queries/studies';
+import { csvHeader, csvLines } from '@/lib/io/csv';
+import { jsonlLine } from '@/lib/io/jsonl-out';
+import type { RubricDimension } from '@/lib/validation/rubric';
+import type { Actor } from '../actor';
+import { audit } from '../accounts/audit';
+import { invalid } from '../errors';
+import { studyForStaff } from '../review/access';
+import type { RubricGroundTruthSummaryDto } from './dto';
+import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
+
+/** One dimension of one item of a rubric study, settled by the ground-truth rule. Labels by name. */
+export type RubricGroundTruthRow = {
+  item: string;
+  itemId: number;
+  group: string | null;
+  /** Who wrote the reply (the study's lead sees it; reviewers never do). */
+  source: string | null;
+  dimension: string;
+  label: string;
+  /** The label after the dimension's lenient folding (the same label where the dimension has none). */
+  lenient: string;
+  provenance: Provenance;
+  /** Each reviewer's label by slot (Reviewer 1 first); null where a reviewer gave none. */
+  reviewers: (string | null)[];
+  adjudicator: string | null;
+  rationale: string | null;
+};
+
+type Ruling = { label: number; rationale: string | null; adjudicator: string };
+
+/** The lenient name of each label code of a dimension (the label itself where the dimension folds nothing). */
+export const lenientNames = (d: RubricDimension): string[] => d.labels.map((l) => d.lenient?.[l] ?? l);
+
+/** Groups the study's label stream (ordered by item) into one item at a time, codes by dimension × slot. */
+function* itemsOf(rows: Iterable<rq.RubricLabelStreamRow>, dimensions: number) {
+  type Item = { row: rq.RubricLabelStreamRow; slots: number[]; codes: Map<number, number>[] };
+  let current: Item | null = null;
+  for (const r of rows) {
+    if (!current || current.row.itemId !== r.itemId) {
+      if (current) yield current;
+      current = { row: r, slots: [], codes: Array.from({ length: dimensions }, () => new Map<number, number>()) };
+    }
+    if (r.slot === null || r.dimension === null || r.label === null || r.dimension >= dimensions) continue;
+    if (!current.slots.includes(r.slot)) current.slots.push(r.slot);
+    current.codes[r.dimension].set(r.slot, r.label);
+  }
+  if (current) yield current;
+}
+
+/**
+ * Ground truth of a rubric study, item by item in position order and dimension by dimension in catalog order; every
+ * dimension decided by the one ground-truth rule (`decide`, with the dimension's label-set size). An item some
+ * reviewer has not submitted yet, or with a dimension still open, is left out whole; `onIncomplete` is told of it.
+ */
+export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId: string) => void): Generator<RubricGroundTruthRow> {
+  const catalog = (study.criteria ?? []) as RubricDimension[];
+  const lenient = catalog.map(lenientNames);
+  const rulings = new Map<string, Ruling>();
+  for (const r of rq.studyRubricRulings(db, study.id)) rulings.set(`${r.itemId}:${r.dimension}`, r);
+  const minSlots = study.reviewersPerItem;
+  const votes = new Int8Array(64);
+  items: for (const { row, slots, codes } of itemsOf(rq.iterateRubricLabels(db, study.id), catalog.length)) {
+    if (row.pending > 0 || slots.length === 0) {
+      onIncomplete?.(row.externalId);
+      continue;
+    }
+    slots.sort((a, b) => a - b);
+    const out: RubricGroundTruthRow[] = [];
+    for (let k = 0; k < catalog.length; k++) {
+      const d = catalog[k];
+      slots.forEach((s, i) => (votes[i] = codes[k].get(s) ?? -1));
+      let outcome = decide(votes, 0, slots.length, UNKNOWN_RULING, study.groundTruthRule, d.labels.length);
+      const ruling = outcome === ASK_RULING ? rulings.get(`${row.itemId}:${k}`) : undefined;
+      if (outcome === ASK_RULING)
+        outcome = decide(votes, 0, slots.length, ruling ? ruling.label : NO_RULING, study.groundTruthRule, d.labels.length);
+      if (outcome === NO_VOTES) continue;
+      const provenance = outcomeProvenance(outcome);
+      if (!provenance) {
+        onIncomplete?.(row.externalId);
+        continue items;
+      }
+      const label = outcomeLabel(outcome);
+      const reviewers: (string | null)[] = Array<string | null>(Math.max(minSlots, slots.length)).fill(null);
+      slots.forEach((_, i) => (reviewers[i] = votes[i] >= 0 ? d.labels[votes[i]] : null));
+      const adjudicated = provenance === 'adjudicated' ? ruling! : null;
+      out.push({
+        item: row.externalId,
+        itemId: row.itemId,
+        group: row.groupKey,
+        source: row.source,
+        dimension: d.id,
+        label: d.labels[label],
+        lenient: lenient[k][label],
+        provenance,
+        reviewers,
+        adjudicator: adjudicated?.adjudicator ?? null,
+        rationale: adjudicated?.rationale ?? null,
+      });
+    }
+    yield* out;
+  }
+}
+
+/** How many items are complete, how many labels the ground truth has and how many were adjudicated. */
+export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSummaryDto {
+  let items = 0;
+  let incomplete = 0;
+  let labels = 0;
+  let adjudicated = 0;
+  const seen = new Set<number>();
+  for (const r of rubricGroundTruth(db, study, () => incomplete++)) {
+    labels++;
+    if (r.provenance === 'adjudicated') adjudicated++;
+    seen.add(r.itemId);
+  }
+  items = seen.size + incomplete;
+  return { items, complete: seen.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
+}
+
+const CSV_BATCH = 500;
+
+/**
+ * The ground-truth export of a rubric study: per item and dimension the final label, its lenient label, provenance,
+ * each reviewer's label, the adjudicator and rationale; JSONL or CSV lines, streamed from a snapshot. Incomplete
+ * items are left out and counted (`summary.incomplete`).
+ */
+export function exportRubricGroundTruth(actor: Actor, studyId: number, format: string) {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
+  if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
+  const summary = summarizeRubric(db, study);
+  audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
+  const slots = study.reviewersPerItem;
+  function* lines(): Generator<string> {
+    const snap = openSnapshot();
+    try {
+      if (format === 'csv') {
+        yield csvHeader([
+          'item',
+          'group',
+          'source',
+          'dimension',
+          'label',
+          'lenient_label',
+          'provenance',
+          ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+          'adjudicator',
+          'rationale',
+        ]);
+        let batch: unknown[][] = [];
+        for (const r of rubricGroundTruth(snap.db, study)) {
+          batch.push([
+            r.item,
+            r.group ?? '',
+            r.source ?? '',
+            r.dimension,
+            r.label,
+            r.lenient,
+            r.provenance,
+            ...r.reviewers.map((l) => l ?? ''),
+            r.adjudicator ?? '',
+            r.rationale ?? '',
+          ]);
+          if (batch.length === CSV_BATCH) {
+            yield csvLines(batch);
+            batch = [];
+          }
+        }
+        if (batch.length) yield csvLines(batch);
+      } else {
+        for (const r of rubricGroundTruth(snap.db, study)) {
+          yield jsonlLine({
+            item: r.item,
+            group: r.group,
+            source: r.source,
+            dimension: r.dimension,
+            label: r.label,
+            lenient_label: r.lenient,
+            provenance: r.provenance,
+            reviewers: r.reviewers,
+            adjudicator: r.adjudicator,
+            rationale: r.rationale,
+          });
+        }
+      }
+    } finally {
+      snap.close();
+    }
+  }
+  const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
+  return {
+    lines: lines(),
+    summary,
+    filename: `${safeName}-ground-truth.${format}`,
+    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+  };
+}
+
+/** The ground-truth summary of a rubric study, for its leads. */
+export function rubricGroundTruthSummary(actor: Actor, studyId: number): RubricGroundTruthSummaryDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
+  return summarizeRubric(db, study);
+}

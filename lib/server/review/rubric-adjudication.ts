@@ -1,0 +1,146 @@
+import 'server-only';
+import { getDb, inTransaction, type Db } from '@/db/client';
+import * as pq from '@/db/queries/pairwise';
+import * as rq from '@/db/queries/rubric-review';
+import type { StudyRow } from '@/db/queries/studies';
+import { submitRubricAdjudicationSchema } from '@/lib/validation/rubric-review';
+import type { Actor } from '../actor';
+import { audit } from '../accounts/audit';
+import { conflict, invalid, notFound } from '../errors';
+import { parseInput } from '../parse';
+import { NO_RULING, decide, needsAdjudication, outcomeLabel } from '../ground-truth/rule';
+import { getAdjudicationItem, studyForAdjudicator } from './adjudication';
+import type { AdjudicationItemDto, RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from './dto';
+import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
+import { blindRubricItem, codesOf, dimensionDto, rubricCatalog } from './rubric';
+
+/** Each dimension's label codes by reviewer slot (index 0 = Reviewer 1; −1 where that reviewer gave none). */
+function codesBySlot(db: Db, itemId: number, dimensions: number) {
+  const rows = rq.rubricReviewerLabels(db, itemId);
+  const slots = [...new Set(rows.map((r) => r.slot))].sort((a, b) => a - b);
+  const byDimension = Array.from({ length: dimensions }, () => Array<number>(slots.length).fill(-1));
+  for (const r of rows) if (r.dimension < dimensions) byDimension[r.dimension][slots.indexOf(r.slot)] = r.label;
+  return { byDimension, reviewerCount: slots.length };
+}
+
+function requireComplete(db: Db, itemId: number) {
+  const states = pq.assignmentStates(db, itemId);
+  if (!states.length || states.some((s) => s.state !== 'submitted')) throw conflict('Not every reviewer has labelled this item yet.');
+}
+
+function rubricItemOf(db: Db, study: StudyRow, itemId: number) {
+  const row = rq.rubricItemRow(db, itemId);
+  if (!row || row.studyId !== study.id) throw notFound('That item');
+  return row;
+}
+
+/**
+ * A disputed rubric item as its adjudicator sees it: the dialogue and reply (no source), and per dimension each
+ * reviewer's label as "Reviewer 1 / Reviewer 2", the ruling so far; the dimensions the rule leaves open first.
+ */
+export function getRubricAdjudicationItem(actor: Actor, studyId: number, itemId: number): RubricAdjudicationItemDto {
+  const db = getDb();
+  const study = studyForAdjudicator(db, actor, studyId, 'rubric');
+  rubricItemOf(db, study, itemId);
+  requireComplete(db, itemId);
+  const catalog = rubricCatalog(study);
+  const { dimensions: _dimensions, ...item } = blindRubricItem(db, study, itemId);
+  const { byDimension, reviewerCount } = codesBySlot(db, itemId, catalog.length);
+  const rulings = new Map(rq.latestRubricRulings(db, itemId).map((r) => [r.dimension, r]));
+  const rows = catalog.map((d, k): RubricAdjudicationDimensionDto => {
+    const codes = byDimension[k];
+    const outcome = decide(codes, 0, codes.length, NO_RULING, study.groundTruthRule, d.labels.length);
+    const ruling = rulings.get(k);
+    const given = codes.some((c) => c >= 0);
+    const agreed = given && !needsAdjudication(outcome);
+    return {
+      ...dimensionDto(d),
+      reviewers: codes.map((c) => (c >= 0 ? d.labels[c] : null)),
+      agreed,
+      settled: agreed ? d.labels[outcomeLabel(outcome)] : null,
+      ruling: ruling ? d.labels[ruling.label] : null,
+      rationale: ruling?.rationale ?? null,
+    };
+  });
+  // Disagreements first; within each group the catalog order stays (sort is stable).
+  rows.sort((a, b) => Number(a.agreed) - Number(b.agreed));
+  return { kind: 'rubric-adjudication', ...item, studyId, dimensions: rows, reviewerCount };
+}
+
+/** The adjudication view of an item of either kind of study with disagreements. */
+export function getAdjudicationView(actor: Actor, studyId: number, itemId: number): AdjudicationItemDto | RubricAdjudicationItemDto {
+  const study = studyForAdjudicator(getDb(), actor, studyId, 'any');
+  return study.kind === 'rubric' ? getRubricAdjudicationItem(actor, studyId, itemId) : getAdjudicationItem(actor, studyId, itemId);
+}
+
+/**
+ * Settles every dimension of a rubric item that its reviewers leave open under the study's rule: one label of the
+ * dimension's set each, a rationale where the ruling differs from every reviewer. Appends a revision per dimension
+ * to `rubric_adjudications`; the same request id again writes nothing (a conflict if it carries other rulings).
+ */
+export function submitRubricAdjudication(actor: Actor, input: unknown) {
+  const { studyId, itemId, requestId, labels, rationales } = parseInput(submitRubricAdjudicationSchema, input);
+  const db = getDb();
+  return inTransaction(
+    db,
+    () => {
+      const written = Object.fromEntries(
+        Object.entries(rationales)
+          .map(([c, r]) => [c, r.trim()])
+          .filter(([, r]) => r),
+      );
+      const hash = requestHash({ studyId, itemId, labels, rationales: written });
+      const prior = rq.rubricAdjudicationByRequest(db, actor.id, requestId);
+      if (prior) {
+        if (prior.itemId !== itemId || (prior.requestHash !== null && prior.requestHash !== hash)) throw conflict(DIFFERENT_SUBMISSION);
+        return { itemId, duplicate: true };
+      }
+      const study = studyForAdjudicator(db, actor, studyId, 'rubric');
+      if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
+      rubricItemOf(db, study, itemId);
+      requireComplete(db, itemId);
+      const catalog = rubricCatalog(study);
+      const { byDimension } = codesBySlot(db, itemId, catalog.length);
+      const disputed = catalog
+        .map((d, k) => ({ d, k, codes: byDimension[k] }))
+        .filter(({ d, codes }) => needsAdjudication(decide(codes, 0, codes.length, NO_RULING, study.groundTruthRule, d.labels.length)));
+      if (!disputed.length) throw conflict('Every dimension of this item is settled by its reviewers; there is nothing to adjudicate.');
+      const codes = new Map(codesOf(catalog, labels, false).map((c) => [c.dimension, c.label]));
+      const fieldErrors: Record<string, string> = {};
+      const decided: { dimension: number; label: number; rationale: string | null }[] = [];
+      for (const { d, k, codes: given } of disputed) {
+        const label = codes.get(k);
+        if (label === undefined) {
+          fieldErrors[d.id] = 'Choose a final label.';
+          continue;
+        }
+        const rationale = written[d.id] ?? null;
+        if (!given.includes(label) && !rationale) {
+          fieldErrors[d.id] = 'Explain why you overrule every reviewer.';
+          continue;
+        }
+        decided.push({ dimension: k, label, rationale });
+      }
+      const extra = [...codes.keys()].filter((k) => !disputed.some((x) => x.k === k));
+      if (extra.length) fieldErrors[catalog[extra[0]].id] = 'The reviewers settled this one; it is not yours to decide.';
+      if (Object.keys(fieldErrors).length) {
+        throw invalid(
+          `Settle every disagreement: ${Object.entries(fieldErrors)
+            .map(([c, m]) => `${c}: ${m}`)
+            .join(' ')}`,
+          fieldErrors,
+        );
+      }
+      for (const x of decided) rq.insertRubricAdjudication(db, { itemId, ...x, adjudicatorId: actor.id, requestId, requestHash: hash });
+      audit(db, {
+        userId: actor.id,
+        action: 'item_adjudicated',
+        studyId,
+        objectId: itemId,
+        detail: { dimensions: decided.map((x) => catalog[x.dimension].id) },
+      });
+      return { itemId, duplicate: false };
+    },
+    'immediate',
+  );
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/*
+ * What a rubric screen sends: labels by dimension id and label name, as on screen. Names are checked against the
+ * study's own catalog inside the use-case (lib/server/review/rubric.ts), where the catalog is known.
+ */
+
+const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
+const activeMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 3600 * 1000);
+const dimensionKey = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/)
+  .max(64);
+const labelName = z.string().min(1).max(100);
+const labels = z.record(dimensionKey, labelName);
+const note = z.string().max(5000);
+
+/** A rubric reviewer's work in progress: labels chosen so far, the focused dimension, the note. */
+export const rubricDraftSchema = z.object({
+  labels: labels.default({}),
+  focus: z.number().int().min(0).max(1000).optional(),
+  note: note.optional(),
+});
+export type RubricDraft = z.infer<typeof rubricDraftSchema>;
+
+export const saveRubricDraftSchema = z.object({ assignmentId: z.number().int().positive(), draft: rubricDraftSchema, activeMs });
+
+export const submitRubricSchema = z.object({
+  assignmentId: z.number().int().positive(),
+  requestId,
+  activeMs,
+  labels,
+  note: note.optional(),
+});
+
+export const submitRubricAdjudicationSchema = z.object({
+  studyId: z.number().int().positive(),
+  itemId: z.number().int().positive(),
+  requestId,
+  labels,
+  rationales: z.record(dimensionKey, z.string().max(5000)).default({}),
+});
