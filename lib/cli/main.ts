@@ -65,7 +65,11 @@ async function main(argv: string[]): Promise<number> {
     if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     if (e instanceof ImportRejected) {
       process.stderr.write(`concord ${command.name}: ${e.message}\n`);
-      for (const err of e.errors) process.stderr.write(`  line ${err.line}${err.path ? `, ${err.path}` : ''}: ${err.message}\n`);
+      for (const err of e.errors) {
+        // Adapter formats (MRBench, AITutor-EvalKit) number records and already say where: "record 12 (item …), path: …".
+        const where = err.message.startsWith(`record ${err.line}`) ? '' : `line ${err.line}${err.path ? `, ${err.path}` : ''}: `;
+        process.stderr.write(`  ${where}${err.message}\n`);
+      }
       if (e.errorCount > e.errors.length) process.stderr.write(`  … and ${e.errorCount - e.errors.length} more\n`);
       return 1;
     }
