@@ -65,7 +65,7 @@ test('renaming and new guidelines: the reviewer sees the new version, the old on
 
   const ann = await asUser(browser, 'ann1');
   await ann.page.goto(`/studies/${studyId}/review`);
-  await ann.page.getByText('Guidelines', { exact: true }).click();
+  await ann.page.getByRole('button', { name: 'Guidelines', exact: true }).click();
   await expect(ann.page.getByText('Second version: also check the arithmetic.')).toBeVisible();
   await expect(ann.page.getByText('First version: verify each step.')).toHaveCount(0);
   await ann.context.close();

@@ -6,7 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Kbd } from '@/components/ui/kbd';
 import type { Shortcut } from '@/components/ui/shortcut-help';
 import type { RemarksDto } from '@/lib/server/review/dto';
-import { COMMENT_MAX, FLAG_REASON_MAX } from '@/lib/validation/review';
+import { COMMENT_MAX, FLAG_REASON_MAX } from '@/lib/validation/limits';
 import { useReviewKeys } from './use-review-keys';
 
 /** What a review screen hands the shell so the reviewer can skip, flag and comment on the item on screen. */

@@ -1,5 +1,10 @@
 import * as z from 'zod';
 
+// In the browser, schemas are built without zod's compiled fast path: deciding whether it may compile one, zod
+// tries `new Function`, which Concord's Content-Security-Policy (no 'unsafe-eval') reports as a violation even
+// though the attempt is caught. The schemas that import this module are built after this line runs.
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
 /**
  * Building blocks shared by the item, label and decision schemas.
  *

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMENT_MAX, FLAG_REASON_MAX } from './limits';
 
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
 const activeMs = z
@@ -42,8 +43,7 @@ export const skipSchema = z.object({
   activeMs,
 });
 
-export const FLAG_REASON_MAX = 500;
-export const COMMENT_MAX = 5000;
+export { COMMENT_MAX, FLAG_REASON_MAX };
 
 /** Flags an item for the study's leads with a reason, or clears the flag (`reason: null`). */
 export const flagSchema = z.object({
