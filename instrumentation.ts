@@ -9,6 +9,9 @@ export async function register() {
       console.error('Concord: the database could not be opened or migrated; refusing to start.', e);
       process.exit(1);
     }
+    // Scheduled, verified backups (CONCORD_BACKUP_EVERY), written by a child process while people work.
+    const { startBackupSchedule } = await import('./lib/server/system/backup-schedule');
+    startBackupSchedule();
     // Before the first request: sign-in throttling needs the socket's address, which a client cannot forge.
     const { installPeerAddressHeader } = await import('./lib/auth/peer-address');
     installPeerAddressHeader();

@@ -14,6 +14,14 @@ function migrationsFolder(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.CONCORD_MIGRATIONS ?? path.join(process.cwd(), 'db', 'migrations'));
 }
 
+/** The migrations this code knows (drizzle's journal): how many, and the newest one's time as drizzle records it. */
+export function knownMigrations(): { count: number; newest: number } {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  return { count: journal.entries.length, newest: Math.max(0, ...journal.entries.map((e) => e.when)) };
+}
+
 /** Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. */
 export function openDatabase(file: string): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });

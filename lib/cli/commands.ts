@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import type { ParseArgsConfig } from 'node:util';
 import { seedDemo } from '@/lib/server/demo/seed';
 import { backupDatabase } from '@/lib/server/system/backup';
+import { restoreDatabase } from '@/lib/server/system/restore';
+import { databasePath } from '@/lib/env';
 import { exportFlows } from '@/lib/server/studies/exports';
 import { flowReport } from '@/lib/server/studies/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
@@ -236,11 +238,33 @@ export const COMMANDS: Command[] = [
   {
     name: 'backup',
     usage: 'backup FILE',
-    summary: 'Writes a consistent copy of the database while it is in use, and checks it; restore by using the copy as CONCORD_DB.',
+    summary:
+      'Writes a consistent copy of the database while it is in use, and checks it (integrity and row counts); put it back with `restore`.',
     async run(_v, [file]) {
       if (!file) throw invalid('Name the backup file.');
       const b = await backupDatabase(cliActor(), file);
-      process.stdout.write(`Backed up to ${b.file} (${b.bytes.toLocaleString('en-US')} bytes, integrity ${b.integrity}).\n`);
+      process.stdout.write(
+        `Backed up to ${b.file} (${b.bytes.toLocaleString('en-US')} bytes, integrity ${b.integrity}, ` +
+          `${b.counts.annotations.toLocaleString('en-US')} annotations, ${b.counts.judge_labels.toLocaleString('en-US')} judge verdicts).\n`,
+      );
+    },
+  },
+  {
+    name: 'restore',
+    usage: 'restore FILE [--to DB] [--force]',
+    summary:
+      'Puts a backup in place as the database (CONCORD_DB, or --to), atomically, after checking it; refuses a damaged, foreign or newer-schema file. ' +
+      'An existing database is replaced only with --force, and kept as DB.before-restore-TIME. Stop the server first.',
+    options: { to: { type: 'string' }, force: { type: 'boolean' } },
+    db: false,
+    async run(v, [file]) {
+      if (!file) throw invalid('Name the backup file to restore.');
+      const r = await restoreDatabase(file, str(v, 'to') ?? databasePath(), { force: !!v.force });
+      process.stdout.write(
+        `Restored ${r.file} into ${r.target} (${r.bytes.toLocaleString('en-US')} bytes, ${r.migrations} migrations, ` +
+          `${r.counts.annotations.toLocaleString('en-US')} annotations).\n` +
+          (r.keptAs ? `The database it replaced is kept as ${r.keptAs}.\n` : ''),
+      );
     },
   },
   {
