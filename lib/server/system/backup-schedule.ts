@@ -1,5 +1,7 @@
 import 'server-only';
 import { backupConfig, databasePath } from '@/lib/env';
+import type { Actor } from '../actor';
+import { forbidden } from '../errors';
 import { runTsxChild } from '../imports/tsx-child';
 import { goodBackups, lastBackupRun } from './backup';
 import type { BackupRunDto, BackupStatusDto, GoodBackupDto, HealthBackupDto } from './dto';
@@ -110,4 +112,10 @@ export function startBackupSchedule() {
   if (schedule.config.everyMs) {
     console.log(`Concord: a verified backup every ${schedule.config.every} into ${schedule.config.dir}, the newest ${schedule.config.keep} kept.`);
   }
+}
+
+/** For the admin page: the schedule, the newest good backup (with its folder) and the newest attempt. */
+export function backupStatusFor(actor: Actor): BackupStatusDto {
+  if (actor.role !== 'admin') throw forbidden('Only an admin can see the backups.');
+  return backupSchedule().status();
 }
