@@ -61,7 +61,7 @@ export function backupConfig(): { every: string | null; everyMs: number | null; 
     every: e.CONCORD_BACKUP_EVERY ?? null,
     everyMs: e.CONCORD_BACKUP_EVERY ? durationMs(e.CONCORD_BACKUP_EVERY) : null,
     keep: e.CONCORD_BACKUP_KEEP,
-    dir: path.resolve(e.CONCORD_BACKUP_DIR ?? path.join(path.dirname(databasePath()), 'backups')),
+    dir: path.resolve(/*turbopackIgnore: true*/ e.CONCORD_BACKUP_DIR ?? path.join(path.dirname(databasePath()), 'backups')),
   };
 }
 

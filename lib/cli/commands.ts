@@ -51,7 +51,9 @@ async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw invalid('Give the password on standard input, e.g. `echo "$PASSWORD" | npx concord user add …`.');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function existingFile(file: string | undefined): string {
@@ -129,7 +131,9 @@ export const COMMANDS: Command[] = [
         adjudicator: str(v, 'adjudicator') ?? null,
       });
       const who = dto.members.map((m) => (m.setIndex ? `${m.username} (set ${m.setIndex})` : m.username)).join(', ');
-      process.stdout.write(`Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`);
+      process.stdout.write(
+        `Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`,
+      );
     },
   },
   {
@@ -157,11 +161,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'import items',
     usage: 'import items --study STUDY [--format concord|mathdial|bridge|pandalm] FILE',
-    summary: 'Imports items (JSON Lines; Bridge: its folder; PandaLM: testset-v1.json with its annotators). A file with any bad line is refused whole.',
+    summary:
+      'Imports items (JSON Lines; Bridge: its folder; PandaLM: testset-v1.json with its annotators). A file with any bad line is refused whole.',
     options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
       const report = importItems(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
-      process.stdout.write(`Imported ${report.inserted} new item(s); ${report.unchanged} already present and unchanged (${report.records} records).\n`);
+      process.stdout.write(
+        `Imported ${report.inserted} new item(s); ${report.unchanged} already present and unchanged (${report.records} records).\n`,
+      );
       if (report.annotations) {
         process.stdout.write(`Imported ${report.annotations.inserted} prior annotation(s); ${report.annotations.unchanged} unchanged.\n`);
       }
@@ -170,7 +177,8 @@ export const COMMANDS: Command[] = [
   {
     name: 'import annotations',
     usage: 'import annotations --study STUDY FILE',
-    summary: 'Imports labels made elsewhere ({"item", "annotator", "labels"} lines); unknown annotators become accounts that cannot sign in.',
+    summary:
+      'Imports labels made elsewhere ({"item", "annotator", "labels"} lines); unknown annotators become accounts that cannot sign in.',
     options: { study: { type: 'string' } },
     run(v, [file]) {
       const r = importAnnotations(cliActor(), parseStudyId(required(v, 'study')), existingFile(file));
@@ -192,8 +200,15 @@ export const COMMANDS: Command[] = [
       process.stdout.write(
         `${r.items} items, ${r.submitted} of ${r.assigned} reviews submitted\n` +
           `verified ${r.verified}${pct(r.verified)}, truncated ${r.truncated}${pct(r.truncated)}, discarded ${r.discarded}${pct(r.discarded)}\n` +
-          Object.entries(r.discardReasons).map(([k, n]) => `  ${k}: ${n}\n`).join('') +
-          r.reviewers.map((p) => `${p.username}: ${p.submitted}/${p.assigned}, ${(p.activeSeconds / 3600).toFixed(2)} h active, payout ${p.payout.toFixed(2)}\n`).join(''),
+          Object.entries(r.discardReasons)
+            .map(([k, n]) => `  ${k}: ${n}\n`)
+            .join('') +
+          r.reviewers
+            .map(
+              (p) =>
+                `${p.username}: ${p.submitted}/${p.assigned}, ${(p.activeSeconds / 3600).toFixed(2)} h active, payout ${p.payout.toFixed(2)}\n`,
+            )
+            .join(''),
       );
     },
   },
@@ -227,7 +242,7 @@ export const COMMANDS: Command[] = [
   {
     name: 'export ground-truth',
     usage: 'export ground-truth --study STUDY [--format jsonl|csv]',
-    summary: 'Streams the ground truth of a pairwise study: per item and criterion the final label, its provenance, the reviewers\' labels.',
+    summary: "Streams the ground truth of a pairwise study: per item and criterion the final label, its provenance, the reviewers' labels.",
     options: { study: { type: 'string' }, format: { type: 'string', default: 'jsonl' } },
     async run(v) {
       const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);

@@ -62,7 +62,13 @@ export class BackupSchedule {
     if (this.running) return this.running;
     const now = new Date();
     this.running = this.attempt(this.config.source, this.config.dir, this.config.keep, now)
-      .catch((e: unknown): BackupRunDto => ({ ok: false, at: now.toISOString(), finishedAt: new Date().toISOString(), ms: 0, error: String((e as Error)?.message ?? e) }))
+      .catch((e: unknown): BackupRunDto => ({
+        ok: false,
+        at: now.toISOString(),
+        finishedAt: new Date().toISOString(),
+        ms: 0,
+        error: String((e as Error)?.message ?? e),
+      }))
       .then((run) => {
         this.last = run;
         this.newest = goodBackups(this.config.dir)[0] ?? null;
@@ -77,7 +83,17 @@ export class BackupSchedule {
 
   status(): BackupStatusDto {
     const { every, everyMs, keep, dir } = this.config;
-    return { scheduled: !!everyMs, every, everyMs, keep, dir, newest: this.newest, last: this.last, running: !!this.running, nextAt: this.nextAt?.toISOString() ?? null };
+    return {
+      scheduled: !!everyMs,
+      every,
+      everyMs,
+      keep,
+      dir,
+      newest: this.newest,
+      last: this.last,
+      running: !!this.running,
+      nextAt: this.nextAt?.toISOString() ?? null,
+    };
   }
 
   /** What `/api/health` shows (see `HealthBackupDto`); `admin` adds the file's name and size. */
@@ -110,7 +126,9 @@ export function startBackupSchedule() {
   const schedule = backupSchedule();
   schedule.start();
   if (schedule.config.everyMs) {
-    console.log(`Concord: a verified backup every ${schedule.config.every} into ${schedule.config.dir}, the newest ${schedule.config.keep} kept.`);
+    console.log(
+      `Concord: a verified backup every ${schedule.config.every} into ${schedule.config.dir}, the newest ${schedule.config.keep} kept.`,
+    );
   }
 }
 

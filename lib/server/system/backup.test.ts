@@ -227,7 +227,9 @@ describe('restore', () => {
     const other = new Database(path.join(d, 'other.db'));
     other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)');
     other.close();
-    await expect(restoreDatabase(path.join(d, 'other.db'), target)).rejects.toThrow(/not a Concord database: it has no __drizzle_migrations/);
+    await expect(restoreDatabase(path.join(d, 'other.db'), target)).rejects.toThrow(
+      /not a Concord database: it has no __drizzle_migrations/,
+    );
     expect(fs.existsSync(target)).toBe(false);
     expect(fs.readdirSync(d).filter((f) => f.includes('restore'))).toEqual([]);
   });

@@ -82,7 +82,9 @@ export async function copyAndVerify(source: string, target: string): Promise<Bac
       const copied = tableCounts(copy);
       const differ = Object.keys(counts).filter((t) => copied[t] !== counts[t]);
       if (differ.length) {
-        throw new Error(`the copy's row counts differ from the database's: ${differ.map((t) => `${t} ${copied[t]} ≠ ${counts[t]}`).join(', ')}`);
+        throw new Error(
+          `the copy's row counts differ from the database's: ${differ.map((t) => `${t} ${copied[t]} ≠ ${counts[t]}`).join(', ')}`,
+        );
       }
     } finally {
       copy.close();
@@ -166,7 +168,16 @@ export async function scheduledBackup(source: string, dir: string, keep: number,
       fs.rmSync(old.file, { force: true });
       deleted.push(old.name);
     }
-    run = { ok: true, at: b.at, finishedAt: new Date().toISOString(), ms: Date.now() - started, name: path.basename(b.file), bytes: b.bytes, counts: b.counts, deleted };
+    run = {
+      ok: true,
+      at: b.at,
+      finishedAt: new Date().toISOString(),
+      ms: Date.now() - started,
+      name: path.basename(b.file),
+      bytes: b.bytes,
+      counts: b.counts,
+      deleted,
+    };
   } catch (e) {
     run = { ok: false, at: now.toISOString(), finishedAt: new Date().toISOString(), ms: Date.now() - started, error: (e as Error).message };
   }

@@ -43,4 +43,11 @@ export type HealthBackupDto = {
 
 export type HealthDto = { ok: boolean; backup: HealthBackupDto };
 
-export type RestoreDto = { file: string; target: string; bytes: number; migrations: number; keptAs: string | null; counts: Record<string, number> };
+export type RestoreDto = {
+  file: string;
+  target: string;
+  bytes: number;
+  migrations: number;
+  keptAs: string | null;
+  counts: Record<string, number>;
+};

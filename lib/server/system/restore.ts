@@ -26,7 +26,8 @@ function inspect(file: string): { migrations: number; counts: Record<string, num
       throw invalid(`${file} is not a Concord database (not an SQLite file: ${(e as Error).message}).`);
     }
     const missing = ['__drizzle_migrations', ...COUNTED_TABLES].filter((t) => !tables.has(t));
-    if (missing.length) throw invalid(`${file} is not a Concord database: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}.`);
+    if (missing.length)
+      throw invalid(`${file} is not a Concord database: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}.`);
     let integrity: string;
     try {
       integrity = integrityCheck(db);
@@ -48,7 +49,11 @@ function inspect(file: string): { migrations: number; counts: Record<string, num
   }
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /**
  * Puts the backup `source` in place as the database `target`, atomically: the backup is checked (an SQLite file
@@ -69,7 +74,10 @@ export async function restoreDatabase(source: string, target: string, { force = 
 
   const exists = fs.existsSync(to);
   if (exists) {
-    if (!force) throw invalid(`${to} already exists. Stop the server and add --force to replace it (it is kept as ${path.basename(to)}.before-restore-…).`);
+    if (!force)
+      throw invalid(
+        `${to} already exists. Stop the server and add --force to replace it (it is kept as ${path.basename(to)}.before-restore-…).`,
+      );
     // Closing the last connection checkpoints the WAL into the file and removes it; if it stays, someone else has it open.
     const current = new Database(to, { fileMustExist: true });
     current.close();
