@@ -159,3 +159,21 @@ export function serverActionId(file: string, name: string): string {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Creates accounts on `db` in this process (one process for hundreds of accounts instead of one CLI run each):
+ * the same use-case as `concord user add`. Run the script with `--conditions=react-server`; call it before the
+ * server starts, and only with this one database in the process.
+ */
+export async function addAccounts(db: string, usernames: string[], password: string, role = 'annotator') {
+  process.env.CONCORD_DB = db;
+  const { createUser } = await import('@/lib/server/accounts/users');
+  const { cliActor } = await import('@/lib/server/system/system');
+  const { closeDb } = await import('@/db/client');
+  try {
+    const actor = cliActor();
+    await pool(usernames, 4, (username) => createUser(actor, { username, displayName: username, password, role }));
+  } finally {
+    closeDb();
+  }
+}

@@ -31,10 +31,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { newRequestId, percentile } from '@/e2e/support/load';
-import { cliOn, integrityCheck, pool, seededRandom, writeFlowsFile } from '@/e2e/support/server';
+import { cliOn, integrityCheck, seededRandom, writeFlowsFile } from '@/e2e/support/server';
 import { writeJudgeStudyFiles } from './judge-study';
 import { writeMathdialFlows } from './mathdial-flows';
-import { HttpPerson, conditions, fileMB, serverActionId, serverMemory, signInPeople, sleep, withOwnServer, type Reply } from './own-server';
+import {
+  HttpPerson,
+  addAccounts,
+  conditions,
+  fileMB,
+  serverActionId,
+  serverMemory,
+  signInPeople,
+  sleep,
+  withOwnServer,
+  type Reply,
+} from './own-server';
 
 const { values: args } = parseArgs({
   options: {
@@ -235,7 +246,7 @@ async function main() {
       // --- the database: demo seed, a working flow study, a draft study for the import, a pairwise study for the judge run
       cliOn(db, ['seed']);
       const usernames = Array.from({ length: ANNOTATORS }, (_, i) => `soak-${String(i + 1).padStart(3, '0')}`);
-      await pool(usernames, 2, async (u) => cliOn(db, ['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`));
+      await addAccounts(db, usernames, PASSWORD);
       const create = (extra: string[]) => (JSON.parse(cliOn(db, ['study', 'create', ...extra, '--json'])) as { id: number }).id;
       const flowStudy = create(['--kind', 'flow_review', '--name', 'Soak flows', '--reviewers', '1']);
       const perAnnotator = Math.ceil((MINUTES * 60) / 8) + 5;
