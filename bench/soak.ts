@@ -217,7 +217,7 @@ async function annotator(p: HttpPerson, study: number, ids: { draft: string; und
 
 /** The lead's dashboards: every page a lead reads, one after the other. */
 function dashboardPages(flowStudy: number, bigStudy: number, pairStudy: number): string[] {
-  const analytics = ['', '/agreement', '/alignment', '/leaderboard', '/hybrid', '/bias'];
+  const analytics = ['/agreement', '/alignment', '/leaderboard', '/hybrid', '/bias'];
   return [
     '/',
     `/studies/${flowStudy}`,
