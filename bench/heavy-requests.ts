@@ -15,8 +15,6 @@
  * submission and every verdict is stored.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getQueue, percentile, runAnnotator, type Failure } from '@/e2e/support/load';
 import { cliOn, pool, seededRandom, signInOverHttp, withReadonlyDb } from '@/e2e/support/server';

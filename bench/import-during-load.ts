@@ -11,7 +11,6 @@
  * submit with nothing else writing) and while it runs, failed requests, the import's wall time, and a check that
  * every acknowledged submission and every imported item is stored.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { latencySummary, percentile, runAnnotator, type Failure } from '@/e2e/support/load';

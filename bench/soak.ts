@@ -276,7 +276,6 @@ async function main() {
 
       t0 = performance.now();
       const until = MINUTES * 60_000;
-      const random = seededRandom(SEED);
       const timeline: string[] = [];
       const events: string[] = [];
       const event = (s: string) => {
