@@ -15,5 +15,8 @@ export async function register() {
     // Before the first request: sign-in throttling needs the socket's address, which a client cannot forge.
     const { installPeerAddressHeader } = await import('./lib/auth/peer-address');
     installPeerAddressHeader();
+    // Long uploads (a 500 MB import on a slow link) must not be cut off after Node's default 5 minutes.
+    const { lengthenRequestTimeout } = await import('./lib/server/system/request-timeout');
+    lengthenRequestTimeout();
   }
 }

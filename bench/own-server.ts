@@ -97,14 +97,26 @@ export class HttpPerson {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const res = await fetch(`${this.baseURL}${url}`, {
-      method,
-      headers,
-      body,
-      redirect: 'manual',
-      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-    });
-    const text = await res.text();
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseURL}${url}`, {
+        method,
+        headers,
+        body,
+        redirect: 'manual',
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      });
+    } catch (e) {
+      // No answer at all (connection refused or reset): status 0, so that the caller counts it as a failure.
+      const cause = (e as Error & { cause?: Error }).cause;
+      return { status: 0, body: null, text: `${(e as Error).message}${cause ? `: ${cause.message}` : ''}`, ms: performance.now() - t0 };
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      return { status: 0, body: null, text: `the answer broke off: ${(e as Error).message}`, ms: performance.now() - t0 };
+    }
     const ms = performance.now() - t0;
     let parsed: unknown = null;
     if ((res.headers.get('content-type') ?? '').includes('json')) {

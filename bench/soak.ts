@@ -317,41 +317,32 @@ async function main() {
 
       const leadWork = (async () => {
         const pages = dashboardPages(flowStudy, bigStudy, pairStudy);
-        let imported = false;
-        let judged = false;
         let nextExport = AT(4 * 60_000);
-        const uploads: Promise<void>[] = [];
+        // The uploads at their times, whatever the dashboards take.
+        const uploads = [
+          (async () => {
+            await sleep(AT(60_000));
+            event(`lead uploads ${FLOWS.toLocaleString('en')} flows`);
+            const r = await lead.request('POST', `/api/studies/${bigStudy}/import?format=concord&filename=big.jsonl`, {
+              body: await fs.openAsBlob(big),
+              headers: { 'content-type': 'application/x-ndjson' },
+            });
+            check('lead', 'import', r, !!data(r));
+            event(`import answered ${r.status} after ${(r.ms / 1000).toFixed(1)} s: ${r.text.slice(0, 160)}`);
+          })(),
+          (async () => {
+            await sleep(AT(180_000));
+            event(`lead uploads a judge run of ${VERDICTS.toLocaleString('en')} verdicts`);
+            const r = await lead.request('POST', `/api/studies/${pairStudy}/judge?format=concord&filename=judge.jsonl`, {
+              body: await fs.openAsBlob(judgeFiles.judgeFile),
+              headers: { 'content-type': 'application/x-ndjson' },
+            });
+            check('lead', 'judge upload', r, !!data(r));
+            event(`judge run answered ${r.status} after ${(r.ms / 1000).toFixed(1)} s: ${r.text.slice(0, 160)}`);
+          })(),
+        ];
         while (now() < until) {
           const round = now();
-          if (!imported && round >= AT(60_000)) {
-            imported = true;
-            uploads.push(
-              (async () => {
-                event(`lead uploads ${FLOWS.toLocaleString('en')} flows`);
-                const r = await lead.request('POST', `/api/studies/${bigStudy}/import?format=concord&filename=big.jsonl`, {
-                  body: await fs.openAsBlob(big),
-                  headers: { 'content-type': 'application/x-ndjson' },
-                });
-                const d = data<{ created?: number }>(r);
-                check('lead', 'import', r, !!d);
-                event(`import answered ${r.status} after ${(r.ms / 1000).toFixed(1)} s: ${r.text.slice(0, 160)}`);
-              })(),
-            );
-          }
-          if (!judged && round >= AT(180_000)) {
-            judged = true;
-            uploads.push(
-              (async () => {
-                event(`lead uploads a judge run of ${VERDICTS.toLocaleString('en')} verdicts`);
-                const r = await lead.request('POST', `/api/studies/${pairStudy}/judge?format=concord&filename=judge.jsonl`, {
-                  body: await fs.openAsBlob(judgeFiles.judgeFile),
-                  headers: { 'content-type': 'application/x-ndjson' },
-                });
-                check('lead', 'judge upload', r, !!data(r));
-                event(`judge run answered ${r.status} after ${(r.ms / 1000).toFixed(1)} s: ${r.text.slice(0, 160)}`);
-              })(),
-            );
-          }
           for (const url of pages) {
             const r = await lead.get(url);
             record('dashboard', r);
