@@ -72,6 +72,8 @@ export function fileMB(file: string): number {
   }
 }
 
+type RequestInit_ = { json?: unknown; body?: BodyInit; headers?: Record<string, string> };
+
 export type Reply = { status: number; body: unknown; text: string; ms: number };
 
 /**
@@ -85,11 +87,23 @@ export class HttpPerson {
     private readonly cookie: string,
   ) {}
 
-  async request(
-    method: string,
-    url: string,
-    init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
-  ): Promise<Reply> {
+  /** Requests sent a second time because the connection was reset before any answer came (see `request`). */
+  static resent = 0;
+
+  /**
+   * One request. A connection reset before any byte of the answer (a pooled keep-alive connection the server closed
+   * just as it was reused, which happens when both sides are slow to run) is retried once on a new connection, as
+   * browsers do; counted in `HttpPerson.resent`. Any other failure, and a second reset, is a status 0.
+   */
+  async request(method: string, url: string, init: RequestInit_ = {}): Promise<Reply> {
+    const first = await this.once(method, url, init);
+    if (first.status !== 0 || !/ECONNRESET|other side closed|UND_ERR_SOCKET/.test(first.text)) return first;
+    HttpPerson.resent++;
+    const again = await this.once(method, url, init);
+    return { ...again, ms: first.ms + again.ms };
+  }
+
+  private async once(method: string, url: string, init: RequestInit_): Promise<Reply> {
     const t0 = performance.now();
     const headers: Record<string, string> = { cookie: this.cookie, ...init.headers };
     let body = init.body;
@@ -108,8 +122,9 @@ export class HttpPerson {
       });
     } catch (e) {
       // No answer at all (connection refused or reset): status 0, so that the caller counts it as a failure.
-      const cause = (e as Error & { cause?: Error }).cause;
-      return { status: 0, body: null, text: `${(e as Error).message}${cause ? `: ${cause.message}` : ''}`, ms: performance.now() - t0 };
+      const cause = (e as Error & { cause?: Error & { code?: string } }).cause;
+      const detail = cause ? `: ${cause.code ?? ''} ${cause.message}` : '';
+      return { status: 0, body: null, text: `${(e as Error).message}${detail}`, ms: performance.now() - t0 };
     }
     let text: string;
     try {

@@ -288,7 +288,7 @@ async function main() {
       const probe = (async () => {
         while (now() < until) {
           const t = performance.now();
-          const ok = await fetch(`${server.baseURL}/api/health`).then(
+          const ok = await fetch(`${server.baseURL}/api/health`, { headers: { connection: 'close' } }).then(
             (r) => r.status,
             () => 0,
           );
@@ -431,7 +431,8 @@ async function main() {
       log(
         `annotators: ${counters.submits.toLocaleString('en')} submits (${counters.doubles} sent twice at once, ${counters.retries} retried), ` +
           `${counters.undos} undone and submitted again, ${counters.drafts.toLocaleString('en')} drafts, ${counters.reloads.toLocaleString('en')} reloads; ` +
-          `${(acks.length / (wall / 1000)).toFixed(1)} acknowledged submissions/s; lead: ${counters.dashboards} dashboard pages, ${counters.exports} ground-truth exports`,
+          `${(acks.length / (wall / 1000)).toFixed(1)} acknowledged submissions/s; lead: ${counters.dashboards} dashboard pages, ${counters.exports} ground-truth exports; ` +
+          `${HttpPerson.resent} requests sent again after a reset before any answer`,
       );
       log('');
       log('| request | n | p50 ms | p95 ms | p99 ms | max ms |');
