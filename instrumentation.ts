@@ -9,8 +9,14 @@ export async function register() {
       console.error('Concord: the database could not be opened or migrated; refusing to start.', e);
       process.exit(1);
     }
+    // Scheduled, verified backups (CONCORD_BACKUP_EVERY), written by a child process while people work.
+    const { startBackupSchedule } = await import('./lib/server/system/backup-schedule');
+    startBackupSchedule();
     // Before the first request: sign-in throttling needs the socket's address, which a client cannot forge.
     const { installPeerAddressHeader } = await import('./lib/auth/peer-address');
     installPeerAddressHeader();
+    // Long uploads (a 500 MB import on a slow link) must not be cut off after Node's default 5 minutes.
+    const { lengthenRequestTimeout } = await import('./lib/server/system/request-timeout');
+    lengthenRequestTimeout();
   }
 }

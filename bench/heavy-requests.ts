@@ -15,11 +15,11 @@
  * submission and every verdict is stored.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getQueue, percentile, runAnnotator, type Failure } from '@/e2e/support/load';
-import { OwnServer, cliOn, pool, seededRandom, signInOverHttp, withReadonlyDb } from '@/e2e/support/server';
+import { cliOn, pool, seededRandom, signInOverHttp, withReadonlyDb } from '@/e2e/support/server';
+import { writeJudgeStudyFiles } from './judge-study';
+import { conditions, withOwnServer } from './own-server';
 import { MAX_BOOTSTRAP_REPLICATES } from '@/lib/server/analytics/data';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3220);
@@ -31,39 +31,8 @@ const PAUSE_MS = 3_000;
 const PASSWORD = 'concord-demo';
 const PANDALM = 5;
 const MATHDIAL = 2;
-const CRITERIA = Array.from({ length: 9 }, (_, k) => `general_${k + 1}`);
-const LABELS = ['lose', 'tie', 'win'];
 
 type Sample = { at: number; ms: number; ok: boolean };
-
-function writeStudyFiles(dir: string) {
-  const items = RECORDS / 2;
-  const catalog = path.join(dir, 'criteria.json');
-  fs.writeFileSync(
-    catalog,
-    JSON.stringify(CRITERIA.map((id) => ({ id, name: id, level: 'general', description: `Which reply is better on ${id}?` }))),
-  );
-  const itemsFile = path.join(dir, 'items.jsonl');
-  const judgeFile = path.join(dir, 'judge.jsonl');
-  const itemLines: string[] = [];
-  const judge = fs.openSync(judgeFile, 'w');
-  const random = seededRandom(20261123);
-  for (let i = 0; i < items; i++) {
-    const id = `bench-${String(i).padStart(6, '0')}`;
-    itemLines.push(
-      JSON.stringify({ id, problem: `Problem ${i}`, a: { source: `model-${i % 5}`, text: 'a' }, b: { source: 'ref', text: 'b' } }),
-    );
-    let chunk = '';
-    for (const swapped of [false, true]) {
-      const labels = Object.fromEntries([...CRITERIA, 'overall'].map((c) => [c, LABELS[Math.floor(random() * 3)]]));
-      chunk += `${JSON.stringify({ item: id, judge: 'bench-judge', labels, swapped, rationale: 'The first reply names the error.' })}\n`;
-    }
-    fs.writeSync(judge, chunk);
-  }
-  fs.closeSync(judge);
-  fs.writeFileSync(itemsFile, `${itemLines.join('\n')}\n`);
-  return { catalog, itemsFile, judgeFile, bytes: fs.statSync(judgeFile).size };
-}
 
 const summary = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -72,12 +41,9 @@ const summary = (xs: readonly number[]) => {
 };
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-bench-heavy-'));
-  const db = path.join(dir, 'concord.db');
-  const server = new OwnServer(db, PORT);
-  try {
+  await withOwnServer('heavy', PORT, async ({ dir, db, server }) => {
     cliOn(db, ['seed']);
-    const files = writeStudyFiles(dir);
+    const files = writeJudgeStudyFiles(dir, RECORDS);
     const big = (
       JSON.parse(cliOn(db, ['study', 'create', '--kind', 'pairwise', '--name', 'Judged', '--criteria', files.catalog, '--json'])) as {
         id: number;
@@ -183,11 +149,7 @@ async function main() {
     await Promise.all([probe, ...workers]);
 
     const lines = [
-      `Concord: health and submits during heavy requests — node ${process.version}, ${os.cpus().length} cores, production build on loopback; ` +
-        `load average at the end ${os
-          .loadavg()
-          .map((x) => x.toFixed(1))
-          .join(' ')}`,
+      `Concord: health and submits during heavy requests — ${conditions()} (at the end), production build on loopback`,
       `${ANNOTATORS} annotators reviewing (0.5–1.5 s per item), /api/health every 50 ms; judge file ${(files.bytes / 1e6).toFixed(0)} MB`,
       '',
       '| phase | wall | health n | p50 ms | p95 ms | max ms | submit n | p50 ms | p95 ms | max ms |',
@@ -218,10 +180,7 @@ async function main() {
     if (failures.length || failedHealth || stored.verdicts !== RECORDS * 10 || storedAnnotations() - annotationsBefore !== acked.length)
       process.exitCode = 1;
     await Promise.all([...contexts, lead].map((c) => c.dispose()));
-  } finally {
-    await server.kill9();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {

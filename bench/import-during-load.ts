@@ -11,12 +11,11 @@
  * submit with nothing else writing) and while it runs, failed requests, the import's wall time, and a check that
  * every acknowledged submission and every imported item is stored.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { latencySummary, percentile, runAnnotator, type Failure } from '@/e2e/support/load';
-import { OwnServer, cliOn, cliOnAsync, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from '@/e2e/support/server';
+import { cliOn, cliOnAsync, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from '@/e2e/support/server';
+import { conditions, withOwnServer } from './own-server';
 import { writeMathdialFlows } from './mathdial-flows';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3195);
@@ -30,15 +29,13 @@ const PASSWORD = 'bench-password';
 type Sample = { at: number; ms: number };
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-bench-import-load-'));
-  const db = path.join(dir, 'concord.db');
-  const server = new OwnServer(db, PORT);
-  try {
+  await withOwnServer('import-load', PORT, async ({ dir, db, server }) => {
     const users = Array.from({ length: ANNOTATORS }, (_, i) => `rev-${String(i + 1).padStart(2, '0')}`);
     cliOn(db, ['user', 'add', users[0], '--role', 'annotator'], `${PASSWORD}\n`);
     await pool(users.slice(1), 2, (u) => cliOnAsync(db, ['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`));
     const create = (name: string) =>
-      (JSON.parse(cliOn(db, ['study', 'create', '--kind', 'flow_review', '--name', name, '--reviewers', '1', '--json'])) as { id: number }).id;
+      (JSON.parse(cliOn(db, ['study', 'create', '--kind', 'flow_review', '--name', name, '--reviewers', '1', '--json'])) as { id: number })
+        .id;
     const working = create('Reviewing');
     cliOn(db, ['import', 'items', '--study', String(working), writeFlowsFile(dir, 'working', ANNOTATORS * 300)]);
     cliOn(db, ['study', 'members', String(working), ...users]);
@@ -76,11 +73,7 @@ async function main() {
     });
 
     const lines = [
-      `Concord: submits while a large import runs — node ${process.version}, ${os.cpus().length} cores, production build on loopback; ` +
-        `load average ${os
-          .loadavg()
-          .map((x) => x.toFixed(1))
-          .join(' ')}`,
+      `Concord: submits while a large import runs — ${conditions()}, production build on loopback`,
       `${ANNOTATORS} annotators reviewing (0.5–1.5 s per item); import of ${FLOWS.toLocaleString('en')} flows (${(bytes / 1e6).toFixed(0)} MB) ` +
         `into another study by the CLI`,
     ];
@@ -121,10 +114,7 @@ async function main() {
     for (const f of failures.slice(0, 5)) console.log(`  failure: ${JSON.stringify(f)}`);
     if (failures.length || stored.annotations !== acked.length || stored.items !== FLOWS) process.exitCode = 1;
     await Promise.all(contexts.map((c) => c.dispose()));
-  } finally {
-    await server.kill9();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {

@@ -13,13 +13,11 @@
  * Latency is that of every POST, from the client. Afterwards the database is checked: one annotation per
  * acknowledged submission, none doubled.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { latencySummary, runAnnotator, type AnnotatorResult } from '../e2e/support/load';
+import { withOwnServer } from './own-server';
 import {
-  OwnServer,
   cliOn,
   cliOnAsync,
   integrityCheck,
@@ -38,10 +36,7 @@ const SEED = Number(process.env.BENCH_SEED ?? 20261122);
 const PASSWORD = 'bench-password';
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-bench-load-'));
-  const db = path.join(dir, 'concord.db');
-  const server = new OwnServer(db, PORT);
-  try {
+  await withOwnServer('load', PORT, async ({ dir, db, server }) => {
     const users = Array.from({ length: ANNOTATORS }, (_, i) => `bench-${String(i + 1).padStart(2, '0')}`);
     const all = [...users, 'bench-solo'];
     cliOn(db, ['user', 'add', all[0], '--role', 'annotator'], `${PASSWORD}\n`);
@@ -151,10 +146,7 @@ async function main() {
       console.error(failures.slice(0, 10));
       process.exitCode = 1;
     }
-  } finally {
-    await server.kill9();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {

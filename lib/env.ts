@@ -15,6 +15,17 @@ const envSchema = z.object({
     .min(0)
     .max(10)
     .default(0),
+  // Scheduled backups (README "Backups"): every 30m, 6h, 1d …; how many verified copies to keep; where.
+  CONCORD_BACKUP_EVERY: z
+    .string()
+    .regex(/^[1-9]\d*(s|m|h|d)$/, { error: 'CONCORD_BACKUP_EVERY must be a whole number and a unit: s, m, h or d (e.g. 30m, 6h, 1d)' })
+    .optional(),
+  CONCORD_BACKUP_KEEP: z.coerce
+    .number({ error: 'CONCORD_BACKUP_KEEP must be a whole number of backups, at least 1' })
+    .int({ error: 'CONCORD_BACKUP_KEEP must be a whole number of backups, at least 1' })
+    .min(1, { error: 'CONCORD_BACKUP_KEEP must be a whole number of backups, at least 1' })
+    .default(14),
+  CONCORD_BACKUP_DIR: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -32,6 +43,26 @@ export function env(): Env {
 
 export function databasePath(): string {
   return path.resolve(env().CONCORD_DB);
+}
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `30m`, `6h` … in milliseconds. */
+export function durationMs(text: string): number {
+  const m = /^([1-9]\d*)(s|m|h|d)$/.exec(text);
+  if (!m) throw new Error(`${text} is not a duration such as 30m, 6h or 1d`);
+  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+}
+
+/** The backup schedule from the environment: off (`every` null) unless CONCORD_BACKUP_EVERY is set. */
+export function backupConfig(): { every: string | null; everyMs: number | null; keep: number; dir: string } {
+  const e = env();
+  return {
+    every: e.CONCORD_BACKUP_EVERY ?? null,
+    everyMs: e.CONCORD_BACKUP_EVERY ? durationMs(e.CONCORD_BACKUP_EVERY) : null,
+    keep: e.CONCORD_BACKUP_KEEP,
+    dir: path.resolve(/*turbopackIgnore: true*/ e.CONCORD_BACKUP_DIR ?? path.join(path.dirname(databasePath()), 'backups')),
+  };
 }
 
 /**

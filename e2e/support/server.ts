@@ -108,6 +108,8 @@ export class OwnServer {
   constructor(
     readonly db: string,
     readonly port: number,
+    /** more environment for the server (e.g. CONCORD_BACKUP_EVERY) */
+    readonly env: Record<string, string> = {},
   ) {}
 
   get baseURL() {
@@ -122,7 +124,10 @@ export class OwnServer {
       await new Promise((r) => setTimeout(r, 100));
     }
     const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-    this.proc = new Killable([next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], envFor(this.db));
+    this.proc = new Killable([next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], {
+      ...envFor(this.db),
+      ...this.env,
+    });
     this.starts++;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

@@ -60,6 +60,24 @@ describe('the concord command', () => {
       encoding: 'utf8',
     });
     expect(JSON.parse(restored.stdout).items).toBe(599);
+
+    // restore: into a new file; over an existing one only with --force, the old one kept beside it
+    const target = path.join(dir, 'restored', 'concord.db');
+    const r1 = concord(['restore', file, '--to', target]);
+    expect(r1.code).toBe(0);
+    expect(r1.out).toContain(`into ${target}`);
+    const again = concord(['restore', file, '--to', target]);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already exists');
+    const forced = concord(['restore', file, '--to', target, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.out).toMatch(/kept as .*concord\.db\.before-restore-/);
+    const notADb = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notADb, 'not a database\n'.repeat(200));
+    const refused = concord(['restore', notADb, '--to', path.join(dir, 'other.db')]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/concord restore: .*notes\.txt/);
+    expect(fs.existsSync(path.join(dir, 'other.db'))).toBe(false);
   });
 
   it('combines judge runs by majority into a new run, lists it with its recipe, and refuses a rule pairwise labels cannot take', () => {

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import type { ParseArgsConfig } from 'node:util';
 import { seedDemo } from '@/lib/server/demo/seed';
 import { backupDatabase } from '@/lib/server/system/backup';
+import { restoreDatabase } from '@/lib/server/system/restore';
+import { databasePath } from '@/lib/env';
 import { exportFlows } from '@/lib/server/studies/exports';
 import { flowReport } from '@/lib/server/studies/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
@@ -51,7 +53,9 @@ async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw invalid('Give the password on standard input, e.g. `echo "$PASSWORD" | npx concord user add …`.');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function existingFile(file: string | undefined): string {
@@ -144,7 +148,9 @@ export const COMMANDS: Command[] = [
         adjudicator: str(v, 'adjudicator') ?? null,
       });
       const who = dto.members.map((m) => (m.setIndex ? `${m.username} (set ${m.setIndex})` : m.username)).join(', ');
-      process.stdout.write(`Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`);
+      process.stdout.write(
+        `Study ${dto.id} reviewers: ${who || '(none)'}${dto.adjudicator ? `; adjudicator ${dto.adjudicator.username}` : ''}\n`,
+      );
     },
   },
   {
@@ -234,7 +240,9 @@ export const COMMANDS: Command[] = [
     options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
       const report = importItems(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
-      process.stdout.write(`Imported ${report.inserted} new item(s); ${report.unchanged} already present and unchanged (${report.records} records).\n`);
+      process.stdout.write(
+        `Imported ${report.inserted} new item(s); ${report.unchanged} already present and unchanged (${report.records} records).\n`,
+      );
       if (report.annotations) {
         process.stdout.write(`Imported ${report.annotations.inserted} prior annotation(s); ${report.annotations.unchanged} unchanged.\n`);
       }
@@ -267,8 +275,15 @@ export const COMMANDS: Command[] = [
       process.stdout.write(
         `${r.items} items, ${r.submitted} of ${r.assigned} reviews submitted\n` +
           `verified ${r.verified}${pct(r.verified)}, truncated ${r.truncated}${pct(r.truncated)}, discarded ${r.discarded}${pct(r.discarded)}\n` +
-          Object.entries(r.discardReasons).map(([k, n]) => `  ${k}: ${n}\n`).join('') +
-          r.reviewers.map((p) => `${p.username}: ${p.submitted}/${p.assigned}, ${(p.activeSeconds / 3600).toFixed(2)} h active, payout ${p.payout.toFixed(2)}\n`).join(''),
+          Object.entries(r.discardReasons)
+            .map(([k, n]) => `  ${k}: ${n}\n`)
+            .join('') +
+          r.reviewers
+            .map(
+              (p) =>
+                `${p.username}: ${p.submitted}/${p.assigned}, ${(p.activeSeconds / 3600).toFixed(2)} h active, payout ${p.payout.toFixed(2)}\n`,
+            )
+            .join(''),
       );
     },
   },
@@ -315,11 +330,33 @@ export const COMMANDS: Command[] = [
   {
     name: 'backup',
     usage: 'backup FILE',
-    summary: 'Writes a consistent copy of the database while it is in use, and checks it; restore by using the copy as CONCORD_DB.',
+    summary:
+      'Writes a consistent copy of the database while it is in use, and checks it (integrity and row counts); put it back with `restore`.',
     async run(_v, [file]) {
       if (!file) throw invalid('Name the backup file.');
       const b = await backupDatabase(cliActor(), file);
-      process.stdout.write(`Backed up to ${b.file} (${b.bytes.toLocaleString('en-US')} bytes, integrity ${b.integrity}).\n`);
+      process.stdout.write(
+        `Backed up to ${b.file} (${b.bytes.toLocaleString('en-US')} bytes, integrity ${b.integrity}, ` +
+          `${b.counts.annotations.toLocaleString('en-US')} annotations, ${b.counts.judge_labels.toLocaleString('en-US')} judge verdicts).\n`,
+      );
+    },
+  },
+  {
+    name: 'restore',
+    usage: 'restore FILE [--to DB] [--force]',
+    summary:
+      'Puts a backup in place as the database (CONCORD_DB, or --to), atomically, after checking it; refuses a damaged, foreign or newer-schema file. ' +
+      'An existing database is replaced only with --force, and kept as DB.before-restore-TIME. Stop the server first.',
+    options: { to: { type: 'string' }, force: { type: 'boolean' } },
+    db: false,
+    async run(v, [file]) {
+      if (!file) throw invalid('Name the backup file to restore.');
+      const r = await restoreDatabase(file, str(v, 'to') ?? databasePath(), { force: !!v.force });
+      process.stdout.write(
+        `Restored ${r.file} into ${r.target} (${r.bytes.toLocaleString('en-US')} bytes, ${r.migrations} migrations, ` +
+          `${r.counts.annotations.toLocaleString('en-US')} annotations).\n` +
+          (r.keptAs ? `The database it replaced is kept as ${r.keptAs}.\n` : ''),
+      );
     },
   },
   {

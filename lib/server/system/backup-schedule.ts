@@ -1,0 +1,139 @@
+import 'server-only';
+import { backupConfig, databasePath } from '@/lib/env';
+import type { Actor } from '../actor';
+import { forbidden } from '../errors';
+import { runTsxChild } from '../imports/tsx-child';
+import { goodBackups, lastBackupRun } from './backup';
+import type { BackupRunDto, BackupStatusDto, GoodBackupDto, HealthBackupDto } from './dto';
+
+export type ScheduleConfig = { source: string; every: string | null; everyMs: number | null; keep: number; dir: string };
+
+/** One attempt in a child process (see backup-child.ts), at a lower priority than the server's requests. */
+const inChild = (source: string, dir: string, keep: number, now: Date) =>
+  runTsxChild<BackupRunDto>('system/backup-child.ts', { source, dir, keep, now: now.toISOString() }, { nice: 10 });
+
+/**
+ * The server's backup schedule: a verified backup every `everyMs` (the first one at once when the newest good
+ * backup is older than that, or missing), the newest `keep` kept. What it knows (the newest good backup, the
+ * newest attempt) is held in memory, so that `/api/health` reads no file and no table to report it.
+ */
+export class BackupSchedule {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<BackupRunDto> | null = null;
+  private stopped = false;
+  newest: GoodBackupDto | null;
+  last: BackupRunDto | null;
+  nextAt: Date | null = null;
+
+  constructor(
+    readonly config: ScheduleConfig,
+    private readonly attempt: (source: string, dir: string, keep: number, now: Date) => Promise<BackupRunDto> = inChild,
+  ) {
+    this.newest = goodBackups(config.dir)[0] ?? null;
+    this.last = lastBackupRun(config.dir);
+  }
+
+  /** Starts the timer (no-op when no schedule is configured). */
+  start(now = Date.now()) {
+    if (!this.config.everyMs) return;
+    this.stopped = false;
+    const since = this.newest ? now - Date.parse(this.newest.at) : Infinity;
+    this.arm(Math.max(0, Math.min(this.config.everyMs, this.config.everyMs - since)));
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.nextAt = null;
+  }
+
+  private arm(ms: number) {
+    if (this.stopped) return;
+    this.nextAt = new Date(Date.now() + ms);
+    this.timer = setTimeout(() => {
+      void this.runNow().finally(() => this.arm(this.config.everyMs!));
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** One attempt now (an attempt already under way is joined, not doubled). */
+  runNow(): Promise<BackupRunDto> {
+    if (this.running) return this.running;
+    const now = new Date();
+    this.running = this.attempt(this.config.source, this.config.dir, this.config.keep, now)
+      .catch((e: unknown): BackupRunDto => ({
+        ok: false,
+        at: now.toISOString(),
+        finishedAt: new Date().toISOString(),
+        ms: 0,
+        error: String((e as Error)?.message ?? e),
+      }))
+      .then((run) => {
+        this.last = run;
+        this.newest = goodBackups(this.config.dir)[0] ?? null;
+        if (!run.ok) console.error(`Concord: the scheduled backup failed: ${run.error}`);
+        return run;
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  status(): BackupStatusDto {
+    const { every, everyMs, keep, dir } = this.config;
+    return {
+      scheduled: !!everyMs,
+      every,
+      everyMs,
+      keep,
+      dir,
+      newest: this.newest,
+      last: this.last,
+      running: !!this.running,
+      nextAt: this.nextAt?.toISOString() ?? null,
+    };
+  }
+
+  /** What `/api/health` shows (see `HealthBackupDto`); `admin` adds the file's name and size. */
+  health(admin: boolean, now = Date.now()): HealthBackupDto {
+    const scheduled = !!this.config.everyMs;
+    const state = !scheduled ? 'off' : this.last && !this.last.ok ? 'failing' : this.newest ? 'ok' : 'none';
+    const out: HealthBackupDto = {
+      scheduled,
+      state,
+      newestAt: this.newest?.at ?? null,
+      ageSeconds: this.newest ? Math.round((now - Date.parse(this.newest.at)) / 1000) : null,
+    };
+    if (admin && this.newest) Object.assign(out, { name: this.newest.name, bytes: this.newest.bytes });
+    return out;
+  }
+}
+
+const globalForBackups = globalThis as unknown as { concordBackups?: BackupSchedule };
+
+/** The process's schedule, from the environment (CONCORD_BACKUP_EVERY, _KEEP, _DIR). */
+export function backupSchedule(): BackupSchedule {
+  if (!globalForBackups.concordBackups) {
+    globalForBackups.concordBackups = new BackupSchedule({ source: databasePath(), ...backupConfig() });
+  }
+  return globalForBackups.concordBackups;
+}
+
+/** For the server's start-up: begins the schedule when one is configured. */
+export function startBackupSchedule() {
+  const schedule = backupSchedule();
+  schedule.start();
+  if (schedule.config.everyMs) {
+    console.log(
+      `Concord: a verified backup every ${schedule.config.every} into ${schedule.config.dir}, the newest ${schedule.config.keep} kept.`,
+    );
+  }
+}
+
+/** For the admin page: the schedule, the newest good backup (with its folder) and the newest attempt. */
+export function backupStatusFor(actor: Actor): BackupStatusDto {
+  if (actor.role !== 'admin') throw forbidden('Only an admin can see the backups.');
+  return backupSchedule().status();
+}

@@ -1,0 +1,131 @@
+import 'server-only';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { knownMigrations } from '@/db/client';
+import { COUNTED_TABLES, appliedMigrations, integrityCheck, tableCounts, tableNames } from '@/db/queries/system';
+import { invalid } from '../errors';
+import { fsyncDir } from './backup';
+import type { RestoreDto } from './dto';
+
+/** Opens `file` read-only and says what is wrong with it as a Concord backup, or returns its migrations and counts. */
+function inspect(file: string): { migrations: number; counts: Record<string, number> } {
+  if (!fs.existsSync(file)) throw invalid(`${file} does not exist.`);
+  if (!fs.statSync(file).isFile()) throw invalid(`${file} is not a file.`);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw invalid(`${file} cannot be opened as a database: ${(e as Error).message}`);
+  }
+  try {
+    let tables: Set<string>;
+    try {
+      tables = tableNames(db);
+    } catch (e) {
+      throw invalid(`${file} is not a Concord database (not an SQLite file: ${(e as Error).message}).`);
+    }
+    const missing = ['__drizzle_migrations', ...COUNTED_TABLES].filter((t) => !tables.has(t));
+    if (missing.length)
+      throw invalid(`${file} is not a Concord database: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}.`);
+    let integrity: string;
+    try {
+      integrity = integrityCheck(db);
+    } catch (e) {
+      integrity = (e as Error).message;
+    }
+    if (integrity !== 'ok') throw invalid(`${file} is damaged: the integrity check says ${integrity.slice(0, 500)}`);
+    const applied = appliedMigrations(db);
+    const known = knownMigrations();
+    if (applied.newest > known.newest || applied.count > known.count) {
+      throw invalid(
+        `${file} was written by a newer Concord: ${applied.count} migrations applied, this version knows ${known.count}. ` +
+          'Restore it with that version or a later one.',
+      );
+    }
+    return { migrations: applied.count, counts: tableCounts(db) };
+  } finally {
+    db.close();
+  }
+}
+
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+
+/**
+ * Puts the backup `source` in place as the database `target`, atomically: the backup is checked (an SQLite file
+ * holding Concord's tables, `integrity_check` ok, no migration newer than this code), copied to a temporary file
+ * in the target's folder through SQLite's backup API, checked again, fsynced and renamed over the target. A
+ * crash at any point leaves either the old database or the restored one, never half of one.
+ * An existing target is refused unless `force`; with `force` it is kept beside, as `TARGET.before-restore-TIME`.
+ * A target in use (another process holds it open: its WAL file stays after this one closes) is always refused:
+ * stop the server first. A backup older than this code is restored as it is; the next start migrates it.
+ */
+export async function restoreDatabase(source: string, target: string, { force = false, now = new Date() } = {}): Promise<RestoreDto> {
+  const from = path.resolve(source);
+  const to = path.resolve(target);
+  if (from === to) throw invalid('The backup and the database to restore into are the same file.');
+  const checked = inspect(from);
+  const dir = path.dirname(to);
+  fs.mkdirSync(dir, { recursive: true });
+
+  const exists = fs.existsSync(to);
+  if (exists) {
+    if (!force)
+      throw invalid(
+        `${to} already exists. Stop the server and add --force to replace it (it is kept as ${path.basename(to)}.before-restore-…).`,
+      );
+    // Closing the last connection checkpoints the WAL into the file and removes it; if it stays, someone else has it open.
+    const current = new Database(to, { fileMustExist: true });
+    current.close();
+    if (fs.existsSync(`${to}-wal`)) throw invalid(`${to} is in use (its write-ahead log is open). Stop the Concord server first.`);
+  }
+
+  const tmp = path.join(dir, `.${path.basename(to)}.restore-${process.pid}.tmp`);
+  const clean = () => {
+    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}-journal`]) fs.rmSync(f, { force: true });
+  };
+  clean();
+  try {
+    const src = new Database(from, { readonly: true, fileMustExist: true });
+    try {
+      await src.backup(tmp);
+    } finally {
+      src.close();
+    }
+    const copy = new Database(tmp, { fileMustExist: true });
+    let counts: Record<string, number>;
+    try {
+      copy.pragma('journal_mode = DELETE');
+      const integrity = integrityCheck(copy);
+      if (integrity !== 'ok') throw new Error(`the restored copy failed its integrity check: ${integrity}`);
+      counts = tableCounts(copy);
+      const differ = Object.keys(counts).filter((t) => counts[t] !== checked.counts[t]);
+      if (differ.length) throw new Error(`the restored copy's row counts differ from the backup's (${differ.join(', ')})`);
+    } finally {
+      copy.close();
+    }
+    const fd = fs.openSync(tmp, 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    let keptAs: string | null = null;
+    if (exists) {
+      keptAs = `${to}.before-restore-${stamp(now)}`;
+      if (fs.existsSync(keptAs)) throw invalid(`${keptAs} already exists; try again in a second.`);
+      // A second name for the old file, then one rename over it: the target is the old or the new database at every moment.
+      fs.linkSync(to, keptAs);
+      fs.rmSync(`${to}-shm`, { force: true });
+    }
+    fs.renameSync(tmp, to);
+    fsyncDir(dir);
+    return { file: from, target: to, bytes: fs.statSync(to).size, migrations: checked.migrations, keptAs, counts };
+  } finally {
+    clean();
+  }
+}
