@@ -443,8 +443,28 @@ describe('the rubric reports as CSV', () => {
   });
 });
 
+describe('rubric labels and rulings are append-only (migration 0017)', () => {
+  it('refuses an edit, and a delete that leaves their annotation or item behind', () => {
+    const sql = getDb().$client;
+    const label = sql
+      .prepare('SELECT l.annotation_id, l.dimension FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id JOIN assignments a ON a.id = n.assignment_id WHERE a.study_id = ? LIMIT 1')
+      .raw()
+      .get(studyId) as [number, number];
+    expect(label).toBeDefined();
+    expect(() => sql.prepare('UPDATE rubric_labels SET label = 0 WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(/append-only/);
+    expect(() => sql.prepare('DELETE FROM rubric_labels WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(/deleted only with their annotation/);
+    const ruling = sql
+      .prepare('SELECT r.id FROM rubric_adjudications r JOIN items i ON i.id = r.item_id WHERE i.study_id = ? LIMIT 1')
+      .pluck()
+      .get(studyId) as number;
+    expect(ruling).toBeDefined();
+    expect(() => sql.prepare('UPDATE rubric_adjudications SET label = 0 WHERE id = ?').run(ruling)).toThrow(/append-only/);
+    expect(() => sql.prepare('DELETE FROM rubric_adjudications WHERE id = ?').run(ruling)).toThrow(/deleted only with their item/);
+  });
+});
+
 describe('the judge packs (migration 0012) follow the verdict rows', () => {
-  it('after a delete, an update and a cascade from a deleted item, the packs equal the rows', () => {
+  it('a finished run\'s verdicts are neither edited nor deleted alone; after a cascade from a deleted item the packs equal the rows', () => {
     const sql = getDb().$client;
     const runId = sql.prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt'").pluck().get(studyId) as number;
     const item = (ext: string) => sql.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, ext) as number;
@@ -458,13 +478,18 @@ describe('the judge packs (migration 0012) follow the verdict rows', () => {
         .flatMap(([sample, itemId, packed]) => Array.from(packed, (ch) => [sample, itemId, (ch.charCodeAt(0) - 48) >> 4, (ch.charCodeAt(0) - 48) & 15]))
         .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     expect(fromPacks()).toEqual(fromRows());
-    sql.prepare('DELETE FROM rubric_judge_labels WHERE run_id = ? AND item_id = ? AND dimension = 1 AND sample = 1').run(runId, item('i1'));
-    sql.prepare('UPDATE rubric_judge_labels SET label = 0 WHERE run_id = ? AND item_id = ? AND dimension = 0 AND sample = 2').run(runId, item('i2'));
+    // Migration 0017: append-only, like the pairwise verdicts.
+    expect(() =>
+      sql.prepare('DELETE FROM rubric_judge_labels WHERE run_id = ? AND item_id = ? AND dimension = 1 AND sample = 1').run(runId, item('i1')),
+    ).toThrow(/deleted only with their run or item/);
+    expect(() =>
+      sql.prepare('UPDATE rubric_judge_labels SET label = 0 WHERE run_id = ? AND item_id = ? AND dimension = 0 AND sample = 2').run(runId, item('i2')),
+    ).toThrow(/append-only/);
+    const before = fromRows().length;
+    const ofI3 = fromRows().filter((r) => r[1] === item('i3')).length;
+    expect(ofI3).toBeGreaterThan(0);
     sql.prepare('DELETE FROM items WHERE id = ?').run(item('i3'));
     expect(fromPacks()).toEqual(fromRows());
-    expect(fromRows().length).toBe(8 * 2 - 1 + 16 - 1 - 2 - 2);
-    // The report reads the packs: sample 2 now says "No" on i2's mistake identification (gold "Yes").
-    const r2 = rubricAlignmentReport(lead, studyId, { judge: 'gpt', sample: 2, bootstrap: 0 });
-    expect(r2.byCriterion[0]).toMatchObject({ n: 6, agree: 2 });
+    expect(fromRows().length).toBe(before - ofI3);
   });
 });
