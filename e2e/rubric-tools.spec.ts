@@ -263,3 +263,54 @@ test('a lead combines two rubric judge runs on the study page and the rubric ali
   await expect(page).toHaveURL(/judge=all/);
   await context.close();
 });
+
+test('pairwise too: the items list keeps only flagged items and the item page shows the flag and comment to the lead', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const { id } = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'Flagged pairs e2e', '--reviewers', '2', '--json']),
+  );
+  const items = ['fp1', 'fp2', 'fp3'].map((item) =>
+    JSON.stringify({
+      id: item,
+      problem: `What is 6 × 7? (${item})`,
+      a: { source: 'm', text: 'Forty-two.' },
+      b: { source: 'ref', text: 'Count by sevens.' },
+    }),
+  );
+  concord(['import', 'items', '--study', String(id), tmpFile('pairs.jsonl', items.join('\n') + '\n')]);
+  concord(['study', 'members', String(id), 'ann1', 'ann2']);
+  concord(['study', 'open', String(id)]);
+
+  const { page, context } = await at1440(browser, 'ann1');
+  await page.goto(`/studies/${id}/review`);
+  const label = (await page.getByTestId('item-label').textContent())!;
+  await page.keyboard.press('f');
+  await page.getByRole('dialog', { name: 'Flag this item' }).getByLabel('Reason').fill('Both replies give the answer away.');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('flag-reason')).toHaveText('Flagged: Both replies give the answer away.');
+  await page.keyboard.press('c');
+  const dialog = page.getByRole('dialog', { name: 'Comment on this item' });
+  await dialog.getByLabel('Comment').fill('Response 1 is terse.');
+  await dialog.getByRole('button', { name: /Save comment/ }).click();
+  await expect(page.getByTestId('item-comment')).toHaveText('Your comment: Response 1 is terse.');
+  await context.close();
+
+  const lead = await at1440(browser, 'lead');
+  await lead.page.goto(`/studies/${id}/items`);
+  await expect(lead.page.getByTestId('item-count')).toHaveText('3 items');
+  await lead.page.getByLabel('Only flagged by a reviewer').check();
+  await lead.page.getByRole('button', { name: 'Filter' }).click();
+  await expect(lead.page).toHaveURL(/flagged=1/);
+  await expect(lead.page.getByTestId('item-count')).toHaveText('1 item');
+  // The filter stays checked on the filtered page.
+  await expect(lead.page.getByLabel('Only flagged by a reviewer')).toBeChecked();
+  await lead.page.locator('table tbody tr').getByRole('link').first().click();
+  await expect(lead.page.getByRole('heading', { level: 1 })).toContainText(label);
+  const remarks = lead.page.getByTestId('remarks-ann1');
+  await expect(remarks).toContainText('Both replies give the answer away.');
+  await expect(remarks).toContainText('Comment: Response 1 is terse.');
+  await expect(lead.page.getByTestId('remarks-ann2')).toHaveCount(0);
+  await lead.context.close();
+});
