@@ -641,3 +641,123 @@ export const rubricJudgeLabelPacks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.sample, t.itemId] })],
 );
+
+/*
+ * Judges run from Concord (DESIGN "Running judges from Concord"). A launched run is an ordinary `judge_runs` row in
+ * state 'done' (so every dashboard reads its verdicts as they arrive, and they stay append-only), with its
+ * configuration and its own life cycle in `judge_launches`, one row per request answered in `judge_answers`, and
+ * the verdicts of sample 1 also written to `judge_labels` as those of an imported run.
+ */
+
+export const JUDGE_LAUNCH_STATES = ['running', 'paused', 'cancelled', 'done', 'circuit_open'] as const;
+
+/** A prompt template of a study; editing one adds a new version under the same name, never changes an old one. */
+export const judgeTemplates = sqliteTable(
+  'judge_templates',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    version: integer('version').notNull(),
+    // The template JSON as validated by lib/validation/judge-template.ts.
+    body: text('body').notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('judge_templates_study_name_version_unique').on(t.studyId, t.name, t.version),
+    check('judge_templates_version_positive', sql`${t.version} >= 1`),
+  ],
+);
+
+/** The configuration and state of a judge run launched from Concord. The API key's value is never stored. */
+export const judgeLaunches = sqliteTable(
+  'judge_launches',
+  {
+    runId: integer('run_id')
+      .primaryKey()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => judgeTemplates.id),
+    endpoint: text('endpoint').notNull(),
+    model: text('model').notNull(),
+    // The NAME of the environment variable holding the key, read by the runner process only.
+    apiKeyEnv: text('api_key_env'),
+    temperature: integer('temperature_milli'),
+    maxTokens: integer('max_tokens'),
+    seed: integer('seed'),
+    samples: integer('samples').notNull().default(1),
+    bothOrders: integer('both_orders', { mode: 'boolean' }).notNull().default(true),
+    concurrency: integer('concurrency').notNull().default(4),
+    itemLimit: integer('item_limit'),
+    timeoutMs: integer('timeout_ms').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    circuitAfter: integer('circuit_after').notNull(),
+    // Prices in US dollars per million tokens, entered by the lead (for the cost estimate only).
+    priceIn: text('price_in'),
+    priceOut: text('price_out'),
+    state: text('state', { enum: JUDGE_LAUNCH_STATES }).notNull().default('running'),
+    reason: text('reason'),
+    requests: integer('requests').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    ownerPid: integer('owner_pid'),
+    ownerHost: text('owner_host'),
+    heartbeatAt: integer('heartbeat_at'),
+    startedAt: integer('started_at'),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    check('judge_launches_samples_range', sql`${t.samples} BETWEEN 1 AND 100`),
+    check('judge_launches_concurrency_range', sql`${t.concurrency} BETWEEN 1 AND 256`),
+    index('judge_launches_state_idx').on(t.state),
+  ],
+);
+
+/**
+ * One row per request answered: an item, a criterion ('*' for a template judging all its criteria together), a
+ * sample and an order. The key makes a second write of the same answer impossible. `verdicts` is a JSON object
+ * from criterion to canonical label ({} when nothing could be read); `unreadable` counts the criteria it could
+ * not read; `raw` is the judge's text, kept for the lead.
+ */
+export const judgeAnswers = sqliteTable(
+  'judge_answers',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: 'cascade' }),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    criterion: text('criterion').notNull(),
+    sample: integer('sample').notNull(),
+    swapped: integer('swapped', { mode: 'boolean' }).notNull(),
+    verdicts: text('verdicts').notNull(),
+    unreadable: integer('unreadable').notNull(),
+    raw: text('raw').notNull(),
+    promptHash: text('prompt_hash').notNull(),
+    tokensIn: integer('tokens_in').notNull().default(0),
+    tokensOut: integer('tokens_out').notNull().default(0),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    cached: integer('cached', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.itemId, t.criterion, t.sample, t.swapped] }),
+    index('judge_answers_run_created_idx').on(t.runId, t.createdAt),
+  ],
+);
+
+/** Answers by hash(endpoint, model, parameters, rendered prompt, sample): an unchanged request is not sent again. */
+export const judgeAnswerCache = sqliteTable('judge_answer_cache', {
+  key: text('key').primaryKey(),
+  raw: text('raw').notNull(),
+  tokensIn: integer('tokens_in').notNull(),
+  tokensOut: integer('tokens_out').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { PAIRWISE_CRITERION_TEMPLATE } from '../lib/validation/judge-templates';
 import { LAYOUT_PAYLOADS } from '../test/hostile-corpus-layout';
 import { concord } from './support/cli';
 import { addJudgeRun, createRubricStudy, mrbenchSlice } from './support/rubric-study';
@@ -11,7 +13,17 @@ import { asUser, DEMO_PASSWORD } from './support/session';
 const SECRET = /ZQXSRC|ZQXID|ZQXJUDGE/;
 const ITEMS = 4;
 
-function setUpStudy(): number {
+/** A stand-in judge endpoint in a process of its own (the CLI below blocks this one); answers carry `says`. */
+async function startStandInProcess(port: number, says: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/judge-standin.ts', String(port), '0', says], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`the stand-in judge exited (${code})`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+async function setUpStudy(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-blind-'));
   const items = Array.from({ length: ITEMS }, (_, i) => ({
     id: `ZQXID-${i}`,
@@ -32,6 +44,14 @@ function setUpStudy(): number {
   concord(['import', 'judge', '--study', String(id), '--judge', 'ZQXJUDGE-run', path.join(dir, 'judge.jsonl')]);
   concord(['study', 'members', String(id), 'ann1', 'ann2', '--adjudicator', 'adj']);
   concord(['study', 'open', String(id)]);
+  // A judge run launched from Concord: its raw answers, name and model are the lead's alone.
+  const standIn = await startStandInProcess(3502, 'ZQXJUDGE raw answer');
+  try {
+    fs.writeFileSync(path.join(dir, 'prompt.json'), JSON.stringify(PAIRWISE_CRITERION_TEMPLATE));
+    concord(['judge', 'run', '--study', String(id), '--name', 'ZQXJUDGE-launched', '--endpoint', standIn.url, '--model', 'ZQXJUDGE-model', '--prompt', path.join(dir, 'prompt.json')]);
+  } finally {
+    standIn.stop();
+  }
   fs.rmSync(dir, { recursive: true, force: true });
   return id;
 }
@@ -50,7 +70,9 @@ function recordResponses(page: Page) {
 }
 
 test('nothing an annotator or adjudicator can reach names a source, a judge label or the other reviewer', async ({ browser }) => {
-  const studyId = setUpStudy();
+  // The set-up runs a judge through the CLI too, which takes some seconds on a busy machine.
+  test.setTimeout(120_000);
+  const studyId = await setUpStudy();
   const one = await asUser(browser, 'ann1');
   const two = await asUser(browser, 'ann2');
   const seenByOne = recordResponses(one.page);

@@ -84,3 +84,7 @@ export function deleteStagingRubricVerdicts(db: Db, importId: number) {
     );
   }
 }
+
+/** The assignment of one reviewer on one item, if any. */
+export const assignmentIdOf = (db: Db, itemId: number, userId: number) =>
+  stmt(db, 'SELECT id FROM assignments WHERE item_id = ? AND user_id = ?').pluck().get(itemId, userId) as number | undefined;

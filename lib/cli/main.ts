@@ -8,9 +8,10 @@ import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { CERTIFY_COMMANDS } from './certify-commands';
 import { JUDGE_COMMANDS } from './judge-commands';
 import { DATA_COMMANDS } from './data-commands';
+import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
-const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...JUDGE_COMMANDS, ...DATA_COMMANDS];
+const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...JUDGE_COMMANDS, ...JUDGE_RUN_COMMANDS, ...DATA_COMMANDS];
 
 // bin.mjs runs this file in a child process. If the wrapper alone is killed, whoever ran the command saw it end
 // without an answer: an import still running here stops before its next commit and undoes what it wrote, as an
@@ -64,7 +65,11 @@ async function main(argv: string[]): Promise<number> {
     if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     if (e instanceof ImportRejected) {
       process.stderr.write(`concord ${command.name}: ${e.message}\n`);
-      for (const err of e.errors) process.stderr.write(`  line ${err.line}${err.path ? `, ${err.path}` : ''}: ${err.message}\n`);
+      for (const err of e.errors) {
+        // Adapter formats (MRBench, AITutor-EvalKit) number records and already say where: "record 12 (item …), path: …".
+        const where = err.message.startsWith(`record ${err.line}`) ? '' : `line ${err.line}${err.path ? `, ${err.path}` : ''}: `;
+        process.stderr.write(`  ${where}${err.message}\n`);
+      }
       if (e.errorCount > e.errors.length) process.stderr.write(`  … and ${e.errorCount - e.errors.length} more\n`);
       return 1;
     }

@@ -3,18 +3,40 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { runAction } from '@/lib/auth/handlers';
+import type { CatalogError } from '@/lib/validation/rubric';
 import { combineJudgeRuns } from '@/lib/server/judges/combine';
 import { addReviewer, editStudy, replaceReviewer, setArchived, setDeadline } from '@/lib/server/studies/editing';
 import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
-export type FormState = { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string> } | undefined;
+export type FormState =
+  | { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string>; catalogErrors?: CatalogError[]; attempt?: number }
+  | undefined;
 
-export async function createStudyAction(_prev: FormState, form: FormData): Promise<FormState> {
+export async function createStudyAction(prev: FormState, form: FormData): Promise<FormState> {
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  const { catalog, dimensionsText, ...rest } = values;
+  // A rubric study's dimensions: a shipped catalog by name, or the JSON the lead pasted or loaded from a file.
+  const dimensions = rest.kind === 'rubric' ? (catalog === 'custom' ? (dimensionsText ?? '') : catalog) : undefined;
   const res = await runAction((actor) =>
-    createStudy(actor, { ...values, reviewersPerItem: values.reviewersPerItem || undefined, seed: values.seed || undefined, payRate: values.payRate || 0 }),
+    createStudy(actor, {
+      ...rest,
+      dimensions,
+      reviewersPerItem: rest.reviewersPerItem || undefined,
+      seed: rest.seed || undefined,
+      payRate: rest.payRate || 0,
+    }),
   );
-  if (!res.ok) return { error: res.error, fieldErrors: res.fieldErrors, values };
+  if (!res.ok) {
+    const catalogErrors = (res.details as { catalogErrors?: CatalogError[] } | undefined)?.catalogErrors;
+    return {
+      error: catalogErrors ? 'The dimensions catalog has problems; nothing was created.' : res.error,
+      fieldErrors: res.fieldErrors,
+      values,
+      catalogErrors,
+      // Numbers the failed attempts, so the form can remount its selects on what was submitted.
+      attempt: (prev?.attempt ?? 0) + 1,
+    };
+  }
   revalidatePath('/studies');
   redirect(`/studies/${res.data.id}`);
 }

@@ -23,15 +23,15 @@ export const DEMO_ACCOUNTS = [
     role: 'lead',
     sees: 'Every study: progress, items, reviewers, dashboards, exports; creates and edits studies.',
   },
-  { username: 'ann1', displayName: 'Annotator One', role: 'annotator', sees: 'Flow reviews and pairwise judging in every demo study.' },
+  { username: 'ann1', displayName: 'Annotator One', role: 'annotator', sees: 'Flow reviews, pairwise judging, and MRBench replies to label (20 dialogues already done by the seed).' },
   { username: 'ann2', displayName: 'Annotator Two', role: 'annotator', sees: 'The same studies as ann1.' },
-  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator', sees: 'MathDial flows and the second set of Bridge replies.' },
-  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator', sees: 'The second set of Bridge replies only.' },
+  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator', sees: 'MathDial flows, the second set of Bridge replies, and the AITutor-EvalKit replies.' },
+  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator', sees: 'The second set of Bridge replies and the AITutor-EvalKit replies.' },
   {
     username: 'adj',
     displayName: 'Adjudicator Five',
     role: 'annotator',
-    sees: 'Adjudicates the pairwise studies: its home page counts the disagreements waiting.',
+    sees: 'Adjudicates the pairwise and rubric studies: its home page counts the disagreements waiting.',
   },
 ] as const;
 

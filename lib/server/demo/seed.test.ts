@@ -21,12 +21,15 @@ describe('seeding without the public data', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('KMP-style flows');
     expect(r.stdout).toContain('KMP-style pairwise');
+    expect(r.stdout).toContain('Rubric example (9 hand-written replies to 3 dialogues');
     const skipped = r.stderr.trim().split('\n');
-    expect(skipped).toHaveLength(3);
+    expect(skipped).toHaveLength(5);
     for (const [line, what, file] of [
       [skipped[0], 'the MathDial flows study', path.join(empty, 'mathdial', 'test.jsonl')],
       [skipped[1], 'the Bridge pairwise study', path.join(empty, 'bridge', 'test.json')],
       [skipped[2], 'the PandaLM study', path.join(empty, 'pandalm', 'testset-v1.json')],
+      [skipped[3], 'the MRBench V3 rubric study', path.join(empty, 'mrbench', 'mrbench_v3_devset.json')],
+      [skipped[4], 'the AITutor-EvalKit rubric study', path.join(empty, 'aitutor-evalkit', 'test_sample.json')],
     ]) {
       expect(line).toContain(`Skipped ${what}: ${file} was not found.`);
       expect(line).toContain('set CONCORD_PUBLIC_DATA to a folder laid out like the shared data README');

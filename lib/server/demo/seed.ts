@@ -9,6 +9,7 @@ import { importJudge } from '@/lib/server/imports/judge-import';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 import { CLI_USERNAME, cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
+import { seedRubricDemo } from './rubric-demo';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, markDemo } from './accounts';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
@@ -23,7 +24,8 @@ const firstMissing = (paths: string[]) => paths.find((p) => !fs.existsSync(p));
 
 /**
  * Loads the demo: accounts, the MathDial test split as a flow review study (read from the public data folder,
- * never copied into the repository) and the hand-written KMP-style flows. Deterministic: fixed study seeds.
+ * never copied into the repository), the hand-written KMP-style flows, the pairwise studies and the rubric ones
+ * (`rubric-demo.ts`: MRBench V3 with gold labels and seed-made demo labels on a slice, clearly not human ones). Deterministic: fixed study seeds.
  * A public dataset that is missing is skipped, and `warn` says which, where it was looked for and how to get it.
  */
 export async function seedDemo({
@@ -118,5 +120,7 @@ export async function seedDemo({
       fs.rmSync(path.dirname(subset), { recursive: true, force: true });
     }
   }
+
+  seedRubricDemo(actor, log, say);
   return { skipped: false };
 }

@@ -111,13 +111,14 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-// Peak RSS (getrusage maxrss) only rises. Two 50 MB files first let it settle at what reading big files costs
-// (mostly garbage-collector slack); a file four times bigger must then barely raise it, where an importer that
-// held the file, its lines or its records would need hundreds of MB more.
+// Peak RSS (getrusage maxrss) only rises. Two 100 MB files first let it settle at what reading big files costs
+// (mostly garbage-collector slack, which after 50 MB files still varied by 35–80 MB from run to run); a file twice
+// as big must then barely raise it, where an importer that held the file, its lines or its records would need
+// hundreds of MB more.
 describe('the 200 MB file through the importer', () => {
   it('is refused at its one bad line near the end, streamed in bounded memory, nothing written', () => {
-    const warm = path.join(dir, 'warm-up-50mb.jsonl');
-    const w = writeBigFlowFile(warm, 50_000_000, 20_000, 49_900_000);
+    const warm = path.join(dir, 'warm-up-100mb.jsonl');
+    const w = writeBigFlowFile(warm, 100_000_000, 20_000, 99_900_000);
     for (let round = 0; round < 2; round++) {
       const warmError = caught(() => importItems(lead, flowStudy, warm, 'concord')) as ImportRejected;
       expect(warmError.errors.map((e) => e.line)).toEqual([w.badLine]);

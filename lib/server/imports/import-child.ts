@@ -1,7 +1,8 @@
 /**
  * Runs one item import in a process of its own, for the web server (`import-process.ts`): the import's CPU work
  * then never stops the server from answering. Arguments: a JSON document { userId, studyId, file, format,
- * filename } (with kind: 'judge' and an optional run name `judge`, a judge run's import instead). Prints one
+ * filename } (with kind: 'judge' and an optional run name `judge`, a judge run's import instead; with kind:
+ * 'annotations', prior annotations). Prints one
  * JSON line: { ok: true, report } or { ok: false, code, message, fieldErrors, details }.
  */
 import { closeDb, getDb } from '@/db/client';
@@ -10,9 +11,10 @@ import { DomainError } from '../errors';
 import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';
+import { importAnnotations } from './prior-annotations';
 
 type Job = { userId: number; studyId: number; file: string; format: string; filename: string } & JudgeJob;
-type JudgeJob = { kind?: 'items' | 'judge'; judge?: string };
+type JudgeJob = { kind?: 'items' | 'judge' | 'annotations'; judge?: string };
 
 class ServerGone extends Error {}
 
@@ -32,6 +34,7 @@ function run(job: Job) {
   if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
   const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
   if (job.kind === 'judge') return importJudge(actor, job.studyId, job.file, job.format, job.judge, job.filename);
+  if (job.kind === 'annotations') return importAnnotations(actor, job.studyId, job.file, job.format, job.filename);
   return importItems(actor, job.studyId, job.file, job.format, job.filename);
 }
 

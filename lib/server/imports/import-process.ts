@@ -8,6 +8,7 @@ import { ImportRejected } from './import-report';
 import { importItems } from './imports';
 import type { ImportReportDto, JudgeImportReportDto } from './dto';
 import { importJudge } from './judge-import';
+import { importAnnotations } from './prior-annotations';
 import { runTsxChild } from './tsx-child';
 import type { ImportError } from '@/lib/validation/import-errors';
 
@@ -82,6 +83,29 @@ export async function importJudgeForRequest(
   if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
   const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
   const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
+  if (answer.ok) return answer.report;
+  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
+  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
+  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
+  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+}
+
+/**
+ * Imports prior annotations for a request of the web server: a file up to `IN_PROCESS_IMPORT_BYTES` in the
+ * server's process, a larger one by the import process (they are written in one transaction either way).
+ */
+export async function importAnnotationsForRequest(
+  actor: Actor,
+  studyId: number,
+  file: string,
+  format: string,
+  filename: string,
+  inProcessBytes = IN_PROCESS_IMPORT_BYTES,
+): Promise<{ records: number; inserted: number; unchanged: number }> {
+  if (fs.statSync(file).size <= inProcessBytes) return importAnnotations(actor, studyId, file, format, filename);
+  const job = { kind: 'annotations', userId: actor.id, studyId, file, format, filename };
+  type Report = { records: number; inserted: number; unchanged: number };
+  const answer = await runTsxChild<{ ok: true; report: Report } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;

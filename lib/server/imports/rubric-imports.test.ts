@@ -6,7 +6,7 @@ import { MRBENCH_V3_CATALOG, OK_REJECT_CATALOG } from '@/lib/validation/rubric-c
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
-import { importItemsForRequest, importJudgeForRequest } from './import-process';
+import { importAnnotationsForRequest, importItemsForRequest, importJudgeForRequest } from './import-process';
 import { ImportRejected } from './import-report';
 import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
@@ -185,7 +185,7 @@ describe('MRBench V3 dev set', () => {
 });
 
 describe('prior annotations', () => {
-  it('checks labels against the catalog, naming the allowed ones, and writes nothing on error', () => {
+  it('checks labels against the catalog, naming the allowed ones, and writes nothing on error', async () => {
     const s = rubricStudy();
     importItems(lead, s.id, jsonl('pa-items.jsonl', [item('p-1', 'g'), item('p-2', 'g')]), 'concord');
     const bad = jsonl('pa-bad.jsonl', [
@@ -214,6 +214,10 @@ describe('prior annotations', () => {
       { state: 'submitted', slot: 1, dimension: 3, label: 0 },
       { state: 'submitted', slot: 2, dimension: 0, label: 1 },
     ]);
+    // Through the import process (as the server does for a large upload): same checks, same report.
+    const viaChild = jsonl('pa-child.jsonl', [{ item: 'p-2', annotator: 'rater2', labels: { actionability: 'Yes' } }]);
+    await expect(importAnnotationsForRequest(lead, s.id, viaChild, 'concord', 'pa-child.jsonl', 0)).resolves.toEqual({ records: 1, inserted: 1, unchanged: 0 });
+    await expect(importAnnotationsForRequest(lead, s.id, bad, 'concord', 'pa-bad.jsonl', 0)).rejects.toBeInstanceOf(ImportRejected);
     // A third reviewer would exceed the two planned.
     const third = jsonl('pa-third.jsonl', [{ item: 'p-1', annotator: 'rater3', labels: { mistake_identification: 'No' } }]);
     expect(rejected(() => importAnnotations(lead, s.id, third, 'concord')).errors[0].message).toBe('"p-1" would have 3 reviewers; the study plans 2');
@@ -221,7 +225,7 @@ describe('prior annotations', () => {
     const changed = jsonl('pa-changed.jsonl', [{ item: 'p-2', annotator: 'rater1', labels: { mistake_identification: 'Yes' } }]);
     expect(rejected(() => importAnnotations(lead, s.id, changed, 'concord')).errors[0].message).toMatch(/already has different labels/);
     expect(importAnnotations(lead, s.id, good, 'concord')).toEqual({ records: 3, inserted: 0, unchanged: 3 });
-  });
+  }, 60_000);
 });
 
 describe('judge runs', () => {

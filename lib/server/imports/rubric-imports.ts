@@ -299,6 +299,9 @@ export function importRubricAnnotations(actor: Actor, study: StudyRow, file: str
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
 const BATCH_VERDICTS = 1_000;
+/** The longest pause between two batches (as for pairwise runs: annotators' submissions get the lock in between). */
+const MAX_PAUSE_MS = 50;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Imports one judge run into a rubric study, all or nothing, like a pairwise run (`judge-import.ts`): unknown
@@ -379,11 +382,16 @@ export function importRubricJudge(
     let written = 0;
     let records = 0;
     let batch: rubricQ.RubricVerdict[] = [];
+    let pauseMs = 0;
     const flush = () => {
+      // Pause as long as the last batch held the write lock, so a waiting submission finds it free half the time.
+      if (pauseMs > 0) Atomics.wait(PAUSE, 0, 0, pauseMs);
+      const start = performance.now();
       inTransaction(db, () => {
         for (const v of batch) rubricQ.insertRubricJudgeLabel(db, runId, v);
         heartbeat(db, importId);
       });
+      pauseMs = Math.min(MAX_PAUSE_MS, performance.now() - start);
       written += batch.length;
       batch = [];
     };

@@ -1,4 +1,4 @@
-/** The types of lib/server/judges that leave the server. */
+/** The types of lib/server/judges that leave the server (pages, components, lib/query, the CLI). */
 
 export type CombineRule = 'all' | 'any' | 'majority';
 
@@ -23,3 +23,91 @@ export type JudgeRunRecipeDto = {
 
 /** The answer of `combineJudgeRuns`: the new run and its recipe. */
 export type CombinedRunDto = { studyId: number; run: string; recipe: JudgeRunRecipeDto };
+
+/* ----- judges run from Concord ----- */
+
+export type JudgeLaunchState = 'running' | 'paused' | 'cancelled' | 'done' | 'circuit_open';
+
+/** What `judge status --json` prints (the first ten fields are DESIGN's shape), and what the progress bar polls. */
+export type JudgeRunStatusDto = {
+  run: string;
+  items: number;
+  requests: number;
+  sent: number;
+  cached: number;
+  answered: number;
+  unreadable: number;
+  failed: number;
+  tokensIn: number;
+  tokensOut: number;
+  runId: number;
+  studyId: number;
+  state: JudgeLaunchState;
+  reason: string | null;
+  /** Running, but no runner has been heard of for a while (its process died): it can be resumed. */
+  stalled: boolean;
+  model: string;
+  endpoint: string;
+  template: { name: string; version: number };
+  samples: number;
+  bothOrders: boolean;
+  concurrency: number;
+  /** Answers per second over the last half minute. */
+  rate: number;
+  /** Seconds to go at that rate; null when nothing is moving. */
+  etaSeconds: number | null;
+  /** Estimated cost in dollars from the prices per million tokens; null without prices. */
+  cost: number | null;
+  priceIn: number | null;
+  priceOut: number | null;
+  meanLatencyMs: number | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+export type JudgeTemplateDto = { id: number; name: string; version: number; body: string; createdAt: string };
+
+export type TemplatePreviewDto = {
+  item: string;
+  criterion: string;
+  swapped: boolean;
+  messages: { role: 'system' | 'user'; content: string }[];
+  promptHash: string;
+  requestsPerItem: number;
+};
+
+export type UnreadableAnswerDto = { item: string; criterion: string; sample: number; swapped: boolean; raw: string };
+
+export type LaunchResultDto = { runId: number; name: string; resumed: boolean };
+
+/** A judge run of the study, launched here or imported, as listed on the judge-runs page. */
+export type StudyJudgeRunDto = {
+  name: string;
+  origin: 'launched' | 'imported';
+  labels: number;
+  createdAt: string;
+  status: JudgeRunStatusDto | null;
+};
+
+/** Judge runs side by side; rates are null when there is nothing to compute them on (no ground truth yet). */
+export type JudgeComparisonDto = {
+  studyId: number;
+  criteria: { id: string; name: string }[];
+  runs: {
+    name: string;
+    origin: 'launched' | 'imported';
+    model: string | null;
+    template: string | null;
+    n: number;
+    alignment: number | null;
+    alignmentNoTies: number | null;
+    kappa: number | null;
+    positionConsistency: number | null;
+    unreadable: number;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    cost: number | null;
+    byCriterion: Record<string, number | null>;
+    groundTruthLabels: number;
+  }[];
+};

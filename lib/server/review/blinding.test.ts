@@ -1,14 +1,19 @@
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
-import { makeUser, useTestDatabase } from '@/test/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { codeOf } from '@/test/errors';
+import { startStandIn } from '@/test/judge-standin';
+import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import * as judges from '../judges/judges';
+import { runJudge } from '../judges/runner';
 import { addRubricJudgeRun, createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
 import type { RubricItem } from '@/lib/validation/rubric';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
-import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
-import { getAdjudicationQueue } from './adjudication';
+import { createStudy, listMyStudies, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
+import { getAdjudicationItem, getAdjudicationQueue } from './adjudication';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
 import type { ScreenChoice } from './dto';
 import { getRubricItem } from '../studies/rubric-items';
@@ -19,7 +24,7 @@ import { getAdjudicationView } from './rubric-adjudication';
 import { submitAndQueue } from './submit-and-queue';
 
 // One database for the file: each describe below makes its own accounts and study in it.
-useTestDatabase();
+const { dir } = useTestDatabase();
 
 describe('display order', () => {
   it('maps what a person pressed to reply a’s side and back', () => {
@@ -166,5 +171,65 @@ describe('rubric screens', () => {
       comment: 'ZQXREMARK comment',
     });
     expect(page.reviewers.find((r) => r.username === 'blindtwo')!.remarks.flagReason).toBeNull();
+  });
+});
+
+describe('a judge run launched from Concord, seen by annotators and adjudicators', () => {
+  // What only the lead may read: the judge's raw text, the run's name, the model and the endpoint.
+  const RAW = 'JUDGE-RAW-RATIONALE-7f3a';
+  const RUN = 'run-name-9c1d';
+  const MODEL = 'judge-model-5e2b';
+  let stand: Awaited<ReturnType<typeof startStandIn>>;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    stand = await startStandIn({ says: RAW });
+    const lead = await makeUser('jlead', 'lead');
+    const [a1, a2, adj] = await Promise.all(['ja1', 'ja2', 'jadj'].map((u) => makeUser(u)));
+    const studyId = createStudy(lead, { kind: 'pairwise', name: 'Blind', seed: 3 }).id;
+    setStudyCriteria(lead, studyId, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?' }]);
+    const items = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({ id: `it-${i}`, problem: `P${i}`, a: { source: 'src-a', text: `A${i}` }, b: { source: 'src-b', text: `B${i}` } }),
+    );
+    importItems(lead, studyId, writeTemp(dir, 'blind.jsonl', items.join('\n')), 'concord');
+    setStudyMembers(lead, studyId, { usernames: ['ja1', 'ja2'], adjudicator: 'jadj' });
+    openStudy(lead, studyId);
+    const { runId } = judges.launchJudgeRun(lead, studyId, { name: RUN, endpoint: stand.url, model: MODEL, template: PAIRWISE_CRITERION_TEMPLATE });
+    await runJudge(runId);
+    expect(judges.judgeRunStatus(lead, runId).answered).toBe(12);
+    expect(judges.unreadableJudgeAnswers(lead, runId)).toEqual([]);
+    // a1 and a2 disagree everywhere, so the adjudicator has every item
+    let k = 0;
+    for (const [who, choice] of [
+      [a1, 'r1'],
+      [a2, 'tie'],
+    ] as const) {
+      for (let id = getQueue(who, studyId).currentId; id; id = getQueue(who, studyId).currentId) {
+        const a = getJudgeAssignment(who, id);
+        seen.push(JSON.stringify(getQueue(who, studyId)), JSON.stringify(a));
+        const r = submitJudgment(who, { assignmentId: id, requestId: `blind-request-${String(++k).padStart(4, "0")}`, activeMs: 1, choices: Object.fromEntries(a.criteria.map((c) => [c.id, choice])) });
+        seen.push(JSON.stringify(r));
+      }
+      seen.push(JSON.stringify(listMyStudies(who)));
+      for (const f of [judges.judgeRunStatus, judges.unreadableJudgeAnswers, judges.pauseJudgeRun, judges.cancelJudgeRun])
+        expect(codeOf(() => f(who, runId))).toBe('forbidden');
+      expect(codeOf(() => judges.listStudyJudgeRuns(who, studyId))).toBe('forbidden');
+    }
+    const queue = getAdjudicationQueue(adj, studyId);
+    seen.push(JSON.stringify(queue), JSON.stringify(listMyStudies(adj)));
+    expect(queue.total).toBe(3);
+    for (let id = queue.currentItemId; id; id = null) seen.push(JSON.stringify(getAdjudicationItem(adj, studyId, id)));
+    expect(codeOf(() => judges.judgeRunStatus(adj, runId))).toBe('forbidden');
+  }, 60_000);
+  afterAll(() => stand.close());
+
+  it('never shows them its raw answers, its name, its model or its verdicts', () => {
+    expect(seen.length).toBeGreaterThan(5);
+    for (const text of seen) {
+      expect(text).not.toContain(RAW);
+      expect(text).not.toContain(RUN);
+      expect(text).not.toContain(MODEL);
+      expect(text).not.toMatch(/src-a|src-b/);
+    }
   });
 });

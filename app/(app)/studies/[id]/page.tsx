@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
@@ -13,7 +14,7 @@ import { RubricOverview } from './_components/rubric-overview';
 import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { IMPORT_FORMATS } from '@/lib/validation/studies';
+import { ANNOTATION_FORMATS, IMPORT_FORMATS, JUDGE_IMPORT_FORMATS } from '@/lib/validation/studies';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
@@ -55,6 +56,13 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
             {study.deadline && <> · due {study.deadline.slice(0, 10)}</>}
             {study.archived && <> · archived</>}
           </p>
+          {study.kind === 'rubric' && (
+            <p className="mt-1 text-sm">
+              <Link href={`/studies/${id}/judges`} className="text-accent-700 hover:underline">
+                Judge runs
+              </Link>
+            </p>
+          )}
         </div>
         <div className="flex items-center gap-3">
           <StudyActions studyId={id} status={study.status} />
@@ -99,6 +107,24 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
               adjudicator={study.adjudicator?.username ?? null}
             />
           </Section>
+          {study.dimensions && (
+            <Section title={`Dimensions (${study.dimensions.length})`}>
+              <ul className="max-h-64 space-y-1 overflow-auto text-sm" data-testid="study-dimensions">
+                {study.dimensions.map((d) => (
+                  <li key={d.id}>
+                    <span className="font-medium">{d.name}</span>{' '}
+                    <span className="text-slate-500">
+                      — {d.labels.join(' / ')}; desired {d.desired}
+                      {d.lenient && Object.keys(d.lenient).length > 0
+                        ? `; lenient ${Object.entries(d.lenient).map(([from, to]) => `${from} → ${to}`).join(', ')}`
+                        : ''}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-2 text-xs text-slate-500">The catalog is fixed once the study exists.</p>
+            </Section>
+          )}
           {study.kind === 'pairwise' && (
             <Section title={`Criteria (${study.criteria.length} + overall)`}>
               <ul className="mb-3 max-h-64 space-y-1 overflow-auto text-sm">
@@ -114,6 +140,17 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
               <CriteriaUpload studyId={id} />
             </Section>
           )}
+        </div>
+      )}
+
+      {study.kind === 'rubric' && study.status !== 'closed' && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Section title="Import prior annotations">
+            <ImportPanel studyId={id} formats={ANNOTATION_FORMATS.rubric} what="annotations" />
+          </Section>
+          <Section title="Import a judge run">
+            <ImportPanel studyId={id} formats={JUDGE_IMPORT_FORMATS.rubric} what="judge" />
+          </Section>
         </div>
       )}
 

@@ -11,10 +11,29 @@ type Outcome =
   | { ok: true; data: ItemsReport | JudgeReport }
   | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
 
-const FORMAT_NAMES: Record<string, string> = { concord: 'Concord JSONL', mathdial: 'MathDial JSONL', pandalm: 'PandaLM JSON', bridge: 'Bridge' };
+const FORMAT_NAMES: Record<string, string> = {
+  concord: 'Concord JSONL',
+  mathdial: 'MathDial JSONL',
+  pandalm: 'PandaLM JSON',
+  bridge: 'Bridge',
+  mrbench: 'MRBench V3 JSON (with gold labels)',
+  'mrbench-v1': 'MRBench V1 JSON (with gold labels)',
+  'aitutor-evalkit': 'AITutor-EvalKit JSON',
+};
 
-/** Upload of items (`what="items"`) or of an LLM-judge run (`what="judge"`), with the import report. */
-export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: number; formats: readonly string[]; what?: 'items' | 'judge' }) {
+const ENDPOINT = { items: 'import', judge: 'judge', annotations: 'annotations' } as const;
+const FORM_NAME = { items: 'Import items', judge: 'Import a judge run', annotations: 'Import prior annotations' } as const;
+
+/** Upload of items (`what="items"`), of an LLM-judge run (`what="judge"`) or of prior annotations, with the import report. */
+export function ImportPanel({
+  studyId,
+  formats,
+  what = 'items',
+}: {
+  studyId: number;
+  formats: readonly string[];
+  what?: 'items' | 'judge' | 'annotations';
+}) {
   const router = useRouter();
   const [format, setFormat] = useState(formats[0]);
   const [run, setRun] = useState('');
@@ -29,7 +48,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
     setOutcome(null);
     try {
       const query = new URLSearchParams({ format, filename: file.name, ...(what === 'judge' && run.trim() ? { judge: run.trim() } : {}) });
-      const res = await fetch(`/api/studies/${studyId}/${what === 'judge' ? 'judge' : 'import'}?${query}`, {
+      const res = await fetch(`/api/studies/${studyId}/${ENDPOINT[what]}?${query}`, {
         method: 'POST',
         body: file,
         headers: { 'content-type': 'application/x-ndjson' },
@@ -44,7 +63,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
   }
 
   return (
-    <form onSubmit={upload} className="space-y-3" aria-label={what === 'judge' ? 'Import a judge run' : 'Import items'}>
+    <form onSubmit={upload} className="space-y-3" aria-label={FORM_NAME[what]}>
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-slate-600">Format</span>
@@ -58,7 +77,7 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
         </label>
         {what === 'judge' && (
           <label className="text-sm">
-            <span className="block text-slate-600">Run name (optional)</span>
+            <span className="block text-slate-600">{format === 'aitutor-evalkit' ? 'Judge in the file (optional)' : 'Run name (optional)'}</span>
             <input value={run} onChange={(e) => setRun(e.target.value)} placeholder="from the file" className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
           </label>
         )}
@@ -72,7 +91,16 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
       </div>
       {outcome?.ok && (
         <div role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="import-result">
-          {'run' in outcome.data ? <JudgeResult report={outcome.data} /> : <ItemsResult report={outcome.data} />}
+          {'run' in outcome.data ? (
+            <JudgeResult report={outcome.data} />
+          ) : what === 'annotations' ? (
+            <p>
+              Imported {outcome.data.inserted.toLocaleString('en-US')} prior annotation(s); {outcome.data.unchanged.toLocaleString('en-US')} were already
+              present and unchanged.
+            </p>
+          ) : (
+            <ItemsResult report={outcome.data} />
+          )}
         </div>
       )}
       {outcome && !outcome.ok && (
@@ -82,8 +110,8 @@ export function ImportPanel({ studyId, formats, what = 'items' }: { studyId: num
             <ul className="mt-2 max-h-72 list-disc overflow-auto pl-5 font-mono text-xs">
               {outcome.details.errors.map((e, i) => (
                 <li key={i}>
-                  line {e.line}
-                  {e.path ? `, ${e.path}` : ''}: {e.message}
+                  {/* Adapter formats number records and say where themselves: "record 12 (item …), path: …". */}
+                  {e.message.startsWith(`record ${e.line}`) ? e.message : `line ${e.line}${e.path ? `, ${e.path}` : ''}: ${e.message}`}
                 </li>
               ))}
             </ul>

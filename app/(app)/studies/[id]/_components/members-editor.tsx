@@ -43,7 +43,7 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
           </label>
         ))}
       </fieldset>
-      {kind === 'pairwise' && (
+      {kind !== 'flow_review' && (
         <>
           <fieldset className="space-y-1 text-sm">
             <legend className="mb-1 text-slate-600">Assignment</legend>

@@ -54,6 +54,9 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
               {label}
             </Link>
           ))}
+          <Link href={`/studies/${studyId}/judges`} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50">
+            Judge runs
+          </Link>
         </nav>
         <p className="mt-3 text-sm text-slate-600">
           <Link href={`/studies/${studyId}/items`} className="text-accent-700 hover:underline">

@@ -37,6 +37,11 @@ export function AnalyticsTabs({ studyId }: { studyId: number }) {
             </li>
           );
         })}
+        <li className="ml-auto">
+          <Link href={`/studies/${studyId}/judges`} className="inline-block px-3 py-2 text-sm font-medium text-accent-700 hover:underline">
+            Judge runs →
+          </Link>
+        </li>
       </ul>
     </nav>
   );

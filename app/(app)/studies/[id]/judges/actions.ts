@@ -1,0 +1,45 @@
+'use server';
+
+import { runAction } from '@/lib/auth/handlers';
+import {
+  cancelJudgeRun,
+  launchJudgeRun,
+  pauseJudgeRun,
+  previewJudgeTemplate,
+  resumeJudgeRun,
+  saveJudgeTemplate,
+  startJudgeRunner,
+} from '@/lib/server/judges/judges';
+
+export async function previewTemplateAction(studyId: number, template: string, item: string) {
+  return runAction((actor) => previewJudgeTemplate(actor, studyId, template, item.trim() || null));
+}
+
+export async function saveTemplateAction(studyId: number, template: string) {
+  return runAction((actor) => saveJudgeTemplate(actor, studyId, template));
+}
+
+/** Creates (or resumes) the run and starts its runner process; the page then polls its progress. */
+export async function startRunAction(studyId: number, input: Record<string, unknown>) {
+  return runAction((actor) => {
+    const launched = launchJudgeRun(actor, studyId, input);
+    startJudgeRunner(launched.runId);
+    return launched;
+  });
+}
+
+export async function pauseRunAction(runId: number) {
+  return runAction((actor) => pauseJudgeRun(actor, runId));
+}
+
+export async function resumeRunAction(runId: number) {
+  return runAction((actor) => {
+    const status = resumeJudgeRun(actor, runId);
+    startJudgeRunner(runId);
+    return status;
+  });
+}
+
+export async function cancelRunAction(runId: number) {
+  return runAction((actor) => cancelJudgeRun(actor, runId));
+}

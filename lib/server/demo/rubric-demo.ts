@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { getDb } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
+import * as itemsQ from '@/db/queries/items';
+import * as rubricQ from '@/db/queries/rubric-imports';
+import { findUserByUsername } from '@/db/queries/users';
+import { MRBENCH_GOLD_ANNOTATOR } from '@/lib/io/adapters/mrbench';
+import { EVALKIT_AUTO_JUDGE } from '@/lib/io/adapters/aitutor-evalkit';
+import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
+import { rubricJudgeRecords } from '@/lib/io/rubric-records';
+import type { RubricCatalog } from '@/lib/validation/rubric';
+import type { Actor } from '@/lib/server/actor';
+import { importItems } from '@/lib/server/imports/imports';
+import { importJudge } from '@/lib/server/imports/judge-import';
+import { submitRubric } from '@/lib/server/review/rubric';
+import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/studies';
+
+/*
+ * The rubric part of the demo. From the public data (CONCORD_PUBLIC_DATA): the MRBench V3 dev set as a rubric study
+ * with MRBench's published gold labels as a prior reviewer (`mrbench-gold`), and the AITutor-EvalKit sample with
+ * its three judges. Without MRBench, a small hand-written example takes its place.
+ *
+ * The two demo annotators' labels on a slice of MRBench are NOT human judgements: the seed makes them, as
+ * submissions, from the gold labels with a fixed share of deliberate one-step changes, so that agreement,
+ * disagreement and adjudication have something to show. They must never be read as real annotations.
+ */
+
+const here = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data');
+
+/** Dialogues of MRBench whose replies the two demo annotators "label" in the seed. */
+export const DEMO_SLICE_DIALOGUES = 20;
+/** The share of (reply, dimension) labels a demo annotator moves one step away from gold. */
+export const DEMO_CHANGE_RATE = 0.15;
+
+const EVALKIT_JUDGE_FILES = ['auto_model_predictions.json', 'gpt5_model_predictions.json', 'prometheus_model_predictions.json'];
+
+/** A number in [0, 1) fixed by its parts: the demo's labels are the same on every seed. */
+function draw(...parts: (string | number)[]): number {
+  return crypto.createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** The demo annotator's label: gold, or, for DEMO_CHANGE_RATE of the labels, one step up or down the scale. */
+export function demoLabel(annotator: string, itemId: string, dimension: string, gold: number, labelCount: number): number {
+  if (draw(annotator, itemId, dimension, 'change') >= DEMO_CHANGE_RATE) return gold;
+  const up = draw(annotator, itemId, dimension, 'direction') < 0.5;
+  const moved = gold + (up ? 1 : -1);
+  return moved < 0 || moved >= labelCount ? gold + (up ? -1 : 1) : moved;
+}
+
+/**
+ * Submits the demo annotators' labels on the replies of the first `dialogues` dialogues through the review screen's
+ * own use-case (`submitRubric`), as each annotator: the same checks and writes as a submission from the browser,
+ * with no active time. Returns how many submissions were made.
+ */
+function submitDemoLabels(studyId: number, catalog: RubricCatalog, annotators: string[], dialogues: number): number {
+  const db = getDb();
+  const items = rubricQ.itemGroupsInOrder(db, studyId);
+  const groups = new Set([...new Set(items.map((i) => i.groupKey))].slice(0, dialogues));
+  const slice = items.filter((i) => groups.has(i.groupKey));
+  let written = 0;
+  for (const username of annotators) {
+    const user = findUserByUsername(db, username)!;
+    const actor: Actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
+    for (const item of slice) {
+      const goldAnnotation = assignmentsQ.latestSubmittedAnnotationId(db, item.id, MRBENCH_GOLD_ANNOTATOR);
+      const assignmentId = rubricQ.assignmentIdOf(db, item.id, user.id);
+      if (goldAnnotation === undefined || assignmentId === undefined) continue;
+      const externalId = assignmentsQ.itemPayload(db, item.id)!.externalId;
+      const labels = Object.fromEntries(
+        rubricQ.rubricLabelsOf(db, goldAnnotation).map((g) => {
+          const d = catalog[g.dimension];
+          return [d.id, d.labels[demoLabel(username, externalId, d.id, g.label, d.labels.length)]];
+        }),
+      );
+      submitRubric(actor, { assignmentId, requestId: `demo-seed-${assignmentId}`, activeMs: 0, labels });
+      written++;
+    }
+  }
+  return written;
+}
+
+/**
+ * The AITutor-EvalKit judges on the MRBench study, where their replies are items of it: each predictions file's
+ * verdicts on matching items are imported as a run. Returns, per judge, how many of its replies matched.
+ */
+function evalkitOnMrbench(actor: Actor, studyId: number, catalog: RubricCatalog, log: (m: string) => void) {
+  const db = getDb();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-seed-evalkit-'));
+  try {
+    for (const name of EVALKIT_JUDGE_FILES) {
+      const file = path.join(publicDataDir(), 'aitutor-evalkit', name);
+      const replies = new Set<string>();
+      const matching: string[] = [];
+      let judge = '';
+      for (const rec of rubricJudgeRecords(file, 'aitutor-evalkit', catalog)) {
+        if (!rec.ok) continue;
+        judge = rec.value.judge;
+        replies.add(rec.value.item);
+        if (itemsQ.itemIdByExternalId(db, studyId, rec.value.item) !== undefined) matching.push(JSON.stringify(rec.value));
+      }
+      const matched = new Set(matching.map((l) => (JSON.parse(l) as { item: string }).item)).size;
+      if (matching.length) {
+        const filtered = path.join(tmp, `${name}.jsonl`);
+        fs.writeFileSync(filtered, `${matching.join('\n')}\n`);
+        importJudge(actor, studyId, filtered, 'concord', judge || (name.startsWith('auto') ? EVALKIT_AUTO_JUDGE : undefined), name);
+      }
+      log(`  AITutor-EvalKit ${judge || name}: ${matched} of ${replies.size} judged replies match an MRBench V3 item${matched ? ' (imported)' : ''}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Seeds the rubric studies of the demo; `say` reports a dataset it skipped. */
+export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: string) => void) {
+  const guidelines = fs.readFileSync(path.join(here, 'rubric-guidelines.md'), 'utf8');
+  const mrbench = path.join(publicDataDir(), 'mrbench', 'mrbench_v3_devset.json');
+  if (!fs.existsSync(mrbench)) {
+    say(skippedDatasetMessage('the MRBench V3 rubric study', mrbench));
+    const study = createStudy(actor, { kind: 'rubric', name: 'Rubric example (hand-written)', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, seed: 6 });
+    const report = importItems(actor, study.id, path.join(here, 'kmp-style', 'rubric.jsonl'), 'concord');
+    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
+    openStudy(actor, study.id);
+    log(`Study ${study.id}: Rubric example (${report.inserted} hand-written replies to 3 dialogues, ann1 and ann2, adjudicated by adj)`);
+  } else {
+    // Three reviewers per reply: MRBench's gold labels, and the two demo annotators.
+    const study = createStudy(actor, { kind: 'rubric', name: 'MRBench V3 dev set', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, reviewersPerItem: 3, seed: 6 });
+    const catalog = study.dimensions!;
+    const report = importItems(actor, study.id, mrbench, 'mrbench');
+    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
+    openStudy(actor, study.id);
+    const submitted = submitDemoLabels(study.id, catalog, ['ann1', 'ann2'], DEMO_SLICE_DIALOGUES);
+    log(
+      `Study ${study.id}: MRBench V3 dev set (${report.inserted} replies with MRBench's gold labels as ${MRBENCH_GOLD_ANNOTATOR}; ann1 and ann2 ` +
+        `each have ${submitted / 2} replies of ${DEMO_SLICE_DIALOGUES} dialogues submitted by the seed, labels made from gold with ` +
+        `${Math.round(DEMO_CHANGE_RATE * 100)} % deliberate changes (not human labels); adjudicated by adj)`,
+    );
+    const kit = path.join(publicDataDir(), 'aitutor-evalkit');
+    if (fs.existsSync(kit)) evalkitOnMrbench(actor, study.id, catalog, log);
+  }
+
+  const sample = path.join(publicDataDir(), 'aitutor-evalkit', 'test_sample.json');
+  const judges = EVALKIT_JUDGE_FILES.map((f) => path.join(publicDataDir(), 'aitutor-evalkit', f));
+  const missing = [sample, ...judges].find((p) => !fs.existsSync(p));
+  if (missing) say(skippedDatasetMessage('the AITutor-EvalKit rubric study', missing));
+  else {
+    const study = createStudy(actor, { kind: 'rubric', name: 'AITutor-EvalKit sample', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, seed: 7 });
+    const report = importItems(actor, study.id, sample, 'aitutor-evalkit');
+    setStudyMembers(actor, study.id, { usernames: ['ann3', 'ann4'], adjudicator: 'adj' });
+    openStudy(actor, study.id);
+    const runs = judges.map((file) => importJudge(actor, study.id, file, 'aitutor-evalkit'));
+    log(
+      `Study ${study.id}: AITutor-EvalKit sample (${report.inserted} replies for ann3 and ann4; judges ` +
+        `${runs.map((r) => `${r.run} (${r.labels} verdicts, ${r.unparsed.length} unreadable)`).join(', ')})`,
+    );
+  }
+}

@@ -1,0 +1,158 @@
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { LEAKAGE_TEMPLATE, PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { codeOf } from '@/test/errors';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { startStandIn, type StandIn } from '@/test/judge-standin';
+import type { Actor } from '../actor';
+import { alignmentReport } from '../analytics/alignment';
+import { importItems } from '../imports/imports';
+import { createStudy, setStudyCriteria } from '../studies/studies';
+import {
+  cancelJudgeRun,
+  judgeRunStatus,
+  launchJudgeRun,
+  listJudgeTemplates,
+  listStudyJudgeRuns,
+  pauseJudgeRun,
+  previewJudgeTemplate,
+  resumeAbandonedJudgeRuns,
+  resumeJudgeRun,
+  saveJudgeTemplate,
+  unreadableJudgeAnswers,
+} from './judges';
+import { runJudge } from './runner';
+
+const { dir } = useTestDatabase();
+const sql = () => getDb().$client;
+let lead: Actor, annotator: Actor;
+let studyId: number;
+let standIn: StandIn;
+
+beforeAll(async () => {
+  standIn = await startStandIn();
+  lead = await makeUser('lead', 'lead');
+  annotator = await makeUser('ann');
+  studyId = createStudy(lead, { kind: 'pairwise', name: 'Runs' }).id;
+  setStudyCriteria(lead, studyId, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?', aspects: ['Short sentences'] }]);
+  const items = Array.from({ length: 5 }, (_, i) =>
+    JSON.stringify({ id: `it-${i}`, problem: `Problem ${i}`, history: [{ role: 'student', text: `I think ${i}` }], a: { source: 'secret-model-a', text: `A${i}` }, b: { source: 'secret-model-b', text: `B${i}` } }),
+  );
+  importItems(lead, studyId, writeTemp(dir, 'items.jsonl', items.join('\n')), 'concord');
+});
+afterAll(() => standIn.close());
+
+const launch = (name: string, extra: Record<string, unknown> = {}) =>
+  launchJudgeRun(lead, studyId, { name, endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
+
+describe('templates', () => {
+  it('are versioned: an edit is a new version, an unchanged save is not, and a run records its version', () => {
+    const v1 = saveJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE);
+    expect(saveJudgeTemplate(lead, studyId, JSON.stringify(PAIRWISE_CRITERION_TEMPLATE)).version).toBe(v1.version);
+    const v2 = saveJudgeTemplate(lead, studyId, { ...PAIRWISE_CRITERION_TEMPLATE, system: 'Be brief.' });
+    expect(v2.version).toBe(v1.version + 1);
+    expect(listJudgeTemplates(lead, studyId).map((t) => t.version)).toEqual([2, 1]);
+    expect(() => sql().prepare("UPDATE judge_templates SET body = '{}' WHERE id = ?").run(v1.id)).toThrow(/never changes/);
+    const r = launch('versioned', { template: { ...PAIRWISE_CRITERION_TEMPLATE, system: 'Be brief.' } });
+    expect(sql().prepare('SELECT template_id FROM judge_launches WHERE run_id = ?').pluck().get(r.runId)).toBe(v2.id);
+    expect(judgeRunStatus(lead, r.runId).template).toEqual({ name: 'pairwise-criterion', version: 2 });
+  });
+
+  it('previews the prompt of a chosen item with its placeholders filled and no source in it', () => {
+    const p = previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, 'it-3');
+    expect(p).toMatchObject({ item: 'it-3', criterion: 'clarity', requestsPerItem: 2 });
+    const user = p.messages.find((m) => m.role === 'user')!.content;
+    expect(user).toContain('Problem 3');
+    expect(user).toContain('Student: I think 3');
+    expect(user).toContain('Candidate reply 1:\nA3');
+    expect(user).toContain('- Short sentences');
+    expect(JSON.stringify(p)).not.toMatch(/secret-model|\{\{/);
+    expect(codeOf(() => previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, 'nope'))).toBe('not_found');
+    expect(codeOf(() => previewJudgeTemplate(lead, studyId, '{"name": "x", "user": "{{bad}}", "answer": {"json": "k"}}'))).toBe('invalid');
+  });
+
+  it('are for leads and admins only, as are runs, their status and their raw answers', () => {
+    const r = launch('guarded');
+    expect(codeOf(() => saveJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
+    expect(codeOf(() => listJudgeTemplates(annotator, studyId))).toBe('forbidden');
+    expect(codeOf(() => previewJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
+    expect(codeOf(() => launchJudgeRun(annotator, studyId, { name: 'x', endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }))).toBe('forbidden');
+    for (const f of [judgeRunStatus, pauseJudgeRun, resumeJudgeRun, cancelJudgeRun, unreadableJudgeAnswers]) expect(codeOf(() => f(annotator, r.runId))).toBe('forbidden');
+    expect(codeOf(() => listStudyJudgeRuns(annotator, studyId))).toBe('forbidden');
+  });
+});
+
+describe('a run launched from the web app', () => {
+  it('is run by a detached runner process that the server start resumes when it is gone, then dashboards read it', async () => {
+    const r = launch('from-web');
+    // The run is 'running' with no live runner (as after a crash of the machine or of its runner).
+    sql().prepare('UPDATE judge_launches SET owner_pid = 999999, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(os.hostname(), Date.now(), r.runId);
+    expect(judgeRunStatus(lead, r.runId).stalled).toBe(false); // never started: not stalled, waiting for its runner
+    sql().prepare('UPDATE judge_launches SET started_at = ?, heartbeat_at = ? WHERE run_id = ?').run(Date.now() - 60_000, Date.now() - 60_000, r.runId);
+    expect(judgeRunStatus(lead, r.runId).stalled).toBe(true);
+    // What the server does at start: the dead runner's run gets a new runner process.
+    const resumed = resumeAbandonedJudgeRuns(getDb());
+    expect(resumed).toContain(r.runId);
+    for (let i = 0; i < 300 && judgeRunStatus(lead, r.runId).state === 'running'; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ state: 'done', requests: 20, answered: 20 });
+    // A run whose runner is alive is left alone.
+    const live = launch('live');
+    sql().prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(process.pid, os.hostname(), Date.now(), live.runId);
+    expect(resumeAbandonedJudgeRuns(getDb(), () => {})).not.toContain(live.runId);
+    cancelJudgeRun(lead, live.runId);
+    // the verdicts are the run's, read by the alignment dashboard like an imported run's
+    const listed = listStudyJudgeRuns(lead, studyId).find((x) => x.name === 'from-web')!;
+    expect(listed).toMatchObject({ origin: 'launched', labels: 20 });
+    const report = await alignmentReport(lead, studyId, { judge: 'from-web' });
+    expect(report.judge).toBe('from-web');
+  }, 60_000);
+
+  it('pauses, resumes and cancels; the runner stops dispatching when paused and finishes after resume', async () => {
+    standIn.setDelay(100);
+    const r = launch('paused', { concurrency: 1, model: 'pause-model' });
+    const going = runJudge(r.runId);
+    await new Promise((res) => setTimeout(res, 400));
+    pauseJudgeRun(lead, r.runId);
+    const outcome = await going;
+    expect(outcome.state).toBe('paused');
+    const answered = judgeRunStatus(lead, r.runId).answered;
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(20);
+    expect(codeOf(() => pauseJudgeRun(lead, r.runId))).toBe('conflict');
+    standIn.setDelay(0);
+    resumeJudgeRun(lead, r.runId);
+    expect((await runJudge(r.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ answered: 20, sent: 20 });
+    expect(codeOf(() => cancelJudgeRun(lead, r.runId))).toBe('conflict');
+  }, 60_000);
+});
+
+describe('a run on a rubric study', () => {
+  it('sends each item once per dimension with its reply, reads the dimension labels, and stores every sample as codes', async () => {
+    const rubric = createStudy(lead, { kind: 'rubric', name: 'Rubric runs', dimensions: 'ok-reject' }).id;
+    const items = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({ id: `r-${i}`, problem: `Solve ${i}`, history: [{ role: 'student', text: `help ${i}` }], reply: { source: 'tutor-x', text: `The answer is ${i}.` } }),
+    );
+    importItems(lead, rubric, writeTemp(dir, 'rubric.jsonl', items.join('\n')), 'concord');
+    const p = previewJudgeTemplate(lead, rubric, LEAKAGE_TEMPLATE, 'r-1');
+    expect(p).toMatchObject({ item: 'r-1', criterion: 'leakage', requestsPerItem: 1 });
+    expect(p.messages.find((m) => m.role === 'user')!.content).toContain('Tutor reply:\nThe answer is 1.');
+    // The stand-in answers {"winner": …}: a leakage template reading "decision" finds nothing — unreadable, not guessed.
+    const unread = launchJudgeRun(lead, rubric, { name: 'leak', endpoint: standIn.url, model: 'rubric-m', template: LEAKAGE_TEMPLATE, samples: 2 });
+    expect((await runJudge(unread.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, unread.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 6 });
+    expect(sql().prepare('SELECT count(*) FROM rubric_judge_labels WHERE run_id = ?').pluck().get(unread.runId)).toBe(0);
+    // A template whose pattern reads a label of the dimension: every sample is a verdict, stored as codes.
+    const okTemplate = { name: 'ok-word', criteria: ['helpful'], user: 'Reply: {{reply}}\nLabels: {{labels}}', answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } } };
+    const read = launchJudgeRun(lead, rubric, { name: 'helpful', endpoint: standIn.url, model: 'rubric-m', template: okTemplate, samples: 2, bothOrders: true });
+    expect((await runJudge(read.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, read.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 0 });
+    const rows = sql().prepare('SELECT dimension, sample, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY item_id, sample').all(read.runId) as { dimension: number; sample: number; label: number }[];
+    expect(rows).toHaveLength(6);
+    // 'helpful' is the catalog's second dimension; labels REJECT = 0, OK = 1
+    expect(rows.every((r) => r.dimension === 1 && (r.label === 0 || r.label === 1))).toBe(true);
+    expect(rows.map((r) => r.sample)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(listStudyJudgeRuns(lead, rubric).find((r) => r.name === 'helpful')).toMatchObject({ origin: 'launched', labels: 6 });
+  }, 60_000);
+});

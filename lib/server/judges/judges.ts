@@ -1,0 +1,315 @@
+import 'server-only';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { getDb, type Db } from '@/db/client';
+import * as q from '@/db/queries/judge-launches';
+import { judgeRunSummaries } from '@/db/queries/judge-runs';
+import { countItems } from '@/db/queries/studies';
+import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-template';
+import * as z from 'zod';
+import type { Actor } from '../actor';
+import { audit } from '../accounts/audit';
+import { conflict, invalid, notFound } from '../errors';
+import { parseInput } from '../parse';
+import { studyForStaff } from '../review/access';
+import type {
+  JudgeRunStatusDto,
+  JudgeTemplateDto,
+  LaunchResultDto,
+  StudyJudgeRunDto,
+  TemplatePreviewDto,
+  UnreadableAnswerDto,
+} from './dto';
+import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
+import { STALE_MS, processAlive } from './runner';
+
+/*
+ * The use-cases of judges run from Concord, shared by the web app and the CLI: templates (versioned), launching
+ * or resuming a run, pausing, resuming, cancelling, and its status. Leads and admins only, on every call.
+ */
+
+const templateDto = (t: q.TemplateRow): JudgeTemplateDto => ({
+  id: t.id,
+  name: t.name,
+  version: t.version,
+  body: t.body,
+  createdAt: new Date(t.createdAt).toISOString(),
+});
+
+/** Canonical text of a template, so that an unchanged template is recognised (and not made a new version). */
+const templateText = (t: JudgeTemplate) => JSON.stringify(t);
+
+function parseTemplateInput(body: unknown): JudgeTemplate {
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch (e) {
+      throw invalid(`The template is not valid JSON: ${(e as Error).message}`, { template: 'is not valid JSON' });
+    }
+  }
+  return parseTemplate(body);
+}
+
+/** Stores the template as the next version of its name, unless it equals the newest version; returns that version. */
+function storeTemplate(db: Db, actor: Actor, studyId: number, t: JudgeTemplate): q.TemplateRow {
+  const latest = q.latestTemplate(db, studyId, t.name);
+  if (latest && latest.body === templateText(t)) return latest;
+  const { id } = q.insertTemplateVersion(db, { studyId, name: t.name, body: templateText(t), createdBy: actor.id });
+  return q.templateById(db, id)!;
+}
+
+export function saveJudgeTemplate(actor: Actor, studyId: number, body: unknown): JudgeTemplateDto {
+  const db = getDb();
+  studyForStaff(db, actor, studyId);
+  return templateDto(storeTemplate(db, actor, studyId, parseTemplateInput(body)));
+}
+
+export function listJudgeTemplates(actor: Actor, studyId: number): JudgeTemplateDto[] {
+  const db = getDb();
+  studyForStaff(db, actor, studyId);
+  return q.studyTemplates(db, studyId).map(templateDto);
+}
+
+/** The prompt a template gives for one item (the first, or the one named) and its first criterion, in order a, b. */
+export function previewJudgeTemplate(actor: Actor, studyId: number, body: unknown, itemExternalId?: string | null): TemplatePreviewDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  assertJudgeable(study);
+  const template = parseTemplateInput(body);
+  const row = q.itemForPreview(db, studyId, itemExternalId || null);
+  if (!row) throw itemExternalId ? notFound(`The item "${itemExternalId}"`) : invalid('The study has no items to preview a prompt with.');
+  const [first, ...rest] = [...planRequests(study, template, [row], { samples: 1, bothOrders: false })];
+  if (!first) throw invalid(`The template judges none of the criteria of item "${row.externalId}".`);
+  const messages = renderRequest(study, template, JSON.parse(row.payload) as unknown, first);
+  return { item: row.externalId, criterion: first.criterion, swapped: false, messages, promptHash: promptHash(messages), requestsPerItem: rest.length + 1 };
+}
+
+const launchInput = judgeLaunchSchema.extend({ template: z.unknown() });
+
+/** What must be equal for a run of the same name to be resumed rather than refused. */
+function sameRequests(l: q.LaunchRow, n: q.NewLaunch) {
+  return (
+    l.templateId === n.templateId &&
+    l.endpoint === n.endpoint &&
+    l.model === n.model &&
+    l.apiKeyEnv === n.apiKeyEnv &&
+    l.temperatureMilli === n.temperatureMilli &&
+    l.maxTokens === n.maxTokens &&
+    l.seed === n.seed &&
+    l.samples === n.samples &&
+    l.bothOrders === n.bothOrders
+  );
+}
+
+/**
+ * Creates the judge run `name` of a study, or resumes it when a run of that name was launched before with the same
+ * template, endpoint, model and parameters (a resumed run sends only what has no answer yet). The caller then runs
+ * it: the CLI in its own process, the web app in a runner process (`startJudgeRunner`).
+ */
+export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): LaunchResultDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  assertJudgeable(study);
+  const v = parseInput(launchInput, input);
+  const template = storeTemplate(db, actor, studyId, parseTemplateInput(v.template));
+  const launch: q.NewLaunch = {
+    templateId: template.id,
+    endpoint: v.endpoint,
+    model: v.model,
+    apiKeyEnv: v.apiKeyEnv ?? null,
+    temperatureMilli: v.temperature === undefined ? null : Math.round(v.temperature * 1000),
+    maxTokens: v.maxTokens ?? null,
+    seed: v.seed ?? null,
+    samples: v.samples,
+    bothOrders: v.bothOrders ? 1 : 0,
+    concurrency: v.concurrency,
+    itemLimit: v.limit ?? null,
+    timeoutMs: v.timeoutMs,
+    maxAttempts: v.maxAttempts,
+    circuitAfter: v.circuitAfter,
+    priceIn: v.priceIn === undefined ? null : String(v.priceIn),
+    priceOut: v.priceOut === undefined ? null : String(v.priceOut),
+  };
+  const existing = q.runByName(db, studyId, v.name);
+  if (existing) {
+    if (!existing.launched) throw conflict(`The study already has an imported judge run "${v.name}"; choose another name.`);
+    const l = q.findLaunch(db, existing.id)!;
+    if (l.state === 'cancelled') throw conflict(`The judge run "${v.name}" was cancelled; start a run with another name.`);
+    if (!sameRequests(l, launch))
+      throw conflict(
+        `The judge run "${v.name}" was started with another template version, endpoint, model or sampling; a run of the same name resumes it, so choose a new name.`,
+      );
+    q.updateLaunchSettings(db, existing.id, launch);
+    q.setLaunchState(db, existing.id, ['running', 'paused', 'circuit_open', 'done'], 'running', null);
+    audit(db, { userId: actor.id, action: 'judge_run.resume', studyId, objectId: existing.id, detail: { name: v.name } });
+    return { runId: existing.id, name: v.name, resumed: true };
+  }
+  const runId = q.insertLaunchedRun(db, { studyId, name: v.name, filename: `${template.name} v${template.version}`, createdBy: actor.id }, launch);
+  audit(db, {
+    userId: actor.id,
+    action: 'judge_run.launch',
+    studyId,
+    objectId: runId,
+    detail: { name: v.name, model: v.model, endpoint: v.endpoint, template: template.name, version: template.version },
+  });
+  return { runId, name: v.name, resumed: false };
+}
+
+function launchFor(db: Db, actor: Actor, runId: number) {
+  const l = q.findLaunch(db, runId);
+  if (!l) throw notFound('That judge run');
+  studyForStaff(db, actor, l.studyId);
+  return l;
+}
+
+/** The launched run of this name: in `studyId` when given, else the only run of that name. */
+export function findJudgeRunId(actor: Actor, name: string, studyId?: number): number {
+  const db = getDb();
+  if (studyId !== undefined) {
+    studyForStaff(db, actor, studyId);
+    const r = q.runByName(db, studyId, name);
+    if (!r?.launched) throw notFound(`A judge run launched from Concord named "${name}" in study ${studyId}`);
+    return r.id;
+  }
+  const runs = q.launchesNamed(db, name);
+  if (!runs.length) throw notFound(`A judge run launched from Concord named "${name}"`);
+  if (runs.length > 1) throw invalid(`Several studies have a judge run "${name}" (studies ${runs.map((r) => r.studyId).join(', ')}); add --study.`);
+  studyForStaff(db, actor, runs[0].studyId);
+  return runs[0].runId;
+}
+
+export function pauseJudgeRun(actor: Actor, runId: number): JudgeRunStatusDto {
+  const db = getDb();
+  const l = launchFor(db, actor, runId);
+  if (!q.setLaunchState(db, runId, ['running'], 'paused', 'paused by a lead'))
+    throw conflict(`The judge run "${l.name}" is ${l.state.replace('_', ' ')}, not running.`);
+  audit(db, { userId: actor.id, action: 'judge_run.pause', studyId: l.studyId, objectId: runId });
+  return judgeRunStatus(actor, runId);
+}
+
+/** Sets a paused (or circuit-opened) run running again; the web app then starts its runner. */
+export function resumeJudgeRun(actor: Actor, runId: number): JudgeRunStatusDto {
+  const db = getDb();
+  const l = launchFor(db, actor, runId);
+  if (!q.setLaunchState(db, runId, ['paused', 'circuit_open', 'running'], 'running', null))
+    throw conflict(`The judge run "${l.name}" is ${l.state.replace('_', ' ')}; it cannot be resumed.`);
+  audit(db, { userId: actor.id, action: 'judge_run.resume', studyId: l.studyId, objectId: runId });
+  return judgeRunStatus(actor, runId);
+}
+
+export function cancelJudgeRun(actor: Actor, runId: number): JudgeRunStatusDto {
+  const db = getDb();
+  const l = launchFor(db, actor, runId);
+  if (!q.setLaunchState(db, runId, ['running', 'paused', 'circuit_open'], 'cancelled', 'cancelled by a lead'))
+    throw conflict(`The judge run "${l.name}" is ${l.state.replace('_', ' ')}; there is nothing to cancel.`);
+  audit(db, { userId: actor.id, action: 'judge_run.cancel', studyId: l.studyId, objectId: runId });
+  return judgeRunStatus(actor, runId);
+}
+
+const RATE_WINDOW_MS = 30_000;
+
+function statusOf(db: Db, l: q.LaunchRow): JudgeRunStatusDto {
+  const t = q.runTotals(db, l.runId);
+  const template = q.templateById(db, l.templateId)!;
+  const items = l.itemLimit === null ? countItems(db, l.studyId) : Math.min(l.itemLimit, countItems(db, l.studyId));
+  const now = Date.now();
+  const windowStart = Math.max(now - RATE_WINDOW_MS, l.startedAt ?? now);
+  const recent = l.state === 'running' ? q.answersSince(db, l.runId, windowStart) : 0;
+  const rate = recent > 0 ? recent / Math.max(1, (now - windowStart) / 1000) : 0;
+  const remaining = Math.max(0, l.requests - t.answered);
+  const priceIn = l.priceIn === null ? null : Number(l.priceIn);
+  const priceOut = l.priceOut === null ? null : Number(l.priceOut);
+  return {
+    run: l.name,
+    items,
+    requests: l.requests,
+    sent: t.sent,
+    cached: t.cached,
+    answered: t.answered,
+    unreadable: t.unreadable,
+    failed: l.failed,
+    tokensIn: t.tokensIn,
+    tokensOut: t.tokensOut,
+    runId: l.runId,
+    studyId: l.studyId,
+    state: l.state,
+    reason: l.reason,
+    stalled: l.state === 'running' && l.startedAt !== null && (l.heartbeatAt ?? 0) < now - STALE_MS,
+    model: l.model,
+    endpoint: l.endpoint,
+    template: { name: template.name, version: template.version },
+    samples: l.samples,
+    bothOrders: l.bothOrders === 1,
+    concurrency: l.concurrency,
+    rate: Math.round(rate * 10) / 10,
+    etaSeconds: rate > 0 ? Math.round(remaining / rate) : null,
+    cost: priceIn === null && priceOut === null ? null : ((priceIn ?? 0) * t.tokensIn + (priceOut ?? 0) * t.tokensOut) / 1e6,
+    priceIn,
+    priceOut,
+    meanLatencyMs: t.sent ? Math.round(t.latencyMs / t.sent) : null,
+    startedAt: l.startedAt === null ? null : new Date(l.startedAt).toISOString(),
+    finishedAt: l.finishedAt === null ? null : new Date(l.finishedAt).toISOString(),
+  };
+}
+
+export function judgeRunStatus(actor: Actor, runId: number): JudgeRunStatusDto {
+  const db = getDb();
+  return statusOf(db, launchFor(db, actor, runId));
+}
+
+/** Every judge run of the study, launched and imported, with the launched ones' status. */
+export function listStudyJudgeRuns(actor: Actor, studyId: number): StudyJudgeRunDto[] {
+  const db = getDb();
+  studyForStaff(db, actor, studyId);
+  const launches = new Map(q.studyLaunches(db, studyId).map((l) => [l.name, l]));
+  return judgeRunSummaries(db, studyId).map((r) => {
+    const l = launches.get(r.name);
+    return {
+      name: r.name,
+      origin: l ? 'launched' : 'imported',
+      labels: r.labels,
+      createdAt: new Date(r.createdAt).toISOString(),
+      status: l ? statusOf(db, l) : null,
+    };
+  });
+}
+
+/** The run's unreadable answers with the judge's raw text. Leads and admins only. */
+export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100): UnreadableAnswerDto[] {
+  const db = getDb();
+  launchFor(db, actor, runId);
+  return q.unreadableAnswers(db, runId, limit).map((a) => ({ item: a.item, criterion: a.criterion, sample: a.sample, swapped: a.swapped === 1, raw: a.raw }));
+}
+
+/**
+ * Starts the runner of a run in a process of its own, detached from the web server: it goes on when the page is
+ * closed and when the server stops, and stores each answer as it comes. A second runner for the same run is
+ * refused by the run's claim (`claimLaunch`), so starting one twice is harmless.
+ */
+export function startJudgeRunner(runId: number): void {
+  const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'judges', 'runner-child.ts');
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify({ runId })], {
+    cwd: process.cwd(),
+    env: process.env,
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.on('error', () => {}); // its run stays 'running' and is picked up at the next start
+  child.unref();
+}
+
+/**
+ * At server start: every run left 'running' whose runner is gone (its process no longer exists, or it has not
+ * been heard of for `STALE_MS`) is resumed in a new runner process. Returns the runs resumed.
+ */
+export function resumeAbandonedJudgeRuns(db: Db, start: (runId: number) => void = startJudgeRunner): number[] {
+  const now = Date.now();
+  const resumed: number[] = [];
+  for (const l of q.launchesInState(db, 'running')) {
+    const alive = l.ownerPid !== null && (l.heartbeatAt ?? 0) >= now - STALE_MS && processAlive(l.ownerPid, l.ownerHost ?? '');
+    if (alive) continue;
+    start(l.runId);
+    resumed.push(l.runId);
+  }
+  return resumed;
+}

@@ -1,0 +1,128 @@
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { StudyRow } from '@/db/queries/studies';
+import { type ChatMessage, type JudgeTemplate, PAIRWISE_ANSWERS, judgeTemplateSchema, renderPrompt } from '@/lib/validation/judge-template';
+import type { PairwiseItem } from '@/lib/validation/pairwise';
+import { rubricCatalogSchema, type RubricCatalog, type RubricItem } from '@/lib/validation/rubric';
+import { criteriaForItem } from '../review/judging';
+import { invalid } from '../errors';
+import { parseInput } from '../parse';
+
+/*
+ * What a run sends: one request per item, criterion (or '*' for all of the template's criteria together), sample
+ * and order, each with its rendered prompt. Pairwise items are sent in one or both orders and read as first /
+ * second / tie; rubric items are sent once per dimension with `{{reply}}` and read against the dimension's labels.
+ */
+
+export const TOGETHER = '*';
+
+export type PlannedRequest = {
+  itemId: number;
+  /** The criterion id, or '*' when the template judges its criteria together. */
+  criterion: string;
+  /** The criteria the answer is read for. */
+  criteria: string[];
+  sample: number;
+  swapped: boolean;
+};
+
+export const requestKey = (r: Pick<PlannedRequest, 'itemId' | 'criterion' | 'sample' | 'swapped'>) =>
+  `${r.itemId}|${r.criterion}|${r.sample}|${r.swapped ? 1 : 0}`;
+
+export function parseTemplate(body: unknown): JudgeTemplate {
+  return parseInput(judgeTemplateSchema, body);
+}
+
+export function assertJudgeable(study: Pick<StudyRow, 'kind'>) {
+  if (study.kind !== 'pairwise' && study.kind !== 'rubric')
+    throw invalid(`Judges can be run from Concord on pairwise and rubric studies; this study is ${study.kind.replace('_', ' ')}.`);
+}
+
+type Item = { id: number; payload: string };
+
+/** What a template can judge on an item: a pairwise criterion or a rubric dimension, with the labels it reads. */
+export type Judged = { id: string; name: string; description: string; aspects: readonly string[]; labels: readonly string[] };
+
+const catalogs = new WeakMap<StudyRow, RubricCatalog>();
+/** A rubric study's dimensions, in catalog order (their index is the code stored with a verdict). */
+export function rubricDimensions(study: StudyRow): RubricCatalog {
+  let c = catalogs.get(study);
+  if (!c) catalogs.set(study, (c = rubricCatalogSchema.parse(study.criteria)));
+  return c;
+}
+
+/** Everything the study judges on this item, in the study's order. */
+function judgedOn(study: StudyRow, item: unknown): Judged[] {
+  if (study.kind === 'rubric')
+    return rubricDimensions(study).map((d) => ({ id: d.id, name: d.name, description: d.description ?? '', aspects: [], labels: d.labels }));
+  return criteriaForItem(study, item as PairwiseItem).map((c) => ({ ...c, labels: PAIRWISE_ANSWERS }));
+}
+
+/** What this template judges on `item`, in the study's order. */
+function templateCriteria(study: StudyRow, template: JudgeTemplate, item: unknown) {
+  const all = judgedOn(study, item);
+  return template.criteria ? all.filter((c) => template.criteria!.includes(c.id)) : all;
+}
+
+/** The labels a verdict on `criterion` is read against (first/second/tie for pairwise). */
+export function allowedLabels(study: StudyRow, criterion: string): readonly string[] {
+  if (study.kind !== 'rubric') return PAIRWISE_ANSWERS;
+  return rubricDimensions(study).find((d) => d.id === criterion)?.labels ?? [];
+}
+
+/** Every request of the run, item by item (an item's criteria, samples and orders together). */
+export function* planRequests(
+  study: StudyRow,
+  template: JudgeTemplate,
+  items: Iterable<Item>,
+  opts: { samples: number; bothOrders: boolean },
+): Generator<PlannedRequest> {
+  // a rubric item has one reply: there is no order to swap
+  const orders = opts.bothOrders && study.kind === 'pairwise' ? [false, true] : [false];
+  for (const row of items) {
+    const item = JSON.parse(row.payload) as unknown;
+    const criteria = templateCriteria(study, template, item).map((c) => c.id);
+    if (!criteria.length) continue;
+    const groups = template.together ? [{ criterion: TOGETHER, criteria }] : criteria.map((c) => ({ criterion: c, criteria: [c] }));
+    for (const g of groups)
+      for (let sample = 1; sample <= opts.samples; sample++)
+        for (const swapped of orders) yield { itemId: row.id, criterion: g.criterion, criteria: g.criteria, sample, swapped };
+  }
+}
+
+/**
+ * The messages of one request: the template filled with the item, its replies in the order sent (pairwise) or its
+ * reply (rubric), and the criterion or dimension with its labels.
+ */
+export function renderRequest(study: StudyRow, template: JudgeTemplate, item: unknown, r: Pick<PlannedRequest, 'criterion' | 'swapped'>): ChatMessage[] {
+  const criterion = r.criterion === TOGETHER ? undefined : judgedOn(study, item).find((c) => c.id === r.criterion);
+  const criterionCtx = criterion && { id: criterion.id, name: criterion.name, description: criterion.description, aspects: criterion.aspects };
+  if (study.kind === 'rubric') {
+    const it = item as RubricItem;
+    return renderPrompt(template, {
+      problem: it.problem ?? '',
+      history: it.history ?? [],
+      reply: it.reply?.text ?? '',
+      criterion: criterionCtx,
+      labels: criterion?.labels ?? [],
+    });
+  }
+  const it = item as PairwiseItem;
+  return renderPrompt(template, {
+    problem: it.problem,
+    instructions: it.instructions ?? '',
+    history: it.history ?? [],
+    responses: r.swapped ? [it.b.text, it.a.text] : [it.a.text, it.b.text],
+    criterion: criterionCtx,
+    labels: PAIRWISE_ANSWERS,
+  });
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export const promptHash = (messages: ChatMessage[]) => sha256(JSON.stringify(messages));
+
+/** The answer cache's key: the same endpoint, model, parameters, rendered prompt and sample give the same answer. */
+export function cacheKey(p: { endpoint: string; model: string; temperature: number | null; maxTokens: number | null; seed: number | null }, messages: ChatMessage[], sample: number) {
+  return sha256(JSON.stringify([p.endpoint.replace(/\/+$/, ''), p.model, p.temperature, p.maxTokens, p.seed, messages, sample]));
+}

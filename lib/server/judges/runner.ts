@@ -1,0 +1,221 @@
+import 'server-only';
+import os from 'node:os';
+import { getDb, type Db } from '@/db/client';
+import * as q from '@/db/queries/judge-launches';
+import { findStudy, type StudyRow } from '@/db/queries/studies';
+import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
+import { conflict, notFound } from '../errors';
+import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
+import { allowedLabels, assertJudgeable, cacheKey, parseTemplate, planRequests, promptHash, renderRequest, requestKey, rubricDimensions, type PlannedRequest } from './plan';
+
+/*
+ * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores each
+ * answer in its own transaction as it arrives, so a crash loses nothing answered and a restart sends only the rest.
+ * It runs in a process of its own (the CLI's, or `runner-child.ts` started by the server), never in a request.
+ */
+
+/** How often the runner proves it is alive and reads whether the run was paused or cancelled. */
+export const HEARTBEAT_MS = 1_000;
+/** A runner silent this long is taken for dead (its process may be gone or its pid reused). */
+export const STALE_MS = 15_000;
+
+export function processAlive(pid: number, host: string) {
+  if (host !== os.hostname()) return true; // another machine: only its heartbeat can tell
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
+
+/**
+ * The step that writes an answer's verdicts as the run's verdicts, by study kind: pairwise verdicts of sample 1
+ * go to `judge_labels` (canonical label from reply a's side, with the order sent), where every dashboard reads them.
+ */
+function storeVerdicts(db: Db, study: StudyRow, runId: number, r: PlannedRequest, verdicts: Record<string, string>) {
+  if (study.kind === 'rubric') {
+    // rubric verdicts keep every sample (`rubric_judge_labels` is keyed by sample), as codes of the catalog
+    const dims = rubricDimensions(study);
+    for (const [dimension, label] of Object.entries(verdicts)) {
+      const d = dims.findIndex((x) => x.id === dimension);
+      q.insertRubricVerdict(db, runId, r.itemId, d, r.sample, dims[d].labels.indexOf(label));
+    }
+    return;
+  }
+  if (r.sample !== 1) return;
+  for (const [criterion, label] of Object.entries(verdicts)) q.insertPairwiseVerdict(db, runId, r.itemId, criterion, r.swapped, label);
+}
+
+/** Reads an answer: the labels per criterion (canonical for pairwise) and how many criteria could not be read. */
+function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: PlannedRequest) {
+  const read = readVerdicts(template.answer, raw, r.criteria, (c) => allowedLabels(study, c), template.together);
+  if (study.kind === 'rubric') return { verdicts: read, unreadable: r.criteria.length - Object.keys(read).length };
+  const verdicts: Record<string, string> = {};
+  for (const [c, v] of Object.entries(read)) verdicts[c] = canonicalPairwise(v as PairwiseAnswer, r.swapped);
+  return { verdicts, unreadable: r.criteria.length - Object.keys(verdicts).length };
+}
+
+/**
+ * Runs (or resumes) launched run `runId` in this process until every request has an answer, the run is paused or
+ * cancelled, or the circuit opens. Throws `conflict` if another live process is running it.
+ */
+export async function runJudge(runId: number, opts: { log?: (line: string) => void } = {}): Promise<RunOutcome> {
+  const db = getDb();
+  const launch = q.findLaunch(db, runId);
+  if (!launch) throw notFound('That judge run');
+  const pid = process.pid;
+  const host = os.hostname();
+  if (!q.claimLaunch(db, runId, pid, host, Date.now(), Date.now() - STALE_MS, processAlive))
+    throw conflict(`The judge run "${launch.name}" is being run by process ${launch.ownerPid} on ${launch.ownerHost}.`);
+  const study = findStudy(db, launch.studyId)!;
+  assertJudgeable(study);
+  const template = parseTemplate(JSON.parse(q.templateById(db, launch.templateId)!.body));
+  const items = q.itemsForRun(db, study.id, launch.itemLimit);
+  const payloads = new Map(items.map((i) => [i.id, i.payload]));
+  const plan = [...planRequests(study, template, items, { samples: launch.samples, bothOrders: launch.bothOrders === 1 })];
+  const answered = q.answeredKeys(db, runId);
+  const pending = plan.filter((r) => !answered.has(requestKey(r)));
+  answered.clear();
+  q.setLaunchCounts(db, runId, plan.length, 0);
+
+  const stopAll = new AbortController(); // cancel: in-flight requests are abandoned
+  let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
+  let circuit: string | null = null;
+  let failed = 0;
+  let lastFailure = '';
+  let consecutive = 0;
+
+  const apiKey = launch.apiKeyEnv ? process.env[launch.apiKeyEnv] : undefined;
+  if (launch.apiKeyEnv && !apiKey) {
+    circuit = `the environment variable ${launch.apiKeyEnv} is not set in the process running the judge`;
+    stopDispatch = true;
+  }
+
+  const watch = setInterval(() => {
+    q.heartbeatLaunch(db, runId, pid, Date.now());
+    q.setLaunchCounts(db, runId, plan.length, failed);
+    const state = q.launchState(db, runId);
+    if (state === 'cancelled') {
+      stopDispatch = true;
+      stopAll.abort();
+    } else if (state !== 'running') stopDispatch = true;
+  }, HEARTBEAT_MS);
+
+  const policy: RetryPolicy = { timeoutMs: launch.timeoutMs, maxAttempts: launch.maxAttempts, ...DEFAULT_BACKOFF };
+  const params = {
+    endpoint: launch.endpoint,
+    model: launch.model,
+    temperature: launch.temperatureMilli === null ? null : launch.temperatureMilli / 1000,
+    maxTokens: launch.maxTokens,
+    seed: launch.seed,
+  };
+  const agent = await platformAgent(launch.concurrency);
+  let next = 0;
+  let stored = 0;
+  const parsedItems = new Map<number, unknown>();
+  const itemOf = (id: number) => {
+    let it = parsedItems.get(id);
+    if (!it) {
+      it = JSON.parse(payloads.get(id)!) as unknown;
+      parsedItems.clear(); // requests go item by item: keep only the current one
+      parsedItems.set(id, it);
+    }
+    return it;
+  };
+
+  async function worker() {
+    while (!stopDispatch && next < pending.length) {
+      const r = pending[next++];
+      const messages = renderRequest(study, template, itemOf(r.itemId), r);
+      const hash = promptHash(messages);
+      const seed = params.seed === null ? null : params.seed + r.sample - 1;
+      const key = cacheKey({ ...params, seed }, messages, r.sample);
+      const hit = q.cachedAnswer(db, key);
+      let raw: string;
+      let meta: { tokensIn: number; tokensOut: number; latencyMs: number; attempts: number; cached: boolean };
+      if (hit) {
+        raw = hit.raw;
+        meta = { tokensIn: hit.tokensIn, tokensOut: hit.tokensOut, latencyMs: 0, attempts: 0, cached: true };
+      } else {
+        const res = await chatCompletion({ ...params, seed, apiKey, messages }, policy, agent, stopAll.signal);
+        if (!res.ok) {
+          if (stopAll.signal.aborted) return;
+          failed++;
+          consecutive++;
+          lastFailure = res.reason;
+          if (consecutive >= launch!.circuitAfter && !circuit) {
+            circuit = `${consecutive} requests in a row failed; the last: ${res.reason}`;
+            stopDispatch = true;
+          }
+          continue;
+        }
+        consecutive = 0;
+        raw = res.text;
+        meta = { tokensIn: res.tokensIn, tokensOut: res.tokensOut, latencyMs: res.latencyMs, attempts: res.attempts, cached: false };
+      }
+      const { verdicts, unreadable } = readAnswer(study, template, raw, r);
+      commitSoon({
+        answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
+        request: r,
+        key,
+      });
+      // A cached answer needs no wait: give the commit and the heartbeat their turn before the next one.
+      if (meta.cached) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  // Answers are committed as soon as the event loop is free, all those that arrived in the same turn in one
+  // transaction: with synchronous=FULL every commit waits for the disk, and one commit per answer would cap the
+  // run at the disk's commit rate. An answer not yet committed when the process dies was never stored, so a resumed
+  // run asks for it again, like a request that was still in flight.
+  type Uncommitted = { answer: q.NewAnswer; request: PlannedRequest; key: string };
+  let uncommitted: Uncommitted[] = [];
+  let flushing: ReturnType<typeof setImmediate> | null = null;
+  function flush() {
+    flushing = null;
+    const batch = uncommitted;
+    uncommitted = [];
+    if (!batch.length) return;
+    q.inOneTransaction(db, () => {
+      for (const { answer, request, key } of batch)
+        q.insertAnswer(db, answer, () => {
+          if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
+          storeVerdicts(db, study, runId, request, answer.verdicts);
+        });
+    });
+    stored += batch.length;
+  }
+  function commitSoon(u: Uncommitted) {
+    uncommitted.push(u);
+    flushing ??= setImmediate(flush);
+  }
+
+  const progress = opts.log
+    ? setInterval(() => opts.log!(`${launch.name}: ${plan.length - pending.length + stored} of ${plan.length} answered, ${failed} failed`), 2_000)
+    : null;
+  try {
+    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, pending.length)) }, worker));
+  } finally {
+    if (flushing) clearImmediate(flushing);
+    flush();
+    clearInterval(watch);
+    if (progress) clearInterval(progress);
+    await agent.close().catch(() => {});
+  }
+  q.setLaunchCounts(db, runId, plan.length, failed);
+  let outcome: RunOutcome;
+  if (circuit) {
+    q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);
+  } else if (!stopDispatch && failed > 0) {
+    q.setLaunchState(db, runId, ['running'], 'paused', `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`);
+  } else if (!stopDispatch) {
+    q.setLaunchState(db, runId, ['running'], 'done', null);
+  }
+  const end = q.findLaunch(db, runId)!;
+  outcome = { state: end.state, reason: end.reason };
+  q.releaseLaunch(db, runId, pid);
+  return outcome;
+}
