@@ -98,8 +98,12 @@ test('the rubric screen has skip, flag, comment and the guidelines panel at 1440
   const replyText = async (p: Page) => (await p.getByTestId('rubric-reply').textContent())!.replace(/^.*in this dialogue/, '');
   const skippedReply = await replyText(page);
   const dialogue = (await page.getByTestId('rubric-dialogue').textContent())!;
-  await page.keyboard.press('f');
   const flagDialog = page.getByRole('dialog', { name: 'Flag this item' });
+  // Under load a key pressed while the ? list is still closing can be taken by it; press again only then.
+  await expect(async () => {
+    if (!(await flagDialog.isVisible())) await page.keyboard.press('f');
+    await expect(flagDialog).toBeVisible({ timeout: 2_000 });
+  }).toPass();
   await flagDialog.getByLabel('Reason').fill(FLAG);
   await page.keyboard.press('Control+Enter');
   await expect(flagDialog).toBeHidden();
