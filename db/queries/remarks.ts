@@ -53,3 +53,24 @@ export const flaggedInStudy = (db: Db, studyId: number) =>
       WHERE a.study_id = ? AND r.flag_reason IS NOT NULL
       ORDER BY r.flagged_at DESC, r.assignment_id DESC`,
   ).all(studyId) as FlaggedRow[];
+
+/** The items of a study that at least one reviewer has flagged (their flag still set). */
+export const flaggedItemIds = (db: Db, studyId: number) =>
+  stmt(
+    db,
+    `SELECT DISTINCT a.item_id FROM assignment_remarks r JOIN assignments a ON a.id = r.assignment_id
+      WHERE a.study_id = ? AND r.flag_reason IS NOT NULL`,
+  )
+    .pluck()
+    .all(studyId) as number[];
+
+export type ItemRemarkRow = { slot: number; flagReason: string | null; flaggedAt: number | null; comment: string | null };
+
+/** Each reviewer's flag and comment on one item, by assignment slot (only reviewers who left one). */
+export const remarksOfItem = (db: Db, itemId: number) =>
+  stmt(
+    db,
+    `SELECT a.slot, r.flag_reason AS flagReason, r.flagged_at AS flaggedAt, r.comment
+       FROM assignment_remarks r JOIN assignments a ON a.id = r.assignment_id
+      WHERE a.item_id = ? ORDER BY a.slot`,
+  ).all(itemId) as ItemRemarkRow[];

@@ -16,7 +16,8 @@ import { createStudy, listMyStudies, openStudy, setStudyCriteria, setStudyMember
 import { getAdjudicationItem, getAdjudicationQueue } from './adjudication';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
 import type { ScreenChoice } from './dto';
-import { getAssignmentView, getQueue } from './flow-review';
+import { getRubricItem } from '../studies/rubric-items';
+import { getAssignmentView, getMySubmission, getQueue } from './flow-review';
 import { getSubmissionHistory, setComment, setFlag } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { getAdjudicationView } from './rubric-adjudication';
@@ -146,6 +147,30 @@ describe('rubric screens', () => {
     expect(all).not.toMatch(/blindone|blindtwo|BLINDONE|BLINDTWO/);
     // The reply texts themselves do reach them (what they are asked to label).
     expect(all).toContain(JSON.stringify(items[0].reply!.text).slice(1, 40));
+  });
+
+  it('one reviewer’s flags and comments reach the study’s leads, never the other reviewer or the adjudicator', () => {
+    for (const h of getSubmissionHistory(one, { studyId }).items) {
+      setFlag(one, { assignmentId: h.assignmentId, reason: 'ZQXREMARK flag' });
+      setComment(one, { assignmentId: h.assignmentId, comment: 'ZQXREMARK comment' });
+    }
+    const seen: string[] = [JSON.stringify(getQueue(two, studyId)), JSON.stringify(getAdjudicationQueue(adj, studyId))];
+    const history = getSubmissionHistory(two, { studyId });
+    seen.push(JSON.stringify(history));
+    for (const h of history.items) {
+      seen.push(JSON.stringify(getAssignmentView(two, h.assignmentId)), JSON.stringify(getMySubmission(two, h.assignmentId)));
+    }
+    for (const i of getAdjudicationQueue(adj, studyId).items) seen.push(JSON.stringify(getAdjudicationView(adj, studyId, i.itemId)));
+    expect(history.items).toHaveLength(items.length);
+    expect(seen.join('\n')).not.toContain('ZQXREMARK');
+    // The lead's item page names them, beside the reviewer who left them.
+    const itemId = getAdjudicationQueue(adj, studyId).items[0].itemId;
+    const page = getRubricItem(lead, studyId, itemId);
+    expect(page.reviewers.find((r) => r.username === 'blindone')!.remarks).toMatchObject({
+      flagReason: 'ZQXREMARK flag',
+      comment: 'ZQXREMARK comment',
+    });
+    expect(page.reviewers.find((r) => r.username === 'blindtwo')!.remarks.flagReason).toBeNull();
   });
 });
 

@@ -176,7 +176,14 @@ export type RubricItemDetailDto = {
   problem: string | null;
   history: { role: 'tutor' | 'student'; text: string }[];
   reply: string | null;
-  reviewers: { slot: number; username: string; state: 'pending' | 'submitted'; note: string | null }[];
+  reviewers: {
+    slot: number;
+    username: string;
+    state: 'pending' | 'submitted';
+    note: string | null;
+    /** The reviewer's flag reason and comment on the item (leads only), null where none. */
+    remarks: ItemRemarksDto;
+  }[];
   dimensions: {
     id: string;
     name: string;
@@ -235,7 +242,11 @@ export type ItemReviewerDto = {
   sawAFirst: boolean;
   /** Oldest first; the newest counts while the assignment is submitted (an undone one counts for nothing). */
   revisions: ItemRevisionDto[];
+  remarks: ItemRemarksDto;
 };
+
+/** A reviewer's flag (reason and when) and free comment on an item, as its leads see them. */
+export type ItemRemarksDto = { flagReason: string | null; flaggedAt: string | null; comment: string | null };
 
 export type PairwiseCriterionDetailDto = {
   id: string;

@@ -12,6 +12,7 @@ import { decideLabels } from '../ground-truth/rule';
 import { studyForStaff } from '../review/access';
 import { criteriaForItem } from '../review/judging';
 import type { ItemDetailDto, ItemReviewerDto, PairwiseCriterionDetailDto } from './dto';
+import { NO_REMARKS, itemRemarksBySlot } from './item-remarks';
 import { getRubricItem } from './rubric-items';
 
 /**
@@ -34,6 +35,7 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
     labels[l.criterion] = l.label;
     labelsByAnnotation.set(l.annotationId, labels);
   }
+  const remarks = itemRemarksBySlot(db, itemId);
   const reviewers: ItemReviewerDto[] = [];
   for (const r of detailQ.itemRevisions(db, itemId)) {
     let reviewer = reviewers.at(-1);
@@ -47,6 +49,7 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
         submittedAt: r.submittedAt === null ? null : new Date(r.submittedAt).toISOString(),
         sawAFirst: r.swapped === 0,
         revisions: [],
+        remarks: remarks.get(r.slot) ?? NO_REMARKS,
       };
       reviewers.push(reviewer);
     }

@@ -4,12 +4,15 @@ import { codeOf } from '@/test/errors';
 import type { Actor } from '../actor';
 import { getAdjudicationItem, submitAdjudication } from '../review/adjudication';
 import { importItems } from '../imports/imports';
+import { getQueue } from '../review/flow-review';
+import { setComment, setFlag } from '../review/item-actions';
+import { itemDetail } from './item-detail';
 import { listPairwiseItems } from './pairwise-items';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy, openStudy, setGroundTruthRule, setStudyMembers } from './studies';
 
 const { dir } = useTestDatabase();
-let lead: Actor, ann: Actor, adj: Actor;
+let lead: Actor, ann: Actor, a2: Actor, adj: Actor;
 
 const pair = (id: string, principles: string[] = []) => ({
   id,
@@ -43,7 +46,7 @@ function study(name: string, items: object[], prior: [string, string, string][],
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
   ann = await makeUser('a1');
-  await makeUser('a2');
+  a2 = await makeUser('a2');
   await makeUser('a3');
   adj = await makeUser('adj');
 });
@@ -136,5 +139,36 @@ describe('the items of a pairwise study, for its leads', () => {
     expect(codeOf(() => listPairwiseItems(ann, id, {}))).toBe('forbidden');
     const flows = createStudy(lead, { kind: 'flow_review', name: 'flows', seed: 1 }).id;
     expect(codeOf(() => listPairwiseItems(lead, flows, {}))).toBe('invalid');
+  });
+
+  it('filters to the items a reviewer flagged, and the item page shows each reviewer’s flag and comment to leads', () => {
+    const id = study('flags', [pair('f1'), pair('f2'), pair('f3')], []);
+    const first = getQueue(ann, id).currentId!;
+    setFlag(ann, { assignmentId: first, reason: 'Reply b is empty' });
+    setComment(ann, { assignmentId: first, comment: 'Also odd wording' });
+    const other = getQueue(a2, id).currentId!;
+    setComment(a2, { assignmentId: other, comment: 'Fine otherwise' });
+    const flagged = listPairwiseItems(lead, id, { flagged: '1' });
+    expect(flagged.total).toBe(1);
+    const itemId = flagged.rows[0].itemId;
+    // Only a flag counts for the filter, not a comment alone.
+    expect(listPairwiseItems(lead, id, {}).total).toBe(3);
+    expect(listPairwiseItems(lead, id, { flagged: '1', q: 'zzz' }).total).toBe(0);
+    expect(() => listPairwiseItems(lead, id, { flagged: 'yes please' })).toThrow(/flagged: must be 1/);
+    const d = itemDetail(lead, id, itemId);
+    if (d.kind === 'rubric') throw new Error('a pairwise item page was expected');
+    const mine = d.reviewers.find((r) => r.username === 'a1')!;
+    expect(mine.remarks).toMatchObject({ flagReason: 'Reply b is empty', comment: 'Also odd wording' });
+    expect(mine.remarks.flaggedAt).toMatch(/^\d{4}-/);
+    setFlag(ann, { assignmentId: first, reason: null });
+    expect(listPairwiseItems(lead, id, { flagged: '1' }).total).toBe(0);
+    const after = itemDetail(lead, id, itemId);
+    if (after.kind === 'rubric') throw new Error('a pairwise item page was expected');
+    expect(after.reviewers.find((r) => r.username === 'a1')!.remarks).toEqual({
+      flagReason: null,
+      flaggedAt: null,
+      comment: 'Also odd wording',
+    });
+    expect(codeOf(() => itemDetail(ann, id, itemId))).toBe('forbidden');
   });
 });

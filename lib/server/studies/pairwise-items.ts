@@ -16,6 +16,7 @@ import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-co
 import { NO_RULING, decide, needsAdjudication } from '../ground-truth/rule';
 import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
+import { flaggedFilter, flaggedItems } from './item-remarks';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type PairwiseItemRowDto } from './dto';
 
 /**
@@ -40,6 +41,8 @@ export const itemListFilterSchema = z.object({
     blankToUndefined,
     z.string({ error: 'must be one judge run name' }).max(200, { error: 'must be at most 200 characters' }).optional(),
   ),
+  /** Only items a reviewer has flagged. */
+  flagged: flaggedFilter,
   page: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -92,7 +95,7 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
 
 /**
  * One page of a pairwise study's items for its leads, filtered by state, by text in the item id, and to the items
- * where a judge run's overall verdict differs from the ground truth.
+ * where a judge run's overall verdict differs from the ground truth, and to the items a reviewer flagged.
  */
 export function listPairwiseItems(actor: Actor, studyId: number, input: unknown): PairwiseItemListDto {
   const db = getDb();
@@ -110,6 +113,10 @@ export function listPairwiseItems(actor: Actor, studyId: number, input: unknown)
       .sort((a, b) => a - b);
   } else {
     ranks = Array.from({ length: items.n }, (_, r) => r);
+  }
+  if (filter.flagged) {
+    const flagged = flaggedItems(db, studyId);
+    ranks = ranks.filter((r) => flagged.has(items.ids[r]));
   }
   let judgeVerdict: Map<number, Label> | null = null;
   if (filter.judge) {

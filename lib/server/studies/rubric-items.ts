@@ -10,6 +10,7 @@ import { lenientNames } from '../ground-truth/rubric-ground-truth';
 import { NO_RULING, decide, needsAdjudication, outcomeLabel, outcomeProvenance } from '../ground-truth/rule';
 import { parseInput } from '../parse';
 import { studyForStaff } from '../review/access';
+import { NO_REMARKS, flaggedFilter, flaggedItems, itemRemarksBySlot } from './item-remarks';
 import { RUBRIC_ITEM_STATES, type RubricItemDetailDto, type RubricItemListDto, type RubricItemRowDto, type RubricItemState } from './dto';
 
 export const RUBRIC_ITEMS_PAGE_SIZE = 50;
@@ -25,6 +26,7 @@ export const rubricItemFilterSchema = z.object({
     blankToUndefined,
     z.string({ error: 'must be one text' }).max(200, { error: 'must be at most 200 characters' }).optional(),
   ),
+  flagged: flaggedFilter,
   page: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -97,6 +99,10 @@ export function listRubricItems(actor: Actor, studyId: number, input: unknown): 
     const ids = new Set(rq.rubricItemIdsMatching(db, studyId, filter.q));
     rows = rows.filter((r) => ids.has(r.itemId));
   }
+  if (filter.flagged) {
+    const flagged = flaggedItems(db, studyId);
+    rows = rows.filter((r) => flagged.has(r.itemId));
+  }
   const byState = Object.fromEntries(RUBRIC_ITEM_STATES.map((s) => [s, 0])) as Record<RubricItemState, number>;
   for (const r of rows) byState[r.state]++;
   if (filter.state) rows = rows.filter((r) => r.state === filter.state);
@@ -120,7 +126,8 @@ export function getRubricItem(actor: Actor, studyId: number, itemId: number): Ru
   if (!row || row.studyId !== studyId) throw notFound('That item');
   const item = JSON.parse(row.payload) as RubricItem;
   const catalog = (study.criteria ?? []) as RubricDimension[];
-  const reviewers = rq.rubricReviewers(db, itemId);
+  const remarks = itemRemarksBySlot(db, itemId);
+  const reviewers = rq.rubricReviewers(db, itemId).map((r) => ({ ...r, remarks: remarks.get(r.slot) ?? NO_REMARKS }));
   const slotIndex = new Map(reviewers.map((r, i) => [r.slot, i]));
   const labels = catalog.map(() => Array<number>(reviewers.length).fill(-1));
   for (const l of rq.rubricLabelsWithReviewers(db, itemId)) {

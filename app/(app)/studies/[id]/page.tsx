@@ -51,8 +51,8 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
           </p>
           <h1 className="text-2xl font-semibold">{study.name}</h1>
           <p className="mt-1 text-sm text-slate-600">
-            {study.itemCount.toLocaleString('en-US')} items · {study.reviewersPerItem} reviewer(s) per item · pay {money(study.payRateCents / 100)} per
-            item · seed {study.seed}
+            {study.itemCount.toLocaleString('en-US')} items · {study.reviewersPerItem} reviewer(s) per item · pay{' '}
+            {money(study.payRateCents / 100)} per item · seed {study.seed}
             {study.deadline && <> · due {study.deadline.slice(0, 10)}</>}
             {study.archived && <> · archived</>}
           </p>
@@ -72,7 +72,9 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
 
       {study.status !== 'closed' && (
         <details className="rounded-lg border border-slate-200 bg-white p-4">
-          <summary className="cursor-pointer text-sm font-medium">Edit study: name, guidelines, deadline{study.status === 'open' ? ', reviewers' : ''}</summary>
+          <summary className="cursor-pointer text-sm font-medium">
+            Edit study: name, guidelines, deadline{study.status === 'open' ? ', reviewers' : ''}
+          </summary>
           <div className="mt-4">
             <StudySettings
               studyId={id}
@@ -152,9 +154,13 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
         </div>
       )}
 
-      {study.status !== 'draft' && study.kind === 'pairwise' && <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />}
+      {study.status !== 'draft' && study.kind === 'pairwise' && (
+        <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />
+      )}
 
-      {study.status !== 'draft' && study.kind === 'rubric' && <RubricOverview summary={rubricGroundTruthSummary(actor, id)} studyId={id} />}
+      {study.status !== 'draft' && study.kind === 'rubric' && (
+        <RubricOverview summary={rubricGroundTruthSummary(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />
+      )}
 
       {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
 

@@ -36,7 +36,7 @@ export default async function ItemsPage({
   if (study.kind === 'pairwise') {
     const runs = listJudgeRuns(actor, id).map((r) => r.name);
     try {
-      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, judge: sp.judge, page: sp.page });
+      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, judge: sp.judge, flagged: sp.flagged, page: sp.page });
       return <PairwiseItems study={study} sp={sp} list={list} problem={null} judgeRuns={runs} />;
     } catch (e) {
       // A refused filter is shown on the page, with the filters to correct it.
@@ -47,7 +47,12 @@ export default async function ItemsPage({
   if (study.kind === 'rubric') {
     try {
       return (
-        <RubricItems study={study} sp={sp} list={listRubricItems(actor, id, { state: sp.state, q: sp.q, page: sp.page })} problem={null} />
+        <RubricItems
+          study={study}
+          sp={sp}
+          list={listRubricItems(actor, id, { state: sp.state, q: sp.q, flagged: sp.flagged, page: sp.page })}
+          problem={null}
+        />
       );
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;

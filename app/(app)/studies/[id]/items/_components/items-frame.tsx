@@ -34,3 +34,13 @@ export function Pager({ page, pages, href }: { page: number; pages: number; href
     </nav>
   );
 }
+
+/** The "only flagged items" filter of the pairwise and rubric lists (`flagged=1` in the URL). */
+export function FlaggedFilter({ checked }: { checked: boolean }) {
+  return (
+    <label className="flex items-center gap-2 self-center pt-5">
+      <input type="checkbox" name="flagged" value="1" defaultChecked={checked} className="size-4" />
+      <span className="text-slate-600">Only flagged by a reviewer</span>
+    </label>
+  );
+}

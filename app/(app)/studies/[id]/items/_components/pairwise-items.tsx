@@ -4,9 +4,15 @@ import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type StudyDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
-import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
+import { FlaggedFilter, ItemsHeader, Pager, itemsPageHref } from './items-frame';
 
-export type PairwiseSearch = { state?: string | string[]; q?: string | string[]; judge?: string | string[]; page?: string | string[] };
+export type PairwiseSearch = {
+  state?: string | string[];
+  q?: string | string[];
+  judge?: string | string[];
+  flagged?: string | string[];
+  page?: string | string[];
+};
 
 const STATE_TONE: Record<ItemState, Tone> = { waiting: 'neutral', judged: 'success', disagreement: 'warning', adjudicated: 'info' };
 const STATE_HINT: Record<ItemState, string> = {
@@ -41,7 +47,8 @@ export function PairwiseItems({
   const state = typeof sp.state === 'string' ? sp.state : '';
   const q = typeof sp.q === 'string' ? sp.q : '';
   const judge = typeof sp.judge === 'string' ? sp.judge : '';
-  const href = (p: number) => itemsPageHref(id, { state, q, judge }, p);
+  const flagged = sp.flagged === '1' ? '1' : '';
+  const href = (p: number) => itemsPageHref(id, { state, q, judge, flagged }, p);
   return (
     <div className="space-y-4">
       <ItemsHeader studyId={id} studyName={study.name} title="Items" />
@@ -75,11 +82,11 @@ export function PairwiseItems({
             </select>
           </label>
         )}
+        <FlaggedFilter checked={flagged === '1'} />
         <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5">
           Filter
         </button>
       </form>
-      <p className="text-xs text-slate-500">Flagged items are not listed here yet.</p>
       {problem && (
         <Alert tone="error" title="These filters cannot be applied.">
           <p>{problem}</p>

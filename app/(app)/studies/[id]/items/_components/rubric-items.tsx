@@ -3,7 +3,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/tones';
 import { RUBRIC_ITEM_STATES, type RubricItemListDto, type RubricItemState, type StudyDto } from '@/lib/server/studies/dto';
-import { ItemsHeader, Pager, itemsPageHref } from './items-frame';
+import { FlaggedFilter, ItemsHeader, Pager, itemsPageHref } from './items-frame';
 import type { PairwiseSearch } from './pairwise-items';
 
 const STATE_TONE: Record<RubricItemState, Tone> = { waiting: 'neutral', labelled: 'success', disagreement: 'warning', adjudicated: 'info' };
@@ -29,7 +29,8 @@ export function RubricItems({
   const id = study.id;
   const state = typeof sp.state === 'string' ? sp.state : '';
   const q = typeof sp.q === 'string' ? sp.q : '';
-  const href = (p: number) => itemsPageHref(id, { state, q }, p);
+  const flagged = sp.flagged === '1' ? '1' : '';
+  const href = (p: number) => itemsPageHref(id, { state, q, flagged }, p);
   return (
     <div className="space-y-4">
       <ItemsHeader studyId={id} studyName={study.name} title="Items" />
@@ -50,6 +51,7 @@ export function RubricItems({
           <span className="block text-slate-600">Item, dialogue or tutor contains</span>
           <input name="q" defaultValue={q} maxLength={200} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
         </label>
+        <FlaggedFilter checked={flagged === '1'} />
         <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5">
           Filter
         </button>

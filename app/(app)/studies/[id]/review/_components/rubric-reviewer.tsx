@@ -5,6 +5,7 @@ import { RubricDialogue } from '@/components/rubric/rubric-dialogue';
 import { rubricAssignmentOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
 import { RubricPanel } from './rubric-panel';
+import { useItemTools } from './use-item-tools';
 import { useReviewQueue } from './use-review-queue';
 
 export const RUBRIC_SHORTCUTS = [
@@ -20,13 +21,17 @@ export const RUBRIC_SHORTCUTS = [
 
 /**
  * The rubric screen: the dialogue on one side, kept mounted while the replies of the same dialogue follow one
- * another, and the reply under review with its dimensions on the other.
+ * another, and the reply under review with its dimensions on the other. Skip, flag, comment, the history and the
+ * guidelines panel come from the shared shell, as on the other screens. A skipped reply goes to the end of the
+ * queue like any item, leaving its dialogue's other replies where they are; its dialogue shows again when it
+ * comes back.
  */
 export function RubricReviewer({ initialQueue }: { initialQueue: QueueDto }) {
   const review = useReviewQueue(initialQueue, rubricAssignmentOptions);
   const { queue, currentId, current, shown, onUndo, undoPending } = review;
   // The dialogue stays in place for the replies of one group; a new dialogue starts at the top.
   const anchor = shown ? (shown.group?.anchor ?? shown.assignmentId) : undefined;
+  const itemTools = useItemTools(review, queue);
 
   return (
     <ReviewShell
@@ -38,10 +43,12 @@ export function RubricReviewer({ initialQueue }: { initialQueue: QueueDto }) {
       progress={{ done: queue.submitted, total: queue.total }}
       shortcuts={RUBRIC_SHORTCUTS}
       guidelines={queue.guidelines}
+      itemTools={currentId === null ? null : itemTools}
+      historyHref={`/studies/${queue.studyId}/review/history`}
       readOnly={
         queue.status !== 'open' ? `This study is ${queue.status}: you can read the items, but nothing can be submitted or changed.` : null
       }
-      errors={[review.undoError, review.otherError]}
+      errors={[review.undoError, review.skipError, review.otherError]}
     >
       {currentId === null ? (
         <ReviewDone title="All done — thank you!" undo={{ available: queue.undoableId !== null, onUndo, pending: undoPending }}>

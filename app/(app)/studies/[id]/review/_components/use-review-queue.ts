@@ -195,6 +195,10 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
       qc.setQueryData(queueKey(studyId), res.data.queue);
       // When it comes back it is fetched anew, with the draft and active time its screen saved on leaving it.
       qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
+      // What was fetched ahead may place items by the old order (a rubric reply's "reply 2 of 3", the reply that
+      // opens its dialogue): read it again.
+      const { currentId: next, upcomingIds } = res.data.queue;
+      for (const id of [next, ...upcomingIds]) if (id !== null) void qc.invalidateQueries({ queryKey: assignmentKey(id), exact: true });
     },
   });
   const { mutate: skipMutate, isPending: skipPending } = skipMutation;

@@ -6,6 +6,7 @@ import { RichText } from '@/components/ui/rich-text';
 import type { ItemDetailDto, ItemReviewerDto, ItemRevisionDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
 import { FlowStepsView } from './flow-steps-view';
+import { ReviewerRemarks } from './reviewer-remarks';
 
 // Labels are stored from reply a's side.
 const LABEL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
@@ -44,6 +45,7 @@ function Reviewers({ reviewers, pairwise, names }: { reviewers: ItemReviewerDto[
             {pairwise && <span className="text-slate-500">saw reply {r.sawAFirst ? 'a' : 'b'} as Response 1</span>}
             <span className="text-slate-500">· active {r.activeSeconds} s</span>
           </p>
+          <ReviewerRemarks username={r.username} remarks={r.remarks} />
           {r.revisions.length > 0 ? (
             <ol className="mt-2 space-y-1" aria-label={`Revisions of ${r.username}`}>
               {r.revisions.map((v, i) => (

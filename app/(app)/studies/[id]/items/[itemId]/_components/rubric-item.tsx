@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ChatHistory } from '@/components/pairwise/chat-history';
 import { RichText } from '@/components/ui/rich-text';
 import type { RubricItemDetailDto } from '@/lib/server/studies/dto';
+import { ReviewerRemarks } from './reviewer-remarks';
 
 /** One rubric item for the study's leads: the dialogue and reply with its tutor, each reviewer's labels, rulings, judges. */
 export function RubricItemView({ studyId, item }: { studyId: number; item: RubricItemDetailDto }) {
@@ -101,6 +102,21 @@ export function RubricItemView({ studyId, item }: { studyId: number; item: Rubri
               </tbody>
             </table>
           </div>
+          {item.reviewers.some((r) => r.remarks.flagReason !== null || r.remarks.comment !== null) ? (
+            <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="item-remarks">
+              <h2 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Flags and comments</h2>
+              <ul className="space-y-2">
+                {item.reviewers.map((r) =>
+                  r.remarks.flagReason !== null || r.remarks.comment !== null ? (
+                    <li key={r.slot}>
+                      <span className="font-medium">{r.username}</span>
+                      <ReviewerRemarks username={r.username} remarks={r.remarks} />
+                    </li>
+                  ) : null,
+                )}
+              </ul>
+            </section>
+          ) : null}
           {item.reviewers.some((r) => r.note) ? (
             <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
               <h2 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Notes</h2>

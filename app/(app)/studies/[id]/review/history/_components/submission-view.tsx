@@ -1,5 +1,6 @@
 'use client';
 
+import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
@@ -9,12 +10,14 @@ import { ResponsePair } from '@/components/pairwise/response-pair';
 import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { assignmentKey, queueKey } from '@/lib/query/review';
 import type { MySubmissionDto } from '@/lib/server/review/dto';
 import { reviseSubmissionAction } from '../../actions';
 
 /** A submitted item as its reviewer saw it, with their labels, and the way to revise it while that is allowed. */
 export function SubmissionView({ submission }: { submission: MySubmissionDto }) {
   const router = useRouter();
+  const qc = useQueryClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { view } = submission;
@@ -30,6 +33,10 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
         setPending(false);
         return;
       }
+      // The review screen must not show the queue or the item as they were cached before: the item is open again,
+      // first, with its labels as the draft.
+      qc.removeQueries({ queryKey: queueKey(submission.studyId), exact: true });
+      qc.removeQueries({ queryKey: assignmentKey(submission.assignmentId), exact: true });
       router.push(`/studies/${submission.studyId}/review`);
     } catch {
       setError('The server could not be reached; nothing was changed.');
