@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
-import { asUser } from './support/session';
+import { DEMO_PASSWORD, asUser } from './support/session';
 
 /*
  * A lead's daily work on the studies list and an open study: find it by search, edit its name and guidelines (the
@@ -16,6 +16,7 @@ test.describe.configure({ mode: 'serial' });
 const NAME = `Editing check ${Date.now()}`;
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 let studyId: number;
+const REPLACEMENT = 'replacer';
 
 test.beforeAll(() => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-edit-'));
@@ -27,6 +28,8 @@ test.beforeAll(() => {
   concord(['import', 'items', '--study', String(studyId), KMP]);
   concord(['study', 'members', String(studyId), 'ann1', 'ann2']);
   concord(['study', 'open', String(studyId)]);
+  // The replacement reviewer is an account of this spec's own: demo accounts are disabled or re-roled by other specs.
+  concord(['user', 'add', REPLACEMENT, '--role', 'annotator'], `${DEMO_PASSWORD}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -115,15 +118,15 @@ test("a departed reviewer's pending items move to the replacement, who finds the
   await page.goto(`/studies/${studyId}`);
   await page.getByText('Edit study: name, guidelines, deadline, reviewers').click();
   await page.getByRole('combobox', { name: /^Reviewer/ }).selectOption('ann2');
-  await page.getByLabel('Taken over by').selectOption('ann4');
+  await page.getByLabel('Taken over by').selectOption(REPLACEMENT);
   await page.getByRole('button', { name: 'Replace' }).click();
-  await expect(page.getByRole('status')).toContainText(`${pending} pending item(s) moved from ann2 to ann4`);
+  await expect(page.getByRole('status')).toContainText(`${pending} pending item(s) moved from ann2 to ${REPLACEMENT}`);
 
-  const ann4 = await asUser(browser, 'ann4');
-  const theirs = ann4.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` });
+  const replacer = await asUser(browser, REPLACEMENT);
+  const theirs = replacer.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` });
   await expect(theirs.getByRole('progressbar')).toHaveAttribute('aria-valuemax', String(pending));
   await theirs.getByRole('link', { name: 'Start' }).click();
-  await expect(ann4.page).toHaveURL(new RegExp(`/studies/${studyId}/review`));
+  await expect(replacer.page).toHaveURL(new RegExp(`/studies/${studyId}/review`));
   await ann2.page.reload();
   await expect(
     ann2.page
@@ -131,7 +134,7 @@ test("a departed reviewer's pending items move to the replacement, who finds the
       .filter({ hasText: `${NAME} (v2)` })
       .getByRole('link', { name: 'Start' }),
   ).toHaveCount(0);
-  await ann4.context.close();
+  await replacer.context.close();
   await ann2.context.close();
   await context.close();
 });

@@ -196,9 +196,13 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
       // When it comes back it is fetched anew, with the draft and active time its screen saved on leaving it.
       qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
       // What was fetched ahead may place items by the old order (a rubric reply's "reply 2 of 3", the reply that
-      // opens its dialogue): read it again.
+      // opens its dialogue): read it again. Not the skipped item itself, even when a short queue lists it among the
+      // next ones: fetching it now would serve it afresh and start its active time again before its screen, on
+      // leaving, has reported the time spent on it.
       const { currentId: next, upcomingIds } = res.data.queue;
-      for (const id of [next, ...upcomingIds]) if (id !== null) void qc.invalidateQueries({ queryKey: assignmentKey(id), exact: true });
+      for (const id of [next, ...upcomingIds]) {
+        if (id !== null && id !== res.data.assignmentId) void qc.invalidateQueries({ queryKey: assignmentKey(id), exact: true });
+      }
     },
   });
   const { mutate: skipMutate, isPending: skipPending } = skipMutation;
