@@ -6,7 +6,19 @@ import { findStudy, type StudyRow } from '@/db/queries/studies';
 import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
-import { allowedLabels, assertJudgeable, cacheKey, parseTemplate, planRequests, promptHash, renderRequest, requestKey, rubricDimensions, type PlannedRequest } from './plan';
+import {
+  allowedLabels,
+  assertJudgeable,
+  cacheKey,
+  parseTemplate,
+  promptHash,
+  promptText,
+  renderRequest,
+  requestKey,
+  requestsForItem,
+  rubricDimensions,
+  type PlannedRequest,
+} from './plan';
 
 /*
  * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores each
@@ -58,6 +70,48 @@ function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: Pl
   return { verdicts, unreadable: r.criteria.length - Object.keys(verdicts).length };
 }
 
+/** Items read per page while planning a run. */
+export const PLAN_PAGE = 256;
+type PlanOpts = { samples: number; bothOrders: boolean };
+
+/** The run's items, a page at a time, each with its payload read (the first `limit` items in position order). */
+function* itemPages(db: Db, studyId: number, limit: number | null): Generator<{ id: number; item: unknown }[]> {
+  let after = Number.MIN_SAFE_INTEGER;
+  let left = limit ?? Number.POSITIVE_INFINITY;
+  while (left > 0) {
+    const rows = q.itemsPageForRun(db, studyId, after, Math.min(PLAN_PAGE, left));
+    if (!rows.length) return;
+    after = rows[rows.length - 1].position;
+    left -= rows.length;
+    yield rows.map((r) => ({ id: r.id, item: JSON.parse(r.payload) as unknown }));
+  }
+}
+
+/** How many requests the run has in all (answered or not), read a page at a time. */
+function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
+  let n = 0;
+  for (const page of itemPages(db, study.id, limit))
+    for (const { id, item } of page) for (const _ of requestsForItem(study, template, id, item, opts)) n++;
+  return n;
+}
+
+/**
+ * The run's requests that have no answer yet, in plan order, with their item: a page of items and the answers
+ * they have are read when the previous page is used up, so at most one page is held whatever the study's size.
+ */
+function* pendingRequests(db: Db, runId: number, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
+  for (const page of itemPages(db, study.id, limit)) {
+    const answered = q.answeredKeysOfItems(
+      db,
+      runId,
+      page.map((p) => p.id),
+    );
+    for (const { id, item } of page)
+      for (const request of requestsForItem(study, template, id, item, opts))
+        if (!answered.has(requestKey(request))) yield { request, item };
+  }
+}
+
 /**
  * Runs (or resumes) launched run `runId` in this process until every request has an answer, the run is paused or
  * cancelled, or the circuit opens. Throws `conflict` if another live process is running it.
@@ -73,13 +127,12 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   const study = findStudy(db, launch.studyId)!;
   assertJudgeable(study);
   const template = parseTemplate(JSON.parse(q.templateById(db, launch.templateId)!.body));
-  const items = q.itemsForRun(db, study.id, launch.itemLimit);
-  const payloads = new Map(items.map((i) => [i.id, i.payload]));
-  const plan = [...planRequests(study, template, items, { samples: launch.samples, bothOrders: launch.bothOrders === 1 })];
-  const answered = q.answeredKeys(db, runId);
-  const pending = plan.filter((r) => !answered.has(requestKey(r)));
-  answered.clear();
-  q.setLaunchCounts(db, runId, plan.length, 0);
+  const planOpts = { samples: launch.samples, bothOrders: launch.bothOrders === 1 };
+  // The plan is read a page of items at a time, never held whole: memory stays the same for any study size.
+  const total = countRequests(db, study, template, launch.itemLimit, planOpts);
+  const answeredBefore = q.answerCount(db, runId);
+  const queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+  q.setLaunchCounts(db, runId, total, 0);
 
   const stopAll = new AbortController(); // cancel: in-flight requests are abandoned
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
@@ -96,7 +149,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
 
   const watch = setInterval(() => {
     q.heartbeatLaunch(db, runId, pid, Date.now());
-    q.setLaunchCounts(db, runId, plan.length, failed);
+    q.setLaunchCounts(db, runId, total, failed);
     const state = q.launchState(db, runId);
     if (state === 'cancelled') {
       stopDispatch = true;
@@ -113,26 +166,18 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     seed: launch.seed,
   };
   const agent = await platformAgent(launch.concurrency);
-  let next = 0;
   let stored = 0;
-  const parsedItems = new Map<number, unknown>();
-  const itemOf = (id: number) => {
-    let it = parsedItems.get(id);
-    if (!it) {
-      it = JSON.parse(payloads.get(id)!) as unknown;
-      parsedItems.clear(); // requests go item by item: keep only the current one
-      parsedItems.set(id, it);
-    }
-    return it;
-  };
 
   async function worker() {
-    while (!stopDispatch && next < pending.length) {
-      const r = pending[next++];
-      const messages = renderRequest(study, template, itemOf(r.itemId), r);
-      const hash = promptHash(messages);
+    while (!stopDispatch) {
+      const next = queue.next();
+      if (next.done) return;
+      const { request: r, item } = next.value;
+      const messages = renderRequest(study, template, item, r);
+      const text = promptText(messages);
+      const hash = promptHash(text);
       const seed = params.seed === null ? null : params.seed + r.sample - 1;
-      const key = cacheKey({ ...params, seed }, messages, r.sample);
+      const key = cacheKey({ ...params, seed }, text, r.sample);
       const hit = q.cachedAnswer(db, key);
       let raw: string;
       let meta: { tokensIn: number; tokensOut: number; latencyMs: number; attempts: number; cached: boolean };
@@ -158,7 +203,18 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
       }
       const { verdicts, unreadable } = readAnswer(study, template, raw, r);
       commitSoon({
-        answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
+        answer: {
+          runId,
+          itemId: r.itemId,
+          criterion: r.criterion,
+          sample: r.sample,
+          swapped: r.swapped,
+          verdicts,
+          unreadable,
+          raw,
+          promptHash: hash,
+          ...meta,
+        },
         request: r,
         key,
       });
@@ -181,7 +237,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     if (!batch.length) return;
     q.inOneTransaction(db, () => {
       for (const { answer, request, key } of batch)
-        q.insertAnswer(db, answer, () => {
+        q.insertAnswerInTransaction(db, answer, () => {
           if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
           storeVerdicts(db, study, runId, request, answer.verdicts);
         });
@@ -194,10 +250,10 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   }
 
   const progress = opts.log
-    ? setInterval(() => opts.log!(`${launch.name}: ${plan.length - pending.length + stored} of ${plan.length} answered, ${failed} failed`), 2_000)
+    ? setInterval(() => opts.log!(`${launch.name}: ${answeredBefore + stored} of ${total} answered, ${failed} failed`), 2_000)
     : null;
   try {
-    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, pending.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
   } finally {
     if (flushing) clearImmediate(flushing);
     flush();
@@ -205,12 +261,18 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     if (progress) clearInterval(progress);
     await agent.close().catch(() => {});
   }
-  q.setLaunchCounts(db, runId, plan.length, failed);
+  q.setLaunchCounts(db, runId, total, failed);
   let outcome: RunOutcome;
   if (circuit) {
     q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);
   } else if (!stopDispatch && failed > 0) {
-    q.setLaunchState(db, runId, ['running'], 'paused', `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`);
+    q.setLaunchState(
+      db,
+      runId,
+      ['running'],
+      'paused',
+      `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`,
+    );
   } else if (!stopDispatch) {
     q.setLaunchState(db, runId, ['running'], 'done', null);
   }
