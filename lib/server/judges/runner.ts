@@ -101,14 +101,9 @@ function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: 
  */
 function* pendingRequests(db: Db, runId: number, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
   for (const page of itemPages(db, study.id, limit)) {
-    const answered = q.answeredKeysOfItems(
-      db,
-      runId,
-      page.map((p) => p.id),
-    );
+    const answered = q.answeredKeysOfItems(db, runId, page.map((p) => p.id));
     for (const { id, item } of page)
-      for (const request of requestsForItem(study, template, id, item, opts))
-        if (!answered.has(requestKey(request))) yield { request, item };
+      for (const request of requestsForItem(study, template, id, item, opts)) if (!answered.has(requestKey(request))) yield { request, item };
   }
 }
 
@@ -203,18 +198,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
       }
       const { verdicts, unreadable } = readAnswer(study, template, raw, r);
       commitSoon({
-        answer: {
-          runId,
-          itemId: r.itemId,
-          criterion: r.criterion,
-          sample: r.sample,
-          swapped: r.swapped,
-          verdicts,
-          unreadable,
-          raw,
-          promptHash: hash,
-          ...meta,
-        },
+        answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
         request: r,
         key,
       });
@@ -266,13 +250,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   if (circuit) {
     q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);
   } else if (!stopDispatch && failed > 0) {
-    q.setLaunchState(
-      db,
-      runId,
-      ['running'],
-      'paused',
-      `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`,
-    );
+    q.setLaunchState(db, runId, ['running'], 'paused', `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`);
   } else if (!stopDispatch) {
     q.setLaunchState(db, runId, ['running'], 'done', null);
   }
