@@ -59,7 +59,10 @@ test('a lead runs a judge on a rubric study, watches it, compares it with anothe
     await expect.poll(answered, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     await expect(state).toHaveText('done', { timeout: 30_000 });
     await expect(run.getByText(`${requests} of ${requests}`)).toBeVisible();
-    expect(standIn.total()).toBe(requests);
+    // replies with the same text make the same prompt: the answer cache sends each once
+    const status = JSON.parse(concord(['judge', 'status', 'rubric-run', '--study', String(study), '--json']));
+    expect(status).toMatchObject({ answered: requests, sent: standIn.total() });
+    expect(status.sent + status.cached).toBe(requests);
 
     // compare it with the imported run
     await page.getByLabel('Compare gpt').check();
@@ -77,13 +80,13 @@ test('a lead runs a judge on a rubric study, watches it, compares it with anothe
     const dec = (v: number | null) => (v === null ? '—' : v.toFixed(3));
     const row = (name: string) => table.getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
     await expect(row('Notices the mistake · Macro-F1 (lenient)')).toContainText(
-      dec(dim(gpt, 'mistake_identification').lenient.macroF1.value),
+      dec(dim(gpt, 'mistake_identification').lenient.macroF1),
     );
     await expect(row('Notices the mistake · Macro-F1 (lenient)').getByRole('cell').nth(0)).toHaveText(
-      dec(dim(gpt, 'mistake_identification').lenient.macroF1.value),
+      dec(dim(gpt, 'mistake_identification').lenient.macroF1),
     );
-    await expect(row("Keeps the answer back · Cohen's κ").getByRole('cell').nth(1)).toHaveText(dec(dim(mine, 'leak').cohenKappa.value));
-    await expect(row('Keeps the answer back · Macro-F1').getByRole('cell').nth(1)).toHaveText(dec(dim(mine, 'leak').macroF1.value));
+    await expect(row("Keeps the answer back · Cohen's κ").getByRole('cell').nth(1)).toHaveText(dec(dim(mine, 'leak').cohenKappa));
+    await expect(row('Keeps the answer back · Macro-F1').getByRole('cell').nth(1)).toHaveText(dec(dim(mine, 'leak').macroF1));
     await expect(row('Estimated cost').getByRole('cell').nth(0)).toHaveText('—');
     await expect(row('Estimated cost').getByRole('cell').nth(1)).toContainText('$');
 

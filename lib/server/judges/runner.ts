@@ -41,6 +41,12 @@ export function processAlive(pid: number, host: string) {
   }
 }
 
+/** How long the runner waits before committing again when the database stayed locked past its busy time-out. */
+const BUSY_RETRY_MS = 200;
+/** Tries of the last commit of a run before the runner gives up (with the answers re-sent on resume). */
+const FINAL_FLUSH_ATTEMPTS = 50;
+const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
+
 export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
 
 /**
@@ -143,6 +149,13 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   }
 
   const watch = setInterval(() => {
+    try {
+      beat();
+    } catch (e) {
+      if (!isBusy(e)) throw e; // the database is busy: skip this beat, the next one comes in a second
+    }
+  }, HEARTBEAT_MS);
+  const beat = () => {
     q.heartbeatLaunch(db, runId, pid, Date.now());
     q.setLaunchCounts(db, runId, total, failed);
     const state = q.launchState(db, runId);
@@ -150,7 +163,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
       stopDispatch = true;
       stopAll.abort();
     } else if (state !== 'running') stopDispatch = true;
-  }, HEARTBEAT_MS);
+  };
 
   const policy: RetryPolicy = { timeoutMs: launch.timeoutMs, maxAttempts: launch.maxAttempts, ...DEFAULT_BACKOFF };
   const params = {
@@ -214,18 +227,28 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   type Uncommitted = { answer: q.NewAnswer; request: PlannedRequest; key: string };
   let uncommitted: Uncommitted[] = [];
   let flushing: ReturnType<typeof setImmediate> | null = null;
-  function flush() {
+  // When another writer holds the database past its busy time-out, the batch stays uncommitted and is tried again
+  // shortly, instead of the runner dying with answers it already has (the last try, at the end, gives up loudly).
+  let retrying: ReturnType<typeof setTimeout> | null = null;
+  function flush(last = false) {
     flushing = null;
     const batch = uncommitted;
     uncommitted = [];
     if (!batch.length) return;
-    q.inOneTransaction(db, () => {
-      for (const { answer, request, key } of batch)
-        q.insertAnswerInTransaction(db, answer, () => {
-          if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
-          storeVerdicts(db, study, runId, request, answer.verdicts);
-        });
-    });
+    try {
+      q.inOneTransaction(db, () => {
+        for (const { answer, request, key } of batch)
+          q.insertAnswerInTransaction(db, answer, () => {
+            if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
+            storeVerdicts(db, study, runId, request, answer.verdicts);
+          });
+      });
+    } catch (e) {
+      if (last || !isBusy(e)) throw e;
+      uncommitted = batch.concat(uncommitted);
+      retrying ??= setTimeout(() => ((retrying = null), flush()), BUSY_RETRY_MS);
+      return;
+    }
     stored += batch.length;
   }
   function commitSoon(u: Uncommitted) {
@@ -240,7 +263,12 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
   } finally {
     if (flushing) clearImmediate(flushing);
-    flush();
+    if (retrying) clearTimeout(retrying);
+    for (let attempt = 1; ; attempt++) {
+      flush(attempt === FINAL_FLUSH_ATTEMPTS);
+      if (!uncommitted.length) break;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    }
     clearInterval(watch);
     if (progress) clearInterval(progress);
     await agent.close().catch(() => {});
