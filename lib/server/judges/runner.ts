@@ -41,6 +41,9 @@ export function processAlive(pid: number, host: string) {
   }
 }
 
+/** Answers are committed at most this long after they arrive, or as soon as this many are waiting. */
+const COMMIT_EVERY_MS = 100;
+const COMMIT_MAX = 512;
 /** How long the runner waits before committing again when the database stayed locked past its busy time-out. */
 const BUSY_RETRY_MS = 200;
 /** Tries of the last commit of a run before the runner gives up (with the answers re-sent on resume). */
@@ -220,13 +223,14 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     }
   }
 
-  // Answers are committed as soon as the event loop is free, all those that arrived in the same turn in one
-  // transaction: with synchronous=FULL every commit waits for the disk, and one commit per answer would cap the
-  // run at the disk's commit rate. An answer not yet committed when the process dies was never stored, so a resumed
-  // run asks for it again, like a request that was still in flight.
+  // Answers are committed together, those that arrived within COMMIT_EVERY_MS (or COMMIT_MAX of them) in one
+  // transaction: with synchronous=FULL every commit waits for the disk, and that wait blocks the event loop, so
+  // committing each answer, or each event-loop turn's answers, capped the run at the disk's commit rate. An answer
+  // not yet committed when the process dies was never stored, so a resumed run asks for it again, like a request
+  // that was still in flight.
   type Uncommitted = { answer: q.NewAnswer; request: PlannedRequest; key: string };
   let uncommitted: Uncommitted[] = [];
-  let flushing: ReturnType<typeof setImmediate> | null = null;
+  let flushing: ReturnType<typeof setTimeout> | null = null;
   // When another writer holds the database past its busy time-out, the batch stays uncommitted and is tried again
   // shortly, instead of the runner dying with answers it already has (the last try, at the end, gives up loudly).
   let retrying: ReturnType<typeof setTimeout> | null = null;
@@ -253,7 +257,10 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   }
   function commitSoon(u: Uncommitted) {
     uncommitted.push(u);
-    flushing ??= setImmediate(flush);
+    if (uncommitted.length >= COMMIT_MAX) {
+      if (flushing) clearTimeout(flushing);
+      flushing = setTimeout(flush, 0);
+    } else flushing ??= setTimeout(flush, COMMIT_EVERY_MS);
   }
 
   const progress = opts.log
@@ -262,7 +269,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   try {
     await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
   } finally {
-    if (flushing) clearImmediate(flushing);
+    if (flushing) clearTimeout(flushing);
     if (retrying) clearTimeout(retrying);
     for (let attempt = 1; ; attempt++) {
       flush(attempt === FINAL_FLUSH_ATTEMPTS);
