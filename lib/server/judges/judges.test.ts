@@ -128,6 +128,24 @@ describe('a run launched from the web app', () => {
   }, 60_000);
 });
 
+describe('a run while another writer holds the database', () => {
+  it('keeps its answers and finishes when the lock outlasts the busy time-out, storing each answer once', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    standIn.setDelay(50);
+    const r = launch('locked', { concurrency: 2, model: 'locked-model' });
+    const going = runJudge(r.runId);
+    await new Promise((res) => setTimeout(res, 150)); // dispatching
+    const other = new Database(sql().name);
+    other.exec('BEGIN IMMEDIATE'); // held past the runner's 5 s busy time-out
+    await new Promise((res) => setTimeout(res, 5_500));
+    other.exec('COMMIT');
+    other.close();
+    standIn.setDelay(0);
+    expect((await going).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: 20, answered: 20, sent: 20 });
+  }, 60_000);
+});
+
 describe('a run over more items than one page of its plan', () => {
   it('reads the plan page by page: a resumed run with more items sends exactly the requests without an answer, each once', async () => {
     const big = createStudy(lead, { kind: 'pairwise', name: 'Paged run' }).id;

@@ -21,8 +21,9 @@ import {
 } from './plan';
 
 /*
- * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores each
- * answer in its own transaction as it arrives, so a crash loses nothing answered and a restart sends only the rest.
+ * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores the
+ * answers that arrive within COMMIT_EVERY_MS in one transaction, so a crash loses nothing stored and a restart sends
+ * only the rest (answers received but not yet stored are asked for again, like requests in flight).
  * It runs in a process of its own (the CLI's, or `runner-child.ts` started by the server), never in a request.
  */
 
@@ -42,7 +43,7 @@ export function processAlive(pid: number, host: string) {
 }
 
 /** Answers are committed at most this long after they arrive, or as soon as this many are waiting. */
-const COMMIT_EVERY_MS = 100;
+export const COMMIT_EVERY_MS = 100;
 const COMMIT_MAX = 512;
 /** How long the runner waits before committing again when the database stayed locked past its busy time-out. */
 const BUSY_RETRY_MS = 200;
