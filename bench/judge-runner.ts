@@ -5,6 +5,8 @@
  *
  *   npx tsx --conditions=react-server bench/judge-runner.ts [REQUESTS=100000] [PORT=3503]
  *
+ * With BENCH_CPU_PROF=DIR the runner writes a CPU profile to DIR (`node --cpu-prof`), for `bench/cpu-profile.ts`.
+ *
  * The runner is the real CLI (`judge run`, a process of its own); the stand-in runs in another process (port 3503
  * by default); the submissions are made here, through the same use-case the app calls, on the same database file.
  */
@@ -89,9 +91,14 @@ async function main() {
   }
 
   const started = performance.now();
+  // BENCH_CPU_PROF=DIR runs the CLI's TypeScript directly under `node --cpu-prof` (a .cpuprofile of the runner in DIR)
+  const prof = process.env.BENCH_CPU_PROF;
+  const cli = prof
+    ? [`--cpu-prof`, `--cpu-prof-dir=${prof}`, '--conditions=react-server', '--import', 'tsx', 'lib/cli/main.ts']
+    : ['lib/cli/bin.mjs'];
   const runner = spawn(
     process.execPath,
-    ['lib/cli/bin.mjs', 'judge', 'run', '--study', String(studyId), '--name', 'bench', '--endpoint', url, '--model', 'stand-in', '--prompt', promptFile, '--concurrency', '32', '--json'],
+    [...cli, 'judge', 'run', '--study', String(studyId), '--name', 'bench', '--endpoint', url, '--model', 'stand-in', '--prompt', promptFile, '--concurrency', '32', '--json'],
     { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

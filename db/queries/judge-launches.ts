@@ -193,11 +193,14 @@ export const setLaunchCounts = (db: Db, runId: number, requests: number, failed:
 
 /* ----- items ----- */
 
-/** The study's items in position order, with their payload (JSON text), at most `limit`. */
-export const itemsForRun = (db: Db, studyId: number, limit: number | null) =>
-  stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY position LIMIT ?').all(studyId, limit ?? -1) as {
+/**
+ * One page of the study's items in position order, after position `after`: how a run reads its items, a page at a
+ * time, so its memory does not grow with the study.
+ */
+export const itemsPageForRun = (db: Db, studyId: number, after: number, limit: number) =>
+  stmt(db, 'SELECT id, position, payload FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT ?').all(studyId, after, limit) as {
     id: number;
-    externalId: string;
+    position: number;
     payload: string;
   }[];
 
@@ -210,11 +213,22 @@ export const itemForPreview = (db: Db, studyId: number, externalId: string | nul
 
 /* ----- answers ----- */
 
-/** The keys `item|criterion|sample|swapped` of the answers a run has (what a resumed run does not send again). */
-export const answeredKeys = (db: Db, runId: number) =>
+/**
+ * The keys `item|criterion|sample|swapped` of the answers a run has on the items `itemIds` (a page of items): what a
+ * resumed run does not send again.
+ */
+export const answeredKeysOfItems = (db: Db, runId: number, itemIds: readonly number[]) =>
   new Set(
-    stmt(db, "SELECT item_id || '|' || criterion || '|' || sample || '|' || swapped FROM judge_answers WHERE run_id = ?").pluck().all(runId) as string[],
+    stmt(
+      db,
+      "SELECT item_id || '|' || criterion || '|' || sample || '|' || swapped FROM judge_answers WHERE run_id = ? AND item_id IN (SELECT value FROM json_each(?))",
+    )
+      .pluck()
+      .all(runId, JSON.stringify(itemIds)) as string[],
   );
+
+/** How many answers a run has. */
+export const answerCount = (db: Db, runId: number) => stmt(db, 'SELECT count(*) FROM judge_answers WHERE run_id = ?').pluck().get(runId) as number;
 
 export type NewAnswer = {
   runId: number;
@@ -237,31 +251,33 @@ export type NewAnswer = {
  * Stores one answer and, through `alsoWrite` (the verdict-writing step of the study's kind), its verdicts, in one
  * transaction. False when that answer was stored already (the run's key holds it once).
  */
-export const insertAnswer = (db: Db, a: NewAnswer, alsoWrite: () => void) =>
-  inTransaction(db, () => {
-    const inserted = stmt(
-      db,
-      `INSERT OR IGNORE INTO judge_answers (run_id, item_id, criterion, sample, swapped, verdicts, unreadable, raw, prompt_hash,
-         tokens_in, tokens_out, latency_ms, attempts, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      a.runId,
-      a.itemId,
-      a.criterion,
-      a.sample,
-      a.swapped ? 1 : 0,
-      JSON.stringify(a.verdicts),
-      a.unreadable,
-      a.raw,
-      a.promptHash,
-      a.tokensIn,
-      a.tokensOut,
-      a.latencyMs,
-      a.attempts,
-      a.cached ? 1 : 0,
-    ).changes;
-    if (inserted === 1) alsoWrite();
-    return inserted === 1;
-  });
+export const insertAnswer = (db: Db, a: NewAnswer, alsoWrite: () => void) => inTransaction(db, () => insertAnswerInTransaction(db, a, alsoWrite));
+
+/** `insertAnswer` for a caller already in a transaction (`inOneTransaction`): no savepoint per answer. */
+export const insertAnswerInTransaction = (db: Db, a: NewAnswer, alsoWrite: () => void) => {
+  const inserted = stmt(
+    db,
+    `INSERT OR IGNORE INTO judge_answers (run_id, item_id, criterion, sample, swapped, verdicts, unreadable, raw, prompt_hash,
+       tokens_in, tokens_out, latency_ms, attempts, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    a.runId,
+    a.itemId,
+    a.criterion,
+    a.sample,
+    a.swapped ? 1 : 0,
+    JSON.stringify(a.verdicts),
+    a.unreadable,
+    a.raw,
+    a.promptHash,
+    a.tokensIn,
+    a.tokensOut,
+    a.latencyMs,
+    a.attempts,
+    a.cached ? 1 : 0,
+  ).changes;
+  if (inserted === 1) alsoWrite();
+  return inserted === 1;
+};
 
 /** Runs `fn` (several `insertAnswer`s) in one transaction: one commit, one wait for the disk. */
 export const inOneTransaction = (db: Db, fn: () => void) => inTransaction(db, fn);

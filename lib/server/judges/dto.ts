@@ -111,3 +111,34 @@ export type JudgeComparisonDto = {
     groundTruthLabels: number;
   }[];
 };
+
+/** One rubric run's scores against ground truth: strict, and lenient where the dimensions have a lenient map. */
+export type RubricComparisonScoresDto = {
+  n: number;
+  alignment: number | null;
+  macroF1: number | null;
+  macroF1Lenient: number | null;
+  kappa: number | null;
+  kappaLenient: number | null;
+};
+
+/** Judge runs of a rubric study side by side (one sample of each); rates are null when there is nothing to compute them on. */
+export type RubricJudgeComparisonDto = {
+  studyId: number;
+  /** The sample of each run compared (a rubric run keeps every sample as a verdict set of its own). */
+  sample: number;
+  dimensions: { id: string; name: string; lenient: boolean }[];
+  runs: (RubricComparisonScoresDto & {
+    name: string;
+    origin: 'launched' | 'imported';
+    model: string | null;
+    template: string | null;
+    samples: number[];
+    unreadable: number;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    cost: number | null;
+    groundTruthLabels: number;
+    byDimension: Record<string, RubricComparisonScoresDto>;
+  })[];
+};

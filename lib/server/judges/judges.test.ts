@@ -22,7 +22,7 @@ import {
   saveJudgeTemplate,
   unreadableJudgeAnswers,
 } from './judges';
-import { runJudge } from './runner';
+import { PLAN_PAGE, runJudge } from './runner';
 
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;
@@ -126,6 +126,56 @@ describe('a run launched from the web app', () => {
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ answered: 20, sent: 20 });
     expect(codeOf(() => cancelJudgeRun(lead, r.runId))).toBe('conflict');
   }, 60_000);
+});
+
+describe('a run while another writer holds the database', () => {
+  it('keeps its answers and finishes when the lock outlasts the busy time-out, storing each answer once', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    standIn.setDelay(50);
+    const r = launch('locked', { concurrency: 2, model: 'locked-model' });
+    const going = runJudge(r.runId);
+    await new Promise((res) => setTimeout(res, 150)); // dispatching
+    const other = new Database(sql().name);
+    other.exec('BEGIN IMMEDIATE'); // held past the runner's 5 s busy time-out
+    await new Promise((res) => setTimeout(res, 5_500));
+    other.exec('COMMIT');
+    other.close();
+    standIn.setDelay(0);
+    expect((await going).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: 20, answered: 20, sent: 20 });
+  }, 60_000);
+});
+
+describe('a run over more items than one page of its plan', () => {
+  it('reads the plan page by page: a resumed run with more items sends exactly the requests without an answer, each once', async () => {
+    const big = createStudy(lead, { kind: 'pairwise', name: 'Paged run' }).id;
+    setStudyCriteria(lead, big, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?' }]);
+    const n = PLAN_PAGE + 44; // two pages, the second part-answered at first
+    const first = PLAN_PAGE + 10;
+    const items = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `p-${i}`, problem: `Paged ${i}`, a: { source: 'x', text: `a${i}` }, b: { source: 'y', text: `b${i}` } }));
+    importItems(lead, big, writeTemp(dir, 'paged.jsonl', items.join('\n')), 'concord');
+    const perItem = 4; // clarity and overall, both orders
+    const before = standIn.total();
+    const go = (limit?: number) =>
+      launchJudgeRun(lead, big, { name: 'paged', endpoint: standIn.url, model: 'paged-m', template: PAIRWISE_CRITERION_TEMPLATE, concurrency: 8, ...(limit ? { limit } : {}) });
+    const r = go(first);
+    expect((await runJudge(r.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: first * perItem, answered: first * perItem });
+    expect(standIn.total() - before).toBe(first * perItem);
+    // the same run over every item: only the items past the first run's are sent
+    expect(go().resumed).toBe(true);
+    expect((await runJudge(r.runId)).state).toBe('done');
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: n * perItem, answered: n * perItem, sent: n * perItem });
+    expect(standIn.total() - before).toBe(n * perItem);
+    const perPrompt = sql().prepare('SELECT prompt_hash FROM judge_answers WHERE run_id = ?').pluck().all(r.runId) as string[];
+    expect(perPrompt.every((h) => standIn.counts.get(h) === 1)).toBe(true);
+    // in position order: the first run judged the first items
+    const judged = sql()
+      .prepare("SELECT count(DISTINCT a.item_id) FROM judge_answers a JOIN items i ON i.id = a.item_id WHERE a.run_id = ? AND i.position <= (SELECT position FROM items WHERE study_id = ? AND external_id = ?)")
+      .pluck()
+      .get(r.runId, big, `p-${first - 1}`);
+    expect(judged).toBe(first);
+  }, 120_000);
 });
 
 describe('a run on a rubric study', () => {

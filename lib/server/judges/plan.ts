@@ -77,17 +77,25 @@ export function* planRequests(
   items: Iterable<Item>,
   opts: { samples: number; bothOrders: boolean },
 ): Generator<PlannedRequest> {
+  for (const row of items) yield* requestsForItem(study, template, row.id, JSON.parse(row.payload) as unknown, opts);
+}
+
+/** The requests of one item (its payload already read): its criteria, samples and orders. */
+export function* requestsForItem(
+  study: StudyRow,
+  template: JudgeTemplate,
+  itemId: number,
+  item: unknown,
+  opts: { samples: number; bothOrders: boolean },
+): Generator<PlannedRequest> {
   // a rubric item has one reply: there is no order to swap
   const orders = opts.bothOrders && study.kind === 'pairwise' ? [false, true] : [false];
-  for (const row of items) {
-    const item = JSON.parse(row.payload) as unknown;
-    const criteria = templateCriteria(study, template, item).map((c) => c.id);
-    if (!criteria.length) continue;
-    const groups = template.together ? [{ criterion: TOGETHER, criteria }] : criteria.map((c) => ({ criterion: c, criteria: [c] }));
-    for (const g of groups)
-      for (let sample = 1; sample <= opts.samples; sample++)
-        for (const swapped of orders) yield { itemId: row.id, criterion: g.criterion, criteria: g.criteria, sample, swapped };
-  }
+  const criteria = templateCriteria(study, template, item).map((c) => c.id);
+  if (!criteria.length) return;
+  const groups = template.together ? [{ criterion: TOGETHER, criteria }] : criteria.map((c) => ({ criterion: c, criteria: [c] }));
+  for (const g of groups)
+    for (let sample = 1; sample <= opts.samples; sample++)
+      for (const swapped of orders) yield { itemId, criterion: g.criterion, criteria: g.criteria, sample, swapped };
 }
 
 /**
@@ -120,9 +128,22 @@ export function renderRequest(study: StudyRow, template: JudgeTemplate, item: un
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export const promptHash = (messages: ChatMessage[]) => sha256(JSON.stringify(messages));
+/** The messages as JSON text: what both hashes below are taken of (made once per request). */
+export const promptText = (messages: ChatMessage[]) => JSON.stringify(messages);
 
-/** The answer cache's key: the same endpoint, model, parameters, rendered prompt and sample give the same answer. */
-export function cacheKey(p: { endpoint: string; model: string; temperature: number | null; maxTokens: number | null; seed: number | null }, messages: ChatMessage[], sample: number) {
-  return sha256(JSON.stringify([p.endpoint.replace(/\/+$/, ''), p.model, p.temperature, p.maxTokens, p.seed, messages, sample]));
+export const promptHash = (messages: ChatMessage[] | string) => sha256(typeof messages === 'string' ? messages : promptText(messages));
+
+/**
+ * The answer cache's key: the same endpoint, model, parameters, rendered prompt and sample give the same answer.
+ * The hashed text is the JSON array [endpoint, model, temperature, maxTokens, seed, messages, sample], built
+ * around the messages' JSON text when it is given, so they are not turned into JSON a second time.
+ */
+export function cacheKey(
+  p: { endpoint: string; model: string; temperature: number | null; maxTokens: number | null; seed: number | null },
+  messages: ChatMessage[] | string,
+  sample: number,
+) {
+  const head = JSON.stringify([p.endpoint.replace(/\/+$/, ''), p.model, p.temperature, p.maxTokens, p.seed]);
+  const text = typeof messages === 'string' ? messages : promptText(messages);
+  return sha256(`${head.slice(0, -1)},${text},${JSON.stringify(sample)}]`);
 }

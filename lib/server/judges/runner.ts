@@ -6,11 +6,24 @@ import { findStudy, type StudyRow } from '@/db/queries/studies';
 import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
-import { allowedLabels, assertJudgeable, cacheKey, parseTemplate, planRequests, promptHash, renderRequest, requestKey, rubricDimensions, type PlannedRequest } from './plan';
+import {
+  allowedLabels,
+  assertJudgeable,
+  cacheKey,
+  parseTemplate,
+  promptHash,
+  promptText,
+  renderRequest,
+  requestKey,
+  requestsForItem,
+  rubricDimensions,
+  type PlannedRequest,
+} from './plan';
 
 /*
- * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores each
- * answer in its own transaction as it arrives, so a crash loses nothing answered and a restart sends only the rest.
+ * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores the
+ * answers that arrive within COMMIT_EVERY_MS in one transaction, so a crash loses nothing stored and a restart sends
+ * only the rest (answers received but not yet stored are asked for again, like requests in flight).
  * It runs in a process of its own (the CLI's, or `runner-child.ts` started by the server), never in a request.
  */
 
@@ -28,6 +41,15 @@ export function processAlive(pid: number, host: string) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Answers are committed at most this long after they arrive, or as soon as this many are waiting. */
+export const COMMIT_EVERY_MS = 100;
+const COMMIT_MAX = 512;
+/** How long the runner waits before committing again when the database stayed locked past its busy time-out. */
+const BUSY_RETRY_MS = 200;
+/** Tries of the last commit of a run before the runner gives up (with the answers re-sent on resume). */
+const FINAL_FLUSH_ATTEMPTS = 50;
+const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
 
 export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
 
@@ -58,6 +80,43 @@ function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: Pl
   return { verdicts, unreadable: r.criteria.length - Object.keys(verdicts).length };
 }
 
+/** Items read per page while planning a run. */
+export const PLAN_PAGE = 256;
+type PlanOpts = { samples: number; bothOrders: boolean };
+
+/** The run's items, a page at a time, each with its payload read (the first `limit` items in position order). */
+function* itemPages(db: Db, studyId: number, limit: number | null): Generator<{ id: number; item: unknown }[]> {
+  let after = Number.MIN_SAFE_INTEGER;
+  let left = limit ?? Number.POSITIVE_INFINITY;
+  while (left > 0) {
+    const rows = q.itemsPageForRun(db, studyId, after, Math.min(PLAN_PAGE, left));
+    if (!rows.length) return;
+    after = rows[rows.length - 1].position;
+    left -= rows.length;
+    yield rows.map((r) => ({ id: r.id, item: JSON.parse(r.payload) as unknown }));
+  }
+}
+
+/** How many requests the run has in all (answered or not), read a page at a time. */
+function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
+  let n = 0;
+  for (const page of itemPages(db, study.id, limit))
+    for (const { id, item } of page) for (const _ of requestsForItem(study, template, id, item, opts)) n++;
+  return n;
+}
+
+/**
+ * The run's requests that have no answer yet, in plan order, with their item: a page of items and the answers
+ * they have are read when the previous page is used up, so at most one page is held whatever the study's size.
+ */
+function* pendingRequests(db: Db, runId: number, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
+  for (const page of itemPages(db, study.id, limit)) {
+    const answered = q.answeredKeysOfItems(db, runId, page.map((p) => p.id));
+    for (const { id, item } of page)
+      for (const request of requestsForItem(study, template, id, item, opts)) if (!answered.has(requestKey(request))) yield { request, item };
+  }
+}
+
 /**
  * Runs (or resumes) launched run `runId` in this process until every request has an answer, the run is paused or
  * cancelled, or the circuit opens. Throws `conflict` if another live process is running it.
@@ -73,13 +132,12 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   const study = findStudy(db, launch.studyId)!;
   assertJudgeable(study);
   const template = parseTemplate(JSON.parse(q.templateById(db, launch.templateId)!.body));
-  const items = q.itemsForRun(db, study.id, launch.itemLimit);
-  const payloads = new Map(items.map((i) => [i.id, i.payload]));
-  const plan = [...planRequests(study, template, items, { samples: launch.samples, bothOrders: launch.bothOrders === 1 })];
-  const answered = q.answeredKeys(db, runId);
-  const pending = plan.filter((r) => !answered.has(requestKey(r)));
-  answered.clear();
-  q.setLaunchCounts(db, runId, plan.length, 0);
+  const planOpts = { samples: launch.samples, bothOrders: launch.bothOrders === 1 };
+  // The plan is read a page of items at a time, never held whole: memory stays the same for any study size.
+  const total = countRequests(db, study, template, launch.itemLimit, planOpts);
+  const answeredBefore = q.answerCount(db, runId);
+  const queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+  q.setLaunchCounts(db, runId, total, 0);
 
   const stopAll = new AbortController(); // cancel: in-flight requests are abandoned
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
@@ -95,14 +153,21 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   }
 
   const watch = setInterval(() => {
+    try {
+      beat();
+    } catch (e) {
+      if (!isBusy(e)) throw e; // the database is busy: skip this beat, the next one comes in a second
+    }
+  }, HEARTBEAT_MS);
+  const beat = () => {
     q.heartbeatLaunch(db, runId, pid, Date.now());
-    q.setLaunchCounts(db, runId, plan.length, failed);
+    q.setLaunchCounts(db, runId, total, failed);
     const state = q.launchState(db, runId);
     if (state === 'cancelled') {
       stopDispatch = true;
       stopAll.abort();
     } else if (state !== 'running') stopDispatch = true;
-  }, HEARTBEAT_MS);
+  };
 
   const policy: RetryPolicy = { timeoutMs: launch.timeoutMs, maxAttempts: launch.maxAttempts, ...DEFAULT_BACKOFF };
   const params = {
@@ -113,26 +178,18 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     seed: launch.seed,
   };
   const agent = await platformAgent(launch.concurrency);
-  let next = 0;
   let stored = 0;
-  const parsedItems = new Map<number, unknown>();
-  const itemOf = (id: number) => {
-    let it = parsedItems.get(id);
-    if (!it) {
-      it = JSON.parse(payloads.get(id)!) as unknown;
-      parsedItems.clear(); // requests go item by item: keep only the current one
-      parsedItems.set(id, it);
-    }
-    return it;
-  };
 
   async function worker() {
-    while (!stopDispatch && next < pending.length) {
-      const r = pending[next++];
-      const messages = renderRequest(study, template, itemOf(r.itemId), r);
-      const hash = promptHash(messages);
+    while (!stopDispatch) {
+      const next = queue.next();
+      if (next.done) return;
+      const { request: r, item } = next.value;
+      const messages = renderRequest(study, template, item, r);
+      const text = promptText(messages);
+      const hash = promptHash(text);
       const seed = params.seed === null ? null : params.seed + r.sample - 1;
-      const key = cacheKey({ ...params, seed }, messages, r.sample);
+      const key = cacheKey({ ...params, seed }, text, r.sample);
       const hit = q.cachedAnswer(db, key);
       let raw: string;
       let meta: { tokensIn: number; tokensOut: number; latencyMs: number; attempts: number; cached: boolean };
@@ -167,45 +224,64 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     }
   }
 
-  // Answers are committed as soon as the event loop is free, all those that arrived in the same turn in one
-  // transaction: with synchronous=FULL every commit waits for the disk, and one commit per answer would cap the
-  // run at the disk's commit rate. An answer not yet committed when the process dies was never stored, so a resumed
-  // run asks for it again, like a request that was still in flight.
+  // Answers are committed together, those that arrived within COMMIT_EVERY_MS (or COMMIT_MAX of them) in one
+  // transaction: with synchronous=FULL every commit waits for the disk, and that wait blocks the event loop, so
+  // committing each answer, or each event-loop turn's answers, capped the run at the disk's commit rate. An answer
+  // not yet committed when the process dies was never stored, so a resumed run asks for it again, like a request
+  // that was still in flight.
   type Uncommitted = { answer: q.NewAnswer; request: PlannedRequest; key: string };
   let uncommitted: Uncommitted[] = [];
-  let flushing: ReturnType<typeof setImmediate> | null = null;
-  function flush() {
+  let flushing: ReturnType<typeof setTimeout> | null = null;
+  // When another writer holds the database past its busy time-out, the batch stays uncommitted and is tried again
+  // shortly, instead of the runner dying with answers it already has (the last try, at the end, gives up loudly).
+  let retrying: ReturnType<typeof setTimeout> | null = null;
+  function flush(last = false) {
     flushing = null;
     const batch = uncommitted;
     uncommitted = [];
     if (!batch.length) return;
-    q.inOneTransaction(db, () => {
-      for (const { answer, request, key } of batch)
-        q.insertAnswer(db, answer, () => {
-          if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
-          storeVerdicts(db, study, runId, request, answer.verdicts);
-        });
-    });
+    try {
+      q.inOneTransaction(db, () => {
+        for (const { answer, request, key } of batch)
+          q.insertAnswerInTransaction(db, answer, () => {
+            if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
+            storeVerdicts(db, study, runId, request, answer.verdicts);
+          });
+      });
+    } catch (e) {
+      if (last || !isBusy(e)) throw e;
+      uncommitted = batch.concat(uncommitted);
+      retrying ??= setTimeout(() => ((retrying = null), flush()), BUSY_RETRY_MS);
+      return;
+    }
     stored += batch.length;
   }
   function commitSoon(u: Uncommitted) {
     uncommitted.push(u);
-    flushing ??= setImmediate(flush);
+    if (uncommitted.length >= COMMIT_MAX) {
+      if (flushing) clearTimeout(flushing);
+      flushing = setTimeout(flush, 0);
+    } else flushing ??= setTimeout(flush, COMMIT_EVERY_MS);
   }
 
   const progress = opts.log
-    ? setInterval(() => opts.log!(`${launch.name}: ${plan.length - pending.length + stored} of ${plan.length} answered, ${failed} failed`), 2_000)
+    ? setInterval(() => opts.log!(`${launch.name}: ${answeredBefore + stored} of ${total} answered, ${failed} failed`), 2_000)
     : null;
   try {
-    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, pending.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
   } finally {
-    if (flushing) clearImmediate(flushing);
-    flush();
+    if (flushing) clearTimeout(flushing);
+    if (retrying) clearTimeout(retrying);
+    for (let attempt = 1; ; attempt++) {
+      flush(attempt === FINAL_FLUSH_ATTEMPTS);
+      if (!uncommitted.length) break;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    }
     clearInterval(watch);
     if (progress) clearInterval(progress);
     await agent.close().catch(() => {});
   }
-  q.setLaunchCounts(db, runId, plan.length, failed);
+  q.setLaunchCounts(db, runId, total, failed);
   let outcome: RunOutcome;
   if (circuit) {
     q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);

@@ -1,9 +1,10 @@
 import Link from 'next/link';
-import { compareJudgeRuns } from '@/lib/server/judges/compare';
+import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
 import { SHIPPED_TEMPLATES } from '@/lib/validation/judge-templates';
 import { analyticsContext, type SearchParams } from '../analytics/_lib/context';
 import { JudgeRunsPanel } from './_components/judge-runs-panel';
+import { RubricRunComparison } from './_components/rubric-run-comparison';
 import { RunComparison } from './_components/run-comparison';
 
 export const dynamic = 'force-dynamic';
@@ -16,6 +17,11 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
   const runs = listStudyJudgeRuns(actor, studyId);
   const templates = listJudgeTemplates(actor, studyId);
   const comparison = compare.length && study.kind === 'pairwise' ? compareJudgeRuns(actor, studyId, compare) : null;
+  const sample = Number(([] as string[]).concat(sp.sample ?? [])[0] ?? 1);
+  const rubricComparison =
+    compare.length && study.kind === 'rubric'
+      ? compareRubricJudgeRuns(actor, studyId, compare, Number.isInteger(sample) && sample >= 1 ? sample : 1)
+      : null;
   const shipped = Object.values(SHIPPED_TEMPLATES).map((t) => ({ name: t.name, body: JSON.stringify(t, null, 2) }));
   return (
     <div className="space-y-6">
@@ -35,15 +41,14 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
       ) : (
         <JudgeRunsPanel
           studyId={studyId}
+          kind={study.kind}
           initialRuns={runs}
           templates={templates.map((t) => ({ name: t.name, version: t.version, body: JSON.stringify(JSON.parse(t.body), null, 2) }))}
           shipped={shipped}
         />
       )}
       {comparison && <RunComparison comparison={comparison} />}
-      {compare.length > 0 && study.kind === 'rubric' && (
-        <p className="text-sm text-slate-600">Runs of a rubric study are compared once its rubric reports (macro-F1 strict and lenient) exist.</p>
-      )}
+      {rubricComparison && <RubricRunComparison comparison={rubricComparison} studyId={studyId} />}
     </div>
   );
 }

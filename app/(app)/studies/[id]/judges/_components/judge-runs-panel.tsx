@@ -9,7 +9,7 @@ import type { JudgeRunStatusDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/
 import { cancelRunAction, pauseRunAction, previewTemplateAction, resumeRunAction, saveTemplateAction, startRunAction } from '../actions';
 
 type Template = { name: string; version?: number; body: string };
-type Props = { studyId: number; initialRuns: StudyJudgeRunDto[]; templates: Template[]; shipped: Template[] };
+type Props = { studyId: number; kind: 'pairwise' | 'rubric'; initialRuns: StudyJudgeRunDto[]; templates: Template[]; shipped: Template[] };
 
 const btn = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm hover:bg-slate-50 disabled:opacity-50';
 const primary = 'rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50';
@@ -181,7 +181,7 @@ function Preview({ preview }: { preview: TemplatePreviewDto }) {
   );
 }
 
-export function JudgeRunsPanel({ studyId, initialRuns, templates, shipped }: Props) {
+export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped }: Props) {
   const runs = useQuery({ ...judgeRunsOptions(studyId), initialData: initialRuns });
   const qc = useQueryClient();
   const [selected, setSelected] = useState<string[]>([]);
@@ -362,6 +362,14 @@ export function JudgeRunsPanel({ studyId, initialRuns, templates, shipped }: Pro
           </div>
         </form>
         <Message m={startMessage} />
+        {kind === 'pairwise' ? (
+          <p className="text-xs text-slate-500">
+            Samples: in a pairwise study only the verdicts of sample 1 become the run&apos;s verdicts, which the dashboards read; the answers of
+            further samples are kept with the run (raw text and verdicts) but no dashboard reads them.
+          </p>
+        ) : (
+          <p className="text-xs text-slate-500">Samples: a rubric run keeps the verdicts of every sample; the dashboards read one sample at a time.</p>
+        )}
         <p className="text-xs text-slate-500">
           The key itself is never entered here: the server&apos;s runner reads it from the environment variable you name. The template in the editor above
           is used (saved as a new version if it changed).
