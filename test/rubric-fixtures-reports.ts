@@ -88,14 +88,14 @@ export function buildRubricStudy(lead: Actor, spec: RubricStudySpec): number {
       const position = (queue.get(userId) ?? 0) + 1;
       queue.set(userId, position);
       const assignmentId = assignmentsQ.insertSubmittedAssignment(db, { studyId: study.id, itemId, userId, slot, queuePosition: position, submittedAt: Date.now() });
-      const annotation = assignmentsQ.insertAnnotation(db, { assignmentId, requestId: `fixture-${++request}`, requestHash: 'fixture', createdBy: userId });
+      const annotation = assignmentsQ.insertAnnotation(db, { assignmentId, requestId: `fixture-${study.id}-${++request}`, requestHash: 'fixture', createdBy: userId });
       for (const [dimension, label] of Object.entries(a.labels)) rq.insertRubricLabelRow(db, annotation.id, ...code(spec.catalog, dimension, label));
       if (a.pending) assignmentsQ.markPending(db, assignmentId, Date.now());
     }
     studiesQ.addMembers(db, study.id, [...users.values()]);
     for (const r of spec.rulings ?? []) {
       const [dimension, label] = code(spec.catalog, r.dimension, r.label);
-      rq.insertRubricRulingRow(db, { itemId: item(r.item), dimension, label, adjudicatorId: lead.id, requestId: `fixture-ruling-${++request}` });
+      rq.insertRubricRulingRow(db, { itemId: item(r.item), dimension, label, adjudicatorId: lead.id, requestId: `fixture-ruling-${study.id}-${++request}` });
     }
     for (const j of spec.judges ?? []) {
       const runId = rq.insertRubricJudgeRunRow(db, { studyId: study.id, name: j.name, createdBy: lead.id });

@@ -90,4 +90,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+// Exit once stdout has taken everything written to it: when it is a pipe whose reader is slow, a bare exit can
+// drop the tail of a long export still buffered in the process.
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  process.stdout.write('', () => process.exit(code));
+});
