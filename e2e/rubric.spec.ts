@@ -81,8 +81,12 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
   await p1.keyboard.press('3');
   await expect(p1.getByTestId('dimensions').getByRole('radio', { name: 'Yes', checked: true })).toHaveCount(4);
   await p1.keyboard.press('n');
+  const note = p1.getByLabel('Note (optional)');
+  await expect(note).toBeFocused();
   await p1.keyboard.type('Hard to say where the mistake is.');
   await p1.keyboard.press('Escape');
+  // Enter in the note would be a new line: the keys reach the screen again once the note has let go of the focus.
+  await expect(note).not.toBeFocused();
   // Mark the dialogue's element: it must stay the same while the group's replies follow one another.
   await p1.getByTestId('rubric-dialogue').evaluate((el) => el.setAttribute('data-kept', 'yes'));
   await p1.keyboard.press('Enter');
