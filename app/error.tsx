@@ -15,7 +15,11 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
           The page could not be shown. Nothing you saved is lost. Try again; if it keeps happening, tell your study lead
           {error.digest ? ` (reference ${error.digest})` : ''}.
         </p>
-        <button type="button" onClick={reset} className="mt-4 rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700">
+        <button
+          type="button"
+          onClick={reset}
+          className="mt-4 rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
+        >
           Try again
         </button>
       </div>

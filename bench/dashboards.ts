@@ -135,7 +135,8 @@ async function main() {
         name: 'certifyReport (overall)',
         floor: fh + fa + fj,
         floorName: 'packs+adj+judge',
-        fn: () => `${JSON.stringify(certifyReport(lead, studyId, { judge: JUDGE, criterion: 'overall' })).length.toLocaleString('en')} B of JSON`,
+        fn: () =>
+          `${JSON.stringify(certifyReport(lead, studyId, { judge: JUDGE, criterion: 'overall' })).length.toLocaleString('en')} B of JSON`,
       },
       {
         name: 'biasReport',

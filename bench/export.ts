@@ -22,7 +22,12 @@ async function main() {
     const sql = getDb().$client;
     const lead = { id: built.leadId, username: 'benchlead', displayName: 'Bench lead', role: 'lead' as const };
     const { studyId } = built;
-    console.log(`Concord ground-truth export benchmark — node ${process.version}, ${os.cpus().length} cores, median of ${RUNS} runs after a warm-up; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `Concord ground-truth export benchmark — node ${process.version}, ${os.cpus().length} cores, median of ${RUNS} runs after a warm-up; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     console.log(
       `study: ${built.counts.items.toLocaleString('en')} items × 10 criteria, ${built.counts.labels.toLocaleString('en')} human label rows, ` +
         `${built.counts.adjudications.toLocaleString('en')} adjudications; built in ${(built.buildMs / 1000).toFixed(1)} s (not timed)`,

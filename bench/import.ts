@@ -57,7 +57,12 @@ async function main() {
     const studyId = createStudy(cliActor(), { kind: 'flow_review', name: 'Import bench' }).id;
     closeDb();
 
-    console.log(`Concord import benchmark — node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `Concord import benchmark — node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     console.log(
       `input: ${FLOWS.toLocaleString('en')} flows from ${conversations} MathDial conversations, ${(size / 1e6).toFixed(0)} MB ` +
         `(${(size / FLOWS / 1024).toFixed(1)} KiB a flow), written in ${genS.toFixed(1)} s (not timed)`,
@@ -88,7 +93,8 @@ async function main() {
     const floorDb = openDatabase(floorFile).$client;
     floorDb.prepare("INSERT INTO users (username, display_name, role) VALUES ('floor', 'Floor', 'lead')").run();
     const floorStudy = Number(
-      floorDb.prepare("INSERT INTO studies (kind, name, seed, principles, created_by) VALUES ('flow_review', 'floor', 1, '[]', 1)").run().lastInsertRowid,
+      floorDb.prepare("INSERT INTO studies (kind, name, seed, principles, created_by) VALUES ('flow_review', 'floor', 1, '[]', 1)").run()
+        .lastInsertRowid,
     );
     const insert = floorDb.prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)');
     const t2 = performance.now();
@@ -111,7 +117,9 @@ async function main() {
         `${stored.n.toLocaleString('en')} items stored (${(stored.bytes / 1e6).toFixed(0)} MB of payload)`,
     );
     console.log(`floor (better-sqlite3 loop, one transaction): ${floorS.toFixed(1)} s`);
-    console.log(`ratio ${(cliS / floorS).toFixed(2)}×; ${within ? 'within' : 'OVER'} the ${BUDGET_S} s budget; input/peak RSS = ${(size / 1024 / rssKb).toFixed(1)}`);
+    console.log(
+      `ratio ${(cliS / floorS).toFixed(2)}×; ${within ? 'within' : 'OVER'} the ${BUDGET_S} s budget; input/peak RSS = ${(size / 1024 / rssKb).toFixed(1)}`,
+    );
   } finally {
     bench.remove();
   }

@@ -53,12 +53,19 @@ async function main() {
   setStudyCriteria(
     admin,
     studyId,
-    Array.from({ length: CRITERIA }, (_, k) => ({ id: `c${k}`, name: `Criterion ${k}`, level: 'general', description: `Which reply is better on ${k}?` })),
+    Array.from({ length: CRITERIA }, (_, k) => ({
+      id: `c${k}`,
+      name: `Criterion ${k}`,
+      level: 'general',
+      description: `Which reply is better on ${k}?`,
+    })),
   );
   const itemsFile = path.join(dir, 'items.jsonl');
   const out = fs.createWriteStream(itemsFile);
   for (let i = 0; i < ITEMS; i++)
-    out.write(`${JSON.stringify({ id: `it-${i}`, problem: `What is ${i} + ${i}?`, history: [{ role: 'student', text: `Is it ${i}?` }], a: { source: 'x', text: `Try again: ${i} and ${i} more.` }, b: { source: 'y', text: `It is ${2 * i}.` } })}\n`);
+    out.write(
+      `${JSON.stringify({ id: `it-${i}`, problem: `What is ${i} + ${i}?`, history: [{ role: 'student', text: `Is it ${i}?` }], a: { source: 'x', text: `Try again: ${i} and ${i} more.` }, b: { source: 'y', text: `It is ${2 * i}.` } })}\n`,
+    );
   await new Promise((r) => out.end(r));
   importItems(admin, studyId, itemsFile, 'concord');
   setStudyMembers(admin, studyId, { usernames: annotators.map((a) => a.username) });
@@ -79,7 +86,9 @@ async function main() {
     return performance.now() - t0;
   }
 
-  standIn = spawn(process.execPath, ['--import', 'tsx', 'test/judge-standin.ts', String(PORT), '50'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  standIn = spawn(process.execPath, ['--import', 'tsx', 'test/judge-standin.ts', String(PORT), '50'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve) => standIn!.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
 
   // idle: submissions with nothing else going on
@@ -98,7 +107,24 @@ async function main() {
     : ['lib/cli/bin.mjs'];
   const runner = spawn(
     process.execPath,
-    [...cli, 'judge', 'run', '--study', String(studyId), '--name', 'bench', '--endpoint', url, '--model', 'stand-in', '--prompt', promptFile, '--concurrency', '32', '--json'],
+    [
+      ...cli,
+      'judge',
+      'run',
+      '--study',
+      String(studyId),
+      '--name',
+      'bench',
+      '--endpoint',
+      url,
+      '--model',
+      'stand-in',
+      '--prompt',
+      promptFile,
+      '--concurrency',
+      '32',
+      '--json',
+    ],
     { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -114,7 +140,10 @@ async function main() {
   let cpuTicks = 0;
   const db = getDb().$client;
   while (!finished) {
-    const owner = db.prepare("SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = 'bench'").pluck().get() as number | null | undefined;
+    const owner = db
+      .prepare("SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = 'bench'")
+      .pluck()
+      .get() as number | null | undefined;
     if (owner) {
       try {
         const hwm = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${owner}/status`, 'utf8'));
@@ -137,7 +166,9 @@ async function main() {
   if (code !== 0) throw new Error(`judge run exited ${code}: ${stderr.slice(-2000)}`);
   const status = JSON.parse(stdout);
   const span = db
-    .prepare("SELECT (max(a.created_at) - min(a.created_at)) / 1000.0 FROM judge_answers a JOIN judge_runs r ON r.id = a.run_id WHERE r.name = 'bench'")
+    .prepare(
+      "SELECT (max(a.created_at) - min(a.created_at)) / 1000.0 FROM judge_answers a JOIN judge_runs r ON r.id = a.run_id WHERE r.name = 'bench'",
+    )
     .pluck()
     .get() as number;
   const rate = status.answered / span;

@@ -42,20 +42,26 @@ async function build() {
     .get(JSON.stringify(MRBENCH_V3_CATALOG), adj, leadId, Date.now()) as number;
   sql.pragma('synchronous = OFF');
   const insertItem = sql
-    .prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash, source_a, group_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id')
+    .prepare(
+      'INSERT INTO items (study_id, external_id, position, payload, content_hash, source_a, group_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    )
     .pluck();
   const insertAssignment = sql
     .prepare(
       "INSERT INTO assignments (study_id, item_id, user_id, slot, queue_position, swapped, state, active_ms, submitted_at) VALUES (?, ?, ?, ?, ?, 0, 'submitted', 30000, ?) RETURNING id",
     )
     .pluck();
-  const insertAnnotation = sql.prepare('INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, ?, ?, ?) RETURNING id').pluck();
+  const insertAnnotation = sql
+    .prepare('INSERT INTO annotations (assignment_id, revision, request_id, created_by) VALUES (?, ?, ?, ?) RETURNING id')
+    .pluck();
   const insertLabel = sql.prepare('INSERT INTO rubric_labels (annotation_id, dimension, label) VALUES (?, ?, ?)');
   const insertRuling = sql.prepare(
     'INSERT INTO rubric_adjudications (item_id, dimension, revision, label, adjudicator_id, request_id) VALUES (?, ?, 1, ?, ?, ?)',
   );
   const insertRun = sql
-    .prepare("INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, ?, 'concord', 'bench.jsonl', '[]', ?) RETURNING id")
+    .prepare(
+      "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, ?, 'concord', 'bench.jsonl', '[]', ?) RETURNING id",
+    )
     .pluck();
   const insertVerdict = sql.prepare('INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label) VALUES (?, ?, ?, ?, ?)');
   const runIds = JUDGES.map((name) => insertRun.get(studyId, name, leadId) as number);
@@ -131,9 +137,8 @@ async function main() {
   try {
     const built = await build();
     const { getDb } = await import('@/db/client');
-    const { rubricAgreementReport, rubricAlignmentReport, rubricLeaderboardReport, rubricHybridReport } = await import(
-      '@/lib/server/analytics/rubric-reports'
-    );
+    const { rubricAgreementReport, rubricAlignmentReport, rubricLeaderboardReport, rubricHybridReport } =
+      await import('@/lib/server/analytics/rubric-reports');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
     const { findStudy } = await import('@/db/queries/studies');
     const db = getDb();
@@ -170,12 +175,21 @@ async function main() {
       return median;
     };
     console.log('floors (raw better-sqlite3 .raw().iterate() of the rows the reports read):');
-    const fh = floor('annotation packs', stream('SELECT item_id, slot, revision, user_id, packed FROM annotation_packs WHERE study_id = ?', studyId));
+    const fh = floor(
+      'annotation packs',
+      stream('SELECT item_id, slot, revision, user_id, packed FROM annotation_packs WHERE study_id = ?', studyId),
+    );
     const [lo, hi] = sql.prepare('SELECT min(id), max(id) FROM items WHERE study_id = ?').raw().get(studyId) as [number, number];
     const fa = floor('rulings', stream('SELECT item_id, dimension, label FROM rubric_adjudications WHERE item_id BETWEEN ? AND ?', lo, hi));
-    const fj = floor('judge packs, one run, sample 1', stream('SELECT item_id, packed FROM rubric_judge_label_packs WHERE run_id = ? AND sample = 1', built.runIds[0]));
+    const fj = floor(
+      'judge packs, one run, sample 1',
+      stream('SELECT item_id, packed FROM rubric_judge_label_packs WHERE run_id = ? AND sample = 1', built.runIds[0]),
+    );
     console.log('(info) the verdict rows themselves, one run, sample 1:');
-    floor('judge labels', stream('SELECT item_id, dimension, label FROM rubric_judge_labels WHERE run_id = ? AND sample = 1', built.runIds[0]));
+    floor(
+      'judge labels',
+      stream('SELECT item_id, dimension, label FROM rubric_judge_labels WHERE run_id = ? AND sample = 1', built.runIds[0]),
+    );
 
     const json = (x: unknown) => `${JSON.stringify(x).length.toLocaleString('en')} B of JSON`;
     const cases: { name: string; floor: number; floorName: string; fn: () => string }[] = [
@@ -188,7 +202,12 @@ async function main() {
           return `${g.labels.toLocaleString('en')} labels, ${g.incompleteItems} incomplete replies, ${g.adjudicated.toLocaleString('en')} adjudicated`;
         },
       },
-      { name: 'rubricAgreementReport', floor: fh, floorName: 'packs', fn: () => json(rubricAgreementReport(lead, studyId, { bootstrap: 0 })) },
+      {
+        name: 'rubricAgreementReport',
+        floor: fh,
+        floorName: 'packs',
+        fn: () => json(rubricAgreementReport(lead, studyId, { bootstrap: 0 })),
+      },
       {
         name: 'rubricAlignmentReport',
         floor: fh + fa + fj,

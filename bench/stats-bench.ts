@@ -74,9 +74,15 @@ const ITEMS = 5000;
 const CRITERIA = 10;
 /** 3 general criteria, two principles of 3 criteria, and the overall verdict. */
 const KINDS: Array<{ kind: 'general' } | { kind: 'principle'; principle: string } | { kind: 'overall' }> = [
-  { kind: 'general' }, { kind: 'general' }, { kind: 'general' },
-  { kind: 'principle', principle: 'P1' }, { kind: 'principle', principle: 'P1' }, { kind: 'principle', principle: 'P1' },
-  { kind: 'principle', principle: 'P2' }, { kind: 'principle', principle: 'P2' }, { kind: 'principle', principle: 'P2' },
+  { kind: 'general' },
+  { kind: 'general' },
+  { kind: 'general' },
+  { kind: 'principle', principle: 'P1' },
+  { kind: 'principle', principle: 'P1' },
+  { kind: 'principle', principle: 'P1' },
+  { kind: 'principle', principle: 'P2' },
+  { kind: 'principle', principle: 'P2' },
+  { kind: 'principle', principle: 'P2' },
   { kind: 'overall' },
 ];
 
@@ -120,8 +126,14 @@ function dashboard(d: Labels): number {
     const diag = t[0][0] + t[1][1] + t[2][2];
     kappas.push(cohenKappa(t));
     rows.push(
-      cohenKappa(t, { weights: 'linear' }), cohenKappa(t, { weights: 'quadratic' }), scottPi(t), gwetAc1FromTable(t),
-      krippendorffAlphaFromTable(t), krippendorffAlphaFromTable(t, { metric: 'ordinal' }), percentAgreement(t), wilsonInterval(diag, n),
+      cohenKappa(t, { weights: 'linear' }),
+      cohenKappa(t, { weights: 'quadratic' }),
+      scottPi(t),
+      gwetAc1FromTable(t),
+      krippendorffAlphaFromTable(t),
+      krippendorffAlphaFromTable(t, { metric: 'ordinal' }),
+      percentAgreement(t),
+      wilsonInterval(diag, n),
     );
     const s = alignmentSummary(perCriterionAlign[c]);
     alignments.push(s.rate.rate);
@@ -202,7 +214,9 @@ const verdict = (ms: number, budget: number) => (ms < budget ? `within the ${bud
 const labelsA = makeLabels(MODELS * ITEMS * CRITERIA, 1, (g) => 0.3 + 0.02 * Math.floor(g / CRITERIA), ITEMS);
 const labelsB = makeLabels(B_ITEMS * B_CRITERIA, 2, () => 0.4, B_ITEMS);
 
-console.log(`Concord statistics core benchmark — node ${process.version}, ${os.cpus().length} cores, median of ${RUNS} runs after a warm-up`);
+console.log(
+  `Concord statistics core benchmark — node ${process.version}, ${os.cpus().length} cores, median of ${RUNS} runs after a warm-up`,
+);
 const a = time(() => dashboard(labelsA));
 console.log(
   `(a) agreement + alignment + leaderboard, ${MODELS} models × ${ITEMS.toLocaleString('en-US')} items × ${CRITERIA} criteria ` +
@@ -211,7 +225,9 @@ console.log(
 console.log(`    median ${fmt(a.median)} ms   (min ${a.min.toFixed(1)}, max ${a.max.toFixed(1)})   ${verdict(a.median, 1000)}`);
 console.log(`    ${lastDashboard}`);
 const b = time(() => bootstrap(labelsB));
-console.log(`(b) item bootstrap, ${B_ITEMS} items × ${B_CRITERIA} criteria, B = ${B_REPLICATES.toLocaleString('en-US')}, ${3 * B_CRITERIA + 3} statistics per replicate`);
+console.log(
+  `(b) item bootstrap, ${B_ITEMS} items × ${B_CRITERIA} criteria, B = ${B_REPLICATES.toLocaleString('en-US')}, ${3 * B_CRITERIA + 3} statistics per replicate`,
+);
 console.log(`    median ${fmt(b.median)} ms   (min ${b.min.toFixed(1)}, max ${b.max.toFixed(1)})   ${verdict(b.median, 1000)}`);
 console.log(`    ${lastBootstrap}`);
 

@@ -35,7 +35,8 @@ function migrationsUpTo(tag: string): string {
   return folder;
 }
 
-const pair = (a: string | null, b: string) => JSON.stringify({ problem: 'p', a: a === null ? { source: 'm' } : { source: 'm', text: a }, b: { source: 'r', text: b } });
+const pair = (a: string | null, b: string) =>
+  JSON.stringify({ problem: 'p', a: a === null ? { source: 'm' } : { source: 'm', text: a }, b: { source: 'r', text: b } });
 
 describe('migration 0013: reply lengths', () => {
   it('fills the lengths of the pairwise items already there, and the trigger writes them for new ones', () => {
@@ -45,11 +46,23 @@ describe('migration 0013: reply lengths', () => {
     const run = (sql: string, ...args: unknown[]) => Number(sqlite.prepare(sql).run(...args).lastInsertRowid);
     const lead = run("INSERT INTO users (username, display_name, role) VALUES ('lead', 'Lead', 'lead')");
     const study = (kind: string) =>
-      run("INSERT INTO studies (kind, name, status, reviewers_per_item, seed, principles, criteria, created_by) VALUES (?, ?, 'open', 1, 1, '[]', '[]', ?)", kind, kind, lead);
+      run(
+        "INSERT INTO studies (kind, name, status, reviewers_per_item, seed, principles, criteria, created_by) VALUES (?, ?, 'open', 1, 1, '[]', '[]', ?)",
+        kind,
+        kind,
+        lead,
+      );
     const pairwise = study('pairwise');
     const flows = study('flow_review');
     const item = (studyId: number, k: number, payload: string) =>
-      run('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)', studyId, `i${k}`, k, payload, `h${k}`);
+      run(
+        'INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)',
+        studyId,
+        `i${k}`,
+        k,
+        payload,
+        `h${k}`,
+      );
     const old1 = item(pairwise, 1, pair('héllo', 'hi'));
     const old2 = item(pairwise, 2, pair(null, 'four'));
     item(flows, 3, JSON.stringify({ problem: { text: 'p' }, steps: [] }));
@@ -68,7 +81,9 @@ describe('migration 0013: reply lengths', () => {
         .prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)')
         .run(pairwise, 'i4', 4, pair('a longer reply', 'short'), 'h4').lastInsertRowid,
     );
-    sql.prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)').run(flows, 'i5', 5, '{}', 'h5');
+    sql
+      .prepare('INSERT INTO items (study_id, external_id, position, payload, content_hash) VALUES (?, ?, ?, ?, ?)')
+      .run(flows, 'i5', 5, '{}', 'h5');
     expect(lengths()).toEqual([
       [old1, pairwise, 5, 2],
       [old2, pairwise, null, 4],

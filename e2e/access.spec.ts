@@ -23,7 +23,9 @@ test('an annotator cannot reach lead or admin pages, nor another reviewer’s as
   const body = { requestId: 'e2e-access-0001', activeMs: 0, decision: { decision: 'verify' } };
   expect((await page.request.post(`/api/assignments/${theirs}/submission`, { data: body })).status()).toBe(404);
   // The owner's JSON submission: a bad decision is refused with the field named; a good one is written once.
-  const bad = await owner.page.request.post(`/api/assignments/${theirs}/submission`, { data: { ...body, decision: { decision: 'truncate' } } });
+  const bad = await owner.page.request.post(`/api/assignments/${theirs}/submission`, {
+    data: { ...body, decision: { decision: 'truncate' } },
+  });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).fieldErrors).toHaveProperty('afterStep');
   for (let i = 0; i < 2; i++) {

@@ -15,7 +15,9 @@ const ITEMS = 4;
 
 /** A stand-in judge endpoint in a process of its own (the CLI below blocks this one); answers carry `says`. */
 async function startStandInProcess(port: number, says: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/judge-standin.ts', String(port), '0', says], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/judge-standin.ts', String(port), '0', says], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
     child.once('exit', (code) => reject(new Error(`the stand-in judge exited (${code})`)));
@@ -39,7 +41,8 @@ async function setUpStudy(): Promise<number> {
   const judge = items.map((it) => ({ item: it.id, judge: 'ZQXJUDGE-run', labels: { overall: 'win' }, rationale: 'ZQXJUDGE says a' }));
   fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
   fs.writeFileSync(path.join(dir, 'judge.jsonl'), judge.map((x) => JSON.stringify(x)).join('\n'));
-  const id = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Blinding check', '--criteria', 'none', '--json'])).id as number;
+  const id = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Blinding check', '--criteria', 'none', '--json']))
+    .id as number;
   concord(['import', 'items', '--study', String(id), path.join(dir, 'items.jsonl')]);
   concord(['import', 'judge', '--study', String(id), '--judge', 'ZQXJUDGE-run', path.join(dir, 'judge.jsonl')]);
   concord(['study', 'members', String(id), 'ann1', 'ann2', '--adjudicator', 'adj']);
@@ -48,7 +51,20 @@ async function setUpStudy(): Promise<number> {
   const standIn = await startStandInProcess(3502, 'ZQXJUDGE raw answer');
   try {
     fs.writeFileSync(path.join(dir, 'prompt.json'), JSON.stringify(PAIRWISE_CRITERION_TEMPLATE));
-    concord(['judge', 'run', '--study', String(id), '--name', 'ZQXJUDGE-launched', '--endpoint', standIn.url, '--model', 'ZQXJUDGE-model', '--prompt', path.join(dir, 'prompt.json')]);
+    concord([
+      'judge',
+      'run',
+      '--study',
+      String(id),
+      '--name',
+      'ZQXJUDGE-launched',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'ZQXJUDGE-model',
+      '--prompt',
+      path.join(dir, 'prompt.json'),
+    ]);
   } finally {
     standIn.stop();
   }
@@ -99,7 +115,11 @@ test('nothing an annotator or adjudicator can reach names a source, a judge labe
     await expect(overall.getByRole('radio', { checked: true })).toHaveCount(1);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('all-done')).toBeVisible();
-    for (const url of [`/api/studies/${studyId}/adjudication`, `/api/studies/${studyId}/export?what=ground-truth&format=jsonl`, `/api/assignments/999999`]) {
+    for (const url of [
+      `/api/studies/${studyId}/adjudication`,
+      `/api/studies/${studyId}/export?what=ground-truth&format=jsonl`,
+      `/api/assignments/999999`,
+    ]) {
       const res = await page.request.get(url);
       expect(res.status(), `${who} ${url}`).toBeGreaterThanOrEqual(400);
       expect(await res.text()).not.toMatch(SECRET);
@@ -249,7 +269,9 @@ function layoutProblems(selector: string): string[] {
     for (const el of block.querySelectorAll('*')) {
       const box = clipped(el.getBoundingClientRect(), el.parentElement);
       if (empty(box) || !outside(box)) continue;
-      problems.push(`${id}: ${name(el)} painted at ${Math.round(box.left)},${Math.round(box.top)}–${Math.round(box.right)},${Math.round(box.bottom)} outside ${Math.round(own.left)},${Math.round(own.top)}–${Math.round(own.right)},${Math.round(own.bottom)}`);
+      problems.push(
+        `${id}: ${name(el)} painted at ${Math.round(box.left)},${Math.round(box.top)}–${Math.round(box.right)},${Math.round(box.bottom)} outside ${Math.round(own.left)},${Math.round(own.top)}–${Math.round(own.right)},${Math.round(own.bottom)}`,
+      );
       if (problems.length > 40) return problems;
     }
     for (const { box, node } of textRects(block)) {
@@ -266,7 +288,10 @@ function layoutProblems(selector: string): string[] {
       if (sampled++ > 300) break;
       const hit = document.elementFromPoint(x, y);
       const cover = hit && blocks.find((other) => other !== block && other.contains(hit));
-      if (cover) problems.push(`${id}: text at ${Math.round(x)},${Math.round(y)} is covered by ${cover.dataset.testid ?? name(cover)} (${name(hit!)})`);
+      if (cover)
+        problems.push(
+          `${id}: text at ${Math.round(x)},${Math.round(y)} is covered by ${cover.dataset.testid ?? name(cover)} (${name(hit!)})`,
+        );
     }
   }
   return problems;

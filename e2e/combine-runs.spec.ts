@@ -7,17 +7,27 @@ import { asUser } from './support/session';
 
 // A pairwise study of its own (the demo studies stay as other specs expect them): four items, three judge runs
 // whose overall verdicts give one clear majority, one three-way tie, one unanimous item and one item a run skipped.
-test('a lead combines judge runs on the study page, sees the recipe, and finds the new run on the alignment dashboard', async ({ browser }) => {
+test('a lead combines judge runs on the study page, sees the recipe, and finds the new run on the alignment dashboard', async ({
+  browser,
+}) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-combine-'));
   const { id } = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Combine runs e2e', '--json']));
   const ids = ['c1', 'c2', 'c3', 'c4'];
   const items = path.join(dir, 'items.jsonl');
   fs.writeFileSync(
     items,
-    ids.map((item) => JSON.stringify({ id: item, problem: `Problem ${item}`, a: { source: 'm', text: 'A' }, b: { source: 'ref', text: 'B' } })).join('\n'),
+    ids
+      .map((item) =>
+        JSON.stringify({ id: item, problem: `Problem ${item}`, a: { source: 'm', text: 'A' }, b: { source: 'ref', text: 'B' } }),
+      )
+      .join('\n'),
   );
   concord(['import', 'items', '--study', String(id), items]);
-  const verdicts: Record<string, string[]> = { x: ['win', 'win', 'tie', 'lose'], y: ['win', 'tie', 'tie', 'lose'], z: ['lose', 'lose', 'tie'] };
+  const verdicts: Record<string, string[]> = {
+    x: ['win', 'win', 'tie', 'lose'],
+    y: ['win', 'tie', 'tie', 'lose'],
+    z: ['lose', 'lose', 'tie'],
+  };
   for (const [run, labels] of Object.entries(verdicts)) {
     const file = path.join(dir, `${run}.jsonl`);
     fs.writeFileSync(file, labels.map((l, k) => JSON.stringify({ item: ids[k], judge: run, labels: { overall: l } })).join('\n'));

@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { asUser } from './support/session';
 
-const good = fs.readFileSync(path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8').trim().split('\n');
+const good = fs
+  .readFileSync(path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl'), 'utf8')
+  .trim()
+  .split('\n');
 
 test('a malformed import is refused with line numbers and changes nothing; a clean one is imported', async ({ browser }) => {
   const { page, context } = await asUser(browser, 'lead');
@@ -14,7 +17,9 @@ test('a malformed import is refused with line numbers and changes nothing; a cle
   await expect(page.getByText(/^0 items/)).toBeVisible();
 
   const malformed = [good[0], '{"id": "x", "problem": {}, "steps": []}', good[1], 'not json at all', good[2]].join('\n');
-  await page.locator('input[type=file]').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(malformed) });
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(malformed) });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   const errors = page.getByTestId('import-errors');
   await expect(errors).toContainText('Nothing was imported');
@@ -24,7 +29,9 @@ test('a malformed import is refused with line numbers and changes nothing; a cle
   await page.reload();
   await expect(page.getByText(/^0 items/)).toBeVisible();
 
-  await page.locator('input[type=file]').setInputFiles({ name: 'good.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(good.join('\n')) });
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'good.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(good.join('\n')) });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByTestId('import-result')).toContainText('Imported 6 new item(s)');
   await expect(page.getByText(/^6 items/)).toBeVisible();

@@ -79,9 +79,7 @@ test('a lead runs a judge on a rubric study, watches it, compares it with anothe
     const dim = (r: typeof gpt, id: string) => r.byCriterion.find((c: { criterion: string }) => c.criterion === id);
     const dec = (v: number | null) => (v === null ? '—' : v.toFixed(3));
     const row = (name: string) => table.getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
-    await expect(row('Notices the mistake · Macro-F1 (lenient)')).toContainText(
-      dec(dim(gpt, 'mistake_identification').lenient.macroF1),
-    );
+    await expect(row('Notices the mistake · Macro-F1 (lenient)')).toContainText(dec(dim(gpt, 'mistake_identification').lenient.macroF1));
     await expect(row('Notices the mistake · Macro-F1 (lenient)').getByRole('cell').nth(0)).toHaveText(
       dec(dim(gpt, 'mistake_identification').lenient.macroF1),
     );

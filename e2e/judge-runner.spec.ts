@@ -17,10 +17,16 @@ test('a lead starts a judge run, watches it, pauses and resumes it, and reads it
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-runner-'));
   try {
     const items = Array.from({ length: ITEMS }, (_, i) =>
-      JSON.stringify({ id: `run-${i}`, problem: `How many sides has shape ${i}?`, a: { source: 'm1', text: `Count them: ${i}` }, b: { source: 'm2', text: 'Six.' } }),
+      JSON.stringify({
+        id: `run-${i}`,
+        problem: `How many sides has shape ${i}?`,
+        a: { source: 'm1', text: `Count them: ${i}` },
+        b: { source: 'm2', text: 'Six.' },
+      }),
     );
     fs.writeFileSync(path.join(dir, 'items.jsonl'), items.join('\n'));
-    const study = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Runner e2e', '--criteria', 'none', '--json'])).id as number;
+    const study = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Runner e2e', '--criteria', 'none', '--json']))
+      .id as number;
     concord(['import', 'items', '--study', String(study), path.join(dir, 'items.jsonl')]);
 
     await signIn(page, 'lead');

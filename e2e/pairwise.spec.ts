@@ -74,7 +74,10 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   await lead.page.goto(`/studies/${STUDY}`);
   await expect(lead.page.getByTestId('gt-complete')).toContainText('3');
   await expect(lead.page.getByTestId('backlog')).toHaveText('0');
-  const [download] = await Promise.all([lead.page.waitForEvent('download'), lead.page.getByRole('link', { name: 'Ground truth (CSV)' }).click()]);
+  const [download] = await Promise.all([
+    lead.page.waitForEvent('download'),
+    lead.page.getByRole('link', { name: 'Ground truth (CSV)' }).click(),
+  ]);
   const lines = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
   expect(lines[0]).toEqual(['item', 'criterion', 'label', 'provenance', 'reviewer1_label', 'reviewer2_label', 'adjudicator', 'rationale']);
   const body = lines.slice(1);

@@ -38,10 +38,17 @@ test('a rubric study: catalog errors per dimension, then MRBench V3 with its gol
   const items = page.getByRole('form', { name: 'Import items' });
   await items.getByLabel('Format').selectOption('concord');
   const badItems = [
-    JSON.stringify({ id: 'a', group: 'g', history: [{ role: 'student', text: '3 + 4 = 8' }], reply: { source: 'X', text: 'Check again.' } }),
+    JSON.stringify({
+      id: 'a',
+      group: 'g',
+      history: [{ role: 'student', text: '3 + 4 = 8' }],
+      reply: { source: 'X', text: 'Check again.' },
+    }),
     JSON.stringify({ id: 'b', group: 'g', history: [] }),
   ].join('\n');
-  await items.locator('input[type=file]').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(badItems) });
+  await items
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(badItems) });
   await items.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByTestId('import-errors')).toContainText('Nothing was imported');
   await expect(page.getByTestId('import-errors')).toContainText('line 2, history');
@@ -51,31 +58,49 @@ test('a rubric study: catalog errors per dimension, then MRBench V3 with its gol
   await items.getByLabel('Format').selectOption('mrbench');
   await items.locator('input[type=file]').setInputFiles(devSet);
   await items.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByTestId('import-result')).toContainText(`Imported ${replies.toLocaleString('en-US')} new item(s)`, { timeout: 60_000 });
+  await expect(page.getByTestId('import-result')).toContainText(`Imported ${replies.toLocaleString('en-US')} new item(s)`, {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId('import-result')).toContainText(`With them, ${replies.toLocaleString('en-US')} prior annotation(s).`);
   await page.reload();
   await expect(page.getByText(new RegExp(`^${replies.toLocaleString('en-US')} items`))).toBeVisible();
 
   // A judge run on two of its replies, two samples on one: three verdict sets' worth of labels.
-  const [first, second] = Object.keys(raw[0].tutor_responses).map((t) => `${raw[0].conversation_id}-${t}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
+  const [first, second] = Object.keys(raw[0].tutor_responses).map((t) =>
+    `${raw[0].conversation_id}-${t}`.replace(/[^A-Za-z0-9._-]+/g, '_'),
+  );
   const judgeLines = [
     { item: first, judge: 'browser-judge', labels: { mistake_identification: 'Yes', actionability: 'No' } },
     { item: first, judge: 'browser-judge', labels: { mistake_identification: 'To some extent' }, sample: 2 },
     { item: second, judge: 'browser-judge', labels: { providing_guidance: 'Yes' }, rationale: 'gives a hint' },
   ];
   const judge = page.getByRole('form', { name: 'Import a judge run' });
-  await judge.locator('input[type=file]').setInputFiles({ name: 'judge.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')) });
+  await judge
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'judge.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')),
+    });
   await judge.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(judge.getByTestId('import-result')).toContainText('Imported the run “browser-judge”: 4 verdicts from 3 records.');
 
   // Prior annotations: a label outside the dimension's set refuses the file and names the allowed labels.
   const priors = page.getByRole('form', { name: 'Import prior annotations' });
   const upload = async (lines: object[]) => {
-    await priors.locator('input[type=file]').setInputFiles({ name: 'prior.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')) });
+    await priors
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'prior.jsonl',
+        mimeType: 'application/x-ndjson',
+        buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')),
+      });
     await priors.getByRole('button', { name: 'Import', exact: true }).click();
   };
   await upload([{ item: second, annotator: 'outside-rater', labels: { mistake_location: 'Maybe' } }]);
-  await expect(priors.getByTestId('import-errors')).toContainText('line 1, labels.mistake_location: "Maybe" is not one of No, To some extent, Yes');
+  await expect(priors.getByTestId('import-errors')).toContainText(
+    'line 1, labels.mistake_location: "Maybe" is not one of No, To some extent, Yes',
+  );
   await upload([{ item: second, annotator: 'outside-rater', labels: { mistake_location: 'To some extent' } }]);
   await expect(priors.getByTestId('import-result')).toContainText('Imported 1 prior annotation(s)');
   await context.close();

@@ -72,7 +72,10 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
   await tab('Leaderboard').click();
   const board = page.getByTestId('rubric-leaderboard-table');
   // Cells: tutor, grader, mistake identification, keeps the answer back.
-  const t2mi = board.getByRole('row', { name: /t2 ground truth/ }).getByRole('cell').nth(2);
+  const t2mi = board
+    .getByRole('row', { name: /t2 ground truth/ })
+    .getByRole('cell')
+    .nth(2);
   await expect(t2mi).toContainText('33.3 %');
   await page.getByLabel('Scoring').selectOption('lenient');
   await expect(t2mi).toContainText('66.7 %');

@@ -240,7 +240,13 @@ test('the app works under its CSP: no violation on sign-in, review, judging, das
     ],
     [
       'lead',
-      ['/studies/3', '/studies/new', '/studies/5/analytics/agreement', '/studies/5/analytics/alignment', '/studies/5/analytics/leaderboard'],
+      [
+        '/studies/3',
+        '/studies/new',
+        '/studies/5/analytics/agreement',
+        '/studies/5/analytics/alignment',
+        '/studies/5/analytics/leaderboard',
+      ],
       async (page) => {
         await expect(page.getByTestId('signed-in-as')).toBeVisible();
       },

@@ -261,7 +261,9 @@ test('an upload cut short is refused and nothing of it is stored', async () => {
 test('a judge run of more than 10 MiB arrives whole', async () => {
   test.setTimeout(90_000);
   const studyId = createStudy('pairwise', 'Judge upload');
-  const base = JSON.parse(fs.readFileSync(path.join('lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl'), 'utf8').split('\n')[0]) as object;
+  const base = JSON.parse(
+    fs.readFileSync(path.join('lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl'), 'utf8').split('\n')[0],
+  ) as object;
   const items = path.join(dir, 'pairs.jsonl');
   fs.writeFileSync(items, Array.from({ length: 200 }, (_, i) => JSON.stringify({ ...base, id: `pair-${i + 1}` })).join('\n'));
   cli(['import', 'items', '--study', String(studyId), items]);

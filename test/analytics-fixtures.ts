@@ -75,5 +75,4 @@ export function buildStudy(lead: Actor, dir: string, spec: StudySpec): number {
   return id;
 }
 
-
 export { codeOf } from '@/test/errors';

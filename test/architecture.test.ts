@@ -140,11 +140,7 @@ function sqlViolations(files: string[]): string[] {
         }
         if (!ts.isTemplateExpression(node)) return;
       }
-      if (
-        ts.isCallExpression(node) &&
-        ts.isPropertyAccessExpression(node.expression) &&
-        node.expression.name.text === 'prepare'
-      ) {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'prepare') {
         out.push(`${file}:${lineOf(sf, node.expression.name)}  calls .prepare(`);
       }
       ts.forEachChild(node, visit);
@@ -181,12 +177,7 @@ describe('architecture', () => {
   });
 
   it('(b) client code imports from lib/server only the dto modules', () => {
-    const clients = [
-      ...files.components,
-      ...inFolder(files.lib, 'lib/io'),
-      ...inFolder(files.lib, 'lib/query'),
-      ...routeComponents,
-    ];
+    const clients = [...files.components, ...inFolder(files.lib, 'lib/io'), ...inFolder(files.lib, 'lib/query'), ...routeComponents];
     const bad = importViolations(clients, (_f, imp) =>
       under(imp.target, 'lib/server') && !/\/dto$/.test(imp.target) ? 'only lib/server/<feature>/dto may be imported here' : null,
     );

@@ -77,7 +77,9 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
       const respond = () => {
         switch (next.kind) {
           case '429':
-            res.writeHead(429, { 'retry-after': next.retryAfter ?? '1', 'content-type': 'application/json' }).end('{"error":"rate limited"}');
+            res
+              .writeHead(429, { 'retry-after': next.retryAfter ?? '1', 'content-type': 'application/json' })
+              .end('{"error":"rate limited"}');
             return;
           case '500':
             res.writeHead(500).end('internal error');
@@ -97,7 +99,9 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
             res.writeHead(200, { 'content-type': 'application/json' }).end(answer('Reasoning done. {"winner": "fir'));
             return;
           default:
-            res.writeHead(200, { 'content-type': 'application/json' }).end(answer(`${opts.says ?? 'I compared them.'}\n{"winner": "${verdictFor(hash)}"}`));
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(answer(`${opts.says ?? 'I compared them.'}\n{"winner": "${verdictFor(hash)}"}`));
         }
       };
       if (delay > 0) setTimeout(respond, delay);

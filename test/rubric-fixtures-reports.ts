@@ -51,7 +51,12 @@ export function buildRubricStudy(lead: Actor, spec: RubricStudySpec): number {
     });
     const itemIds = new Map<string, number>();
     spec.items.forEach((it, k) => {
-      const payload = { id: it.id, ...(it.group ? { group: it.group } : {}), history: [], ...(it.source ? { reply: { source: it.source, text: `Reply of ${it.source}` } } : {}) };
+      const payload = {
+        id: it.id,
+        ...(it.group ? { group: it.group } : {}),
+        history: [],
+        ...(it.source ? { reply: { source: it.source, text: `Reply of ${it.source}` } } : {}),
+      };
       itemIds.set(
         it.id,
         rq.insertRubricItemRow(db, {
@@ -87,15 +92,34 @@ export function buildRubricStudy(lead: Actor, spec: RubricStudySpec): number {
       slots.set(itemId, slot);
       const position = (queue.get(userId) ?? 0) + 1;
       queue.set(userId, position);
-      const assignmentId = assignmentsQ.insertSubmittedAssignment(db, { studyId: study.id, itemId, userId, slot, queuePosition: position, submittedAt: Date.now() });
-      const annotation = assignmentsQ.insertAnnotation(db, { assignmentId, requestId: `fixture-${study.id}-${++request}`, requestHash: 'fixture', createdBy: userId });
-      for (const [dimension, label] of Object.entries(a.labels)) rq.insertRubricLabelRow(db, annotation.id, ...code(spec.catalog, dimension, label));
+      const assignmentId = assignmentsQ.insertSubmittedAssignment(db, {
+        studyId: study.id,
+        itemId,
+        userId,
+        slot,
+        queuePosition: position,
+        submittedAt: Date.now(),
+      });
+      const annotation = assignmentsQ.insertAnnotation(db, {
+        assignmentId,
+        requestId: `fixture-${study.id}-${++request}`,
+        requestHash: 'fixture',
+        createdBy: userId,
+      });
+      for (const [dimension, label] of Object.entries(a.labels))
+        rq.insertRubricLabelRow(db, annotation.id, ...code(spec.catalog, dimension, label));
       if (a.pending) assignmentsQ.markPending(db, assignmentId, Date.now());
     }
     studiesQ.addMembers(db, study.id, [...users.values()]);
     for (const r of spec.rulings ?? []) {
       const [dimension, label] = code(spec.catalog, r.dimension, r.label);
-      rq.insertRubricRulingRow(db, { itemId: item(r.item), dimension, label, adjudicatorId: lead.id, requestId: `fixture-ruling-${study.id}-${++request}` });
+      rq.insertRubricRulingRow(db, {
+        itemId: item(r.item),
+        dimension,
+        label,
+        adjudicatorId: lead.id,
+        requestId: `fixture-ruling-${study.id}-${++request}`,
+      });
     }
     for (const j of spec.judges ?? []) {
       const runId = rq.insertRubricJudgeRunRow(db, { studyId: study.id, name: j.name, createdBy: lead.id });

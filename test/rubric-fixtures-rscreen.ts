@@ -78,5 +78,7 @@ export function addRubricJudgeRun(
   name: string,
   lines: { item: string; labels: Record<string, string>; sample?: number; rationale?: string }[],
 ) {
-  return withTempFile('judge.jsonl', jsonl(lines.map((l) => ({ judge: name, ...l }))), (file) => importJudge(lead, studyId, file, 'concord', name));
+  return withTempFile('judge.jsonl', jsonl(lines.map((l) => ({ judge: name, ...l }))), (file) =>
+    importJudge(lead, studyId, file, 'concord', name),
+  );
 }

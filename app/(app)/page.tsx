@@ -27,9 +27,7 @@ export default async function HomePage() {
                     {s.kind === 'flow_review' ? 'Flow review' : s.kind === 'rubric' ? 'Rubric' : 'Pairwise'} · {s.status}
                   </span>
                 </div>
-                {s.deadline && (
-                  <p className="mt-1 text-xs text-slate-600">Due {s.deadline.slice(0, 10)}</p>
-                )}
+                {s.deadline && <p className="mt-1 text-xs text-slate-600">Due {s.deadline.slice(0, 10)}</p>}
                 {s.guidelinesVersion > 1 && (
                   <p className="mt-1 text-xs text-amber-800">Guidelines updated (version {s.guidelinesVersion})</p>
                 )}

@@ -35,10 +35,23 @@ export function BoundPathChart({ data, target, ariaLabel, height = 240, classNam
   return (
     <figure aria-label={ariaLabel} className={cn('w-full', className)}>
       <div aria-hidden="true">
-        <LineChart responsive accessibilityLayer={false} data={data} style={{ width: '100%', height }} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <LineChart
+          responsive
+          accessibilityLayer={false}
+          data={data}
+          style={{ width: '100%', height }}
+          margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+        >
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="t" type="number" domain={[1, 'dataMax']} tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} />
-          <YAxis domain={[0, 1]} tickFormatter={pct} tick={{ fontSize: 12, fill: '#475569' }} tickLine={false} axisLine={false} width={48} />
+          <YAxis
+            domain={[0, 1]}
+            tickFormatter={pct}
+            tick={{ fontSize: 12, fill: '#475569' }}
+            tickLine={false}
+            axisLine={false}
+            width={48}
+          />
           <Tooltip formatter={(v) => (typeof v === 'number' ? pct(v) : String(v ?? ''))} labelFormatter={(t) => `after ${t} items`} />
           {target === undefined ? null : <ReferenceLine y={target} stroke="#b45309" strokeDasharray="4 3" />}
           <Line dataKey="lower" name="lower bound" stroke={SERIES_COLORS[0]} strokeWidth={2} dot={false} isAnimationActive={false} />

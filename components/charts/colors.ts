@@ -1,16 +1,7 @@
 // SVG attributes and inline styles need literal colours, not Tailwind classes.
 // The first entry matches the app's accent-600; the rest are Tailwind 600s,
 // ordered so neighbouring series stay distinguishable.
-export const SERIES_COLORS = [
-  'oklch(0.51 0.2 265)',
-  '#0d9488',
-  '#d97706',
-  '#e11d48',
-  '#0284c7',
-  '#7c3aed',
-  '#65a30d',
-  '#475569',
-] as const;
+export const SERIES_COLORS = ['oklch(0.51 0.2 265)', '#0d9488', '#d97706', '#e11d48', '#0284c7', '#7c3aed', '#65a30d', '#475569'] as const;
 
 export type ChartTone = 'neutral' | 'accent' | 'success' | 'warning' | 'danger' | 'info';
 

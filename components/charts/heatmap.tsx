@@ -25,16 +25,7 @@ const shade = (share: number) => `oklch(0.51 0.2 265 / ${(0.06 + 0.84 * share).t
  * its row and column headers), coloured by each cell's share of its row: with
  * ground truth in rows, the diagonal shade reads as per-class recall.
  */
-export function Heatmap({
-  rowLabels,
-  colLabels,
-  values,
-  rowTitle,
-  colTitle,
-  ariaLabel,
-  highlightDiagonal,
-  className,
-}: HeatmapProps) {
+export function Heatmap({ rowLabels, colLabels, values, rowTitle, colTitle, ariaLabel, highlightDiagonal, className }: HeatmapProps) {
   const diagonal = highlightDiagonal ?? rowLabels.length === colLabels.length;
   const rowTotals = rowLabels.map((_, r) => colLabels.reduce((sum, _c, c) => sum + (values[r]?.[c] ?? 0), 0));
   const colTotals = colLabels.map((_, c) => rowLabels.reduce((sum, _r, r) => sum + (values[r]?.[c] ?? 0), 0));

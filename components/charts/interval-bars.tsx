@@ -161,9 +161,7 @@ export function IntervalBars({ rows, domain, bands = [], ariaLabel, digits = 2, 
         </tbody>
       </table>
       {bands.length > 0 ? (
-        <p className="sr-only">
-          Bands: {bands.map((band) => `${band.label} from ${band.from} to ${band.to}`).join('; ')}.
-        </p>
+        <p className="sr-only">Bands: {bands.map((band) => `${band.label} from ${band.from} to ${band.to}`).join('; ')}.</p>
       ) : null}
     </figure>
   );

@@ -18,9 +18,7 @@ export function StackedBar({ parts, ariaLabel = 'Breakdown', className }: Stacke
   const description =
     total === 0
       ? `${ariaLabel}: no data yet`
-      : `${ariaLabel}: ${parts
-          .map((part) => `${part.label} ${formatCount(part.value)} (${formatPercent(share(part.value))})`)
-          .join(', ')}`;
+      : `${ariaLabel}: ${parts.map((part) => `${part.label} ${formatCount(part.value)} (${formatPercent(share(part.value))})`).join(', ')}`;
 
   return (
     <div className={cn('w-full', className)}>

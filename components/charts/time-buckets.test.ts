@@ -4,7 +4,12 @@ import { detectGranularity, seriesNames, toTimeRows, type TimePoint } from './ti
 describe('detectGranularity', () => {
   it('recognises days, hours and anything else', () => {
     expect(detectGranularity([{ t: '2025-03-04', value: 1 }])).toBe('day');
-    expect(detectGranularity([{ t: '2025-03-04T14', value: 1 }, { t: '2025-03-04T15:00:00Z', value: 1 }])).toBe('hour');
+    expect(
+      detectGranularity([
+        { t: '2025-03-04T14', value: 1 },
+        { t: '2025-03-04T15:00:00Z', value: 1 },
+      ]),
+    ).toBe('hour');
     expect(detectGranularity([{ t: 'week 12', value: 1 }])).toBe('other');
   });
 });

@@ -73,8 +73,7 @@ export function toTimeRows(points: readonly TimePoint[], names: readonly string[
 
   points.forEach((p, index) => {
     const ms = bucketTime(p.t, granularity);
-    const row =
-      ms === null ? rowFor(p.t, index, p.t) : rowFor(String(ms), ms, labelFor(ms, granularity));
+    const row = ms === null ? rowFor(p.t, index, p.t) : rowFor(String(ms), ms, labelFor(ms, granularity));
     row.values[names.indexOf(p.series ?? '')] += Number.isFinite(p.value) ? p.value : 0;
   });
 
@@ -88,7 +87,5 @@ export function toTimeRows(points: readonly TimePoint[], names: readonly string[
     }
   }
 
-  return [...byKey.entries()]
-    .sort((a, b) => a[1].order - b[1].order)
-    .map(([key, row]) => ({ key, label: row.label, values: row.values }));
+  return [...byKey.entries()].sort((a, b) => a[1].order - b[1].order).map(([key, row]) => ({ key, label: row.label, values: row.values }));
 }

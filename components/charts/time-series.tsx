@@ -25,14 +25,7 @@ export type TimeSeriesChartProps = {
 // The table read to screen readers stays short enough to listen to.
 const MAX_TABLE_ROWS = 60;
 
-export function TimeSeriesChart({
-  data,
-  yLabel,
-  ariaLabel,
-  fillGaps = true,
-  height = 260,
-  className,
-}: TimeSeriesChartProps) {
+export function TimeSeriesChart({ data, yLabel, ariaLabel, fillGaps = true, height = 260, className }: TimeSeriesChartProps) {
   const names = useMemo(() => seriesNames(data), [data]);
   const rows = useMemo(() => toTimeRows(data, names, fillGaps), [data, names, fillGaps]);
   const chartRows = useMemo(

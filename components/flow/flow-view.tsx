@@ -161,10 +161,16 @@ export function FlowSteps({ flow, warnings, focus, cutAfter, onFocus }: StepsPro
               >
                 {step.speaker === 'tutor' ? 'Tutor' : 'Student'}
               </span>
-              {step.principles?.map((p) => <Chip key={p}>{p}</Chip>)}
+              {step.principles?.map((p) => (
+                <Chip key={p}>{p}</Chip>
+              ))}
               {step.materials?.map((m) =>
                 provided.has(m) ? (
-                  <a key={m} href={`#material-${m}`} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-700 hover:underline">
+                  <a
+                    key={m}
+                    href={`#material-${m}`}
+                    className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-700 hover:underline"
+                  >
                     {m}
                   </a>
                 ) : (

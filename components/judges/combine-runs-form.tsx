@@ -73,8 +73,9 @@ export function CombineRunsForm({
         Combine runs
       </h3>
       <p className="text-xs text-slate-600">
-        A new run from the verdicts of several runs{kind === 'rubric' ? ' (every sample counts as one verdict, so one run’s samples combine too)' : ''}; it
-        appears on every dashboard like an imported run.
+        A new run from the verdicts of several runs
+        {kind === 'rubric' ? ' (every sample counts as one verdict, so one run’s samples combine too)' : ''}; it appears on every dashboard
+        like an imported run.
       </p>
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Runs, in this order</legend>
@@ -130,7 +131,9 @@ export function CombineRunsForm({
         <Button type="submit" disabled={pending || chosen.length < minimum}>
           {pending ? 'Combining…' : 'Combine runs'}
         </Button>
-        {chosen.length < minimum ? <span className="text-xs text-slate-500">Choose at least {minimum === 2 ? 'two runs' : 'one run'}.</span> : null}
+        {chosen.length < minimum ? (
+          <span className="text-xs text-slate-500">Choose at least {minimum === 2 ? 'two runs' : 'one run'}.</span>
+        ) : null}
       </div>
       {error ? (
         <p role="alert" className="text-sm text-rose-700">

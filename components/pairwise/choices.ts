@@ -25,7 +25,11 @@ export function choiceForKey(event: Pick<KeyboardEvent, 'key' | 'code'>): Screen
  * The index of the first criterion without a choice after `from`, wrapping round to the start; null when every
  * criterion has one.
  */
-export function nextWithout<C extends { id: string }>(criteria: readonly C[], chosen: Readonly<Record<string, unknown>>, from: number): number | null {
+export function nextWithout<C extends { id: string }>(
+  criteria: readonly C[],
+  chosen: Readonly<Record<string, unknown>>,
+  from: number,
+): number | null {
   const n = criteria.length;
   for (let step = 1; step <= n; step++) {
     const i = (from + step) % n;

@@ -18,7 +18,12 @@ export function groupCriteria<C extends Pick<CriterionDto, 'level' | 'principle'
     const key = criterion.level === 'principle' ? `principle:${criterion.principle ?? ''}` : criterion.level;
     let group = groups.at(-1);
     if (!group || group.key !== key) {
-      const title = criterion.level === 'general' ? 'General' : criterion.level === 'overall' ? 'Overall verdict' : (criterion.principle ?? 'Principle');
+      const title =
+        criterion.level === 'general'
+          ? 'General'
+          : criterion.level === 'overall'
+            ? 'Overall verdict'
+            : (criterion.principle ?? 'Principle');
       group = { key, title, level: criterion.level, rows: [] };
       groups.push(group);
     }
@@ -44,7 +49,14 @@ export function CriterionGroupList({
   return (
     <div role="group" aria-labelledby={id}>
       <div className="mb-1.5 flex items-baseline justify-between gap-2">
-        <h3 id={id} className={level === 'overall' ? 'text-xs font-semibold tracking-wide text-slate-800 uppercase' : 'text-xs font-semibold tracking-wide text-slate-500 uppercase'}>
+        <h3
+          id={id}
+          className={
+            level === 'overall'
+              ? 'text-xs font-semibold tracking-wide text-slate-800 uppercase'
+              : 'text-xs font-semibold tracking-wide text-slate-500 uppercase'
+          }
+        >
           {level === 'principle' ? <span className="font-normal normal-case">Principle · </span> : null}
           {title}
         </h3>

@@ -26,11 +26,7 @@ export type AlertProps = Omit<ComponentPropsWithRef<'div'>, 'title'> & {
 
 export function Alert({ tone = 'info', title, className, children, role, ...props }: AlertProps) {
   return (
-    <div
-      role={role ?? ROLES[tone]}
-      className={cn('rounded-md border px-4 py-3 text-sm', TONES[tone], className)}
-      {...props}
-    >
+    <div role={role ?? ROLES[tone]} className={cn('rounded-md border px-4 py-3 text-sm', TONES[tone], className)} {...props}>
       {title != null ? <p className="font-semibold">{title}</p> : null}
       {children != null ? <div className={title != null ? 'mt-1' : undefined}>{children}</div> : null}
     </div>

@@ -13,16 +13,7 @@ export type CardProps = Omit<ComponentPropsWithRef<'section'>, 'title'> & {
 };
 
 /** A bordered panel; with a title it becomes a labelled region landmark. */
-export function Card({
-  title,
-  description,
-  actions,
-  headingLevel = 2,
-  padded = true,
-  className,
-  children,
-  ...props
-}: CardProps) {
+export function Card({ title, description, actions, headingLevel = 2, padded = true, className, children, ...props }: CardProps) {
   const titleId = useId();
   const Heading = `h${headingLevel}` as const;
   const hasHeader = title != null || actions != null;

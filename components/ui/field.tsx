@@ -35,9 +35,7 @@ export function controlClasses(invalid: boolean, className?: string): string {
     'block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 shadow-sm',
     'placeholder:text-slate-400 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500',
     'focus:outline-2 focus:outline-offset-0',
-    invalid
-      ? 'border-rose-500 focus:outline-rose-500'
-      : 'border-slate-300 focus:border-accent-500 focus:outline-accent-500',
+    invalid ? 'border-rose-500 focus:outline-rose-500' : 'border-slate-300 focus:border-accent-500 focus:outline-accent-500',
     className,
   );
 }

@@ -14,9 +14,7 @@ describe('normalizeMathDelimiters: prices stay text', () => {
   });
 
   it('keeps math that follows a price in the same paragraph', () => {
-    expect(normalize('Each pen is $5 each, so $x$ pens cost $5x$.')).toBe(
-      'Each pen is \\$5 each, so $x$ pens cost $5x$.',
-    );
+    expect(normalize('Each pen is $5 each, so $x$ pens cost $5x$.')).toBe('Each pen is \\$5 each, so $x$ pens cost $5x$.');
   });
 
   it('does not pair a price with a dollar across a blank line', () => {
@@ -107,9 +105,7 @@ describe('normalizeMathDelimiters: code is untouched', () => {
 
   it('skips fenced code blocks', () => {
     const input = 'Before $5 each\n```python\nprint("$5", r"\\(x\\)")\n```\nafter \\(z\\)';
-    expect(normalize(input)).toBe(
-      'Before \\$5 each\n```python\nprint("$5", r"\\(x\\)")\n```\nafter $z$',
-    );
+    expect(normalize(input)).toBe('Before \\$5 each\n```python\nprint("$5", r"\\(x\\)")\n```\nafter $z$');
   });
 
   it('treats an unclosed fence as code to the end', () => {

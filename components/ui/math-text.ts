@@ -96,9 +96,7 @@ export function normalizeMathDelimiters(input: string): string {
         if (end !== -1) {
           const content = text.slice(i + 2, end);
           const emitted =
-            next === '('
-              ? inlineMath(content, INLINE_FENCES, text.slice(end + 2, end + 3))
-              : displayMath(text, i, end + 2, content);
+            next === '(' ? inlineMath(content, INLINE_FENCES, text.slice(end + 2, end + 3)) : displayMath(text, i, end + 2, content);
           if (emitted !== null) {
             pushMath(emitted, end + 2);
             continue;
@@ -173,8 +171,7 @@ export function normalizeMathDelimiters(input: string): string {
 }
 
 // Sticky, so it is tried exactly at the character after the opening `$`.
-const PRICE_AFTER_DOLLAR =
-  /\d[\d,]*(?:\.\d+)?(?:[ \t]+[A-Za-z]|[.,;:!?)](?:\s|$)|[ \t]*(?:\n|$))/y;
+const PRICE_AFTER_DOLLAR = /\d[\d,]*(?:\.\d+)?(?:[ \t]+[A-Za-z]|[.,;:!?)](?:\s|$)|[ \t]*(?:\n|$))/y;
 
 /** Index of the `$` closing the inline math opened at `open`, or -1 if the rules above say this `$` is not math. */
 function singleDollarCloser(text: string, open: number, limit: number): number {
@@ -240,8 +237,7 @@ function displayMath(text: string, start: number, end: number, content: string):
   while (lineStart > 0 && isBlank(text[lineStart - 1])) lineStart--;
   let lineEnd = end;
   while (lineEnd < text.length && isBlank(text[lineEnd])) lineEnd++;
-  const standsAlone =
-    (lineStart === 0 || text[lineStart - 1] === '\n') && (lineEnd === text.length || text[lineEnd] === '\n');
+  const standsAlone = (lineStart === 0 || text[lineStart - 1] === '\n') && (lineEnd === text.length || text[lineEnd] === '\n');
   // A `$$` inside would be read back as the block's end by the next pass.
   if (standsAlone && !dollarRunLengths(body).has(2)) {
     const indent = text.slice(lineStart, start);

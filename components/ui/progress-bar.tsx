@@ -38,10 +38,7 @@ export function ProgressBar({ done, total, label, className }: ProgressBarProps)
         aria-valuetext={safeTotal === 0 ? 'Nothing to do' : `${count} (${formatPercent(share, 0)})`}
         className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
       >
-        <div
-          className="h-full rounded-full bg-accent-600 transition-[width] duration-300"
-          style={{ width: `${share * 100}%` }}
-        />
+        <div className="h-full rounded-full bg-accent-600 transition-[width] duration-300" style={{ width: `${share * 100}%` }} />
       </div>
     </div>
   );

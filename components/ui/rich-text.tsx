@@ -60,11 +60,7 @@ const components: Components = {
   // Remote images in imported data would leak reviewers' addresses to any
   // host and could show anything; the alt text is what a reviewer needs.
   img({ alt }) {
-    return (
-      <span className="rounded bg-slate-100 px-1 text-slate-600 not-italic">
-        [image{alt ? `: ${alt}` : ''}]
-      </span>
-    );
+    return <span className="rounded bg-slate-100 px-1 text-slate-600 not-italic">[image{alt ? `: ${alt}` : ''}]</span>;
   },
 };
 

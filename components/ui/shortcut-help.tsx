@@ -75,7 +75,11 @@ function KeyCombo({ combo }: { combo: string }) {
     <span className="inline-flex items-center gap-0.5">
       {parts.map((part, index) => (
         <Fragment key={`${part}-${index}`}>
-          {index > 0 ? <span className="text-xs text-slate-400" aria-hidden="true">+</span> : null}
+          {index > 0 ? (
+            <span className="text-xs text-slate-400" aria-hidden="true">
+              +
+            </span>
+          ) : null}
           <Kbd>{part}</Kbd>
         </Fragment>
       ))}

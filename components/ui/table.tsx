@@ -15,13 +15,7 @@ export function Table({ caption, captionHidden = false, className, wrapperClassN
     <div className={cn('overflow-x-auto rounded-lg border border-slate-200 bg-white', wrapperClassName)}>
       <table className={cn('w-full border-collapse text-sm', className)} {...props}>
         {caption != null ? (
-          <caption
-            className={cn(
-              captionHidden ? 'sr-only' : 'px-4 py-2 text-left text-sm font-medium text-slate-700',
-            )}
-          >
-            {caption}
-          </caption>
+          <caption className={cn(captionHidden ? 'sr-only' : 'px-4 py-2 text-left text-sm font-medium text-slate-700')}>{caption}</caption>
         ) : null}
         {children}
       </table>
@@ -61,10 +55,5 @@ export function TH({ numeric = false, scope = 'col', className, ...props }: Comp
 }
 
 export function TD({ numeric = false, className, ...props }: ComponentPropsWithRef<'td'> & CellAlignment) {
-  return (
-    <td
-      className={cn('px-3 py-2 text-slate-800', numeric ? 'text-right tabular-nums' : 'text-left', className)}
-      {...props}
-    />
-  );
+  return <td className={cn('px-3 py-2 text-slate-800', numeric ? 'text-right tabular-nums' : 'text-left', className)} {...props} />;
 }

@@ -311,5 +311,4 @@ export const userItemOverlap = (db: Db, userId: number, fromUserId: number, stud
 
 /** Deletes an assignment that has no annotation (its draft goes with it). */
 export const deleteUntouchedAssignment = (db: Db, id: number) =>
-  stmt(db, 'DELETE FROM assignments WHERE id = ? AND NOT EXISTS (SELECT 1 FROM annotations WHERE assignment_id = ?)').run(id, id)
-    .changes;
+  stmt(db, 'DELETE FROM assignments WHERE id = ? AND NOT EXISTS (SELECT 1 FROM annotations WHERE assignment_id = ?)').run(id, id).changes;

@@ -22,9 +22,10 @@ export type DecisionRow = {
 };
 
 export const decisionCounts = (db: Db, studyId: number) =>
-  db.$client
-    .prepare(`SELECT decision, count(*) AS n FROM (${LATEST}) GROUP BY decision`)
-    .all({ studyId }) as { decision: DecisionRow['decision']; n: number }[];
+  db.$client.prepare(`SELECT decision, count(*) AS n FROM (${LATEST}) GROUP BY decision`).all({ studyId }) as {
+    decision: DecisionRow['decision'];
+    n: number;
+  }[];
 
 export const discardReasonCounts = (db: Db, studyId: number) =>
   db.$client
@@ -127,6 +128,8 @@ export function listFlows(
     search: opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
   };
   const total = (db.$client.prepare(`SELECT count(*) FROM (${sql})`).pluck().get(params) as number) ?? 0;
-  const rows = db.$client.prepare(`${sql} LIMIT @limit OFFSET @offset`).all({ ...params, limit: opts.limit, offset: opts.offset }) as FlowListRow[];
+  const rows = db.$client
+    .prepare(`${sql} LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: opts.limit, offset: opts.offset }) as FlowListRow[];
   return { total, rows };
 }

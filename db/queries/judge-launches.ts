@@ -14,7 +14,9 @@ const TEMPLATE_COLS = 'id, study_id AS studyId, name, version, body, created_at 
 export const insertTemplateVersion = (db: Db, v: { studyId: number; name: string; body: string; createdBy: number }) =>
   inTransaction(db, () => {
     const version =
-      (stmt(db, 'SELECT coalesce(max(version), 0) FROM judge_templates WHERE study_id = ? AND name = ?').pluck().get(v.studyId, v.name) as number) + 1;
+      (stmt(db, 'SELECT coalesce(max(version), 0) FROM judge_templates WHERE study_id = ? AND name = ?')
+        .pluck()
+        .get(v.studyId, v.name) as number) + 1;
     const id = Number(
       stmt(db, 'INSERT INTO judge_templates (study_id, name, version, body, created_by) VALUES (?, ?, ?, ?, ?)').run(
         v.studyId,
@@ -28,11 +30,13 @@ export const insertTemplateVersion = (db: Db, v: { studyId: number; name: string
   });
 
 export const latestTemplate = (db: Db, studyId: number, name: string) =>
-  stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE study_id = ? AND name = ? ORDER BY version DESC LIMIT 1`).get(studyId, name) as
-    | TemplateRow
-    | undefined;
+  stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE study_id = ? AND name = ? ORDER BY version DESC LIMIT 1`).get(
+    studyId,
+    name,
+  ) as TemplateRow | undefined;
 
-export const templateById = (db: Db, id: number) => stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE id = ?`).get(id) as TemplateRow | undefined;
+export const templateById = (db: Db, id: number) =>
+  stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE id = ?`).get(id) as TemplateRow | undefined;
 
 /** Every version of every template of the study, newest version first within a name. */
 export const studyTemplates = (db: Db, studyId: number) =>
@@ -78,7 +82,8 @@ const LAUNCH_COLS = `l.run_id AS runId, r.study_id AS studyId, r.name, l.templat
   l.heartbeat_at AS heartbeatAt, l.started_at AS startedAt, l.finished_at AS finishedAt, r.created_at AS createdAt`;
 
 export const findLaunch = (db: Db, runId: number) =>
-  stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE l.run_id = ?`).get(runId) as LaunchRow | undefined;
+  stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE l.run_id = ?`).get(runId) as
+    LaunchRow | undefined;
 
 /** The judge run of this name in the study (imported or launched): its id, and whether it was launched here. */
 export const runByName = (db: Db, studyId: number, name: string) =>
@@ -89,31 +94,44 @@ export const runByName = (db: Db, studyId: number, name: string) =>
 
 /** Launched runs named `name`, in any study (for `judge status NAME`). */
 export const launchesNamed = (db: Db, name: string) =>
-  stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? ORDER BY l.run_id`).all(name) as LaunchRow[];
+  stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? ORDER BY l.run_id`).all(
+    name,
+  ) as LaunchRow[];
 
 export const studyLaunches = (db: Db, studyId: number) =>
-  stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.study_id = ? ORDER BY l.run_id DESC`).all(
-    studyId,
-  ) as LaunchRow[];
+  stmt(
+    db,
+    `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.study_id = ? ORDER BY l.run_id DESC`,
+  ).all(studyId) as LaunchRow[];
 
 export const launchesInState = (db: Db, state: LaunchRow['state']) =>
   stmt(db, `SELECT ${LAUNCH_COLS} FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE l.state = ?`).all(state) as LaunchRow[];
 
 export type NewLaunch = Omit<
   LaunchRow,
-  'runId' | 'studyId' | 'name' | 'state' | 'reason' | 'requests' | 'failed' | 'ownerPid' | 'ownerHost' | 'heartbeatAt' | 'startedAt' | 'finishedAt' | 'createdAt'
+  | 'runId'
+  | 'studyId'
+  | 'name'
+  | 'state'
+  | 'reason'
+  | 'requests'
+  | 'failed'
+  | 'ownerPid'
+  | 'ownerHost'
+  | 'heartbeatAt'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'createdAt'
 >;
 
 /** Creates a launched run (visible at once: state 'done' in judge_runs) and its launch row; returns the run id. */
 export const insertLaunchedRun = (db: Db, run: { studyId: number; name: string; filename: string; createdBy: number }, l: NewLaunch) =>
   inTransaction(db, () => {
     const runId = Number(
-      stmt(db, "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, state, created_by) VALUES (?, ?, 'runner', ?, '[]', 'done', ?)").run(
-        run.studyId,
-        run.name,
-        run.filename,
-        run.createdBy,
-      ).lastInsertRowid,
+      stmt(
+        db,
+        "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, state, created_by) VALUES (?, ?, 'runner', ?, '[]', 'done', ?)",
+      ).run(run.studyId, run.name, run.filename, run.createdBy).lastInsertRowid,
     );
     stmt(
       db,
@@ -168,11 +186,19 @@ export const launchState = (db: Db, runId: number) =>
  * Makes process `pid` on `host` the runner of a run, unless another live runner holds it: one whose heartbeat is
  * younger than `staleBefore` and whose process `isAlive` says exists. Returns whether the claim succeeded.
  */
-export const claimLaunch = (db: Db, runId: number, pid: number, host: string, now: number, staleBefore: number, isAlive: (pid: number, host: string) => boolean) =>
+export const claimLaunch = (
+  db: Db,
+  runId: number,
+  pid: number,
+  host: string,
+  now: number,
+  staleBefore: number,
+  isAlive: (pid: number, host: string) => boolean,
+) =>
   inTransaction(db, () => {
-    const l = stmt(db, 'SELECT owner_pid AS pid, owner_host AS host, heartbeat_at AS beat FROM judge_launches WHERE run_id = ?').get(runId) as
-      | { pid: number | null; host: string | null; beat: number | null }
-      | undefined;
+    const l = stmt(db, 'SELECT owner_pid AS pid, owner_host AS host, heartbeat_at AS beat FROM judge_launches WHERE run_id = ?').get(
+      runId,
+    ) as { pid: number | null; host: string | null; beat: number | null } | undefined;
     if (!l) return false;
     if (l.pid !== null && !(l.pid === pid && l.host === host) && (l.beat ?? 0) >= staleBefore && isAlive(l.pid, l.host ?? '')) return false;
     stmt(
@@ -186,7 +212,10 @@ export const heartbeatLaunch = (db: Db, runId: number, pid: number, now: number)
   stmt(db, 'UPDATE judge_launches SET heartbeat_at = ? WHERE run_id = ? AND owner_pid = ?').run(now, runId, pid);
 
 export const releaseLaunch = (db: Db, runId: number, pid: number) =>
-  stmt(db, 'UPDATE judge_launches SET owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL WHERE run_id = ? AND owner_pid = ?').run(runId, pid);
+  stmt(db, 'UPDATE judge_launches SET owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL WHERE run_id = ? AND owner_pid = ?').run(
+    runId,
+    pid,
+  );
 
 export const setLaunchCounts = (db: Db, runId: number, requests: number, failed: number) =>
   stmt(db, 'UPDATE judge_launches SET requests = ?, failed = ? WHERE run_id = ?').run(requests, failed, runId);
@@ -198,7 +227,11 @@ export const setLaunchCounts = (db: Db, runId: number, requests: number, failed:
  * time, so its memory does not grow with the study.
  */
 export const itemsPageForRun = (db: Db, studyId: number, after: number, limit: number) =>
-  stmt(db, 'SELECT id, position, payload FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT ?').all(studyId, after, limit) as {
+  stmt(db, 'SELECT id, position, payload FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT ?').all(
+    studyId,
+    after,
+    limit,
+  ) as {
     id: number;
     position: number;
     payload: string;
@@ -207,9 +240,10 @@ export const itemsPageForRun = (db: Db, studyId: number, after: number, limit: n
 export const itemForPreview = (db: Db, studyId: number, externalId: string | null) =>
   (externalId === null
     ? stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY position LIMIT 1').get(studyId)
-    : stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? AND external_id = ?').get(studyId, externalId)) as
-    | { id: number; externalId: string; payload: string }
-    | undefined;
+    : stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? AND external_id = ?').get(
+        studyId,
+        externalId,
+      )) as { id: number; externalId: string; payload: string } | undefined;
 
 /* ----- answers ----- */
 
@@ -228,7 +262,8 @@ export const answeredKeysOfItems = (db: Db, runId: number, itemIds: readonly num
   );
 
 /** How many answers a run has. */
-export const answerCount = (db: Db, runId: number) => stmt(db, 'SELECT count(*) FROM judge_answers WHERE run_id = ?').pluck().get(runId) as number;
+export const answerCount = (db: Db, runId: number) =>
+  stmt(db, 'SELECT count(*) FROM judge_answers WHERE run_id = ?').pluck().get(runId) as number;
 
 export type NewAnswer = {
   runId: number;
@@ -251,7 +286,8 @@ export type NewAnswer = {
  * Stores one answer and, through `alsoWrite` (the verdict-writing step of the study's kind), its verdicts, in one
  * transaction. False when that answer was stored already (the run's key holds it once).
  */
-export const insertAnswer = (db: Db, a: NewAnswer, alsoWrite: () => void) => inTransaction(db, () => insertAnswerInTransaction(db, a, alsoWrite));
+export const insertAnswer = (db: Db, a: NewAnswer, alsoWrite: () => void) =>
+  inTransaction(db, () => insertAnswerInTransaction(db, a, alsoWrite));
 
 /** `insertAnswer` for a caller already in a transaction (`inOneTransaction`): no savepoint per answer. */
 export const insertAnswerInTransaction = (db: Db, a: NewAnswer, alsoWrite: () => void) => {
@@ -294,13 +330,10 @@ export const insertPairwiseVerdict = (db: Db, runId: number, itemId: number, cri
 
 /** A rubric verdict of a launched run, as dimension and label codes with its sample (no-op if it exists). */
 export const insertRubricVerdict = (db: Db, runId: number, itemId: number, dimension: number, sample: number, label: number) =>
-  stmt(db, 'INSERT OR IGNORE INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, NULL)').run(
-    runId,
-    itemId,
-    dimension,
-    sample,
-    label,
-  );
+  stmt(
+    db,
+    'INSERT OR IGNORE INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, NULL)',
+  ).run(runId, itemId, dimension, sample, label);
 
 export type RunTotals = {
   answered: number;
@@ -344,8 +377,12 @@ export const unreadableAnswers = (db: Db, runId: number, limit: number) =>
 
 export const cachedAnswer = (db: Db, key: string) =>
   stmt(db, 'SELECT raw, tokens_in AS tokensIn, tokens_out AS tokensOut FROM judge_answer_cache WHERE key = ?').get(key) as
-    | { raw: string; tokensIn: number; tokensOut: number }
-    | undefined;
+    { raw: string; tokensIn: number; tokensOut: number } | undefined;
 
 export const putCachedAnswer = (db: Db, key: string, raw: string, tokensIn: number, tokensOut: number) =>
-  stmt(db, 'INSERT OR IGNORE INTO judge_answer_cache (key, raw, tokens_in, tokens_out) VALUES (?, ?, ?, ?)').run(key, raw, tokensIn, tokensOut);
+  stmt(db, 'INSERT OR IGNORE INTO judge_answer_cache (key, raw, tokens_in, tokens_out) VALUES (?, ?, ?, ?)').run(
+    key,
+    raw,
+    tokensIn,
+    tokensOut,
+  );

@@ -72,6 +72,6 @@ export const insertCombinedJudgeRun = (db: Db, run: { studyId: number; name: str
 
 /** A rubric judge run's verdicts as codes, every sample (`[itemId, dimension, sample, label]`, in item order). */
 export const rubricJudgeVerdicts = (db: Db, runId: number) =>
-  stmt(db, 'SELECT item_id, dimension, sample, label FROM rubric_judge_labels WHERE run_id = ?')
-    .raw()
-    .iterate(runId) as IterableIterator<[number, number, number, number]>;
+  stmt(db, 'SELECT item_id, dimension, sample, label FROM rubric_judge_labels WHERE run_id = ?').raw().iterate(runId) as IterableIterator<
+    [number, number, number, number]
+  >;

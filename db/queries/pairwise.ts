@@ -14,7 +14,9 @@ export const labelsOf = (db: Db, annotationId: number) =>
 
 export const itemRow = (db: Db, itemId: number) =>
   db.$client
-    .prepare('SELECT id, study_id AS studyId, external_id AS externalId, position, payload, source_a AS sourceA, source_b AS sourceB FROM items WHERE id = ?')
+    .prepare(
+      'SELECT id, study_id AS studyId, external_id AS externalId, position, payload, source_a AS sourceA, source_b AS sourceB FROM items WHERE id = ?',
+    )
     .get(itemId) as
     | { id: number; studyId: number; externalId: string; position: number; payload: string; sourceA: string | null; sourceB: string | null }
     | undefined;
@@ -59,10 +61,21 @@ export const adjudicationByRequest = (db: Db, adjudicatorId: number, requestId: 
 
 export function insertAdjudication(
   db: Db,
-  a: { itemId: number; criterion: string; label: string; rationale: string | null; adjudicatorId: number; requestId: string; requestHash: string },
+  a: {
+    itemId: number;
+    criterion: string;
+    label: string;
+    rationale: string | null;
+    adjudicatorId: number;
+    requestId: string;
+    requestHash: string;
+  },
 ) {
   const revision =
-    (db.$client.prepare('SELECT coalesce(max(revision), 0) FROM adjudications WHERE item_id = ? AND criterion = ?').pluck().get(a.itemId, a.criterion) as number) + 1;
+    (db.$client
+      .prepare('SELECT coalesce(max(revision), 0) FROM adjudications WHERE item_id = ? AND criterion = ?')
+      .pluck()
+      .get(a.itemId, a.criterion) as number) + 1;
   db.$client
     .prepare(
       'INSERT INTO adjudications (item_id, criterion, revision, label, rationale, adjudicator_id, request_id, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -48,7 +48,15 @@ export function rubricJudgeSamples(db: Db, runId: number): number[] {
 /** A rubric item: its canonical payload, reply source (`source_a`) and group. Returns its id. */
 export const insertRubricItemRow = (
   db: Db,
-  v: { studyId: number; externalId: string; position: number; payload: string; contentHash: string; source: string | null; group: string | null },
+  v: {
+    studyId: number;
+    externalId: string;
+    position: number;
+    payload: string;
+    contentHash: string;
+    source: string | null;
+    group: string | null;
+  },
 ) =>
   Number(
     stmt(

@@ -118,8 +118,7 @@ export const listGuidelineVersions = (db: Db, studyId: number) =>
 /** A study member's set (fixed-sets studies), or undefined when the user is not a member. */
 export const memberSet = (db: Db, studyId: number, userId: number) =>
   stmt(db, 'SELECT set_index AS setIndex FROM study_members WHERE study_id = ? AND user_id = ?').get(studyId, userId) as
-    | { setIndex: number | null }
-    | undefined;
+    { setIndex: number | null } | undefined;
 
 export const insertMember = (db: Db, studyId: number, userId: number, setIndex: number | null) =>
   stmt(db, 'INSERT INTO study_members (study_id, user_id, set_index) VALUES (?, ?, ?)').run(studyId, userId, setIndex);

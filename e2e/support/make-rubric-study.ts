@@ -55,7 +55,10 @@ const id = buildRubricStudy(lead, {
     {
       name: 'gpt',
       lines: [
-        ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({ item, labels: leak ? { [MI]: mi, leak } : ({ [MI]: mi } as Record<string, string>) })),
+        ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({
+          item,
+          labels: leak ? { [MI]: mi, leak } : ({ [MI]: mi } as Record<string, string>),
+        })),
         ...ROWS.map(([item]) => ({ item, sample: 2, labels: { [MI]: 'Yes', leak: 'OK' } })),
         { item: 'i9', labels: { [MI]: 'No' } },
         { item: 'i10', labels: { [MI]: 'Yes' } },

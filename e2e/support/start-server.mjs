@@ -19,7 +19,10 @@ if (seed.status !== 0) process.exit(seed.status ?? 1);
 const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
 // Test clients keep idle pooled connections around for longer than Node's default 5 s keep-alive; a socket the
 // server closes just as a client reuses it shows up as a reset. Keep them open as a proxy in front would.
-const server = spawn(process.execPath, [next, 'start', '-p', port, '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], { env, stdio: 'inherit' });
+const server = spawn(process.execPath, [next, 'start', '-p', port, '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], {
+  env,
+  stdio: 'inherit',
+});
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

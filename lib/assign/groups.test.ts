@@ -43,7 +43,13 @@ describe('planGroupsBalanced', () => {
     const plan = planGroupsBalanced(groups, [1, 2, 3, 4], 2, 5);
     groups.forEach((g) => {
       if (g.items.some((i) => i.taken.length)) return;
-      const sets = g.items.map((i) => plan.filter((p) => p.itemId === i.id).map((p) => p.userId).sort().join(','));
+      const sets = g.items.map((i) =>
+        plan
+          .filter((p) => p.itemId === i.id)
+          .map((p) => p.userId)
+          .sort()
+          .join(','),
+      );
       expect(new Set(sets).size).toBe(1);
     });
     const loads = [1, 2, 3, 4].map((u) => plan.filter((p) => p.userId === u).length);
@@ -78,7 +84,10 @@ describe('orderQueuesByGroup', () => {
   it('keeps every assignment and numbers each queue 1..n', () => {
     expect(ordered).toHaveLength(plan.length);
     for (const u of [1, 2, 3]) {
-      const positions = ordered.filter((p) => p.userId === u).map((p) => p.queuePosition).sort((a, b) => a - b);
+      const positions = ordered
+        .filter((p) => p.userId === u)
+        .map((p) => p.queuePosition)
+        .sort((a, b) => a - b);
       expect(positions).toEqual(positions.map((_, i) => i + 1));
     }
     const key = (p: PlannedAssignment) => `${p.itemId}/${p.userId}/${p.slot}`;
@@ -100,7 +109,11 @@ describe('orderQueuesByGroup', () => {
     const fresh = groups.map((g) => ({ items: g.items.map((i) => ({ id: i.id, taken: [] })) }));
     const two = planGroupsBalanced(fresh, [1, 2], 2, 4); // both review everything
     const o = orderQueuesByGroup(two, (id) => groupOfItem.get(id) ?? null, 4);
-    const itemsOf = (u: number) => o.filter((p) => p.userId === u).sort((a, b) => a.queuePosition - b.queuePosition).map((p) => p.itemId);
+    const itemsOf = (u: number) =>
+      o
+        .filter((p) => p.userId === u)
+        .sort((a, b) => a.queuePosition - b.queuePosition)
+        .map((p) => p.itemId);
     expect(itemsOf(1)).not.toEqual(itemsOf(2));
     expect(new Set(runs(o, 1))).toEqual(new Set(runs(o, 2)));
     // Neither follows item order (groups shuffled), and the same seed gives the same order again.
@@ -114,12 +127,22 @@ describe('orderQueuesByGroup', () => {
 
   it('treats items without a group as groups of one, and continues after earlier positions', () => {
     const loose: PlannedAssignment[] = [10, 11, 12].map((itemId) => ({ itemId, userId: 7, slot: 1, queuePosition: 0, swapped: false }));
-    const o = orderQueuesByGroup(loose, () => null, 1, () => 40);
+    const o = orderQueuesByGroup(
+      loose,
+      () => null,
+      1,
+      () => 40,
+    );
     expect(o.map((p) => p.queuePosition).sort()).toEqual([41, 42, 43]);
   });
 
   it('shuffles groups fairly: each group comes first about equally often over many seeds', () => {
-    const small: PlanGroup[] = [0, 1, 2, 3].map((g) => ({ items: [{ id: g * 2 + 1, taken: [] }, { id: g * 2 + 2, taken: [] }] }));
+    const small: PlanGroup[] = [0, 1, 2, 3].map((g) => ({
+      items: [
+        { id: g * 2 + 1, taken: [] },
+        { id: g * 2 + 2, taken: [] },
+      ],
+    }));
     const firstCounts = [0, 0, 0, 0];
     for (let seed = 1; seed <= 4000; seed++) {
       const o = orderQueuesByGroup(planGroupsBalanced(small, [1], 1, seed), (id) => `g${Math.floor((id - 1) / 2)}`, seed);

@@ -37,7 +37,12 @@ describe('planBalanced', () => {
   });
 
   it('randomises display order roughly half and half', () => {
-    const plan = planBalanced(Array.from({ length: 2000 }, (_, i) => i), [1, 2], 2, 5);
+    const plan = planBalanced(
+      Array.from({ length: 2000 }, (_, i) => i),
+      [1, 2],
+      2,
+      5,
+    );
     const share = plan.filter((p) => p.swapped).length / plan.length;
     expect(share).toBeGreaterThan(0.45);
     expect(share).toBeLessThan(0.55);
@@ -74,7 +79,16 @@ describe('planFixedSets', () => {
 
   it('is reproducible and refuses overlapping or uneven groups', () => {
     expect(planFixedSets(items, groups, 8)).toEqual(planFixedSets(items, groups, 8));
-    expect(() => planFixedSets(items, [[1, 2], [2, 3]], 1)).toThrow(/one group only/);
+    expect(() =>
+      planFixedSets(
+        items,
+        [
+          [1, 2],
+          [2, 3],
+        ],
+        1,
+      ),
+    ).toThrow(/one group only/);
     expect(() => planFixedSets(items, [[1, 2], [3]], 1)).toThrow(/same number/);
   });
 });

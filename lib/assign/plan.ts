@@ -26,9 +26,7 @@ export function planBalanced(itemIds: readonly number[], reviewerIds: readonly n
   const tiebreak = new Map<number, number>();
   for (const itemId of itemIds) {
     for (const r of reviewers) tiebreak.set(r, random());
-    const chosen = [...reviewers]
-      .sort((a, b) => load.get(a)! - load.get(b)! || tiebreak.get(a)! - tiebreak.get(b)!)
-      .slice(0, perItem);
+    const chosen = [...reviewers].sort((a, b) => load.get(a)! - load.get(b)! || tiebreak.get(a)! - tiebreak.get(b)!).slice(0, perItem);
     chosen.forEach((userId, i) => {
       const position = load.get(userId)! + 1;
       load.set(userId, position);

@@ -26,4 +26,3 @@ export async function requireUser(): Promise<Actor> {
   if (!actor) throw new DomainError('unauthenticated', 'Please sign in again.');
   return actor;
 }
-

@@ -31,7 +31,7 @@ export const CERTIFY_COMMANDS: Command[] = [
     name: 'report certify',
     usage: 'report certify --study STUDY --judge NAME [--criterion overall] [--target 0.9] [--epsilon 0.2] [--json]',
     summary:
-      "Certifies a judge run while people label: anytime-valid 95 % bounds on its alignment with ground truth (items in the\n" +
+      'Certifies a judge run while people label: anytime-valid 95 % bounds on its alignment with ground truth (items in the\n' +
       '      order their ground truth was settled), certified / refuted / keep labelling; and the alternative annotator test.',
     options: {
       study: { type: 'string' },
@@ -61,7 +61,11 @@ export const CERTIFY_COMMANDS: Command[] = [
       for (const c of r.altTest.criteria) {
         text +=
           `  ${c.criterion}: ${c.itemsUsed} items, ${c.annotatorsTested} annotator(s) tested, ω ${num(c.winningRate)}, ρ ${num(c.advantageProbability)} → ` +
-          (c.judgeCanReplace === null ? `— (${c.judgeCanReplaceReason})` : c.judgeCanReplace ? 'the judge can replace an annotator' : 'the judge cannot replace an annotator') +
+          (c.judgeCanReplace === null
+            ? `— (${c.judgeCanReplaceReason})`
+            : c.judgeCanReplace
+              ? 'the judge can replace an annotator'
+              : 'the judge cannot replace an annotator') +
           '\n';
         for (const a of c.annotators)
           text += `    ${a.annotator}: ${a.items} items, ρ judge ${num(a.rhoJudge)}, ρ human ${num(a.rhoHuman)}, p ${num(a.pValue, 4)}, BY ${num(a.pAdjusted, 4)}${a.judgeWins ? ' (judge wins)' : ''}\n`;
@@ -73,7 +77,7 @@ export const CERTIFY_COMMANDS: Command[] = [
     name: 'report bias',
     usage: 'report bias --study STUDY [--json]',
     summary:
-      "Position bias of each judge run (verdicts in both orders) and of the reviewers (stored display order), and length\n" +
+      'Position bias of each judge run (verdicts in both orders) and of the reviewers (stored display order), and length\n' +
       '      bias of the ground truth and of each judge run (win share by length-difference quintile, logistic slope).',
     options: { study: { type: 'string' }, json: { type: 'boolean' } },
     run(v) {
@@ -87,7 +91,8 @@ export const CERTIFY_COMMANDS: Command[] = [
       for (const h of r.humanPosition)
         text += `  ${h.criterion} / ${h.reviewer ?? 'all reviewers'}: ${num(h.firstPreferred.rate)}${ci(h.firstPreferred.interval)} of ${h.firstPreferred.decisive} decisive labels, p ${num(h.firstPreferred.pValue, 4)}\n`;
       text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
-      for (const l of r.length) text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
+      for (const l of r.length)
+        text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
       out(text);
     },
   },

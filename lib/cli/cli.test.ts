@@ -23,7 +23,15 @@ describe('the concord command', () => {
     const { id } = JSON.parse(created.out);
     expect(id).toBeGreaterThan(0);
 
-    const imported = concord(['import', 'items', '--study', String(id), '--format', 'mathdial', path.join(publicDataDir(), 'mathdial', 'test.jsonl')]);
+    const imported = concord([
+      'import',
+      'items',
+      '--study',
+      String(id),
+      '--format',
+      'mathdial',
+      path.join(publicDataDir(), 'mathdial', 'test.jsonl'),
+    ]);
     expect(imported.code).toBe(0);
     expect(imported.out).toContain('Imported 599 new item(s)');
 
@@ -33,13 +41,22 @@ describe('the concord command', () => {
     expect(report).toMatchObject({ items: 599, submitted: 0, verified: 0, truncated: 0, discarded: 0, discardReasons: {} });
     expect(report.reviewers).toEqual([expect.objectContaining({ username: 'rev1', submitted: 0, activeSeconds: 0, payout: 0 })]);
     const exported = concord(['export', 'flows', '--study', String(id), '--what', 'decisions', '--format', 'csv']);
-    expect(parseCsv(exported.out)).toEqual([['item', 'reviewer', 'decision', 'after_step', 'reasons', 'note', 'active_seconds', 'submitted_at']]);
+    expect(parseCsv(exported.out)).toEqual([
+      ['item', 'reviewer', 'decision', 'after_step', 'reasons', 'note', 'active_seconds', 'submitted_at'],
+    ]);
   });
 
   it('refuses a bad file on stderr with line and field, exits non-zero and writes nothing', () => {
     const { id } = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Bad', '--json']).out);
     const file = path.join(dir, 'bad.jsonl');
-    fs.writeFileSync(file, ['{"id":"a","problem":{"text":"p"},"steps":[{"speaker":"tutor","text":"t"}]}', '{"id":"b","problem":{"text":"p"},"steps":[]}', '[1,'].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        '{"id":"a","problem":{"text":"p"},"steps":[{"speaker":"tutor","text":"t"}]}',
+        '{"id":"b","problem":{"text":"p"},"steps":[]}',
+        '[1,',
+      ].join('\n'),
+    );
     const r = concord(['import', 'items', '--study', String(id), file]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('Nothing was imported');
@@ -86,17 +103,35 @@ describe('the concord command', () => {
     const ids = ['c1', 'c2', 'c3', 'c4'];
     fs.writeFileSync(
       items,
-      ids.map((item) => JSON.stringify({ id: item, problem: 'p', a: { source: 'm', text: 'A' }, b: { source: 'ref', text: 'B' } })).join('\n'),
+      ids
+        .map((item) => JSON.stringify({ id: item, problem: 'p', a: { source: 'm', text: 'A' }, b: { source: 'ref', text: 'B' } }))
+        .join('\n'),
     );
     expect(concord(['import', 'items', '--study', String(id), items]).code).toBe(0);
     // Per item, the overall verdicts of runs x, y, z: c1 win by two of three, c2 a three-way tie, c3 unanimous, c4 only x and y.
-    const verdicts: Record<string, string[]> = { x: ['win', 'win', 'tie', 'lose'], y: ['win', 'tie', 'tie', 'lose'], z: ['lose', 'lose', 'tie'] };
+    const verdicts: Record<string, string[]> = {
+      x: ['win', 'win', 'tie', 'lose'],
+      y: ['win', 'tie', 'tie', 'lose'],
+      z: ['lose', 'lose', 'tie'],
+    };
     for (const [run, labels] of Object.entries(verdicts)) {
       const file = path.join(dir, `combine-${run}.jsonl`);
       fs.writeFileSync(file, labels.map((l, k) => JSON.stringify({ item: ids[k], judge: run, labels: { overall: l } })).join('\n'));
       expect(concord(['import', 'judge', '--study', String(id), file]).code).toBe(0);
     }
-    const combined = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y,z', '--rule', 'majority', '--name', 'xyz', '--json']);
+    const combined = concord([
+      'judge',
+      'combine',
+      '--study',
+      String(id),
+      '--runs',
+      'x,y,z',
+      '--rule',
+      'majority',
+      '--name',
+      'xyz',
+      '--json',
+    ]);
     expect(combined.code).toBe(0);
     expect(JSON.parse(combined.out)).toEqual({
       studyId: id,
@@ -104,9 +139,13 @@ describe('the concord command', () => {
       recipe: { rule: 'majority', runs: ['x', 'y', 'z'], missing: 'unjudged', counts: { pairs: 4, combined: 2, tie: 1, missing: 1 } },
     });
     const listed = concord(['judge', 'runs', '--study', String(id)]);
-    expect(listed.out).toContain('xyz: 2 verdicts, 0 unreadable — combined, majority of x, y, z: 2 of 4 item × criterion pairs combined, left unjudged: 1 tied, 1 missing a verdict');
+    expect(listed.out).toContain(
+      'xyz: 2 verdicts, 0 unreadable — combined, majority of x, y, z: 2 of 4 item × criterion pairs combined, left unjudged: 1 tied, 1 missing a verdict',
+    );
     // The combined run is a judge run like the others: the alignment report reads it.
-    const alignment = JSON.parse(concord(['report', 'alignment', '--study', String(id), '--judge', 'xyz', '--bootstrap', '0', '--json']).out);
+    const alignment = JSON.parse(
+      concord(['report', 'alignment', '--study', String(id), '--judge', 'xyz', '--bootstrap', '0', '--json']).out,
+    );
     expect(alignment.judge).toBe('xyz');
 
     const refused = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y', '--rule', 'all', '--name', 'strict']);
@@ -115,7 +154,12 @@ describe('the concord command', () => {
     const again = concord(['judge', 'combine', '--study', String(id), '--runs', 'x,y', '--rule', 'majority', '--name', 'xyz']);
     expect(again.code).not.toBe(0);
     expect(again.err).toContain('already exists');
-    expect(JSON.parse(concord(['judge', 'runs', '--study', String(id), '--json']).out).runs.map((r: { name: string }) => r.name)).toEqual(['x', 'xyz', 'y', 'z']);
+    expect(JSON.parse(concord(['judge', 'runs', '--study', String(id), '--json']).out).runs.map((r: { name: string }) => r.name)).toEqual([
+      'x',
+      'xyz',
+      'y',
+      'z',
+    ]);
   });
 
   it('explains usage errors', () => {

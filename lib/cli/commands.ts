@@ -11,7 +11,15 @@ import { flowReport } from '@/lib/server/studies/flow-report';
 import { importItems } from '@/lib/server/imports/imports';
 import { exportGroundTruth } from '@/lib/server/ground-truth/ground-truth';
 import { importAnnotations } from '@/lib/server/imports/prior-annotations';
-import { closeStudy, createStudy, openStudy, parseStudyId, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
+import {
+  closeStudy,
+  createStudy,
+  openStudy,
+  parseStudyId,
+  setGroundTruthRule,
+  setStudyCriteria,
+  setStudyMembers,
+} from '@/lib/server/studies/studies';
 import { editStudy, replaceReviewer, setArchived, setDeadline } from '@/lib/server/studies/editing';
 import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
@@ -201,13 +209,14 @@ export const COMMANDS: Command[] = [
   {
     name: 'study replace-reviewer',
     usage: 'study replace-reviewer STUDY FROM TO',
-    summary:
-      "Hands the pending items of reviewer FROM (who left) to TO in an open study; what FROM submitted stays FROM's.",
+    summary: "Hands the pending items of reviewer FROM (who left) to TO in an open study; what FROM submitted stays FROM's.",
     run(_v, [study, from, to]) {
       const r = replaceReviewer(cliActor(), parseStudyId(study ?? ''), { from: from ?? '', to: to ?? '' });
       process.stdout.write(
         `Study ${study}: ${r.moved} pending item(s) moved from ${r.from} to ${r.to}` +
-          (r.keptWithEarlierRevisions ? `; ${r.keptWithEarlierRevisions} undone item(s) with ${r.from}'s revisions stay with ${r.from}` : '') +
+          (r.keptWithEarlierRevisions
+            ? `; ${r.keptWithEarlierRevisions} undone item(s) with ${r.from}'s revisions stay with ${r.from}`
+            : '') +
           '.\n',
       );
     },
@@ -253,7 +262,7 @@ export const COMMANDS: Command[] = [
     usage: 'import annotations --study STUDY [--format concord|pandalm|mrbench|mrbench-v1] FILE',
     summary:
       'Imports labels made elsewhere ({"item", "annotator", "labels"} lines; mrbench: the gold labels as annotator mrbench-gold);\n' +
-      '      unknown annotators become accounts that cannot sign in. Rubric labels must be in the dimension\'s label set.',
+      "      unknown annotators become accounts that cannot sign in. Rubric labels must be in the dimension's label set.",
     options: { study: { type: 'string' }, format: { type: 'string', default: 'concord' } },
     run(v, [file]) {
       const r = importAnnotations(cliActor(), parseStudyId(required(v, 'study')), existingFile(file), str(v, 'format')!);
@@ -319,7 +328,7 @@ export const COMMANDS: Command[] = [
     usage: 'export ground-truth --study STUDY [--format jsonl|csv]',
     summary:
       'Streams the ground truth of a pairwise or rubric study: per item and criterion (dimension) the final label, its provenance, the\n' +
-      '      reviewers\' labels; for a rubric study also the group, the tutor and the lenient label.',
+      "      reviewers' labels; for a rubric study also the group, the tutor and the lenient label.",
     options: { study: { type: 'string' }, format: { type: 'string', default: 'jsonl' } },
     async run(v) {
       const out = exportGroundTruth(cliActor(), parseStudyId(required(v, 'study')), str(v, 'format')!);

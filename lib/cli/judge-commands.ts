@@ -22,7 +22,9 @@ const out = (text: string): void => {
 
 /** One line saying how a combined run was made. */
 export function recipeText(r: JudgeRunRecipeDto): string {
-  const left = [r.counts.tie ? `${r.counts.tie} tied` : '', r.counts.missing ? `${r.counts.missing} missing a verdict` : ''].filter(Boolean);
+  const left = [r.counts.tie ? `${r.counts.tie} tied` : '', r.counts.missing ? `${r.counts.missing} missing a verdict` : ''].filter(
+    Boolean,
+  );
   return (
     `${r.rule} of ${r.runs.join(', ')}` +
     (r.missing === 'ignore' ? ' (missing verdicts ignored)' : '') +
@@ -69,7 +71,9 @@ export const JUDGE_COMMANDS: Command[] = [
       if (!runs.length) return out(`Study ${studyId} has no judge runs.\n`);
       out(
         runs
-          .map((r) => `${r.name}: ${r.labels} verdicts, ${r.unparsed} unreadable` + (r.recipe ? ` — combined, ${recipeText(r.recipe)}` : ''))
+          .map(
+            (r) => `${r.name}: ${r.labels} verdicts, ${r.unparsed} unreadable` + (r.recipe ? ` — combined, ${recipeText(r.recipe)}` : ''),
+          )
           .join('\n') + '\n',
       );
     },

@@ -55,7 +55,22 @@ const one = (sql: string, ...args: unknown[]) => Object.values(query<Record<stri
 
 /** A run; each test uses its own model name, so the answer cache of another test's run does not answer it. */
 const run = (name: string, extra: string[] = [], model = 'stand-in') =>
-  concordAsync(['judge', 'run', '--study', study, '--name', name, '--endpoint', standIn.url, '--model', model, '--prompt', promptFile, '--json', ...extra]);
+  concordAsync([
+    'judge',
+    'run',
+    '--study',
+    study,
+    '--name',
+    name,
+    '--endpoint',
+    standIn.url,
+    '--model',
+    model,
+    '--prompt',
+    promptFile,
+    '--json',
+    ...extra,
+  ]);
 
 beforeAll(async () => {
   standIn = await startStandIn();
@@ -68,7 +83,9 @@ beforeAll(async () => {
       { id: 'correct', name: 'Correctness', level: 'general', description: 'Which reply is mathematically right?' },
     ]),
   );
-  study = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Judged', '--criteria', criteria, '--json']).out).id.toString();
+  study = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'Judged', '--criteria', criteria, '--json']).out,
+  ).id.toString();
   const items = Array.from({ length: ITEMS }, (_, i) =>
     JSON.stringify({
       id: `it-${i}`,
@@ -95,8 +112,28 @@ describe('judge run', () => {
     expect(r.err).toContain('Starting judge run "first"');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.out);
-    expect(Object.keys(s)).toEqual(['run', 'items', 'requests', 'sent', 'cached', 'answered', 'unreadable', 'failed', 'tokensIn', 'tokensOut']);
-    expect(s).toMatchObject({ run: 'first', items: ITEMS, requests: REQUESTS, sent: REQUESTS, cached: 0, answered: REQUESTS, unreadable: 0, failed: 0 });
+    expect(Object.keys(s)).toEqual([
+      'run',
+      'items',
+      'requests',
+      'sent',
+      'cached',
+      'answered',
+      'unreadable',
+      'failed',
+      'tokensIn',
+      'tokensOut',
+    ]);
+    expect(s).toMatchObject({
+      run: 'first',
+      items: ITEMS,
+      requests: REQUESTS,
+      sent: REQUESTS,
+      cached: 0,
+      answered: REQUESTS,
+      unreadable: 0,
+      failed: 0,
+    });
     expect(s.tokensIn).toBeGreaterThan(0);
     expect(standIn.total() - before).toBe(REQUESTS);
     // the key went to the endpoint, and nowhere into the database
@@ -132,10 +169,39 @@ describe('judge run', () => {
     expect(JSON.parse(copy.out)).toMatchObject({ answered: REQUESTS, sent: 0, cached: REQUESTS, tokensIn: 0, tokensOut: 0 });
     expect(standIn.total()).toBe(before);
     // another model is another cache key: sent again
-    const other = await concordAsync(['judge', 'run', '--study', study, '--name', 'other-model', '--endpoint', standIn.url, '--model', 'another', '--prompt', promptFile, '--json', '--limit', '2']);
+    const other = await concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'other-model',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'another',
+      '--prompt',
+      promptFile,
+      '--json',
+      '--limit',
+      '2',
+    ]);
     expect(JSON.parse(other.out)).toMatchObject({ items: 2, requests: 12, sent: 12, cached: 0 });
     // a changed configuration under an existing name is refused, not mixed into the run
-    const changed = await concordAsync(['judge', 'run', '--study', study, '--name', 'first', '--endpoint', standIn.url, '--model', 'another', '--prompt', promptFile]);
+    const changed = await concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'first',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'another',
+      '--prompt',
+      promptFile,
+    ]);
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('choose a new name');
   }, 60_000);
@@ -185,10 +251,36 @@ describe('judge run', () => {
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ name: 'x', user: 'Hello {{nonsense}}', answer: { json: 'winner' } }));
     const runs = one('SELECT count(*) FROM judge_runs');
-    const r1 = await concordAsync(['judge', 'run', '--study', study, '--name', 'bad', '--endpoint', standIn.url, '--model', 'm', '--prompt', bad]);
+    const r1 = await concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'bad',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'm',
+      '--prompt',
+      bad,
+    ]);
     expect(r1.code).toBe(1);
     expect(r1.err).toContain('user: unknown placeholder {{nonsense}}');
-    const r2 = await concordAsync(['judge', 'run', '--study', study, '--name', 'bad', '--endpoint', 'file:///etc/passwd', '--model', 'm', '--prompt', promptFile]);
+    const r2 = await concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'bad',
+      '--endpoint',
+      'file:///etc/passwd',
+      '--model',
+      'm',
+      '--prompt',
+      promptFile,
+    ]);
     expect(r2.code).toBe(1);
     expect(r2.err).toContain('endpoint: must be an http:// or https:// URL');
     expect(one('SELECT count(*) FROM judge_runs')).toBe(runs);
@@ -240,7 +332,22 @@ describe('judge run', () => {
 
   it('cancels a run from another process; a cancelled run cannot be resumed', async () => {
     standIn.setDelay(200);
-    const going = concordAsync(['judge', 'run', '--study', study, '--name', 'to-cancel', '--endpoint', standIn.url, '--model', 'slow', '--prompt', promptFile, '--concurrency', '1']);
+    const going = concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'to-cancel',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'slow',
+      '--prompt',
+      promptFile,
+      '--concurrency',
+      '1',
+    ]);
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 50));
       if (one("SELECT count(*) FROM judge_answers a JOIN judge_runs r ON r.id = a.run_id WHERE r.name = 'to-cancel'") > 0) break;
@@ -254,7 +361,20 @@ describe('judge run', () => {
     expect(r.err).toContain('the run is cancelled');
     const s = JSON.parse(concord(['judge', 'status', 'to-cancel', '--json']).out);
     expect(s.answered).toBeLessThan(REQUESTS);
-    const again = await concordAsync(['judge', 'run', '--study', study, '--name', 'to-cancel', '--endpoint', standIn.url, '--model', 'slow', '--prompt', promptFile]);
+    const again = await concordAsync([
+      'judge',
+      'run',
+      '--study',
+      study,
+      '--name',
+      'to-cancel',
+      '--endpoint',
+      standIn.url,
+      '--model',
+      'slow',
+      '--prompt',
+      promptFile,
+    ]);
     expect(again.code).toBe(1);
     expect(again.err).toContain('was cancelled');
   }, 60_000);

@@ -11,7 +11,14 @@ import { DATA_COMMANDS } from './data-commands';
 import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
 import { REPORT_COMMANDS } from './report-commands';
 
-const COMMANDS: Command[] = [...BASE_COMMANDS, ...REPORT_COMMANDS, ...CERTIFY_COMMANDS, ...JUDGE_COMMANDS, ...JUDGE_RUN_COMMANDS, ...DATA_COMMANDS];
+const COMMANDS: Command[] = [
+  ...BASE_COMMANDS,
+  ...REPORT_COMMANDS,
+  ...CERTIFY_COMMANDS,
+  ...JUDGE_COMMANDS,
+  ...JUDGE_RUN_COMMANDS,
+  ...DATA_COMMANDS,
+];
 
 // bin.mjs runs this file in a child process. If the wrapper alone is killed, whoever ran the command saw it end
 // without an answer: an import still running here stops before its next commit and undoes what it wrote, as an

@@ -10,7 +10,13 @@ import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
-import { isRubricStudy, rubricAgreementCommand, rubricAlignmentCommand, rubricHybridCommand, rubricLeaderboardCommand } from './rubric-report-commands';
+import {
+  isRubricStudy,
+  rubricAgreementCommand,
+  rubricAlignmentCommand,
+  rubricHybridCommand,
+  rubricLeaderboardCommand,
+} from './rubric-report-commands';
 import type { Command } from './commands';
 
 type Values = Parameters<Command['run']>[0];

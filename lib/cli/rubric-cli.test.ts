@@ -21,7 +21,10 @@ function concord(args: string[], input?: string) {
 function count(sql: string, ...args: unknown[]): number {
   const db = new Database(dbFile, { readonly: true });
   try {
-    return db.prepare(sql).pluck().get(...args) as number;
+    return db
+      .prepare(sql)
+      .pluck()
+      .get(...args) as number;
   } finally {
     db.close();
   }
@@ -29,12 +32,32 @@ function count(sql: string, ...args: unknown[]): number {
 
 describe('concord with rubric studies', () => {
   it('creates an MRBench study, imports the dev set with its gold labels, and opens it', () => {
-    const created = concord(['study', 'create', '--kind', 'rubric', '--name', 'MRBench', '--dimensions', 'mrbench-v3', '--reviewers', '2', '--json']);
+    const created = concord([
+      'study',
+      'create',
+      '--kind',
+      'rubric',
+      '--name',
+      'MRBench',
+      '--dimensions',
+      'mrbench-v3',
+      '--reviewers',
+      '2',
+      '--json',
+    ]);
     expect(created.err).toBe('');
     const { id } = JSON.parse(created.out) as { id: number };
     const raw = JSON.parse(fs.readFileSync(publicDataPath('mrbench', 'mrbench_v3_devset.json'), 'utf8')) as { tutor_responses: object }[];
     const replies = raw.reduce((n, r) => n + Object.keys(r.tutor_responses).length, 0);
-    const imported = concord(['import', 'items', '--study', String(id), '--format', 'mrbench', publicDataPath('mrbench', 'mrbench_v3_devset.json')]);
+    const imported = concord([
+      'import',
+      'items',
+      '--study',
+      String(id),
+      '--format',
+      'mrbench',
+      publicDataPath('mrbench', 'mrbench_v3_devset.json'),
+    ]);
     expect(imported.err).toBe('');
     expect(imported.out).toContain(`Imported ${replies} new item(s)`);
     expect(imported.out).toContain(`Imported ${replies} prior annotation(s)`);
@@ -50,7 +73,13 @@ describe('concord with rubric studies', () => {
 
   it('reports each catalog problem by dimension and field, and creates nothing', () => {
     const file = path.join(dir, 'dims.json');
-    fs.writeFileSync(file, JSON.stringify([{ id: 'leak', name: 'Leak', labels: ['REJECT', 'OK'], desired: 'Maybe' }, { id: 'x', name: 'X', labels: ['one'], desired: 'one' }]));
+    fs.writeFileSync(
+      file,
+      JSON.stringify([
+        { id: 'leak', name: 'Leak', labels: ['REJECT', 'OK'], desired: 'Maybe' },
+        { id: 'x', name: 'X', labels: ['one'], desired: 'one' },
+      ]),
+    );
     const before = count('SELECT count(*) FROM studies');
     const r = concord(['study', 'create', '--kind', 'rubric', '--name', 'Bad', '--dimensions', file]);
     expect(r.code).toBe(1);
@@ -63,9 +92,14 @@ describe('concord with rubric studies', () => {
   }, 180_000);
 
   it('imports prior annotations and a judge run with samples; an unknown label names the allowed ones', () => {
-    const { id } = JSON.parse(concord(['study', 'create', '--kind', 'rubric', '--name', 'Judged', '--dimensions', 'ok-reject', '--json']).out) as { id: number };
+    const { id } = JSON.parse(
+      concord(['study', 'create', '--kind', 'rubric', '--name', 'Judged', '--dimensions', 'ok-reject', '--json']).out,
+    ) as { id: number };
     const items = path.join(dir, 'items.jsonl');
-    fs.writeFileSync(items, ['a', 'b'].map((k) => JSON.stringify({ id: k, history: [{ role: 'tutor', text: `dialogue ${k}` }] })).join('\n'));
+    fs.writeFileSync(
+      items,
+      ['a', 'b'].map((k) => JSON.stringify({ id: k, history: [{ role: 'tutor', text: `dialogue ${k}` }] })).join('\n'),
+    );
     expect(concord(['import', 'items', '--study', String(id), items]).code).toBe(0);
 
     const bad = path.join(dir, 'bad-ann.jsonl');
@@ -81,7 +115,17 @@ describe('concord with rubric studies', () => {
     const judge = path.join(dir, 'judge.jsonl');
     fs.writeFileSync(
       judge,
-      [1, 2, 3].map((sample) => JSON.stringify({ item: 'b', judge: 'qwen', labels: { leakage: sample === 2 ? 'REJECT' : 'OK' }, sample, rationale: `s${sample}` })).join('\n'),
+      [1, 2, 3]
+        .map((sample) =>
+          JSON.stringify({
+            item: 'b',
+            judge: 'qwen',
+            labels: { leakage: sample === 2 ? 'REJECT' : 'OK' },
+            sample,
+            rationale: `s${sample}`,
+          }),
+        )
+        .join('\n'),
     );
     const r = concord(['import', 'judge', '--study', String(id), '--json', judge]);
     expect(r.err).toBe('');

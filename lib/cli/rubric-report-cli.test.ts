@@ -23,7 +23,15 @@ beforeAll(async () => {
   const judge: Record<string, string> = { a1: 'Yes', a2: 'Yes', a3: 'To some extent', b1: 'Yes', b2: 'No', b3: 'No' };
   studyId = buildRubricStudy(lead, {
     name: 'CLI rubric',
-    catalog: [{ id: 'mi', name: 'Notices the mistake', labels: ['No', 'To some extent', 'Yes'], desired: 'Yes', lenient: { 'To some extent': 'Yes' } }],
+    catalog: [
+      {
+        id: 'mi',
+        name: 'Notices the mistake',
+        labels: ['No', 'To some extent', 'Yes'],
+        desired: 'Yes',
+        lenient: { 'To some extent': 'Yes' },
+      },
+    ],
     reviewersPerItem: 2,
     items: items.map((id) => ({ id, source: id.startsWith('a') ? 'tutor-a' : 'tutor-b' })),
     annotations: items.flatMap((item) => [
@@ -54,7 +62,9 @@ describe('concord report on a rubric study', () => {
       ['Yes', 2 / 3],
     ]);
     expect(json.byCriterion[0].lenient).toMatchObject({ labels: ['No', 'Yes'], n: 6, agree: 4 });
-    expect(json.byModel.map((m: { model: string; agree: number; byCriterion: unknown[] }) => [m.model, m.agree, m.byCriterion.length])).toEqual([
+    expect(
+      json.byModel.map((m: { model: string; agree: number; byCriterion: unknown[] }) => [m.model, m.agree, m.byCriterion.length]),
+    ).toEqual([
       ['tutor-a', 2, 1],
       ['tutor-b', 2, 1],
     ]);
@@ -68,7 +78,13 @@ describe('concord report on a rubric study', () => {
     const agreement = JSON.parse(concord(['report', 'agreement', '--study', String(studyId), '--bootstrap', '0', '--json']).out);
     expect(agreement.criteria[0]).toMatchObject({ criterion: 'mi', items: 6, percentAgreement: 1 });
     const hybrid = JSON.parse(concord(['report', 'hybrid', '--study', String(studyId), '--judge', 'judge', '--lenient', '--json']).out);
-    expect(hybrid).toMatchObject({ kind: 'rubric', criterion: 'mi', lenient: true, n: 6, byModel: [{ model: 'tutor-a' }, { model: 'tutor-b' }] });
+    expect(hybrid).toMatchObject({
+      kind: 'rubric',
+      criterion: 'mi',
+      lenient: true,
+      n: 6,
+      byModel: [{ model: 'tutor-a' }, { model: 'tutor-b' }],
+    });
     const bad = concord(['report', 'alignment', '--study', String(studyId), '--judge', 'judge', '--sample', '2', '--json']);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('has no sample 2; its samples: 1');

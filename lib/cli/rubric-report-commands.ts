@@ -37,7 +37,8 @@ function summaryText(label: string, s: RubricSummaryDto): string {
   );
 }
 
-const bothText = (label: string, s: RubricAlignmentSummaryDto) => summaryText(label, s) + (s.lenient ? summaryText(`${label} (lenient)`, s.lenient) : '');
+const bothText = (label: string, s: RubricAlignmentSummaryDto) =>
+  summaryText(label, s) + (s.lenient ? summaryText(`${label} (lenient)`, s.lenient) : '');
 
 export function rubricAgreementCommand(v: Values, studyId: number) {
   const r = rubricAgreementReport(cliActor(), studyId, { bootstrap: str(v, 'bootstrap') });
@@ -95,7 +96,17 @@ export function rubricHybridCommand(v: Values, studyId: number, judge: string) {
     lenient: v.lenient === true,
   });
   if (v.json) return printJson(r);
-  const line = (label: string, p: { n: number; accJudge: StatDto; accHybrid: StatDto; effortSaved: StatDto; extraReviewsExpected: number; acceptedClass: string | null }) =>
+  const line = (
+    label: string,
+    p: {
+      n: number;
+      accJudge: StatDto;
+      accHybrid: StatDto;
+      effortSaved: StatDto;
+      extraReviewsExpected: number;
+      acceptedClass: string | null;
+    },
+  ) =>
     `${label}: n ${p.n}, judge alone ${pct(p.accJudge)}, accept "${p.acceptedClass ?? '—'}" → hybrid ${pct(p.accHybrid)}, effort saved ${pct(p.effortSaved)}, ` +
     `extra reviews ${p.extraReviewsExpected}\n`;
   let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n`;

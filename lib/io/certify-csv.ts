@@ -1,4 +1,12 @@
-import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, IntervalDto, RankAgreementDto, StatDto } from '@/lib/server/analytics/dto';
+import type {
+  BiasReportDto,
+  CertifyReportDto,
+  CorrectedRunDto,
+  FirstPreferenceDto,
+  IntervalDto,
+  RankAgreementDto,
+  StatDto,
+} from '@/lib/server/analytics/dto';
 import { csvHeader, csvLine } from './csv';
 
 /*
@@ -99,7 +107,22 @@ export function certifyTables(dto: CertifyReportDto): Record<(typeof CERTIFY_TAB
   return {
     decision: () =>
       table(
-        ['judge', 'criterion', 'target', 'n', 'agree', 'unjudged', 'alignment_rate', 'decision', 'decision_reason', 'lower', 'upper', 'bounds_reason', 'drift', ...valueCols('items_needed')],
+        [
+          'judge',
+          'criterion',
+          'target',
+          'n',
+          'agree',
+          'unjudged',
+          'alignment_rate',
+          'decision',
+          'decision_reason',
+          'lower',
+          'upper',
+          'bounds_reason',
+          'drift',
+          ...valueCols('items_needed'),
+        ],
         [
           [
             dto.judge,
@@ -173,7 +196,17 @@ export function biasTables(dto: BiasReportDto): Record<(typeof BIAS_TABLES)[numb
   return {
     'judge-position': () =>
       table(
-        ['judge', 'criterion', 'items', 'items_both_orders', 'flips', 'reversals', ...valueCols('flip_rate'), ...valueCols('reversal_rate'), ...firstCols],
+        [
+          'judge',
+          'criterion',
+          'items',
+          'items_both_orders',
+          'flips',
+          'reversals',
+          ...valueCols('flip_rate'),
+          ...valueCols('reversal_rate'),
+          ...firstCols,
+        ],
         dto.judgePosition.map((j) => [
           j.judge,
           j.criterion,

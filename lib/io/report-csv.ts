@@ -16,7 +16,13 @@ import type {
 } from '@/lib/server/analytics/dto';
 import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
 import { csvHeader, csvLine } from './csv';
-import { RUBRIC_REPORT_TABLES, rubricAgreementTables, rubricAlignmentTables, rubricHybridTables, rubricLeaderboardTables } from './rubric-report-csv';
+import {
+  RUBRIC_REPORT_TABLES,
+  rubricAgreementTables,
+  rubricAlignmentTables,
+  rubricHybridTables,
+  rubricLeaderboardTables,
+} from './rubric-report-csv';
 
 /*
  * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every

@@ -36,7 +36,17 @@ export function rubricAgreementTables(dto: RubricAgreementReportDto) {
   return {
     criteria: () =>
       table(
-        ['dimension', 'name', 'labels', 'items', 'ratings', ...statCols('percent_agreement'), ...statCols('fleiss_kappa'), ...statCols('krippendorff_alpha_nominal'), ...statCols('krippendorff_alpha_ordinal')],
+        [
+          'dimension',
+          'name',
+          'labels',
+          'items',
+          'ratings',
+          ...statCols('percent_agreement'),
+          ...statCols('fleiss_kappa'),
+          ...statCols('krippendorff_alpha_nominal'),
+          ...statCols('krippendorff_alpha_ordinal'),
+        ],
         dto.criteria.map((c) => [
           c.criterion,
           c.name,
@@ -51,7 +61,16 @@ export function rubricAgreementTables(dto: RubricAgreementReportDto) {
       ),
     pairs: () =>
       table(
-        ['dimension', 'annotator_1', 'annotator_2', 'items', ...statCols('percent_agreement'), ...statCols('cohen_kappa'), ...statCols('cohen_kappa_linear'), ...statCols('cohen_kappa_quadratic')],
+        [
+          'dimension',
+          'annotator_1',
+          'annotator_2',
+          'items',
+          ...statCols('percent_agreement'),
+          ...statCols('cohen_kappa'),
+          ...statCols('cohen_kappa_linear'),
+          ...statCols('cohen_kappa_quadratic'),
+        ],
         dto.criteria.flatMap((c) =>
           c.pairs.map((p) => [
             c.criterion,
@@ -69,7 +88,9 @@ export function rubricAgreementTables(dto: RubricAgreementReportDto) {
 }
 
 /** Every summary of an alignment report: scope (overall, dimension, tutor, tutor × dimension), scoring, the summary. */
-export function alignmentSummaries(dto: RubricAlignmentReportDto): { model: string | null; criterion: string | null; scoring: 'strict' | 'lenient'; s: RubricSummaryDto }[] {
+export function alignmentSummaries(
+  dto: RubricAlignmentReportDto,
+): { model: string | null; criterion: string | null; scoring: 'strict' | 'lenient'; s: RubricSummaryDto }[] {
   const out: { model: string | null; criterion: string | null; scoring: 'strict' | 'lenient'; s: RubricSummaryDto }[] = [];
   const add = (model: string | null, criterion: string | null, s: RubricAlignmentSummaryDto) => {
     out.push({ model, criterion, scoring: 'strict', s });
@@ -86,19 +107,40 @@ export function alignmentSummaries(dto: RubricAlignmentReportDto): { model: stri
 
 export function rubricAlignmentTables(dto: RubricAlignmentReportDto) {
   const all = alignmentSummaries(dto);
-  const scope = (x: { model: string | null; criterion: string | null; scoring: string }) => [dto.judge, dto.sample, x.model ?? 'all', x.criterion ?? 'all', x.scoring];
+  const scope = (x: { model: string | null; criterion: string | null; scoring: string }) => [
+    dto.judge,
+    dto.sample,
+    x.model ?? 'all',
+    x.criterion ?? 'all',
+    x.scoring,
+  ];
   const scopeCols = ['judge', 'sample', 'tutor', 'dimension', 'scoring'];
   return {
     summaries: () =>
       table(
         [...scopeCols, 'n', 'agree', ...statCols('accuracy'), ...valueCols('macro_f1'), ...statCols('cohen_kappa')],
-        all.map((x) => [...scope(x), x.s.n, x.s.agree, ...statCells(x.s.alignmentRate, x.s.intervals.alignmentRate), ...valueCells(x.s.macroF1), ...statCells(x.s.cohenKappa, x.s.intervals.cohenKappa)]),
+        all.map((x) => [
+          ...scope(x),
+          x.s.n,
+          x.s.agree,
+          ...statCells(x.s.alignmentRate, x.s.intervals.alignmentRate),
+          ...valueCells(x.s.macroF1),
+          ...statCells(x.s.cohenKappa, x.s.intervals.cohenKappa),
+        ]),
       ),
     classwise: () =>
       table(
         [...scopeCols, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'support', ...statCols('recall')],
         all.flatMap((x) =>
-          x.s.classwise.map((c) => [...scope(x), c.label, c.predicted, c.correct, ...statCells(c.accuracy, c.intervals.accuracy), c.support, ...statCells(c.recall, c.intervals.recall)]),
+          x.s.classwise.map((c) => [
+            ...scope(x),
+            c.label,
+            c.predicted,
+            c.correct,
+            ...statCells(c.accuracy, c.intervals.accuracy),
+            c.support,
+            ...statCells(c.recall, c.intervals.recall),
+          ]),
         ),
       ),
     confusion: () =>
@@ -138,7 +180,20 @@ export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
       ),
     corrected: () =>
       table(
-        ['judge', 'tutor', 'dimension', 'scoring', 'labelled', 'unlabelled', 'labelled_unjudged', ...statCols('human_only'), ...statCols('judge_only'), ...statCols('corrected'), ...valueCols('lambda'), ...valueCols('effective_labels')],
+        [
+          'judge',
+          'tutor',
+          'dimension',
+          'scoring',
+          'labelled',
+          'unlabelled',
+          'labelled_unjudged',
+          ...statCols('human_only'),
+          ...statCols('judge_only'),
+          ...statCols('corrected'),
+          ...valueCols('lambda'),
+          ...valueCols('effective_labels'),
+        ],
         dto.corrected.flatMap((run) =>
           run.cells.map((c) => [
             run.judge,
@@ -163,14 +218,31 @@ export function rubricHybridTables(dto: RubricHybridReportDto) {
   const plans: { tutor: string; criterion: string; lenient: boolean; p: HybridPlanDto }[] = [
     { tutor: 'all', criterion: dto.criterion, lenient: dto.lenient, p: dto },
     ...dto.byModel.map((m) => ({ tutor: m.model, criterion: dto.criterion, lenient: dto.lenient, p: m })),
-    ...dto.byCriterion.filter((c) => c.criterion !== dto.criterion).map((c) => ({ tutor: 'all', criterion: c.criterion, lenient: c.lenient, p: c })),
+    ...dto.byCriterion
+      .filter((c) => c.criterion !== dto.criterion)
+      .map((c) => ({ tutor: 'all', criterion: c.criterion, lenient: c.lenient, p: c })),
   ];
   const head = ['judge', 'sample', 'target', 'tutor', 'dimension', 'scoring'];
   const key = (x: (typeof plans)[number]) => [dto.judge, dto.sample, dto.target, x.tutor, x.criterion, x.lenient ? 'lenient' : 'strict'];
   return {
     plans: () =>
       table(
-        [...head, 'n', 'unjudged', ...statCols('acc_judge'), 'accepted_class', 'reviewed_classes', 'reviewed', ...statCols('acc_hybrid'), ...statCols('effort_saved'), 'errors_to_fix', 'extra_reviews_expected', ...valueCols('acc_expected_after'), ...valueCols('effort_saved_expected_after'), 'extra_reviews_worst_case'],
+        [
+          ...head,
+          'n',
+          'unjudged',
+          ...statCols('acc_judge'),
+          'accepted_class',
+          'reviewed_classes',
+          'reviewed',
+          ...statCols('acc_hybrid'),
+          ...statCols('effort_saved'),
+          'errors_to_fix',
+          'extra_reviews_expected',
+          ...valueCols('acc_expected_after'),
+          ...valueCols('effort_saved_expected_after'),
+          'extra_reviews_worst_case',
+        ],
         plans.map((x) => [
           ...key(x),
           x.p.n,
@@ -191,7 +263,9 @@ export function rubricHybridTables(dto: RubricHybridReportDto) {
     classes: () =>
       table(
         [...head, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
-        plans.flatMap((x) => x.p.classes.map((c) => [...key(x), c.label, c.predicted, c.correct, ...statCells(c.classwiseAccuracy, c.interval), c.decision])),
+        plans.flatMap((x) =>
+          x.p.classes.map((c) => [...key(x), c.label, c.predicted, c.correct, ...statCells(c.classwiseAccuracy, c.interval), c.decision]),
+        ),
       ),
   };
 }

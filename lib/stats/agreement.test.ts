@@ -37,11 +37,14 @@ const close = (a: Stat, b: Stat, tol = 1e-12) => {
 };
 /** Shuffles with a fast-check-provided key per item (stable, deterministic). */
 function permute<T>(xs: readonly T[], keys: readonly number[]): T[] {
-  return xs.map((x, i) => ({ x, k: keys[i % keys.length] + i / 1e6 })).sort((a, b) => a.k - b.k).map((e) => e.x);
+  return xs
+    .map((x, i) => ({ x, k: keys[i % keys.length] + i / 1e6 }))
+    .sort((a, b) => a.k - b.k)
+    .map((e) => e.x);
 }
 
 describe('two-rater coefficients: properties', () => {
-  it("κ, π, α and AC1 of a rater with itself are 1 when there is variation", () => {
+  it('κ, π, α and AC1 of a rater with itself are 1 when there is variation', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: Q - 1 }), { minLength: 2, maxLength: 80 }), (a) => {
         fc.pre(new Set(a).size > 1);
@@ -178,7 +181,13 @@ describe('two-rater coefficients: undefined and edge cases', () => {
 
 describe('many raters: undefined and edge cases', () => {
   it('no item with two ratings gives no_pairable_units', () => {
-    const counts = countsFromLabels([['a', null], [null, 'b']], ['a', 'b']);
+    const counts = countsFromLabels(
+      [
+        ['a', null],
+        [null, 'b'],
+      ],
+      ['a', 'b'],
+    );
     for (const s of [percentAgreementPairwise(counts), fleissKappa(counts), gwetAc1(counts), randolphKappa(counts)]) {
       expect(s).toMatchObject({ value: null, reason: 'no_pairable_units' });
     }
@@ -218,7 +227,11 @@ describe('many raters: undefined and edge cases', () => {
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), fc.array(fc.integer(), { minLength: 1 }), (rows, keys) => {
         const shuffled = permute(rows, keys).map((r) => [r[2], r[0], r[1]]);
         const m = (rs: number[][]) => ({ nItems: rs.length, nRaters: 3, codes: new Int8Array(rs.flat()) });
-        const counts = (rs: number[][]) => itemCountsFromRaters([0, 1, 2].map((j) => rs.map((r) => r[j])), Q);
+        const counts = (rs: number[][]) =>
+          itemCountsFromRaters(
+            [0, 1, 2].map((j) => rs.map((r) => r[j])),
+            Q,
+          );
         close(fleissKappa(counts(rows)), fleissKappa(counts(shuffled)));
         close(gwetAc1(counts(rows)), gwetAc1(counts(shuffled)));
         close(percentAgreementPairwise(counts(rows)), percentAgreementPairwise(counts(shuffled)));

@@ -76,12 +76,25 @@ describe('judge alignment', () => {
   it('pooled alignment from per-criterion tables equals alignment over all labels at once', () => {
     fc.assert(
       fc.property(triples, triples, (x, y) => {
-        const t = (rows: Array<[number, number, number]>) => contingencyTable(rows.map((r) => r[0]), rows.map((r) => r[1]), 3);
+        const t = (rows: Array<[number, number, number]>) =>
+          contingencyTable(
+            rows.map((r) => r[0]),
+            rows.map((r) => r[1]),
+            3,
+          );
         expect(sumTables([t(x), t(y)])).toEqual(t([...x, ...y]));
         expect(alignmentRate(sumTables([t(x), t(y)]))).toEqual(alignmentRate(t([...x, ...y])));
       }),
     );
-    expect(() => sumTables([[[1]], [[1, 0], [0, 1]]])).toThrow(/differ in size/);
+    expect(() =>
+      sumTables([
+        [[1]],
+        [
+          [1, 0],
+          [0, 1],
+        ],
+      ]),
+    ).toThrow(/differ in size/);
   });
 
   it('no comparisons at all gives no_comparisons rates', () => {

@@ -4,14 +4,7 @@
  * annotators (accuracy alignment), with a cost-benefit margin ε granted to the judge; one-sided
  * t-tests per annotator, Benjamini–Yekutieli across annotators (STATS-2 §5).
  */
-import {
-  type CertStat,
-  type CertificationReason,
-  type Reasoned,
-  certValue,
-  studentTCdf,
-  certNull,
-} from './certification-types';
+import { type CertStat, type CertificationReason, type Reasoned, certValue, studentTCdf, certNull } from './certification-types';
 import { type LabelCodes, isMissing } from './types';
 
 export interface AltTestOptions {

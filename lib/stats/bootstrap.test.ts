@@ -10,11 +10,13 @@ import {
   quantileSorted,
 } from './index';
 
-const meanOf = (values: readonly number[]) => (items: Int32Array): Stat => {
-  let s = 0;
-  for (let t = 0; t < items.length; t++) s += values[items[t]];
-  return { value: s / items.length };
-};
+const meanOf =
+  (values: readonly number[]) =>
+  (items: Int32Array): Stat => {
+    let s = 0;
+    for (let t = 0; t < items.length; t++) s += values[items[t]];
+    return { value: s / items.length };
+  };
 
 describe('xoshiro128** generator', () => {
   it('is reproducible for a seed and differs between seeds', () => {

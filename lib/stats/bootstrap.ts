@@ -6,15 +6,7 @@
  * silently.
  */
 import { createRng } from './random';
-import {
-  type Interval,
-  type Stat,
-  type UndefinedReason,
-  defined,
-  interval,
-  undefinedInterval,
-  undefinedStat,
-} from './types';
+import { type Interval, type Stat, type UndefinedReason, defined, interval, undefinedInterval, undefinedStat } from './types';
 
 /** Quantile definition: `linear` = numpy's default (type 7); `inverse_cdf` = smallest x with F(x) ≥ p (type 1). */
 export type QuantileMethod = 'linear' | 'inverse_cdf';

@@ -58,8 +58,7 @@ export type CertificationReason =
 
 /** A value of type T, or `null` with the reason it is undefined. */
 export type Reasoned<T> =
-  | { readonly value: T; readonly reason?: undefined }
-  | { readonly value: null; readonly reason: CertificationReason };
+  { readonly value: T; readonly reason?: undefined } | { readonly value: null; readonly reason: CertificationReason };
 
 /** A numeric certification statistic. */
 export type CertStat = Reasoned<number>;

@@ -82,8 +82,16 @@ describe('classification metrics', () => {
     const pair = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }));
     fc.assert(
       fc.property(fc.array(pair, { minLength: 1, maxLength: 60 }), (p) => {
-        const t = contingencyTable(p.map((x) => x[0]), p.map((x) => x[1]), 3);
-        const rev = contingencyTable([...p].reverse().map((x) => x[0]), [...p].reverse().map((x) => x[1]), 3);
+        const t = contingencyTable(
+          p.map((x) => x[0]),
+          p.map((x) => x[1]),
+          3,
+        );
+        const rev = contingencyTable(
+          [...p].reverse().map((x) => x[0]),
+          [...p].reverse().map((x) => x[1]),
+          3,
+        );
         const r = classificationReport(t, RUBRIC);
         expect(r.perClass.reduce((s, c) => s + c.support, 0)).toBe(p.length);
         expect(r.perClass.reduce((s, c) => s + c.predicted, 0)).toBe(p.length);

@@ -6,16 +6,7 @@
  */
 import { cohenKappa } from './agreement';
 import { tableSize } from './encode';
-import {
-  type Agreement,
-  type CountTable,
-  type MacroMean,
-  type Stat,
-  defined,
-  macroMean,
-  ratio,
-  undefinedStat,
-} from './types';
+import { type Agreement, type CountTable, type MacroMean, type Stat, defined, macroMean, ratio, undefinedStat } from './types';
 
 /**
  * How a 0/0 per-class value is reported. `exclude` (default): `null` with a reason, and left

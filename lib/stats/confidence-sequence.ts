@@ -168,7 +168,9 @@ export type CertificationDecision = 'certified' | 'refuted' | 'keep_labelling';
 
 export interface Certification {
   /** certified: L_t ≥ target; refuted: U_t < target; otherwise keep labelling. Null when the CS is empty. */
-  readonly decision: { readonly value: CertificationDecision; readonly reason?: undefined } | { readonly value: null; readonly reason: 'empty_running_intersection' };
+  readonly decision:
+    | { readonly value: CertificationDecision; readonly reason?: undefined }
+    | { readonly value: null; readonly reason: 'empty_running_intersection' };
   readonly bounds: CertInterval;
   /**
    * Projected number of further items before a decision, 0 once decided. A projection, not a
@@ -191,7 +193,11 @@ export function certifyMean(state: PrplEbState, target: number, opts: { horizon?
   if (!(target >= 0 && target <= 1)) throw new RangeError(`target must be in [0, 1], got ${target}`);
   const now = currentBounds(state);
   if (now.lower === null) {
-    return { decision: { value: null, reason: 'empty_running_intersection' }, bounds: now, itemsNeeded: certNull('empty_running_intersection') };
+    return {
+      decision: { value: null, reason: 'empty_running_intersection' },
+      bounds: now,
+      itemsNeeded: certNull('empty_running_intersection'),
+    };
   }
   if (now.lower >= target) return { decision: { value: 'certified' }, bounds: now, itemsNeeded: certValue(0) };
   if (now.upper < target) return { decision: { value: 'refuted' }, bounds: now, itemsNeeded: certValue(0) };

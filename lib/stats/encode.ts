@@ -23,10 +23,7 @@ function codeIndex<L extends Label>(labels: readonly L[]): Map<L, number> {
  * Formula: code(x) = k such that labels[k] = x.
  * @see STATS.md §0 item 1 (always pass the declared label set).
  */
-export function encodeLabels<L extends Label>(
-  values: ReadonlyArray<L | null | undefined>,
-  labels: readonly L[],
-): Int8Array | Int32Array {
+export function encodeLabels<L extends Label>(values: ReadonlyArray<L | null | undefined>, labels: readonly L[]): Int8Array | Int32Array {
   const index = codeIndex(labels);
   const out = labels.length <= 127 ? new Int8Array(values.length) : new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
@@ -144,10 +141,7 @@ export function itemCountsFromRatings(m: RatingMatrix, q: number, items?: ArrayL
  * Formula: r_ik = Σ_j [ratings_ij = labels[k]].
  * @see Fleiss (1971) count layout.
  */
-export function countsFromLabels<L extends Label>(
-  ratings: ReadonlyArray<ReadonlyArray<L | null>>,
-  labels: readonly L[],
-): ItemCounts {
+export function countsFromLabels<L extends Label>(ratings: ReadonlyArray<ReadonlyArray<L | null>>, labels: readonly L[]): ItemCounts {
   return itemCountsFromRatings(ratingMatrixFromLabels(ratings, labels), labels.length);
 }
 

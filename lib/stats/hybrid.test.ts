@@ -84,7 +84,10 @@ describe('hybrid review plan (Padó 2025)', () => {
     const tally = fc.integer({ min: 0, max: 200 }).chain((p) => fc.tuple(fc.constant(p), fc.integer({ min: 0, max: p })));
     fc.assert(
       fc.property(fc.array(tally, { minLength: 1, maxLength: 4 }), fc.double({ min: 0.5, max: 1, noNaN: true }), (ts, target) => {
-        const plan = hybridReviewPlan(ts.map(([predicted, correct], i) => ({ label: `c${i}`, predicted, correct })), { target });
+        const plan = hybridReviewPlan(
+          ts.map(([predicted, correct], i) => ({ label: `c${i}`, predicted, correct })),
+          { target },
+        );
         if (plan.accJudge.value === null) return;
         const accepted = plan.classes.find((c) => c.decision === 'accept');
         if (!accepted) throw new Error('a class must be accepted when there are predictions');

@@ -96,9 +96,21 @@ export function hybridReviewPlan(tallies: readonly ClassTally[], opts: { target?
   if (a < 0) {
     const none = undefinedStat('no_items');
     return {
-      classes, total, accJudge: none, acceptedClass: null, reviewedClasses: [], reviewed: 0, accHybrid: none,
-      effortSaved: none, target, errorsToFix: 0, extraReviewsExpected: 0, accExpectedAfter: none,
-      effortSavedExpectedAfter: none, extraReviewsWorstCase: 0, effortSavedWorstCase: none,
+      classes,
+      total,
+      accJudge: none,
+      acceptedClass: null,
+      reviewedClasses: [],
+      reviewed: 0,
+      accHybrid: none,
+      effortSaved: none,
+      target,
+      errorsToFix: 0,
+      extraReviewsExpected: 0,
+      accExpectedAfter: none,
+      effortSavedExpectedAfter: none,
+      extraReviewsWorstCase: 0,
+      effortSavedWorstCase: none,
     };
   }
   const acceptedTally = tallies[a];
@@ -133,11 +145,7 @@ export function hybridReviewPlan(tallies: readonly ClassTally[], opts: { target?
  * Formula: predicted_c = Σ_h C_hc, correct_c = C_cc, then `hybridReviewPlan`.
  * @see Padó (2025); STATS.md §2.8.
  */
-export function hybridPlanFromConfusion(
-  confusion: CountTable,
-  labels: readonly string[],
-  opts: { target?: number } = {},
-): HybridPlan {
+export function hybridPlanFromConfusion(confusion: CountTable, labels: readonly string[], opts: { target?: number } = {}): HybridPlan {
   const q = tableSize(confusion);
   if (labels.length !== q) throw new Error(`confusion matrix is ${q}×${q} but ${labels.length} labels were declared`);
   const tallies: ClassTally[] = labels.map((label, c) => {

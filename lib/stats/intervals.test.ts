@@ -53,7 +53,12 @@ describe('special functions', () => {
   });
 
   it('the beta quantile inverts the incomplete beta', () => {
-    for (const [a, b] of [[1, 1], [3, 8], [45, 6], [0.5, 0.5]] as const) {
+    for (const [a, b] of [
+      [1, 1],
+      [3, 8],
+      [45, 6],
+      [0.5, 0.5],
+    ] as const) {
       for (const p of [0.025, 0.5, 0.975]) expect(regularizedBeta(betaQuantile(p, a, b), a, b)).toBeCloseTo(p, 12);
     }
   });

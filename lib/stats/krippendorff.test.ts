@@ -15,9 +15,9 @@ import {
 const METRICS: AlphaMetric[] = ['nominal', 'ordinal', 'interval', 'ratio'];
 const VALUES = [1, 2, 3, 4];
 /** 1–30 items × 2–4 raters, codes 0..3 with −1 = missing. */
-const ratings = fc.integer({ min: 2, max: 4 }).chain((m) =>
-  fc.array(fc.array(fc.integer({ min: -1, max: 3 }), { minLength: m, maxLength: m }), { minLength: 1, maxLength: 30 }),
-);
+const ratings = fc
+  .integer({ min: 2, max: 4 })
+  .chain((m) => fc.array(fc.array(fc.integer({ min: -1, max: 3 }), { minLength: m, maxLength: m }), { minLength: 1, maxLength: 30 }));
 const columns = (rows: number[][]) => rows[0].map((_, j) => rows.map((r) => r[j]));
 
 describe("Krippendorff's alpha", () => {
@@ -72,30 +72,53 @@ describe("Krippendorff's alpha", () => {
 
   it('the two-rater table path equals the counts path', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 40 }), (p) => {
-        const a = p.map((x) => x[0]);
-        const b = p.map((x) => x[1]);
-        const t = contingencyTable(a, b, 4);
-        expect(coincidenceFromTable(t)).toEqual(coincidenceMatrix(itemCountsFromRaters([a, b], 4)));
-        for (const metric of METRICS) {
-          const x = krippendorffAlphaFromTable(t, { metric, values: VALUES });
-          const y = krippendorffAlpha(itemCountsFromRaters([a, b], 4), { metric, values: VALUES });
-          expect(x.reason).toBe(y.reason);
-          if (x.value !== null) expect(y.value).toBeCloseTo(x.value, 12);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 40 }),
+        (p) => {
+          const a = p.map((x) => x[0]);
+          const b = p.map((x) => x[1]);
+          const t = contingencyTable(a, b, 4);
+          expect(coincidenceFromTable(t)).toEqual(coincidenceMatrix(itemCountsFromRaters([a, b], 4)));
+          for (const metric of METRICS) {
+            const x = krippendorffAlphaFromTable(t, { metric, values: VALUES });
+            const y = krippendorffAlpha(itemCountsFromRaters([a, b], 4), { metric, values: VALUES });
+            expect(x.reason).toBe(y.reason);
+            if (x.value !== null) expect(y.value).toBeCloseTo(x.value, 12);
+          }
+        },
+      ),
     );
   });
 
   it('returns no_pairable_units, no_variation and no_items instead of a number', () => {
-    expect(krippendorffAlpha([[1, 0], [0, 1]])).toMatchObject({ value: null, reason: 'no_pairable_units', pairableValues: 0 });
-    expect(krippendorffAlpha([[2, 0, 0], [3, 0, 0]], { metric: 'interval' })).toMatchObject({ value: null, reason: 'no_variation' });
+    expect(
+      krippendorffAlpha([
+        [1, 0],
+        [0, 1],
+      ]),
+    ).toMatchObject({ value: null, reason: 'no_pairable_units', pairableValues: 0 });
+    expect(
+      krippendorffAlpha(
+        [
+          [2, 0, 0],
+          [3, 0, 0],
+        ],
+        { metric: 'interval' },
+      ),
+    ).toMatchObject({ value: null, reason: 'no_variation' });
     expect(krippendorffAlpha({ nItems: 0, q: 3, counts: [] })).toMatchObject({ value: null, reason: 'no_items' });
   });
 
   it('drops items with a single rating from the coincidences', () => {
-    const withSingle = krippendorffAlpha([[2, 0], [1, 1], [0, 1]]);
-    const without = krippendorffAlpha([[2, 0], [1, 1]]);
+    const withSingle = krippendorffAlpha([
+      [2, 0],
+      [1, 1],
+      [0, 1],
+    ]);
+    const without = krippendorffAlpha([
+      [2, 0],
+      [1, 1],
+    ]);
     expect(withSingle.value).toBe(without.value);
     expect(withSingle.pairableValues).toBe(4);
   });

@@ -44,9 +44,7 @@ export function kmpAggregate(input: KmpInput): KmpAggregate {
 
 /** W/T/L counts of one criterion for one model and one grader (gold or a judge run). */
 export type CriterionOutcome = { readonly id: string; readonly counts: WtlCounts } & (
-  | { readonly kind: 'general' }
-  | { readonly kind: 'principle'; readonly principle: string }
-  | { readonly kind: 'overall' }
+  { readonly kind: 'general' } | { readonly kind: 'principle'; readonly principle: string } | { readonly kind: 'overall' }
 );
 
 export interface KmpLeaderboardRow extends KmpAggregate {
@@ -78,4 +76,3 @@ export function kmpLeaderboard(criteria: readonly CriterionOutcome[], opts: { po
   }
   return { policy, perCriterion, ...kmpAggregate({ general, principles }), overallJudgement };
 }
-

@@ -5,18 +5,22 @@ import { LOSE, TIE, WIN, lengthBias, lengthPredictor, logisticSlope, quantileBin
 describe('length bias', () => {
   it('quantile bins: every item in one of B bins, assigned monotonically in d, edges non-decreasing', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -500, max: 500 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 7 }), (d, B) => {
-        const { edges, bins } = quantileBins(d, B);
-        expect(edges).toHaveLength(B + 1);
-        for (let k = 1; k <= B; k++) expect(edges[k]).toBeGreaterThanOrEqual(edges[k - 1]);
-        d.forEach((x, i) => {
-          expect(bins[i]).toBeGreaterThanOrEqual(0);
-          expect(bins[i]).toBeLessThan(B);
-          d.forEach((y, j) => {
-            if (x < y) expect(bins[i]).toBeLessThanOrEqual(bins[j]);
+      fc.property(
+        fc.array(fc.integer({ min: -500, max: 500 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 7 }),
+        (d, B) => {
+          const { edges, bins } = quantileBins(d, B);
+          expect(edges).toHaveLength(B + 1);
+          for (let k = 1; k <= B; k++) expect(edges[k]).toBeGreaterThanOrEqual(edges[k - 1]);
+          d.forEach((x, i) => {
+            expect(bins[i]).toBeGreaterThanOrEqual(0);
+            expect(bins[i]).toBeLessThan(B);
+            d.forEach((y, j) => {
+              if (x < y) expect(bins[i]).toBeLessThanOrEqual(bins[j]);
+            });
           });
-        });
-      }),
+        },
+      ),
     );
   });
 
@@ -24,8 +28,14 @@ describe('length bias', () => {
     const x = [-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 1.5];
     const y = [0, 0, 1, 0, 1, 0, 1, 1, 1, 0];
     const fit = logisticSlope(x, y);
-    const mirroredX = logisticSlope(x.map((v) => -v), y);
-    const flippedY = logisticSlope(x, y.map((v) => 1 - v));
+    const mirroredX = logisticSlope(
+      x.map((v) => -v),
+      y,
+    );
+    const flippedY = logisticSlope(
+      x,
+      y.map((v) => 1 - v),
+    );
     expect(mirroredX.slope.value).toBeCloseTo(-(fit.slope.value as number), 12);
     expect(flippedY.slope.value).toBeCloseTo(-(fit.slope.value as number), 12);
     expect(flippedY.slopeSe.value).toBeCloseTo(fit.slopeSe.value as number, 12);

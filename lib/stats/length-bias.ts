@@ -110,7 +110,17 @@ function sigmoid(eta: number): number {
 
 function noSlope(reason: CertificationReason, iterations = 0): LogisticSlope {
   const no = certNull(reason);
-  return { slope: no, slopeSe: no, intercept: no, interceptSe: no, z: no, pValue: no, slopeCi95: certNoInterval(reason), logLikelihood: no, iterations };
+  return {
+    slope: no,
+    slopeSe: no,
+    intercept: no,
+    interceptSe: no,
+    z: no,
+    pValue: no,
+    slopeCi95: certNoInterval(reason),
+    logLikelihood: no,
+    iterations,
+  };
 }
 
 /**

@@ -84,12 +84,24 @@ function lowerTailHalfLog(m: number, n: number): number {
  */
 export function firstPreference(k: number, n: number, reasonIfNone: CertificationReason = 'no_decisive_verdicts'): FirstPreference {
   if (n === 0) {
-    return { count: k, decisive: 0, rate: certNull(reasonIfNone), wilson95: certNoInterval(reasonIfNone), binomPValue: certNull(reasonIfNone) };
+    return {
+      count: k,
+      decisive: 0,
+      rate: certNull(reasonIfNone),
+      wilson95: certNoInterval(reasonIfNone),
+      binomPValue: certNull(reasonIfNone),
+    };
   }
   const w = wilsonInterval(k, n, { z: Z_975 });
   const lower = k === 0 ? 0 : (w.lower as number);
   const upper = k === n ? 1 : (w.upper as number);
-  return { count: k, decisive: n, rate: certValue(k / n), wilson95: certInterval(lower, upper), binomPValue: certValue(binomialTestHalf(k, n)) };
+  return {
+    count: k,
+    decisive: n,
+    rate: certValue(k / n),
+    wilson95: certInterval(lower, upper),
+    binomPValue: certValue(binomialTestHalf(k, n)),
+  };
 }
 
 function outcome(code: number | null, codes: OutcomeCodes, where: string): 'win' | 'tie' | 'lose' | null {
@@ -150,7 +162,15 @@ export function judgePositionBias(items: readonly BothOrdersVerdict[], opts: { c
   });
   if (both === 0) {
     const no = certNull('no_items_in_both_orders');
-    return { items: items.length, itemsBothOrders: 0, flips, reversals, flipRate: no, reversalRate: no, firstPreferred: firstPreference(0, 0, 'no_items_in_both_orders') };
+    return {
+      items: items.length,
+      itemsBothOrders: 0,
+      flips,
+      reversals,
+      flipRate: no,
+      reversalRate: no,
+      firstPreferred: firstPreference(0, 0, 'no_items_in_both_orders'),
+    };
   }
   return {
     items: items.length,

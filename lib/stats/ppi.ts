@@ -153,7 +153,15 @@ export function ppiMean(
 
   // PPI and PPI++ need two items on each side; reasons are checked in the order n, then N.
   const reason: CertificationReason | null =
-    n === 0 ? 'no_labelled_items' : n === 1 ? 'too_few_labelled_items' : N === 0 ? 'no_unlabelled_items' : N === 1 ? 'too_few_unlabelled_items' : null;
+    n === 0
+      ? 'no_labelled_items'
+      : n === 1
+        ? 'too_few_labelled_items'
+        : N === 0
+          ? 'no_unlabelled_items'
+          : N === 1
+            ? 'too_few_unlabelled_items'
+            : null;
   if (reason !== null) {
     return {
       n,
@@ -199,7 +207,11 @@ export function ppiMean(
   const ppSe = certValue(tuned.se);
   const seClassical = classical.se.value;
   const effectiveLabels =
-    seClassical === null ? certNull('too_few_labelled_items') : tuned.se === 0 ? certNull('constant_input') : certValue((n * seClassical ** 2) / tuned.se ** 2);
+    seClassical === null
+      ? certNull('too_few_labelled_items')
+      : tuned.se === 0
+        ? certNull('constant_input')
+        : certValue((n * seClassical ** 2) / tuned.se ** 2);
   return {
     n,
     N,

@@ -3,14 +3,7 @@
  * p-values, as scipy's defaults compute them (STATS-2 §2). Scores are numbers per model; ordinal
  * labels are passed as their index in the declared order (`ordinalScores`).
  */
-import {
-  type CertStat,
-  type Reasoned,
-  certValue,
-  sameLength,
-  twoSidedNormalP,
-  certNull,
-} from './certification-types';
+import { type CertStat, type Reasoned, certValue, sameLength, twoSidedNormalP, certNull } from './certification-types';
 import { regularizedBeta } from './intervals';
 
 /** Pair counts of two score vectors (STATS-2 §2.3). */
@@ -65,7 +58,7 @@ export function averageRanks(values: readonly number[]): number[] {
   const n = values.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => values[i] - values[j]);
   const ranks = new Array<number>(n);
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && values[order[end]] === values[order[start]]) end++;
     const mid = (start + 1 + end) / 2;
@@ -135,7 +128,7 @@ export function kendallExactPValue(n: number, c: number): number {
 function tieSum(values: readonly number[], f: (t: number) => number): number {
   const sorted = [...values].sort((x, y) => x - y);
   let sum = 0;
-  for (let start = 0; start < sorted.length; ) {
+  for (let start = 0; start < sorted.length;) {
     let end = start + 1;
     while (end < sorted.length && sorted[end] === sorted[start]) end++;
     sum += f(end - start);

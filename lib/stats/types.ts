@@ -29,9 +29,7 @@ export type UndefinedReason =
   | 'all_replicates_undefined';
 
 /** A scalar statistic: a finite number, or `null` with the reason it is undefined. */
-export type Stat =
-  | { readonly value: number; readonly reason?: undefined }
-  | { readonly value: null; readonly reason: UndefinedReason };
+export type Stat = { readonly value: number; readonly reason?: undefined } | { readonly value: null; readonly reason: UndefinedReason };
 
 /** A two-sided interval, or `null` bounds with the reason it is undefined. */
 export type Interval =

@@ -192,8 +192,14 @@ type Verdict = string | null;
 function posJudgeVector(input: Readonly<Record<string, unknown>>, o: Out) {
   const labels = req<string[]>(input, 'labels');
   const items = req<Array<{ verdict_a_first: Verdict; verdict_b_first: Verdict }>>(input, 'items');
-  const aFirst = encodeLabels(items.map((i) => i.verdict_a_first), labels);
-  const bFirst = encodeLabels(items.map((i) => i.verdict_b_first), labels);
+  const aFirst = encodeLabels(
+    items.map((i) => i.verdict_a_first),
+    labels,
+  );
+  const bFirst = encodeLabels(
+    items.map((i) => i.verdict_b_first),
+    labels,
+  );
   const codes = { lose: labels.indexOf('Lose'), tie: labels.indexOf('Tie'), win: labels.indexOf('Win') };
   const r = judgePositionBias(
     items.map((_, k) => ({ aFirst: aFirst[k], bFirst: bFirst[k] })),
@@ -217,7 +223,10 @@ function posJudgeVector(input: Readonly<Record<string, unknown>>, o: Out) {
 function posHumanVector(input: Readonly<Record<string, unknown>>, o: Out) {
   const labels = req<string[]>(input, 'labels');
   const records = req<Array<{ item: string; reviewer: string; shown_first: 'a' | 'b'; label: string }>>(input, 'records');
-  const codes = encodeLabels(records.map((r) => r.label), labels);
+  const codes = encodeLabels(
+    records.map((r) => r.label),
+    labels,
+  );
   const r = humanPositionBias(
     records.map((rec, k) => ({ item: rec.item, reviewer: rec.reviewer, shownFirst: rec.shown_first, label: codes[k] })),
     { codes: { lose: labels.indexOf('Lose'), tie: labels.indexOf('Tie'), win: labels.indexOf('Win') } },

@@ -4,14 +4,51 @@
  * fails until it is implemented.
  */
 import {
-  type Stat, type AgreementCount, type AlphaMetric, type Interval, type Weighting, alignmentRate,
-  alignmentRateWithoutTies, bennettS, bootstrapStat, bradleyTerry, classificationReport, classwiseAccuracy,
-  clopperPearsonInterval, cohenKappa, cohenKappaWithSe, congerKappa, consolidatePositionSwap, countsFromLabels,
-  encodeLabels, eloOnline, exactBootstrapOfMean, fleissKappa, fleissKappaPerCategory, gwetAc1, gwetAc1FromTable,
-  hybridReviewPlan, judgeVsAnnotators, kmpAggregate, krippendorffAlpha, krippendorffAlphaFromTable,
-  lenientClassificationReport, macroMean, mtBenchAgreement, normalCdf, percentAgreement, percentAgreementPairwise,
-  percentAgreementUnanimous, randolphKappa, ratingMatrixFromLabels, scottPi, tableFromLabels, waldInterval,
-  wilsonInterval, winRates, wtlCounts,
+  type Stat,
+  type AgreementCount,
+  type AlphaMetric,
+  type Interval,
+  type Weighting,
+  alignmentRate,
+  alignmentRateWithoutTies,
+  bennettS,
+  bootstrapStat,
+  bradleyTerry,
+  classificationReport,
+  classwiseAccuracy,
+  clopperPearsonInterval,
+  cohenKappa,
+  cohenKappaWithSe,
+  congerKappa,
+  consolidatePositionSwap,
+  countsFromLabels,
+  encodeLabels,
+  eloOnline,
+  exactBootstrapOfMean,
+  fleissKappa,
+  fleissKappaPerCategory,
+  gwetAc1,
+  gwetAc1FromTable,
+  hybridReviewPlan,
+  judgeVsAnnotators,
+  kmpAggregate,
+  krippendorffAlpha,
+  krippendorffAlphaFromTable,
+  lenientClassificationReport,
+  macroMean,
+  mtBenchAgreement,
+  normalCdf,
+  percentAgreement,
+  percentAgreementPairwise,
+  percentAgreementUnanimous,
+  randolphKappa,
+  ratingMatrixFromLabels,
+  scottPi,
+  tableFromLabels,
+  waldInterval,
+  wilsonInterval,
+  winRates,
+  wtlCounts,
 } from './index';
 
 export interface Vector {
@@ -43,9 +80,7 @@ function labelSet(input: Readonly<Record<string, unknown>>, values: ReadonlyArra
     if (d && typeof d === 'object') return Object.keys(d).map(Number);
   }
   const seen = [...new Set(values.filter((x): x is Lab => x !== null))];
-  return seen.every((x) => typeof x === 'number')
-    ? (seen as number[]).sort((a, b) => a - b)
-    : (seen as string[]).sort();
+  return seen.every((x) => typeof x === 'number') ? (seen as number[]).sort((a, b) => a - b) : (seen as string[]).sort();
 }
 
 const flat = (rows: Rows): Array<Lab | null> => rows.flat();
@@ -102,7 +137,12 @@ function gwet(input: Readonly<Record<string, unknown>>): Record<string, unknown>
   if (input.table) {
     const t = input.table as number[][];
     const a = gwetAc1FromTable(t);
-    return { value: v(a), ac1: v(a), ac2_linear: v(gwetAc1FromTable(t, { weights: 'linear' })), ac2_quadratic: v(gwetAc1FromTable(t, { weights: 'quadratic' })) };
+    return {
+      value: v(a),
+      ac1: v(a),
+      ac2_linear: v(gwetAc1FromTable(t, { weights: 'linear' })),
+      ac2_quadratic: v(gwetAc1FromTable(t, { weights: 'quadratic' })),
+    };
   }
   const { rows, counts } = multiCounts(input);
   const a = gwetAc1(counts);
@@ -243,7 +283,10 @@ export function computeVector(vec: Vector): unknown {
     case 'fleiss_kappa':
     case 'fleiss_kappa_generalized': {
       const counts = input.counts ? (input.counts as number[][]) : multiCounts(input).counts;
-      return scalarOr({ value: v(fleissKappa(counts)), fleiss: v(fleissKappa(counts)), randolph_free_marginal: v(randolphKappa(counts)) }, vec.expected);
+      return scalarOr(
+        { value: v(fleissKappa(counts)), fleiss: v(fleissKappa(counts)), randolph_free_marginal: v(randolphKappa(counts)) },
+        vec.expected,
+      );
     }
     case 'fleiss_kappa_per_category':
       return fleissKappaPerCategory(multiCounts(input).counts).map(v);
@@ -264,7 +307,15 @@ export function computeVector(vec: Vector): unknown {
         fleiss_generalized: v(fleissKappa(counts)),
         scott_fleiss_generalized: v(fleissKappa(counts)),
         cohen_conger_generalized: v(congerKappa(ratingMatrixFromLabels(rows, labels), labels.length)),
-        cohen_listwise_deletion: v(cohenKappa(tableFromLabels(listwise.map((r) => r[0]), listwise.map((r) => r[1]), labels))),
+        cohen_listwise_deletion: v(
+          cohenKappa(
+            tableFromLabels(
+              listwise.map((r) => r[0]),
+              listwise.map((r) => r[1]),
+              labels,
+            ),
+          ),
+        ),
         krippendorff_nominal: alpha(input, 'nominal'),
         krippendorff_ordinal: alpha(input, 'ordinal'),
         krippendorff_interval: alpha(input, 'interval'),
@@ -299,14 +350,30 @@ export function computeVector(vec: Vector): unknown {
     case 'win_rate': {
       const rates = (c: { win: number; tie: number; loss: number }) => {
         const r = winRates(c);
-        return { W: c.win, T: c.tie, L: c.loss, ties_half: v(r.half), ties_excluded: v(r.exclude), ties_as_non_win: v(r.non_win), win_or_tie: v(r.win_or_tie) };
+        return {
+          W: c.win,
+          T: c.tie,
+          L: c.loss,
+          ties_half: v(r.half),
+          ties_excluded: v(r.exclude),
+          ties_as_non_win: v(r.non_win),
+          win_or_tie: v(r.win_or_tie),
+        };
       };
       if (typeof input.W === 'number') return rates({ win: input.W, tie: input.T as number, loss: input.L as number });
-      return { gold: rates(wtlCounts(encodeLabels(input.gold as string[], WTL))), judge: rates(wtlCounts(encodeLabels(input.judge as string[], WTL))) };
+      return {
+        gold: rates(wtlCounts(encodeLabels(input.gold as string[], WTL))),
+        judge: rates(wtlCounts(encodeLabels(input.judge as string[], WTL))),
+      };
     }
     case 'win_rate_position_swap': {
       const pairs = input.judgments_for_model_1 as Array<[string, string]>;
-      const c = wtlCounts(consolidatePositionSwap(pairs.map((p) => winnerCode(p[0])), pairs.map((p) => winnerCode(p[1]))));
+      const c = wtlCounts(
+        consolidatePositionSwap(
+          pairs.map((p) => winnerCode(p[0])),
+          pairs.map((p) => winnerCode(p[1])),
+        ),
+      );
       const r = winRates(c);
       return { W: c.win, L: c.loss, T: c.tie, win_rate: v(r.non_win), win_rate_adjusted: v(r.half) };
     }
@@ -359,10 +426,14 @@ export function computeVector(vec: Vector): unknown {
         b,
         outcome: w === 'model_a' ? ('a' as const) : w === 'model_b' ? ('b' as const) : tieOrThrow(w),
       }));
-      return eloOnline(battles, { k: input.K as number, scale: input.scale as number, base: input.base as number, init: input.init as number });
+      return eloOnline(battles, {
+        k: input.K as number,
+        scale: input.scale as number,
+        base: input.base as number,
+        init: input.init as number,
+      });
     }
     default:
       throw new Error(`no implementation for vector metric "${metric}" (vector ${vec.name})`);
   }
 }
-

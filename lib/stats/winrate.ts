@@ -113,11 +113,7 @@ export function winRates(counts: WtlCounts): WinRates {
  * Formula: g = g1 if g1 = g2 ≠ tie, else tie.
  * @see Zheng et al. (2023) MT-Bench; FastChat `show_result.py` `display_result_pairwise`; STATS.md §5.1.
  */
-export function consolidatePositionSwap(
-  original: LabelCodes,
-  swapped: LabelCodes,
-  opts: { codes?: OutcomeCodes } = {},
-): Int8Array {
+export function consolidatePositionSwap(original: LabelCodes, swapped: LabelCodes, opts: { codes?: OutcomeCodes } = {}): Int8Array {
   if (original.length !== swapped.length) throw new Error('original and swapped verdicts differ in length');
   const tie = (opts.codes ?? DEFAULT_CODES).tie;
   const out = new Int8Array(original.length);

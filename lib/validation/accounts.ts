@@ -10,10 +10,7 @@ export const usernameSchema = z
     error: 'Use 2–64 characters: lowercase letters, digits, dot, dash or underscore, starting with a letter or digit.',
   });
 
-export const passwordSchema = z
-  .string()
-  .min(8, { error: 'Use at least 8 characters.' })
-  .max(200, { error: 'Use at most 200 characters.' });
+export const passwordSchema = z.string().min(8, { error: 'Use at least 8 characters.' }).max(200, { error: 'Use at most 200 characters.' });
 
 export const createUserSchema = z.object({
   username: usernameSchema,

@@ -15,13 +15,19 @@ describe('judge templates', () => {
     const paths = bad.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(paths.some((p) => p.startsWith('user: unknown placeholder {{nope}}'))).toBe(true);
     expect(paths.some((p) => p.startsWith('answer.pattern: must have one capturing group'))).toBe(true);
-    expect(judgeTemplateSchema.safeParse({ name: 'x', user: 'u', answer: { pattern: '(' } }).error!.issues[0].path).toEqual(['answer', 'pattern']);
+    expect(judgeTemplateSchema.safeParse({ name: 'x', user: 'u', answer: { pattern: '(' } }).error!.issues[0].path).toEqual([
+      'answer',
+      'pattern',
+    ]);
     expect(judgeTemplateSchema.safeParse({ name: 'x', user: 'u', together: true, answer: { pattern: '(a)' } }).success).toBe(false);
   });
 
   it('renders placeholders once, so item text that looks like a placeholder stays as it is', () => {
     const [sys, user] = renderPrompt(
-      { system: 'About {{criterion.name}}', user: '{{problem}}|{{history}}|{{response_1}}|{{response_2}}|{{criterion.aspects}}|{{labels}}' },
+      {
+        system: 'About {{criterion.name}}',
+        user: '{{problem}}|{{history}}|{{response_1}}|{{response_2}}|{{criterion.aspects}}|{{labels}}',
+      },
       {
         problem: 'What is {{reply}}?',
         history: [
@@ -49,10 +55,17 @@ describe('judge templates', () => {
 
   it('reads a pattern and a together answer keyed by criterion', () => {
     const yesNo = () => ['No', 'Yes'];
-    expect(readVerdicts({ pattern: '([01])\\s*$', map: { '1': 'Yes', '0': 'No' } }, 'Reasoning\n1\n', ['m'], yesNo, false)).toEqual({ m: 'Yes' });
+    expect(readVerdicts({ pattern: '([01])\\s*$', map: { '1': 'Yes', '0': 'No' } }, 'Reasoning\n1\n', ['m'], yesNo, false)).toEqual({
+      m: 'Yes',
+    });
     expect(readVerdicts({ pattern: '([01])\\s*$', map: { '1': 'Yes', '0': 'No' } }, 'maybe', ['m'], yesNo, false)).toEqual({});
-    expect(readVerdicts({ json: 'verdicts' }, '{"verdicts": {"a": "first", "b": "nonsense"}}', ['a', 'b', 'c'], pairwise, true)).toEqual({ a: 'first' });
-    expect(readVerdicts({ json: 'verdicts' }, '{"a": "tie", "c": "second"}', ['a', 'b', 'c'], pairwise, true)).toEqual({ a: 'tie', c: 'second' });
+    expect(readVerdicts({ json: 'verdicts' }, '{"verdicts": {"a": "first", "b": "nonsense"}}', ['a', 'b', 'c'], pairwise, true)).toEqual({
+      a: 'first',
+    });
+    expect(readVerdicts({ json: 'verdicts' }, '{"a": "tie", "c": "second"}', ['a', 'b', 'c'], pairwise, true)).toEqual({
+      a: 'tie',
+      c: 'second',
+    });
   });
 
   it('maps first/second back to reply a from the order sent', () => {

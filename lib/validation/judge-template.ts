@@ -59,9 +59,16 @@ function placeholderIssues(text: string, path: string, ctx: z.RefinementCtx) {
 
 export const judgeTemplateSchema = z
   .object({
-    name: z.string().min(1).max(100).refine((s) => s.trim() === s, { error: 'must not start or end with whitespace' }),
+    name: z
+      .string()
+      .min(1)
+      .max(100)
+      .refine((s) => s.trim() === s, { error: 'must not start or end with whitespace' }),
     /** The criteria (pairwise) or dimensions (rubric) judged; absent = all of the study's. */
-    criteria: z.array(z.union([criterionIdSchema, z.literal(OVERALL)])).min(1).optional(),
+    criteria: z
+      .array(z.union([criterionIdSchema, z.literal(OVERALL)]))
+      .min(1)
+      .optional(),
     together: z.boolean().default(false),
     system: z.string().max(50_000).optional(),
     user: nonEmptyText.pipe(z.string().max(100_000)),
@@ -72,7 +79,11 @@ export const judgeTemplateSchema = z
     placeholderIssues(t.user, 'user', ctx);
     if (t.system) placeholderIssues(t.system, 'system', ctx);
     if (t.together && 'pattern' in t.answer) {
-      ctx.addIssue({ code: 'custom', path: ['answer'], message: 'a template judging its criteria together must read a JSON answer ({"json": …})' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['answer'],
+        message: 'a template judging its criteria together must read a JSON answer ({"json": …})',
+      });
     }
     if (t.criteria) {
       const seen = new Set<string>();

@@ -1,9 +1,16 @@
 import { z } from 'zod';
 
 export const SCREEN_CHOICES = ['r1', 'tie', 'r2'] as const;
-const criterionKey = z.string().regex(/^[a-z][a-z0-9_]*$/).max(64);
+const criterionKey = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/)
+  .max(64);
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
-const activeMs = z.number().int().min(0).max(7 * 24 * 3600 * 1000);
+const activeMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 3600 * 1000);
 const choices = z.record(criterionKey, z.enum(SCREEN_CHOICES));
 
 export const judgmentDraftSchema = z.object({ choices: choices.default({}), focus: z.number().int().min(0).max(1000).optional() });

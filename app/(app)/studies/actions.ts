@@ -9,7 +9,13 @@ import { addReviewer, editStudy, replaceReviewer, setArchived, setDeadline } fro
 import { closeStudy, createStudy, openStudy, setGroundTruthRule, setStudyCriteria, setStudyMembers } from '@/lib/server/studies/studies';
 
 export type FormState =
-  | { error?: string; fieldErrors?: Record<string, string>; values?: Record<string, string>; catalogErrors?: CatalogError[]; attempt?: number }
+  | {
+      error?: string;
+      fieldErrors?: Record<string, string>;
+      values?: Record<string, string>;
+      catalogErrors?: CatalogError[];
+      attempt?: number;
+    }
   | undefined;
 
 export async function createStudyAction(prev: FormState, form: FormData): Promise<FormState> {

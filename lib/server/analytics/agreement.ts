@@ -161,7 +161,14 @@ export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap
   const frame = loadFrame(db, study);
   const human = loadHumanLabels(db, frame);
   const seed = bootstrapSeed(study.seed, 'agreement');
-  const core = agreementByCriterion(human, frame.n, frame.criteria, frame.criteria.map(() => Q), replicates, seed);
+  const core = agreementByCriterion(
+    human,
+    frame.n,
+    frame.criteria,
+    frame.criteria.map(() => Q),
+    replicates,
+    seed,
+  );
   return { studyId, labelSet: LABEL_SET, bootstrap: bootstrapInfo(replicates, seed), ...core };
 }
 

@@ -196,5 +196,11 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     });
   }
 
-  return { studyId, judgePosition, humanPosition, ...(humanPosition.length ? {} : { humanPositionReason: 'no_display_order' as const }), length };
+  return {
+    studyId,
+    judgePosition,
+    humanPosition,
+    ...(humanPosition.length ? {} : { humanPositionReason: 'no_display_order' as const }),
+    length,
+  };
 }

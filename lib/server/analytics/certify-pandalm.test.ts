@@ -42,7 +42,10 @@ describe('judge-corrected win rate of response 1 (PPI++)', () => {
     const db = getDb();
     const frame = loadFrame(db, analysableStudy(db, lead, studyId));
     const gold = loadGold(db, frame).gold;
-    const run = db.$client.prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt-3.5-turbo'").pluck().get(studyId) as number;
+    const run = db.$client
+      .prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt-3.5-turbo'")
+      .pluck()
+      .get(studyId) as number;
     const verdict = loadJudge(db, frame, run).verdict;
     // Hide the ground truth of a seeded random 80 % of the items from the estimator.
     const rng = createRng(20250701);
@@ -73,7 +76,12 @@ describe('judge-corrected win rate of response 1 (PPI++)', () => {
     expect(half.corrected.map((r) => r.judge)).toEqual(['gpt-3.5-turbo', 'pandalm-7b']);
     // Every PandaLM item has ground truth: nothing is left for the judge to add, and the report says so.
     const [gpt] = half.corrected[0].cells;
-    expect(gpt).toMatchObject({ labelled: 974, unlabelled: 0, labelledUnjudged: 25, corrected: { value: null, reason: 'no_unlabelled_items' } });
+    expect(gpt).toMatchObject({
+      labelled: 974,
+      unlabelled: 0,
+      labelledUnjudged: 25,
+      corrected: { value: null, reason: 'no_unlabelled_items' },
+    });
     const excluded = leaderboardReport(lead, studyId, { tiePolicy: 'exclude', bootstrap: 0 });
     expect(excluded.corrected[0].cells[0].corrected).toEqual({ value: null, reason: 'not_a_mean' });
     // One model only: no ranking to compare.
@@ -93,8 +101,11 @@ describe('rank agreement of the two PandaLM judges', () => {
     const pairOf = new Map(raw.map((r) => [`pandalm-${r.idx}`, r.cmp_key.split('_')]));
     const db = getDb();
     const frame = loadFrame(db, analysableStudy(db, lead, studyId));
-    const external = new Map(db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ?').raw().all(studyId) as [number, string][]);
-    const runId = (name: string) => db.$client.prepare('SELECT id FROM judge_runs WHERE study_id = ? AND name = ?').pluck().get(studyId, name) as number;
+    const external = new Map(
+      db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ?').raw().all(studyId) as [number, string][],
+    );
+    const runId = (name: string) =>
+      db.$client.prepare('SELECT id FROM judge_runs WHERE study_id = ? AND name = ?').pluck().get(studyId, name) as number;
     const graders = {
       people: loadGold(db, frame).gold,
       gpt: loadJudge(db, frame, runId('gpt-3.5-turbo')).verdict,
@@ -141,10 +152,18 @@ describe('alternative annotator test on PandaLM', () => {
     const gpt = certifyReport(lead, studyId, { judge: 'gpt-3.5-turbo' }).altTest;
     expect(gpt).toMatchObject({ epsilon: 0.2, minReviewers: 3 });
     const [c] = gpt.criteria;
-    expect(c).toMatchObject({ criterion: 'overall', itemsWithEnoughReviewers: 999, itemsUsed: 974, annotatorsTested: 3, judgeCanReplace: false });
+    expect(c).toMatchObject({
+      criterion: 'overall',
+      itemsWithEnoughReviewers: 999,
+      itemsUsed: 974,
+      annotatorsTested: 3,
+      judgeCanReplace: false,
+    });
     expect(c.winningRate.value).toBe(0);
     expect(c.advantageProbability.value!.toFixed(4)).toBe('0.7580');
-    expect(c.annotators.map((a) => [a.annotator, a.items, a.rhoJudge.value!.toFixed(4), a.rhoHuman.value!.toFixed(4), a.judgeWins])).toEqual([
+    expect(
+      c.annotators.map((a) => [a.annotator, a.items, a.rhoJudge.value!.toFixed(4), a.rhoHuman.value!.toFixed(4), a.judgeWins]),
+    ).toEqual([
       ['pandalm-annotator1', 974, '0.7587', '0.9815', false],
       ['pandalm-annotator2', 974, '0.7567', '0.9702', false],
       ['pandalm-annotator3', 974, '0.7587', '0.9825', false],

@@ -41,7 +41,13 @@ describe('rank agreement', () => {
         { name: 'same', lines: items.map((it) => ({ item: it.id, labels: { overall: gt(it.id) } })) },
         { name: 'reversed', lines: items.map((it) => ({ item: it.id, labels: { overall: reversed(it.id) } })) },
         // Wrong on the first item of every model: the order is blurred, not reversed.
-        { name: 'noisy', lines: items.map((it) => ({ item: it.id, labels: { overall: it.id.endsWith('-0') ? (gt(it.id) === 'win' ? 'lose' : 'win') : gt(it.id) } })) },
+        {
+          name: 'noisy',
+          lines: items.map((it) => ({
+            item: it.id,
+            labels: { overall: it.id.endsWith('-0') ? (gt(it.id) === 'win' ? 'lose' : 'win') : gt(it.id) },
+          })),
+        },
       ],
     };
     const id = buildStudy(lead, dir, spec);
@@ -50,7 +56,15 @@ describe('rank agreement', () => {
     const byGrader = Object.fromEntries(r.rankAgreement.map((a) => [a.grader, a]));
     expect(Object.keys(byGrader).sort()).toEqual(['noisy', 'reversed', 'same']);
     expect(byGrader.same.intervals.tauB).toMatchObject({ method: 'bootstrap', lower: null, reason: 'not_computed' });
-    expect(byGrader.same).toMatchObject({ scope: 'overall', models: 5, tauB: { value: 1 }, spearmanRho: { value: 1 }, concordant: 10, discordant: 0, kendallMethod: 'exact' });
+    expect(byGrader.same).toMatchObject({
+      scope: 'overall',
+      models: 5,
+      tauB: { value: 1 },
+      spearmanRho: { value: 1 },
+      concordant: 10,
+      discordant: 0,
+      kendallMethod: 'exact',
+    });
     // The exact two-sided p of a perfect ranking of five models is 2/5! = 1/60.
     expect(byGrader.same.tauBPValue.value).toBeCloseTo(1 / 60, 12);
     expect(byGrader.reversed).toMatchObject({ models: 5, tauB: { value: -1 }, concordant: 0, discordant: 10 });
@@ -203,7 +217,9 @@ describe('human position bias from the stored display order', () => {
     expect(r.length.find((l) => l.grader === GROUND_TRUTH_GRADER)).toMatchObject({ criterion: 'overall', n: 20 });
     // The reply lengths were stored with the items: "Reply of m to q-k" against "Reference reply to q-k".
     const lengths = getDb()
-      .$client.prepare('SELECT i.external_id, l.length_a, l.length_b FROM item_reply_lengths l JOIN items i ON i.id = l.item_id WHERE l.study_id = ?')
+      .$client.prepare(
+        'SELECT i.external_id, l.length_a, l.length_b FROM item_reply_lengths l JOIN items i ON i.id = l.item_id WHERE l.study_id = ?',
+      )
       .raw()
       .all(id) as [string, number, number][];
     expect(lengths).toHaveLength(20);

@@ -8,7 +8,18 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { type Frame, type HumanLabels, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
+import {
+  type Frame,
+  type HumanLabels,
+  Q,
+  analysableStudy,
+  judgeNameSchema,
+  judgeRunNamed,
+  loadFrame,
+  loadGold,
+  loadHumanLabels,
+  loadJudge,
+} from './data';
 import type { AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
 
 /** Miscoverage of the confidence sequence: the bounds hold at every step at once with 95 % probability. */
@@ -189,7 +200,9 @@ export function certifyReport(
   });
   const cert = certifyMean(state, target);
   const bounds: IntervalDto =
-    order.length === 0 ? { method: 'confidence_sequence', lower: null, upper: null, reason: 'no_items' } : certInterval('confidence_sequence', cert.bounds);
+    order.length === 0
+      ? { method: 'confidence_sequence', lower: null, upper: null, reason: 'no_items' }
+      : certInterval('confidence_sequence', cert.bounds);
 
   return {
     studyId,
@@ -205,7 +218,10 @@ export function certifyReport(
     decision: cert.decision.value,
     ...(cert.decision.value === null ? { decisionReason: cert.decision.reason } : {}),
     bounds,
-    drift: cert.bounds.lower !== null && order.length > 0 && (agree / order.length < cert.bounds.lower || agree / order.length > cert.bounds.upper),
+    drift:
+      cert.bounds.lower !== null &&
+      order.length > 0 &&
+      (agree / order.length < cert.bounds.lower || agree / order.length > cert.bounds.upper),
     itemsNeeded: certStat(cert.itemsNeeded),
     pathStep: step,
     path,

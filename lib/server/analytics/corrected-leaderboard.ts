@@ -1,13 +1,5 @@
 import 'server-only';
-import {
-  type CertInterval,
-  type CertStat,
-  type PpiEstimate,
-  type TiePolicy,
-  ppiMean,
-  ppiOutcomes,
-  rankCorrelation,
-} from '@/lib/stats';
+import { type CertInterval, type CertStat, type PpiEstimate, type TiePolicy, ppiMean, ppiOutcomes, rankCorrelation } from '@/lib/stats';
 import type { Frame } from './data';
 import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
@@ -69,7 +61,15 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
       if (policy === 'exclude') {
         const no = none('not_a_mean');
         const ni = noInterval('not_a_mean');
-        cells.push({ ...base, humanOnly: no, judgeOnly: no, corrected: no, lambda: no, effectiveLabels: no, intervals: { humanOnly: ni, judgeOnly: ni, corrected: ni } });
+        cells.push({
+          ...base,
+          humanOnly: no,
+          judgeOnly: no,
+          corrected: no,
+          lambda: no,
+          effectiveLabels: no,
+          intervals: { humanOnly: ni, judgeOnly: ni, corrected: ni },
+        });
         return;
       }
       const scoring = { kind: 'pairwise' as const, policy };

@@ -537,7 +537,10 @@ export type RubricAlignmentReportDto = {
   overall: RubricAlignmentSummaryDto;
   byCriterion: (RubricAlignmentSummaryDto & { criterion: string; name: string; unjudged: number })[];
   /** By tutor (the reply's `source`), every dimension pooled, and per dimension (Padó Table 3). */
-  byModel: (RubricAlignmentSummaryDto & { model: string; byCriterion: (RubricAlignmentSummaryDto & { criterion: string; name: string })[] })[];
+  byModel: (RubricAlignmentSummaryDto & {
+    model: string;
+    byCriterion: (RubricAlignmentSummaryDto & { criterion: string; name: string })[];
+  })[];
   unjudged: number;
 };
 

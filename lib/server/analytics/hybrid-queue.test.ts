@@ -26,7 +26,11 @@ const unlabelled = [...Array.from({ length: 40 }, () => 'lose' as const), ...Arr
 const { dir } = useTestDatabase();
 let lead: Actor, r1: Actor, r2: Actor;
 let studyId: number;
-const count = (sql: string, ...a: unknown[]) => getDb().$client.prepare(sql).pluck().get(...a) as number;
+const count = (sql: string, ...a: unknown[]) =>
+  getDb()
+    .$client.prepare(sql)
+    .pluck()
+    .get(...a) as number;
 
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');

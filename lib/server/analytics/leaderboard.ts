@@ -21,7 +21,23 @@ import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
 import type { IntervalDto, LeaderboardReportDto, LeaderboardRowDto, StatDto } from './dto';
-import { type CriterionInfo, type Frame, Q, analysableStudy, bootstrapEstimates, bootstrapInfo, bootstrapSeed, loadFrame, loadGold, loadJudge, missing, noInterval, replicatesSchema, statDto, wilson } from './data';
+import {
+  type CriterionInfo,
+  type Frame,
+  Q,
+  analysableStudy,
+  bootstrapEstimates,
+  bootstrapInfo,
+  bootstrapSeed,
+  loadFrame,
+  loadGold,
+  loadJudge,
+  missing,
+  noInterval,
+  replicatesSchema,
+  statDto,
+  wilson,
+} from './data';
 
 /** The grader name of the human ground truth (judge runs are named by their run name). */
 export const GROUND_TRUTH_GRADER = 'ground truth';
@@ -144,7 +160,12 @@ export function leaderboardReport(
     models: frame.models,
     graders: graders.map((g) => g.name),
     rows,
-    corrected: correctedLeaderboard(frame, gold, graders.filter((g) => g.judge), tiePolicy),
+    corrected: correctedLeaderboard(
+      frame,
+      gold,
+      graders.filter((g) => g.judge),
+      tiePolicy,
+    ),
     rankAgreement: rankAgreement(
       rows,
       GROUND_TRUTH_GRADER,

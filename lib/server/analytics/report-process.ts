@@ -36,7 +36,13 @@ async function turn<T>(fn: () => Promise<T>): Promise<T> {
 const bootstrapOnly = z.object({ bootstrap: replicatesSchema });
 
 /** The reports that have bootstrap intervals; the others are computed here at once. */
-const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>(['agreement', 'alignment', 'leaderboard', 'rubric-agreement', 'rubric-alignment']);
+const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>([
+  'agreement',
+  'alignment',
+  'leaderboard',
+  'rubric-agreement',
+  'rubric-alignment',
+]);
 
 /**
  * Reports that read every label row of a study in order (the settle order, the display order of each label): a few

@@ -45,7 +45,13 @@ export function computeReport<R extends ReportName>(actor: Actor, studyId: numbe
       case 'rubric-leaderboard':
         return rubricLeaderboardReport(actor, studyId, { sample: o.sample });
       case 'rubric-hybrid':
-        return rubricHybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, lenient: o.lenient, sample: o.sample });
+        return rubricHybridReport(actor, studyId, {
+          judge: o.judge ?? '',
+          criterion: o.criterion,
+          target: o.target,
+          lenient: o.lenient,
+          sample: o.sample,
+        });
     }
     throw new Error(`unknown report ${String(name)}`);
   })();

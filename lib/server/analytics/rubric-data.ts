@@ -183,7 +183,13 @@ export function rubricJudgeRunNamed(db: Db, studyId: number, name: string) {
  * One sample of a judge run's verdicts, dimension-major (`verdict[d * n + i]`, −1 where none). A sample the run
  * does not have is refused with the samples it has, unless `lenientMissing` (the leaderboard's runs without it).
  */
-export function loadRubricJudge(db: Db, frame: RubricFrame, run: { id: number; name: string }, sample: number, lenientMissing = false): Int8Array {
+export function loadRubricJudge(
+  db: Db,
+  frame: RubricFrame,
+  run: { id: number; name: string },
+  sample: number,
+  lenientMissing = false,
+): Int8Array {
   const { n, D } = frame;
   const verdict = new Int8Array(D * n).fill(-1);
   let read = 0;
@@ -203,7 +209,9 @@ export function loadRubricJudge(db: Db, frame: RubricFrame, run: { id: number; n
   }
   if (read === 0 && sample !== 1 && !lenientMissing) {
     const have = rubricJudgeSamples(db, run.id);
-    throw invalid(`The judge run "${run.name}" has no sample ${sample}; its samples: ${have.join(', ') || 'none'}.`, { sample: 'Unknown sample' });
+    throw invalid(`The judge run "${run.name}" has no sample ${sample}; its samples: ${have.join(', ') || 'none'}.`, {
+      sample: 'Unknown sample',
+    });
   }
   return verdict;
 }

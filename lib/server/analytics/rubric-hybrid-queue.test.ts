@@ -35,7 +35,11 @@ const NEW: [string, string, number][] = [
 useTestDatabase();
 let lead: Actor;
 let studyId: number;
-const count = (sql: string, ...a: unknown[]) => getDb().$client.prepare(sql).pluck().get(...a) as number;
+const count = (sql: string, ...a: unknown[]) =>
+  getDb()
+    .$client.prepare(sql)
+    .pluck()
+    .get(...a) as number;
 
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
@@ -52,7 +56,10 @@ beforeAll(async () => {
     judges: [
       {
         name: 'llm',
-        lines: [...cal.map((c, k) => ({ item: `cal-${k}`, labels: { mi: c.judge } })), ...fresh.map((c, k) => ({ item: `new-${k}`, labels: { mi: c.judge } }))],
+        lines: [
+          ...cal.map((c, k) => ({ item: `cal-${k}`, labels: { mi: c.judge } })),
+          ...fresh.map((c, k) => ({ item: `new-${k}`, labels: { mi: c.judge } })),
+        ],
       },
     ],
   });
@@ -60,7 +67,9 @@ beforeAll(async () => {
 
 const assignedNew = () =>
   getDb()
-    .$client.prepare("SELECT i.external_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.external_id LIKE 'new-%' ORDER BY i.id")
+    .$client.prepare(
+      "SELECT i.external_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.external_id LIKE 'new-%' ORDER BY i.id",
+    )
     .pluck()
     .all(studyId) as string[];
 
@@ -71,7 +80,7 @@ describe('the rubric hybrid review queue', () => {
     expect(codeOf(() => openRubricHybridQueue(r1, studyId, { judge: 'llm', usernames: ['r1'] }))).toMatch(/forbidden|not_found/);
   });
 
-  it("one plan for every tutor: sends the judge's unreviewed \"No\" to people", () => {
+  it('one plan for every tutor: sends the judge\'s unreviewed "No" to people', () => {
     const q = openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, usernames: ['r1', 'r2'] });
     expect(q).toMatchObject({ criterion: 'mi', lenient: true, perTutor: false, routed: 10, extra: 0 });
     expect(q.assignments.reduce((s, a) => s + a.items, 0)).toBe(10);
@@ -84,7 +93,14 @@ describe('the rubric hybrid review queue', () => {
     // B's "No" are queued already; A's plan wants 72 extra reviews of "Yes" and A has 30 unreviewed.
     expect(q).toMatchObject({ perTutor: true, routed: 0, extra: 30 });
     expect(assignedNew()).toHaveLength(40);
-    expect(count("SELECT count(*) FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.source_a = 'A' AND i.external_id LIKE 'new-%'", studyId)).toBe(30);
-    expect(codeOf(() => openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] }))).toBe('conflict');
+    expect(
+      count(
+        "SELECT count(*) FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.source_a = 'A' AND i.external_id LIKE 'new-%'",
+        studyId,
+      ),
+    ).toBe(30);
+    expect(codeOf(() => openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] }))).toBe(
+      'conflict',
+    );
   });
 });

@@ -55,7 +55,9 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
     const codes = planCodes(frame, d, loadRubricGold(db, frame).gold, loadRubricJudge(db, frame, run, opts.sample), report.lenient);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = frame.items.ids;
-    const plans = opts.perTutor ? report.byModel.map((m, t) => ({ tutor: t, plan: m as HybridPlanDto })) : [{ tutor: -1, plan: report as HybridPlanDto }];
+    const plans = opts.perTutor
+      ? report.byModel.map((m, t) => ({ tutor: t, plan: m as HybridPlanDto }))
+      : [{ tutor: -1, plan: report as HybridPlanDto }];
     let routed = 0;
     let extra = 0;
     const chosen: number[] = [];
@@ -78,15 +80,32 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
 
     const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
     const offset = new Map(reviewers.map((u) => [u, assignmentsQ.lastQueuePosition(db, studyId, u)]));
-    for (const p of plannedRows) assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
+    for (const p of plannedRows)
+      assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
     studiesQ.addMembers(db, studyId, reviewers);
     const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
     audit(db, {
       userId: actor.id,
       action: 'hybrid_queue_opened',
       studyId,
-      detail: { judge: opts.judge, criterion: report.criterion, target: opts.target, lenient: report.lenient, perTutor: opts.perTutor, routed, extra },
+      detail: {
+        judge: opts.judge,
+        criterion: report.criterion,
+        target: opts.target,
+        lenient: report.lenient,
+        perTutor: opts.perTutor,
+        routed,
+        extra,
+      },
     });
-    return { judge: opts.judge, criterion: report.criterion, lenient: report.lenient, perTutor: opts.perTutor, routed, extra, assignments: perUser };
+    return {
+      judge: opts.judge,
+      criterion: report.criterion,
+      lenient: report.lenient,
+      perTutor: opts.perTutor,
+      routed,
+      extra,
+      assignments: perUser,
+    };
   });
 }

@@ -38,24 +38,39 @@ beforeAll(async () => {
   importItems(
     lead,
     studyId,
-    jsonl('items.jsonl', rows.map(([id, source]) => ({ id, history: [{ role: 'student', text: 'Is it 12?' }], reply: { source, text: `Reply ${id}` } }))),
+    jsonl(
+      'items.jsonl',
+      rows.map(([id, source]) => ({ id, history: [{ role: 'student', text: 'Is it 12?' }], reply: { source, text: `Reply ${id}` } })),
+    ),
     'concord',
   );
   importAnnotations(
     lead,
     studyId,
-    jsonl('prior.jsonl', rows.flatMap(([item, , a, b]) => [{ item, annotator: 'rev1', labels: labels(a) }, { item, annotator: 'rev2', labels: labels(b) }])),
+    jsonl(
+      'prior.jsonl',
+      rows.flatMap(([item, , a, b]) => [
+        { item, annotator: 'rev1', labels: labels(a) },
+        { item, annotator: 'rev2', labels: labels(b) },
+      ]),
+    ),
   );
   importJudge(
     lead,
     studyId,
-    jsonl('judge.jsonl', rows.flatMap(([item, , , , s1, s2]) => [{ item, judge: 'critic', labels: labels(s1), sample: 1 }, { item, judge: 'critic', labels: labels(s2), sample: 2 }])),
+    jsonl(
+      'judge.jsonl',
+      rows.flatMap(([item, , , , s1, s2]) => [
+        { item, judge: 'critic', labels: labels(s1), sample: 1 },
+        { item, judge: 'critic', labels: labels(s2), sample: 2 },
+      ]),
+    ),
     'concord',
   );
 });
 
 describe('rubric reports on imported data', () => {
-  it('alignment per sample, with the reviewers\' disagreement leaving c4 out', () => {
+  it("alignment per sample, with the reviewers' disagreement leaving c4 out", () => {
     const s1 = rubricAlignmentReport(lead, studyId, { judge: 'critic', bootstrap: 0 });
     expect(s1).toMatchObject({ samples: [1, 2], groundTruth: { labels: 6, incompleteItems: 1 } });
     // leak: gold OK REJECT OK, judge OK OK OK → 2 of 3; help: gold OK OK REJECT, judge the same → 3 of 3.

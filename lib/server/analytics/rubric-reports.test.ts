@@ -95,7 +95,10 @@ beforeAll(async () => {
       {
         name: 'gpt',
         lines: [
-          ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({ item, labels: leak ? { [MI]: mi, leak } : ({ [MI]: mi } as Record<string, string>) })),
+          ...Object.entries(JUDGE).map(([item, [mi, leak]]) => ({
+            item,
+            labels: leak ? { [MI]: mi, leak } : ({ [MI]: mi } as Record<string, string>),
+          })),
           ...ROWS.map(([item]) => ({ item, sample: 2, labels: { [MI]: Y, leak: 'OK' } })),
         ],
       },
@@ -183,23 +186,55 @@ describe('rubricAlignmentReport', () => {
     expect(mi.cohenKappa.value).toBeCloseTo(cohenKappa(mi.confusion!).value!, 12);
     expect(mi.intervals.alignmentRate).toEqual(wilson(3, 6));
     // Lenient: To some extent counts as Yes → gold Y Y N Y Y N, judge Y Y Y Y Y N.
-    expect(mi.lenient).toMatchObject({ n: 6, agree: 5, labels: ['No', 'Yes'], confusion: [[1, 1], [0, 4]] });
+    expect(mi.lenient).toMatchObject({
+      n: 6,
+      agree: 5,
+      labels: ['No', 'Yes'],
+      confusion: [
+        [1, 1],
+        [0, 4],
+      ],
+    });
     const leak = r.byCriterion[1];
-    expect(leak).toMatchObject({ criterion: 'leak', n: 5, agree: 4, unjudged: 1, confusion: [[2, 0], [1, 2]] });
+    expect(leak).toMatchObject({
+      criterion: 'leak',
+      n: 5,
+      agree: 4,
+      unjudged: 1,
+      confusion: [
+        [2, 0],
+        [1, 2],
+      ],
+    });
     expect(leak.lenient).toBeUndefined();
   });
 
   it('pools dimensions overall and per tutor, and keeps Padó Table 3: per tutor × dimension', () => {
     const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 });
     // Different label sets: only the share of matches is defined when pooled.
-    expect(r.overall).toMatchObject({ n: 11, agree: 7, labels: null, confusion: null, cohenKappa: { value: null, reason: 'mixed_label_sets' } });
+    expect(r.overall).toMatchObject({
+      n: 11,
+      agree: 7,
+      labels: null,
+      confusion: null,
+      cohenKappa: { value: null, reason: 'mixed_label_sets' },
+    });
     expect(r.overall.lenient).toBeUndefined();
     expect(r.byModel.map((m) => [m.model, m.n, m.agree])).toEqual([
       ['t1', 6, 4],
       ['t2', 5, 3],
     ]);
     const t2mi = r.byModel[1].byCriterion[0];
-    expect(t2mi).toMatchObject({ criterion: MI, n: 3, agree: 2, confusion: [[1, 0, 0], [0, 0, 1], [0, 0, 1]] });
+    expect(t2mi).toMatchObject({
+      criterion: MI,
+      n: 3,
+      agree: 2,
+      confusion: [
+        [1, 0, 0],
+        [0, 0, 1],
+        [0, 0, 1],
+      ],
+    });
     expect(t2mi.lenient).toMatchObject({ n: 3, agree: 3 });
     expect(r.byModel[0].byCriterion[1]).toMatchObject({ criterion: 'leak', n: 3, agree: 3 });
   });
@@ -212,7 +247,11 @@ describe('rubricAlignmentReport', () => {
     expect(codeOf(() => rubricAlignmentReport(lead, studyId, { judge: 'nobody' }))).toBe('not_found');
     const json = reportJson(rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 })) as {
       overall: { alignmentRate: number; cohenKappa: null; cohenKappaReason: string };
-      byCriterion: { macroF1: number; classwise: { label: string; accuracy: number | null; recall: number | null }[]; lenient: { alignmentRate: number } }[];
+      byCriterion: {
+        macroF1: number;
+        classwise: { label: string; accuracy: number | null; recall: number | null }[];
+        lenient: { alignmentRate: number };
+      }[];
       byModel: { model: string; byCriterion: { criterion: string }[] }[];
     };
     expect(json.overall.alignmentRate).toBeCloseTo(7 / 11, 12);
@@ -410,16 +449,30 @@ describe('the rubric reports as CSV', () => {
     expect(summaries[0].slice(0, 8)).toEqual(['judge', 'sample', 'tutor', 'dimension', 'scoring', 'n', 'agree', 'accuracy']);
     // overall; MI strict + lenient; leak; per tutor: pooled, MI strict + lenient, leak → 1 + 3 + 2 × 4 rows.
     expect(summaries).toHaveLength(1 + 1 + 3 + 2 * 4);
-    expect(summaries.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'lenient')!.slice(5, 8)).toEqual(['6', '5', String(5 / 6)]);
+    expect(summaries.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'lenient')!.slice(5, 8)).toEqual([
+      '6',
+      '5',
+      String(5 / 6),
+    ]);
     const confusion = csv(reportCsv('rubric-alignment', 'confusion', r));
     const mi = confusion.filter((row) => row[2] === 'all' && row[3] === MI && row[4] === 'strict').map((row) => row.slice(5));
     expect(mi).toEqual([
-      ['No', 'No', '1'], ['No', 'To some extent', '0'], ['No', 'Yes', '1'],
-      ['To some extent', 'No', '0'], ['To some extent', 'To some extent', '0'], ['To some extent', 'Yes', '1'],
-      ['Yes', 'No', '0'], ['Yes', 'To some extent', '1'], ['Yes', 'Yes', '2'],
+      ['No', 'No', '1'],
+      ['No', 'To some extent', '0'],
+      ['No', 'Yes', '1'],
+      ['To some extent', 'No', '0'],
+      ['To some extent', 'To some extent', '0'],
+      ['To some extent', 'Yes', '1'],
+      ['Yes', 'No', '0'],
+      ['Yes', 'To some extent', '1'],
+      ['Yes', 'Yes', '2'],
     ]);
     const classwise = csv(reportCsv('rubric-alignment', 'classwise', r));
-    expect(classwise.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'strict' && row[5] === 'Yes')!.slice(6, 9)).toEqual(['4', '2', '0.5']);
+    expect(classwise.find((row) => row[2] === 'all' && row[3] === MI && row[4] === 'strict' && row[5] === 'Yes')!.slice(6, 9)).toEqual([
+      '4',
+      '2',
+      '0.5',
+    ]);
   });
 
   it('leaderboard, hybrid and agreement tables', () => {
@@ -427,7 +480,9 @@ describe('the rubric reports as CSV', () => {
     expect(board[0].slice(0, 6)).toEqual(['tutor', 'grader', 'dimension', 'n', 'desired', 'share']);
     expect(board.find((row) => row[0] === 't2' && row[1] === 'ground truth' && row[2] === MI)!.slice(3, 5)).toEqual(['3', '1']);
     expect(board).toHaveLength(1 + 2 * 2 * 2);
-    const plans = csv(reportCsv('rubric-hybrid', 'plans', rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true })));
+    const plans = csv(
+      reportCsv('rubric-hybrid', 'plans', rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true })),
+    );
     expect(plans.map((row) => [row[3], row[4], row[5]])).toEqual([
       ['tutor', 'dimension', 'scoring'],
       ['all', MI, 'lenient'],
@@ -447,12 +502,18 @@ describe('rubric labels and rulings are append-only (migration 0017)', () => {
   it('refuses an edit, and a delete that leaves their annotation or item behind', () => {
     const sql = getDb().$client;
     const label = sql
-      .prepare('SELECT l.annotation_id, l.dimension FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id JOIN assignments a ON a.id = n.assignment_id WHERE a.study_id = ? LIMIT 1')
+      .prepare(
+        'SELECT l.annotation_id, l.dimension FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id JOIN assignments a ON a.id = n.assignment_id WHERE a.study_id = ? LIMIT 1',
+      )
       .raw()
       .get(studyId) as [number, number];
     expect(label).toBeDefined();
-    expect(() => sql.prepare('UPDATE rubric_labels SET label = 0 WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(/append-only/);
-    expect(() => sql.prepare('DELETE FROM rubric_labels WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(/deleted only with their annotation/);
+    expect(() => sql.prepare('UPDATE rubric_labels SET label = 0 WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(
+      /append-only/,
+    );
+    expect(() => sql.prepare('DELETE FROM rubric_labels WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(
+      /deleted only with their annotation/,
+    );
     const ruling = sql
       .prepare('SELECT r.id FROM rubric_adjudications r JOIN items i ON i.id = r.item_id WHERE i.study_id = ? LIMIT 1')
       .pluck()
@@ -464,26 +525,38 @@ describe('rubric labels and rulings are append-only (migration 0017)', () => {
 });
 
 describe('the judge packs (migration 0012) follow the verdict rows', () => {
-  it('a finished run\'s verdicts are neither edited nor deleted alone; after a cascade from a deleted item the packs equal the rows', () => {
+  it("a finished run's verdicts are neither edited nor deleted alone; after a cascade from a deleted item the packs equal the rows", () => {
     const sql = getDb().$client;
     const runId = sql.prepare("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'gpt'").pluck().get(studyId) as number;
-    const item = (ext: string) => sql.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, ext) as number;
+    const item = (ext: string) =>
+      sql.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, ext) as number;
     const fromRows = () =>
       sql
         .prepare('SELECT sample, item_id, dimension, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY sample, item_id, dimension')
         .raw()
         .all(runId) as number[][];
     const fromPacks = () =>
-      (sql.prepare('SELECT sample, item_id, packed FROM rubric_judge_label_packs WHERE run_id = ? ORDER BY sample, item_id').raw().all(runId) as [number, number, string][])
-        .flatMap(([sample, itemId, packed]) => Array.from(packed, (ch) => [sample, itemId, (ch.charCodeAt(0) - 48) >> 4, (ch.charCodeAt(0) - 48) & 15]))
+      (
+        sql
+          .prepare('SELECT sample, item_id, packed FROM rubric_judge_label_packs WHERE run_id = ? ORDER BY sample, item_id')
+          .raw()
+          .all(runId) as [number, number, string][]
+      )
+        .flatMap(([sample, itemId, packed]) =>
+          Array.from(packed, (ch) => [sample, itemId, (ch.charCodeAt(0) - 48) >> 4, (ch.charCodeAt(0) - 48) & 15]),
+        )
         .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     expect(fromPacks()).toEqual(fromRows());
     // Migration 0017: append-only, like the pairwise verdicts.
     expect(() =>
-      sql.prepare('DELETE FROM rubric_judge_labels WHERE run_id = ? AND item_id = ? AND dimension = 1 AND sample = 1').run(runId, item('i1')),
+      sql
+        .prepare('DELETE FROM rubric_judge_labels WHERE run_id = ? AND item_id = ? AND dimension = 1 AND sample = 1')
+        .run(runId, item('i1')),
     ).toThrow(/deleted only with their run or item/);
     expect(() =>
-      sql.prepare('UPDATE rubric_judge_labels SET label = 0 WHERE run_id = ? AND item_id = ? AND dimension = 0 AND sample = 2').run(runId, item('i2')),
+      sql
+        .prepare('UPDATE rubric_judge_labels SET label = 0 WHERE run_id = ? AND item_id = ? AND dimension = 0 AND sample = 2')
+        .run(runId, item('i2')),
     ).toThrow(/append-only/);
     const before = fromRows().length;
     const ofI3 = fromRows().filter((r) => r[1] === item('i3')).length;

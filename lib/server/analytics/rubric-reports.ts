@@ -329,7 +329,11 @@ function desiredTables(frame: RubricFrame) {
  * shares corrected by the ground truth (PPI++) per tutor × dimension, and rank agreement of the tutors' order.
  * Leads and admins only.
  */
-export function rubricLeaderboardReport(actor: Actor, studyId: number, opts: { sample?: number | string } = {}): RubricLeaderboardReportDto {
+export function rubricLeaderboardReport(
+  actor: Actor,
+  studyId: number,
+  opts: { sample?: number | string } = {},
+): RubricLeaderboardReportDto {
   const db = getDb();
   const study = analysableRubricStudy(db, actor, studyId);
   const { sample } = parseInput(z.object({ sample: sampleSchema }), opts);
@@ -380,7 +384,11 @@ export function rubricLeaderboardReport(actor: Actor, studyId: number, opts: { s
       const perCriterion: Record<string, StatDto> = {};
       const lenient: Record<string, StatDto> = {};
       const counts: RubricLeaderboardRowDto['counts'] = {};
-      const intervals: RubricLeaderboardRowDto['intervals'] = { perCriterion: {}, lenient: {}, alignmentRate: noInterval('wilson', 'not_applicable') };
+      const intervals: RubricLeaderboardRowDto['intervals'] = {
+        perCriterion: {},
+        lenient: {},
+        alignmentRate: noInterval('wilson', 'not_applicable'),
+      };
       frame.dimensions.forEach((dim, d) => {
         const j = t * D + d;
         const m = x.count[j];
@@ -402,10 +410,13 @@ export function rubricLeaderboardReport(actor: Actor, studyId: number, opts: { s
     });
   });
 
-  const corrected = graders
-    .filter((g) => g.judge)
-    .map((g) => ({ judge: g.name, cells: correctedCells(frame, gold, g.codes, desired) }));
-  const scored = rows.map((r) => ({ model: r.model, grader: r.grader, perCriterion: r.perCriterion, overallAcc: missing('not_applicable') }));
+  const corrected = graders.filter((g) => g.judge).map((g) => ({ judge: g.name, cells: correctedCells(frame, gold, g.codes, desired) }));
+  const scored = rows.map((r) => ({
+    model: r.model,
+    grader: r.grader,
+    perCriterion: r.perCriterion,
+    overallAcc: missing('not_applicable'),
+  }));
   return {
     studyId,
     kind: 'rubric',
@@ -428,7 +439,12 @@ export function rubricLeaderboardReport(actor: Actor, studyId: number, opts: { s
  * every reply it labelled, corrected by the replies with ground truth (PPI++), beside the human-only and
  * judge-only estimates. Valid when the replies with ground truth are a random sample of the tutor's replies.
  */
-function correctedCells(frame: RubricFrame, gold: Int8Array, verdict: Int8Array, desired: ReturnType<typeof desiredTables>): RubricCorrectedCellDto[] {
+function correctedCells(
+  frame: RubricFrame,
+  gold: Int8Array,
+  verdict: Int8Array,
+  desired: ReturnType<typeof desiredTables>,
+): RubricCorrectedCellDto[] {
   const { n, D, tutorOf } = frame;
   const T = frame.tutors.length;
   const cells: RubricCorrectedCellDto[] = [];

@@ -23,10 +23,25 @@ export const DEMO_ACCOUNTS = [
     role: 'lead',
     sees: 'Every study: progress, items, reviewers, dashboards, exports; creates and edits studies.',
   },
-  { username: 'ann1', displayName: 'Annotator One', role: 'annotator', sees: 'Flow reviews, pairwise judging, and MRBench replies to label (20 dialogues already done by the seed).' },
+  {
+    username: 'ann1',
+    displayName: 'Annotator One',
+    role: 'annotator',
+    sees: 'Flow reviews, pairwise judging, and MRBench replies to label (20 dialogues already done by the seed).',
+  },
   { username: 'ann2', displayName: 'Annotator Two', role: 'annotator', sees: 'The same studies as ann1.' },
-  { username: 'ann3', displayName: 'Annotator Three', role: 'annotator', sees: 'MathDial flows, the second set of Bridge replies, and the AITutor-EvalKit replies.' },
-  { username: 'ann4', displayName: 'Annotator Four', role: 'annotator', sees: 'The second set of Bridge replies and the AITutor-EvalKit replies.' },
+  {
+    username: 'ann3',
+    displayName: 'Annotator Three',
+    role: 'annotator',
+    sees: 'MathDial flows, the second set of Bridge replies, and the AITutor-EvalKit replies.',
+  },
+  {
+    username: 'ann4',
+    displayName: 'Annotator Four',
+    role: 'annotator',
+    sees: 'The second set of Bridge replies and the AITutor-EvalKit replies.',
+  },
   {
     username: 'adj',
     displayName: 'Adjudicator Five',

@@ -22,7 +22,11 @@ const one = (sql: string, ...a: unknown[]) =>
 const logged: string[] = [];
 beforeAll(async () => {
   for (const u of ['ann1', 'ann2', 'ann3', 'ann4', 'adj']) await makeUser(u);
-  seedRubricDemo(cliActor(), (m) => logged.push(m), (m) => logged.push(`SKIPPED ${m}`));
+  seedRubricDemo(
+    cliActor(),
+    (m) => logged.push(m),
+    (m) => logged.push(`SKIPPED ${m}`),
+  );
 }, 120_000);
 
 type Label = { username: string; item: string; dimension: number; label: number; grp: string };
@@ -42,7 +46,10 @@ describe('the MRBench V3 demo study', () => {
     const replies = raw.reduce((n, r) => n + Object.keys(r.tutor_responses).length, 0);
     expect(one('SELECT count(*) FROM items WHERE study_id = ?', studyId())).toBe(replies);
     expect(
-      one("SELECT count(*) FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.study_id = ? AND u.username = 'mrbench-gold' AND a.state = 'submitted'", studyId()),
+      one(
+        "SELECT count(*) FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.study_id = ? AND u.username = 'mrbench-gold' AND a.state = 'submitted'",
+        studyId(),
+      ),
     ).toBe(replies);
     // Three reviewers per reply: gold, ann1 and ann2.
     expect(all('SELECT DISTINCT count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id', studyId())).toEqual([{ n: 3 }]);
@@ -92,10 +99,8 @@ describe('the AITutor-EvalKit demo study', () => {
   it('has the 85 sample replies and its three judges', () => {
     const id = one("SELECT id FROM studies WHERE name = 'AITutor-EvalKit sample'");
     expect(one('SELECT count(*) FROM items WHERE study_id = ?', id)).toBe(85);
-    expect(all<{ name: string }>("SELECT name FROM judge_runs WHERE study_id = ? AND state = 'done' ORDER BY name", id).map((r) => r.name)).toEqual([
-      'aitutor-evalkit-auto',
-      'gpt5',
-      'prometheus-eval/prometheus-7b-v2.0',
-    ]);
+    expect(
+      all<{ name: string }>("SELECT name FROM judge_runs WHERE study_id = ? AND state = 'done' ORDER BY name", id).map((r) => r.name),
+    ).toEqual(['aitutor-evalkit-auto', 'gpt5', 'prometheus-eval/prometheus-7b-v2.0']);
   });
 });

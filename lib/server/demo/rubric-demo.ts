@@ -107,7 +107,9 @@ function evalkitOnMrbench(actor: Actor, studyId: number, catalog: RubricCatalog,
         fs.writeFileSync(filtered, `${matching.join('\n')}\n`);
         importJudge(actor, studyId, filtered, 'concord', judge || (name.startsWith('auto') ? EVALKIT_AUTO_JUDGE : undefined), name);
       }
-      log(`  AITutor-EvalKit ${judge || name}: ${matched} of ${replies.size} judged replies match an MRBench V3 item${matched ? ' (imported)' : ''}`);
+      log(
+        `  AITutor-EvalKit ${judge || name}: ${matched} of ${replies.size} judged replies match an MRBench V3 item${matched ? ' (imported)' : ''}`,
+      );
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -120,14 +122,29 @@ export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: 
   const mrbench = path.join(publicDataDir(), 'mrbench', 'mrbench_v3_devset.json');
   if (!fs.existsSync(mrbench)) {
     say(skippedDatasetMessage('the MRBench V3 rubric study', mrbench));
-    const study = createStudy(actor, { kind: 'rubric', name: 'Rubric example (hand-written)', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, seed: 6 });
+    const study = createStudy(actor, {
+      kind: 'rubric',
+      name: 'Rubric example (hand-written)',
+      guidelines,
+      dimensions: 'mrbench-v3',
+      payRate: 0.3,
+      seed: 6,
+    });
     const report = importItems(actor, study.id, path.join(here, 'kmp-style', 'rubric.jsonl'), 'concord');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
     openStudy(actor, study.id);
     log(`Study ${study.id}: Rubric example (${report.inserted} hand-written replies to 3 dialogues, ann1 and ann2, adjudicated by adj)`);
   } else {
     // Three reviewers per reply: MRBench's gold labels, and the two demo annotators.
-    const study = createStudy(actor, { kind: 'rubric', name: 'MRBench V3 dev set', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, reviewersPerItem: 3, seed: 6 });
+    const study = createStudy(actor, {
+      kind: 'rubric',
+      name: 'MRBench V3 dev set',
+      guidelines,
+      dimensions: 'mrbench-v3',
+      payRate: 0.3,
+      reviewersPerItem: 3,
+      seed: 6,
+    });
     const catalog = study.dimensions!;
     const report = importItems(actor, study.id, mrbench, 'mrbench');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
@@ -147,7 +164,14 @@ export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: 
   const missing = [sample, ...judges].find((p) => !fs.existsSync(p));
   if (missing) say(skippedDatasetMessage('the AITutor-EvalKit rubric study', missing));
   else {
-    const study = createStudy(actor, { kind: 'rubric', name: 'AITutor-EvalKit sample', guidelines, dimensions: 'mrbench-v3', payRate: 0.3, seed: 7 });
+    const study = createStudy(actor, {
+      kind: 'rubric',
+      name: 'AITutor-EvalKit sample',
+      guidelines,
+      dimensions: 'mrbench-v3',
+      payRate: 0.3,
+      seed: 7,
+    });
     const report = importItems(actor, study.id, sample, 'aitutor-evalkit');
     setStudyMembers(actor, study.id, { usernames: ['ann3', 'ann4'], adjudicator: 'adj' });
     openStudy(actor, study.id);

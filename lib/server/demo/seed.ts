@@ -38,7 +38,8 @@ export async function seedDemo({
   const people = countUsersExcept(db, CLI_USERNAME);
   if (ifEmpty && people > 0) return { skipped: true };
   const actor = cliActor();
-  for (const { username, displayName, role } of DEMO_ACCOUNTS) await createUser(actor, { username, displayName, role, password: DEMO_PASSWORD });
+  for (const { username, displayName, role } of DEMO_ACCOUNTS)
+    await createUser(actor, { username, displayName, role, password: DEMO_PASSWORD });
   // From here on the sign-in page lists the demo accounts: this database holds nothing but the demo.
   markDemo(db);
   log(`Accounts: ${DEMO_ACCOUNTS.map((a) => a.username).join(', ')} (password "${DEMO_PASSWORD}")`);
@@ -54,7 +55,14 @@ export async function seedDemo({
   const mathdial = path.join(publicDataDir(), 'mathdial', 'test.jsonl');
   if (!fs.existsSync(mathdial)) say(skippedDatasetMessage('the MathDial flows study', mathdial));
   else {
-    const study = createStudy(actor, { kind: 'flow_review', name: 'MathDial flows', guidelines, payRate: 0.4, reviewersPerItem: 1, seed: 2 });
+    const study = createStudy(actor, {
+      kind: 'flow_review',
+      name: 'MathDial flows',
+      guidelines,
+      payRate: 0.4,
+      reviewersPerItem: 1,
+      seed: 2,
+    });
     const report = importItems(actor, study.id, mathdial, 'mathdial');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3'] });
     openStudy(actor, study.id);
@@ -62,7 +70,14 @@ export async function seedDemo({
   }
 
   const judging = fs.readFileSync(path.join(here, 'pairwise-guidelines.md'), 'utf8');
-  const kmpPairs = createStudy(actor, { kind: 'pairwise', name: 'KMP-style pairwise', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 3 });
+  const kmpPairs = createStudy(actor, {
+    kind: 'pairwise',
+    name: 'KMP-style pairwise',
+    guidelines: judging,
+    payRate: 1,
+    reviewersPerItem: 2,
+    seed: 3,
+  });
   importItems(actor, kmpPairs.id, path.join(here, 'kmp-style', 'pairwise.jsonl'), 'concord');
   setStudyMembers(actor, kmpPairs.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
   openStudy(actor, kmpPairs.id);
@@ -72,7 +87,14 @@ export async function seedDemo({
   const bridgeMissing = firstMissing([path.join(bridge, 'test.json'), path.join(bridge, 'responses')]);
   if (bridgeMissing) say(skippedDatasetMessage('the Bridge pairwise study', bridgeMissing));
   else {
-    const study = createStudy(actor, { kind: 'pairwise', name: 'Bridge: replies to student mistakes', guidelines: judging, payRate: 1, reviewersPerItem: 2, seed: 4 });
+    const study = createStudy(actor, {
+      kind: 'pairwise',
+      name: 'Bridge: replies to student mistakes',
+      guidelines: judging,
+      payRate: 1,
+      reviewersPerItem: 2,
+      seed: 4,
+    });
     const report = importItems(actor, study.id, bridge, 'bridge');
     setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2', 'ann3', 'ann4'], mode: 'fixed_sets', adjudicator: 'adj' });
     openStudy(actor, study.id);
@@ -84,7 +106,14 @@ export async function seedDemo({
   const pandalmMissing = firstMissing([pandalm, ...pandalmJudges]);
   if (pandalmMissing) say(skippedDatasetMessage('the PandaLM study', pandalmMissing));
   else {
-    const study = createStudy(actor, { kind: 'pairwise', name: 'PandaLM test set', payRate: 0, reviewersPerItem: 3, seed: 5, groundTruthRule: 'majority' });
+    const study = createStudy(actor, {
+      kind: 'pairwise',
+      name: 'PandaLM test set',
+      payRate: 0,
+      reviewersPerItem: 3,
+      seed: 5,
+      groundTruthRule: 'majority',
+    });
     setStudyCriteria(actor, study.id, []);
     const report = importItems(actor, study.id, pandalm, 'pandalm');
     setStudyMembers(actor, study.id, { usernames: [], adjudicator: 'adj' });

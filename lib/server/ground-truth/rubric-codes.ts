@@ -63,7 +63,14 @@ export function rubricReviewerCodes(db: Db, study: StudyRow, items?: ItemIndex):
   }
 }
 
-function readPacks(db: Db, studyId: number, index: ItemIndex, D: number, pendingRows: [number, number][], S: number): RubricReviewerCodes | number {
+function readPacks(
+  db: Db,
+  studyId: number,
+  index: ItemIndex,
+  D: number,
+  pendingRows: [number, number][],
+  S: number,
+): RubricReviewerCodes | number {
   const n = index.n;
   for (const [, slot] of pendingRows) if (slot > S) return slot;
   const pending = new Uint8Array(n);

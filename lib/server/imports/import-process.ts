@@ -82,7 +82,10 @@ export async function importJudgeForRequest(
 ): Promise<JudgeImportReportDto> {
   if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
   const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
-  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
+  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>(
+    'imports/import-child.ts',
+    job,
+  );
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;

@@ -141,19 +141,15 @@ export function writePriorAnnotations(db: Db, actor: Actor, study: StudyRow, rec
 }
 
 /** Imports labels made elsewhere (JSONL per DESIGN "Prior human annotations"), all or nothing. */
-export function importAnnotations(
-  actor: Actor,
-  studyId: number,
-  file: string,
-  format: string = 'concord',
-  filename = path.basename(file),
-) {
+export function importAnnotations(actor: Actor, studyId: number, file: string, format: string = 'concord', filename = path.basename(file)) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   if (study.kind === 'rubric') return importRubricAnnotations(actor, study, file, format, filename);
   if (study.kind !== 'pairwise') throw invalid('Prior annotations can only be imported into a pairwise or rubric study.');
   if (format !== 'concord' && format !== 'pandalm')
-    throw invalid(`Unknown format "${format}" for prior annotations of a pairwise study; use one of: concord, pandalm.`, { format: 'Unknown format' });
+    throw invalid(`Unknown format "${format}" for prior annotations of a pairwise study; use one of: concord, pandalm.`, {
+      format: 'Unknown format',
+    });
   if (study.status === 'closed') throw invalid('The study is closed.');
   const check = checkPriorAnnotations(db, study, annotationRecords(file, format));
   if (check.errorCount) throw new ImportRejected(check.errors, check.errorCount);

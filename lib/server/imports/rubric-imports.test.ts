@@ -35,7 +35,8 @@ beforeAll(async () => {
 const rubricStudy = (dimensions: unknown = 'mrbench-v3', extra: Record<string, unknown> = {}) =>
   createStudy(lead, { kind: 'rubric', name: 'Rubric', dimensions, ...extra });
 
-const jsonl = (name: string, lines: unknown[]) => writeTemp(dir, name, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
+const jsonl = (name: string, lines: unknown[]) =>
+  writeTemp(dir, name, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
 
 const item = (id: string, group?: string, source = 'Sonnet') => ({
   id,
@@ -87,7 +88,8 @@ describe('creating a rubric study', () => {
       error = e as DomainError;
     }
     expect(error).toBeInstanceOf(DomainError);
-    const found = (error!.details as { catalogErrors: { line: number; dimension: string | null; path: string; message: string }[] }).catalogErrors;
+    const found = (error!.details as { catalogErrors: { line: number; dimension: string | null; path: string; message: string }[] })
+      .catalogErrors;
     expect(found).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ line: 1, dimension: 'a', path: 'labels' }),
@@ -103,7 +105,9 @@ describe('creating a rubric study', () => {
   it('refuses a rubric study without dimensions, an unknown catalog name, and dimensions on another kind', () => {
     expect(() => createStudy(lead, { kind: 'rubric', name: 'No catalog' })).toThrow(/Choose the dimensions/);
     expect(() => rubricStudy('mrbench-v9')).toThrow(/neither a shipped catalog \(mrbench-v3, mrbench-v1, ok-reject\)/);
-    expect(() => createStudy(lead, { kind: 'pairwise', name: 'P', dimensions: 'mrbench-v3' })).toThrow(/Only rubric studies have dimensions/);
+    expect(() => createStudy(lead, { kind: 'pairwise', name: 'P', dimensions: 'mrbench-v3' })).toThrow(
+      /Only rubric studies have dimensions/,
+    );
   });
 });
 
@@ -112,11 +116,13 @@ describe('rubric items', () => {
     const s = rubricStudy();
     const file = jsonl('items.jsonl', [item('d1-A', 'd1'), item('d1-B', 'd1', 'Expert'), item('solo')]);
     expect(importItems(lead, s.id, file, 'concord')).toEqual({ records: 3, inserted: 3, unchanged: 0 });
-    expect(rows('SELECT external_id AS id, group_key AS g, source_a AS src FROM items WHERE study_id = ? ORDER BY position', s.id)).toEqual([
-      { id: 'd1-A', g: 'd1', src: 'Sonnet' },
-      { id: 'd1-B', g: 'd1', src: 'Expert' },
-      { id: 'solo', g: null, src: 'Sonnet' },
-    ]);
+    expect(rows('SELECT external_id AS id, group_key AS g, source_a AS src FROM items WHERE study_id = ? ORDER BY position', s.id)).toEqual(
+      [
+        { id: 'd1-A', g: 'd1', src: 'Sonnet' },
+        { id: 'd1-B', g: 'd1', src: 'Expert' },
+        { id: 'solo', g: null, src: 'Sonnet' },
+      ],
+    );
     expect(importItems(lead, s.id, file, 'concord')).toEqual({ records: 3, inserted: 0, unchanged: 3 });
   });
 
@@ -152,9 +158,16 @@ describe('MRBench V3 dev set', () => {
     const replies = raw.flatMap((r) => Object.values(r.tutor_responses));
     const s = rubricStudy('mrbench-v3', { reviewersPerItem: 1 });
     const report = importItems(lead, s.id, file, 'mrbench');
-    expect(report).toEqual({ records: replies.length, inserted: replies.length, unchanged: 0, annotations: { records: replies.length, inserted: replies.length, unchanged: 0 } });
+    expect(report).toEqual({
+      records: replies.length,
+      inserted: replies.length,
+      unchanged: 0,
+      annotations: { records: replies.length, inserted: replies.length, unchanged: 0 },
+    });
     expect(q('SELECT count(DISTINCT group_key) FROM items WHERE study_id = ?', s.id)).toBe(raw.length);
-    const gold = rows<{ active: number; password_hash: string | null }>("SELECT active, password_hash FROM users WHERE username = 'mrbench-gold'")[0];
+    const gold = rows<{ active: number; password_hash: string | null }>(
+      "SELECT active, password_hash FROM users WHERE username = 'mrbench-gold'",
+    )[0];
     expect(gold).toEqual({ active: 0, password_hash: null });
 
     // The share of "Yes" per dimension, from the stored codes, equals the share in the file.
@@ -171,7 +184,7 @@ describe('MRBench V3 dev set', () => {
       expect(stored).toBe(field.filter((v) => v === 'Yes').length);
     });
     // Every label is in its annotation's pack too.
-    expect(q("SELECT sum(length(packed)) FROM annotation_packs WHERE study_id = ?", s.id)).toBe(replies.length * 4);
+    expect(q('SELECT sum(length(packed)) FROM annotation_packs WHERE study_id = ?', s.id)).toBe(replies.length * 4);
     // Prior annotations of MRBench again: all unchanged.
     expect(importAnnotations(lead, s.id, file, 'mrbench')).toEqual({ records: replies.length, inserted: 0, unchanged: replies.length });
   });
@@ -208,7 +221,11 @@ describe('prior annotations', () => {
     ]);
     expect(importAnnotations(lead, s.id, good, 'concord')).toEqual({ records: 3, inserted: 3, unchanged: 0 });
     expect(
-      rows('SELECT a.state, a.slot, l.dimension, l.label FROM assignments a JOIN annotations an ON an.assignment_id = a.id JOIN rubric_labels l ON l.annotation_id = an.id JOIN items i ON i.id = a.item_id WHERE i.external_id = ? AND a.study_id = ? ORDER BY a.slot, l.dimension', 'p-1', s.id),
+      rows(
+        'SELECT a.state, a.slot, l.dimension, l.label FROM assignments a JOIN annotations an ON an.assignment_id = a.id JOIN rubric_labels l ON l.annotation_id = an.id JOIN items i ON i.id = a.item_id WHERE i.external_id = ? AND a.study_id = ? ORDER BY a.slot, l.dimension',
+        'p-1',
+        s.id,
+      ),
     ).toEqual([
       { state: 'submitted', slot: 1, dimension: 0, label: 2 },
       { state: 'submitted', slot: 1, dimension: 3, label: 0 },
@@ -216,11 +233,17 @@ describe('prior annotations', () => {
     ]);
     // Through the import process (as the server does for a large upload): same checks, same report.
     const viaChild = jsonl('pa-child.jsonl', [{ item: 'p-2', annotator: 'rater2', labels: { actionability: 'Yes' } }]);
-    await expect(importAnnotationsForRequest(lead, s.id, viaChild, 'concord', 'pa-child.jsonl', 0)).resolves.toEqual({ records: 1, inserted: 1, unchanged: 0 });
+    await expect(importAnnotationsForRequest(lead, s.id, viaChild, 'concord', 'pa-child.jsonl', 0)).resolves.toEqual({
+      records: 1,
+      inserted: 1,
+      unchanged: 0,
+    });
     await expect(importAnnotationsForRequest(lead, s.id, bad, 'concord', 'pa-bad.jsonl', 0)).rejects.toBeInstanceOf(ImportRejected);
     // A third reviewer would exceed the two planned.
     const third = jsonl('pa-third.jsonl', [{ item: 'p-1', annotator: 'rater3', labels: { mistake_identification: 'No' } }]);
-    expect(rejected(() => importAnnotations(lead, s.id, third, 'concord')).errors[0].message).toBe('"p-1" would have 3 reviewers; the study plans 2');
+    expect(rejected(() => importAnnotations(lead, s.id, third, 'concord')).errors[0].message).toBe(
+      '"p-1" would have 3 reviewers; the study plans 2',
+    );
     // Different labels for an (item, annotator) already imported are refused; the same ones are a no-op.
     const changed = jsonl('pa-changed.jsonl', [{ item: 'p-2', annotator: 'rater1', labels: { mistake_identification: 'Yes' } }]);
     expect(rejected(() => importAnnotations(lead, s.id, changed, 'concord')).errors[0].message).toMatch(/already has different labels/);
@@ -243,7 +266,9 @@ describe('judge runs', () => {
     ]);
     expect(importJudge(lead, studyId, file, 'concord')).toEqual({ run: 'gpt', records: 3, labels: 4, unparsed: [] });
     expect(
-      rows('SELECT i.external_id AS item, v.dimension, v.sample, v.label, v.rationale FROM rubric_judge_labels v JOIN items i ON i.id = v.item_id ORDER BY i.external_id, v.sample, v.dimension'),
+      rows(
+        'SELECT i.external_id AS item, v.dimension, v.sample, v.label, v.rationale FROM rubric_judge_labels v JOIN items i ON i.id = v.item_id ORDER BY i.external_id, v.sample, v.dimension',
+      ),
     ).toEqual([
       { item: 'j-1', dimension: 0, sample: 1, label: 1, rationale: 'hints only' },
       { item: 'j-1', dimension: 1, sample: 1, label: 0, rationale: 'hints only' },
@@ -277,7 +302,12 @@ describe('judge runs', () => {
   });
 
   it('imports a large run through the import process', async () => {
-    const lines = Array.from({ length: 60 }, (_, k) => ({ item: `j-${(k % 3) + 1}`, judge: 'many', labels: { leakage: k % 2 ? 'OK' : 'REJECT' }, sample: Math.floor(k / 3) + 1 }));
+    const lines = Array.from({ length: 60 }, (_, k) => ({
+      item: `j-${(k % 3) + 1}`,
+      judge: 'many',
+      labels: { leakage: k % 2 ? 'OK' : 'REJECT' },
+      sample: Math.floor(k / 3) + 1,
+    }));
     const file = jsonl('judge-many.jsonl', lines);
     const r = await importJudgeForRequest(lead, studyId, file, 'concord', undefined, 'judge-many.jsonl', 0);
     expect(r).toEqual({ run: 'many', records: 60, labels: 60, unparsed: [] });
@@ -288,15 +318,28 @@ describe('judge runs', () => {
 describe('a judge import that fails after some batches', () => {
   it('leaves no run and no verdict behind', () => {
     const s = rubricStudy(OK_REJECT_CATALOG);
-    importItems(lead, s.id, jsonl('u-items.jsonl', Array.from({ length: 30 }, (_, k) => item(`u-${k}`))), 'concord');
+    importItems(
+      lead,
+      s.id,
+      jsonl(
+        'u-items.jsonl',
+        Array.from({ length: 30 }, (_, k) => item(`u-${k}`)),
+      ),
+      'concord',
+    );
     const lines = [];
-    for (let k = 0; k < 30; k++) for (let sample = 1; sample <= 50; sample++) lines.push({ item: `u-${k}`, judge: 'dies', labels: { leakage: 'OK', helpful: 'REJECT' }, sample });
+    for (let k = 0; k < 30; k++)
+      for (let sample = 1; sample <= 50; sample++)
+        lines.push({ item: `u-${k}`, judge: 'dies', labels: { leakage: 'OK', helpful: 'REJECT' }, sample });
     const file = jsonl('u-judge.jsonl', lines);
     let commits = 0;
     let seenVerdicts = 0;
     checkBeforeEachCommit(() => {
       commits++;
-      seenVerdicts = Math.max(seenVerdicts, q('SELECT count(*) FROM rubric_judge_labels v JOIN judge_runs r ON r.id = v.run_id WHERE r.study_id = ?', s.id));
+      seenVerdicts = Math.max(
+        seenVerdicts,
+        q('SELECT count(*) FROM rubric_judge_labels v JOIN judge_runs r ON r.id = v.run_id WHERE r.study_id = ?', s.id),
+      );
       if (commits === 3) throw new Error('stopped on purpose');
     });
     try {
@@ -324,17 +367,30 @@ describe('AITutor-EvalKit', () => {
     expect(gpt.run).toBe('gpt5');
     // Counted from the files themselves: every label in the MRBench label set is a verdict, the rest are listed.
     const allowed = ['No', 'To some extent', 'Yes'];
-    const expected = (name: string, pick: (reply: { auto_annotation?: Record<string, unknown>; llm_annotation?: Record<string, unknown> }) => unknown[]) => {
-      const raw = JSON.parse(fs.readFileSync(publicDataPath('aitutor-evalkit', name), 'utf8')) as { anno_llm_responses: Record<string, never> }[];
+    const expected = (
+      name: string,
+      pick: (reply: { auto_annotation?: Record<string, unknown>; llm_annotation?: Record<string, unknown> }) => unknown[],
+    ) => {
+      const raw = JSON.parse(fs.readFileSync(publicDataPath('aitutor-evalkit', name), 'utf8')) as {
+        anno_llm_responses: Record<string, never>;
+      }[];
       const values = raw.flatMap((r) => Object.values(r.anno_llm_responses).flatMap(pick));
       return values.filter((v) => typeof v === 'string' && allowed.includes(v.trim())).length;
     };
     expect(auto.labels).toBe(expected('auto_model_predictions.json', (r) => Object.values(r.auto_annotation ?? {})));
     expect(gpt.labels).toBe(
-      expected('gpt5_model_predictions.json', (r) => Object.entries(r.llm_annotation ?? {}).filter(([k]) => k.endsWith('/gpt5')).map(([, v]) => v)),
+      expected('gpt5_model_predictions.json', (r) =>
+        Object.entries(r.llm_annotation ?? {})
+          .filter(([k]) => k.endsWith('/gpt5'))
+          .map(([, v]) => v),
+      ),
     );
     for (const r of [auto, gpt]) {
-      const stored = q('SELECT count(*) FROM rubric_judge_labels v JOIN judge_runs j ON j.id = v.run_id WHERE j.study_id = ? AND j.name = ?', s.id, r.run);
+      const stored = q(
+        'SELECT count(*) FROM rubric_judge_labels v JOIN judge_runs j ON j.id = v.run_id WHERE j.study_id = ? AND j.name = ?',
+        s.id,
+        r.run,
+      );
       expect(stored).toBe(r.labels);
     }
   });

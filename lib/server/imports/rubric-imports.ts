@@ -63,7 +63,9 @@ function codebook(catalog: RubricCatalog) {
 
 function oneOf<T extends string>(formats: readonly T[], format: string, what: string): T {
   if (!(formats as readonly string[]).includes(format)) {
-    throw invalid(`Unknown format "${format}" for ${what} of a rubric study; use one of: ${formats.join(', ')}.`, { format: 'Unknown format' });
+    throw invalid(`Unknown format "${format}" for ${what} of a rubric study; use one of: ${formats.join(', ')}.`, {
+      format: 'Unknown format',
+    });
   }
   return format as T;
 }
@@ -93,9 +95,15 @@ function validateItems(db: Db, studyId: number, studyOpen: boolean, records: Ite
     firstLine.set(id, rec.line);
     const hash = itemsQ.itemContentHash(db, studyId, id);
     if (hash === undefined) {
-      if (studyOpen) collector.add({ line: rec.line, path: 'id', message: `"${id}" is new, but items cannot be added once the study is open` });
+      if (studyOpen)
+        collector.add({ line: rec.line, path: 'id', message: `"${id}" is new, but items cannot be added once the study is open` });
     } else if (hash === contentHash(rec.value)) unchanged++;
-    else collector.add({ line: rec.line, path: 'id', message: `"${id}" already exists in this study with different content; items are immutable` });
+    else
+      collector.add({
+        line: rec.line,
+        path: 'id',
+        message: `"${id}" already exists in this study with different content; items are immutable`,
+      });
   }
   return { collector, records: count, unchanged, ids: new Set(firstLine.keys()) };
 }
@@ -115,12 +123,14 @@ export function importRubricItems(actor: Actor, study: StudyRow, file: string, f
   const gold = fmt === 'mrbench' || fmt === 'mrbench-v1' ? fmt : null;
   const priors = gold ? checkRubricAnnotations(db, study, rubricAnnotationRecords(file, gold, catalog), check.ids) : null;
   const errorCount = check.collector.errorCount + (priors?.errorCount ?? 0);
-  if (errorCount) throw new ImportRejected([...check.collector.errors, ...(priors?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS), errorCount);
+  if (errorCount)
+    throw new ImportRejected([...check.collector.errors, ...(priors?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS), errorCount);
   if (check.records === 0) throw invalid('The file has no records.');
 
   const importId = inTransaction(db, () => {
     if (runningImport(db, study.id)) throw conflict(ANOTHER_IMPORT);
-    if (findStudy(db, study.id)?.status !== study.status) throw conflict('The study changed while the file was being checked; import it again.');
+    if (findStudy(db, study.id)?.status !== study.status)
+      throw conflict('The study changed while the file was being checked; import it again.');
     return beginStaging(db, { studyId: study.id, kind: 'items', format, filename, createdBy: actor.id });
   });
   try {
@@ -165,7 +175,12 @@ export function importRubricItems(actor: Actor, study: StudyRow, file: string, f
     return inTransaction(db, (): ImportReportDto => {
       const annotations = gold ? writeRubricAnnotations(db, actor, study, rubricAnnotationRecords(file, gold, catalog)) : undefined;
       finishStaging(db, importId, { records, inserted, unchanged });
-      audit(db, { userId: actor.id, action: 'items_imported', studyId: study.id, detail: { filename, format, records, inserted, unchanged } });
+      audit(db, {
+        userId: actor.id,
+        action: 'items_imported',
+        studyId: study.id,
+        detail: { filename, format, records, inserted, unchanged },
+      });
       return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };
     });
   } catch (e) {
@@ -189,7 +204,12 @@ const sameLabels = (a: Record<string, string>, b: Record<string, string>) =>
  * (item, annotator) appears once, and no item gets more reviewers than the study plans. Labels were checked
  * against the catalog by the reader. An (item, annotator) already imported with the same labels is a no-op.
  */
-export function checkRubricAnnotations(db: Db, study: StudyRow, records: Iterable<RecordResult<RubricAnnotationLine>>, sameFile?: Set<string>) {
+export function checkRubricAnnotations(
+  db: Db,
+  study: StudyRow,
+  records: Iterable<RecordResult<RubricAnnotationLine>>,
+  sameFile?: Set<string>,
+) {
   const catalog = studyCatalog(study);
   const collector = new ErrorCollector();
   const fail = collector.add;
@@ -352,7 +372,11 @@ export function importRubricJudge(
       const key = `${item}\u0000${dimension}\u0000${sample}`;
       const first = seen.get(key);
       if (first !== undefined)
-        collector.add({ line: rec.line, path: `labels.${dimension}`, message: `a second verdict on "${dimension}" for "${item}", sample ${sample} (first on line ${first})` });
+        collector.add({
+          line: rec.line,
+          path: `labels.${dimension}`,
+          message: `a second verdict on "${dimension}" for "${item}", sample ${sample} (first on line ${first})`,
+        });
       else seen.set(key, rec.line);
     }
   }
@@ -365,7 +389,8 @@ export function importRubricJudge(
 
   const { importId, runId } = inTransaction(db, () => {
     if (runningImport(db, study.id)) throw conflict(ANOTHER_IMPORT);
-    if (judgeRunsQ.judgeRunExists(db, study.id, name)) throw conflict(`A judge run named "${name}" already exists in this study; import under another name.`);
+    if (judgeRunsQ.judgeRunExists(db, study.id, name))
+      throw conflict(`A judge run named "${name}" already exists in this study; import under another name.`);
     const importId = beginStaging(db, { studyId: study.id, kind: 'judge', format, filename, createdBy: actor.id });
     const runId = judgeRunsQ.insertStagingJudgeRun(db, {
       studyId: study.id,

@@ -78,7 +78,12 @@ describe('combining judge runs', () => {
   });
 
   it('combines the verdicts there are when asked to ignore missing ones', () => {
-    const r = combineJudgeRuns(lead, studyId, { runs: ['j1', 'j2', 'j3'], rule: 'majority', name: 'majority ignoring gaps', missing: 'ignore' });
+    const r = combineJudgeRuns(lead, studyId, {
+      runs: ['j1', 'j2', 'j3'],
+      rule: 'majority',
+      name: 'majority ignoring gaps',
+      missing: 'ignore',
+    });
     expect(r.recipe.counts).toEqual({ pairs: 6, combined: 5, tie: 1, missing: 0 });
     expect(stored('majority ignoring gaps')).toEqual({ i1: 'win', i3: 'tie', i4: 'win', i5: 'lose', i6: 'win' });
   });
@@ -129,7 +134,11 @@ describe('combining rubric runs', () => {
 
   beforeAll(() => {
     rubricId = createStudy(lead, { kind: 'rubric', name: 'Rubric combine', dimensions: catalog }).id;
-    const reply = (id: string) => ({ id, history: [{ role: 'student', text: 'It is 8.' }], reply: { source: 'tutor-x', text: `Reply ${id}` } });
+    const reply = (id: string) => ({
+      id,
+      history: [{ role: 'student', text: 'It is 8.' }],
+      reply: { source: 'tutor-x', text: `Reply ${id}` },
+    });
     importItems(lead, rubricId, file('rubric-items.jsonl', ['r1', 'r2', 'r3'].map(reply)), 'concord');
     const runs: Record<string, { item: string; labels: Record<string, string>; sample?: number }[]> = {
       g1: [
@@ -149,7 +158,16 @@ describe('combining rubric runs', () => {
         { item: 'r2', labels: { mi: 'To some extent' }, sample: 2 },
       ],
     };
-    for (const [judge, lines] of Object.entries(runs)) importJudge(lead, rubricId, file(`rubric-${judge}.jsonl`, lines.map((l) => ({ ...l, judge }))), 'concord');
+    for (const [judge, lines] of Object.entries(runs))
+      importJudge(
+        lead,
+        rubricId,
+        file(
+          `rubric-${judge}.jsonl`,
+          lines.map((l) => ({ ...l, judge })),
+        ),
+        'concord',
+      );
   });
 
   /** A rubric run's stored verdicts as `item/dimension → label`, decoded here from the codes and the catalog. */
@@ -192,4 +210,3 @@ describe('combining rubric runs', () => {
     expect(() => combineJudgeRuns(lead, rubricId, { runs: 'g1', rule: 'majority', name: 'alone' })).toThrow(/one sample per item/);
   });
 });
-

@@ -5,7 +5,14 @@ import * as judgeRunsQ from '@/db/queries/judge-runs';
 import * as rubricQ from '@/db/queries/rubric-imports';
 import type { StudyRow } from '@/db/queries/studies';
 import type { JudgeRunRecipe } from '@/db/schema';
-import { type CombineRule, type CombinedLabel, type LabelScale, type MissingPolicy, PAIRWISE_SCALE, combineVerdicts } from '@/lib/stats/combine';
+import {
+  type CombineRule,
+  type CombinedLabel,
+  type LabelScale,
+  type MissingPolicy,
+  PAIRWISE_SCALE,
+  combineVerdicts,
+} from '@/lib/stats/combine';
 import { combineRunsSchema } from '@/lib/validation/judges';
 import { rubricCatalogSchema } from '@/lib/validation/rubric';
 import { audit } from '../accounts/audit';
@@ -39,14 +46,17 @@ export function combineJudgeRuns(actor: Actor, studyId: number, input: unknown):
     }
     return run;
   });
-  if (judgeRunsQ.judgeRunExists(db, studyId, name)) throw conflict(`A judge run named "${name}" already exists in this study; choose another name.`);
-  const combined = study.kind === 'rubric' ? combineRubric(db, study, runs, rule, missing) : combinePairwise(db, study, runs, rule, missing);
+  if (judgeRunsQ.judgeRunExists(db, studyId, name))
+    throw conflict(`A judge run named "${name}" already exists in this study; choose another name.`);
+  const combined =
+    study.kind === 'rubric' ? combineRubric(db, study, runs, rule, missing) : combinePairwise(db, study, runs, rule, missing);
   if (combined.counts.pairs === 0) throw invalid('The runs have no verdicts on this study’s items; there is nothing to combine.');
 
   const recipe: JudgeRunRecipe = { rule, runs: runs.map((r) => r.name), missing, counts: combined.counts };
   inTransaction(db, () => {
     // Checked again inside the write lock: two requests with the same name cannot both pass.
-    if (judgeRunsQ.judgeRunExists(db, studyId, name)) throw conflict(`A judge run named "${name}" already exists in this study; choose another name.`);
+    if (judgeRunsQ.judgeRunExists(db, studyId, name))
+      throw conflict(`A judge run named "${name}" already exists in this study; choose another name.`);
     const runId = judgeRunsQ.insertCombinedJudgeRun(db, { studyId, name, recipe: JSON.stringify(recipe), createdBy: actor.id });
     combined.write(runId);
     audit(db, { userId: actor.id, action: 'judge_runs_combined', studyId, objectId: runId, detail: { name, ...recipe } });
@@ -77,7 +87,8 @@ function combinePairwise(db: Db, study: StudyRow, runs: Run[], rule: CombineRule
       { rule: 'use majority' },
     );
   }
-  if (runs.length < 2) throw invalid('Choose at least two runs to combine: a pairwise run has one verdict per item and criterion.', { runs: 'two or more' });
+  if (runs.length < 2)
+    throw invalid('Choose at least two runs to combine: a pairwise run has one verdict per item and criterion.', { runs: 'two or more' });
   const frame = loadFrame(db, study);
   const { n } = frame;
   const codes = runs.map((r) => loadJudge(db, frame, r.id).verdict);

@@ -34,7 +34,9 @@ beforeAll(async () => {
     catalog: CATALOG,
     reviewersPerItem: 2,
     items: ITEMS.map((it, i) => ({ id: it.id, source: i % 2 ? 't1' : 't2' })),
-    annotations: ITEMS.flatMap((it) => ['alice', 'bob'].map((annotator) => ({ item: it.id, annotator, labels: { mi: it.mi, leak: it.leak } }))),
+    annotations: ITEMS.flatMap((it) =>
+      ['alice', 'bob'].map((annotator) => ({ item: it.id, annotator, labels: { mi: it.mi, leak: it.leak } })),
+    ),
     judges: [
       // agrees with ground truth everywhere
       { name: 'perfect', lines: ITEMS.map((it) => ({ item: it.id, labels: { mi: it.mi, leak: it.leak } })) },
@@ -80,12 +82,31 @@ describe('comparing the judge runs of a rubric study', () => {
   });
 
   it('shows a run launched here with its model, template, tokens and cost beside imported ones', async () => {
-    const template = { name: 'leak-word', criteria: ['leak'], user: 'Reply: {{reply}}\nLabels: {{labels}}', answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } } };
-    const r = launchJudgeRun(lead, studyId, { name: 'launched', endpoint: standIn.url, model: 'stand-in', template, priceIn: 1, priceOut: 2 });
+    const template = {
+      name: 'leak-word',
+      criteria: ['leak'],
+      user: 'Reply: {{reply}}\nLabels: {{labels}}',
+      answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } },
+    };
+    const r = launchJudgeRun(lead, studyId, {
+      name: 'launched',
+      endpoint: standIn.url,
+      model: 'stand-in',
+      template,
+      priceIn: 1,
+      priceOut: 2,
+    });
     expect((await runJudge(r.runId)).state).toBe('done');
     const status = judgeRunStatus(lead, r.runId);
     const c = compareRubricJudgeRuns(lead, studyId, ['launched', 'perfect']);
-    expect(c.runs[0]).toMatchObject({ name: 'launched', origin: 'launched', model: 'stand-in', template: 'leak-word v1', tokensIn: status.tokensIn, cost: status.cost });
+    expect(c.runs[0]).toMatchObject({
+      name: 'launched',
+      origin: 'launched',
+      model: 'stand-in',
+      template: 'leak-word v1',
+      tokensIn: status.tokensIn,
+      cost: status.cost,
+    });
     expect(status.tokensIn).toBeGreaterThan(0);
     expect(c.runs[0].byDimension.leak.n).toBe(12);
     // it judged leak only: nothing on mi

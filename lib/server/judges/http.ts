@@ -70,7 +70,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** Sends one request, retrying what may succeed later; never throws (an abort by `signal` is a failure). */
-export async function chatCompletion(req: ChatRequest, policy: RetryPolicy, dispatcher: Dispatcher, signal: AbortSignal): Promise<ChatAnswer | ChatFailure> {
+export async function chatCompletion(
+  req: ChatRequest,
+  policy: RetryPolicy,
+  dispatcher: Dispatcher,
+  signal: AbortSignal,
+): Promise<ChatAnswer | ChatFailure> {
   const body = JSON.stringify({
     model: req.model,
     messages: req.messages,
@@ -105,7 +110,8 @@ export async function chatCompletion(req: ChatRequest, policy: RetryPolicy, disp
       } else if (res.status === 429 || res.status >= 500) {
         reason = `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
         wait = retryAfterMs(res.headers.get('retry-after'));
-        if (wait !== null && wait > MAX_RETRY_AFTER_MS) return { ok: false, reason: `${reason} (Retry-After ${wait} ms)`, attempts: attempt, latencyMs };
+        if (wait !== null && wait > MAX_RETRY_AFTER_MS)
+          return { ok: false, reason: `${reason} (Retry-After ${wait} ms)`, attempts: attempt, latencyMs };
       } else {
         // 400, 401, 404 …: sending it again changes nothing
         return { ok: false, reason: `HTTP ${res.status}: ${text.slice(0, 300)}`, attempts: attempt, latencyMs };

@@ -35,9 +35,17 @@ beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
   annotator = await makeUser('ann');
   studyId = createStudy(lead, { kind: 'pairwise', name: 'Runs' }).id;
-  setStudyCriteria(lead, studyId, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?', aspects: ['Short sentences'] }]);
+  setStudyCriteria(lead, studyId, [
+    { id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?', aspects: ['Short sentences'] },
+  ]);
   const items = Array.from({ length: 5 }, (_, i) =>
-    JSON.stringify({ id: `it-${i}`, problem: `Problem ${i}`, history: [{ role: 'student', text: `I think ${i}` }], a: { source: 'secret-model-a', text: `A${i}` }, b: { source: 'secret-model-b', text: `B${i}` } }),
+    JSON.stringify({
+      id: `it-${i}`,
+      problem: `Problem ${i}`,
+      history: [{ role: 'student', text: `I think ${i}` }],
+      a: { source: 'secret-model-a', text: `A${i}` },
+      b: { source: 'secret-model-b', text: `B${i}` },
+    }),
   );
   importItems(lead, studyId, writeTemp(dir, 'items.jsonl', items.join('\n')), 'concord');
 });
@@ -77,8 +85,13 @@ describe('templates', () => {
     expect(codeOf(() => saveJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
     expect(codeOf(() => listJudgeTemplates(annotator, studyId))).toBe('forbidden');
     expect(codeOf(() => previewJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
-    expect(codeOf(() => launchJudgeRun(annotator, studyId, { name: 'x', endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }))).toBe('forbidden');
-    for (const f of [judgeRunStatus, pauseJudgeRun, resumeJudgeRun, cancelJudgeRun, unreadableJudgeAnswers]) expect(codeOf(() => f(annotator, r.runId))).toBe('forbidden');
+    expect(
+      codeOf(() =>
+        launchJudgeRun(annotator, studyId, { name: 'x', endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }),
+      ),
+    ).toBe('forbidden');
+    for (const f of [judgeRunStatus, pauseJudgeRun, resumeJudgeRun, cancelJudgeRun, unreadableJudgeAnswers])
+      expect(codeOf(() => f(annotator, r.runId))).toBe('forbidden');
     expect(codeOf(() => listStudyJudgeRuns(annotator, studyId))).toBe('forbidden');
   });
 });
@@ -87,9 +100,13 @@ describe('a run launched from the web app', () => {
   it('is run by a detached runner process that the server start resumes when it is gone, then dashboards read it', async () => {
     const r = launch('from-web');
     // The run is 'running' with no live runner (as after a crash of the machine or of its runner).
-    sql().prepare('UPDATE judge_launches SET owner_pid = 999999, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(os.hostname(), Date.now(), r.runId);
+    sql()
+      .prepare('UPDATE judge_launches SET owner_pid = 999999, owner_host = ?, heartbeat_at = ? WHERE run_id = ?')
+      .run(os.hostname(), Date.now(), r.runId);
     expect(judgeRunStatus(lead, r.runId).stalled).toBe(false); // never started: not stalled, waiting for its runner
-    sql().prepare('UPDATE judge_launches SET started_at = ?, heartbeat_at = ? WHERE run_id = ?').run(Date.now() - 60_000, Date.now() - 60_000, r.runId);
+    sql()
+      .prepare('UPDATE judge_launches SET started_at = ?, heartbeat_at = ? WHERE run_id = ?')
+      .run(Date.now() - 60_000, Date.now() - 60_000, r.runId);
     expect(judgeRunStatus(lead, r.runId).stalled).toBe(true);
     // What the server does at start: the dead runner's run gets a new runner process.
     const resumed = resumeAbandonedJudgeRuns(getDb());
@@ -98,7 +115,9 @@ describe('a run launched from the web app', () => {
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ state: 'done', requests: 20, answered: 20 });
     // A run whose runner is alive is left alone.
     const live = launch('live');
-    sql().prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE run_id = ?').run(process.pid, os.hostname(), Date.now(), live.runId);
+    sql()
+      .prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE run_id = ?')
+      .run(process.pid, os.hostname(), Date.now(), live.runId);
     expect(resumeAbandonedJudgeRuns(getDb(), () => {})).not.toContain(live.runId);
     cancelJudgeRun(lead, live.runId);
     // the verdicts are the run's, read by the alignment dashboard like an imported run's
@@ -152,12 +171,21 @@ describe('a run over more items than one page of its plan', () => {
     setStudyCriteria(lead, big, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?' }]);
     const n = PLAN_PAGE + 44; // two pages, the second part-answered at first
     const first = PLAN_PAGE + 10;
-    const items = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `p-${i}`, problem: `Paged ${i}`, a: { source: 'x', text: `a${i}` }, b: { source: 'y', text: `b${i}` } }));
+    const items = Array.from({ length: n }, (_, i) =>
+      JSON.stringify({ id: `p-${i}`, problem: `Paged ${i}`, a: { source: 'x', text: `a${i}` }, b: { source: 'y', text: `b${i}` } }),
+    );
     importItems(lead, big, writeTemp(dir, 'paged.jsonl', items.join('\n')), 'concord');
     const perItem = 4; // clarity and overall, both orders
     const before = standIn.total();
     const go = (limit?: number) =>
-      launchJudgeRun(lead, big, { name: 'paged', endpoint: standIn.url, model: 'paged-m', template: PAIRWISE_CRITERION_TEMPLATE, concurrency: 8, ...(limit ? { limit } : {}) });
+      launchJudgeRun(lead, big, {
+        name: 'paged',
+        endpoint: standIn.url,
+        model: 'paged-m',
+        template: PAIRWISE_CRITERION_TEMPLATE,
+        concurrency: 8,
+        ...(limit ? { limit } : {}),
+      });
     const r = go(first);
     expect((await runJudge(r.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: first * perItem, answered: first * perItem });
@@ -171,7 +199,9 @@ describe('a run over more items than one page of its plan', () => {
     expect(perPrompt.every((h) => standIn.counts.get(h) === 1)).toBe(true);
     // in position order: the first run judged the first items
     const judged = sql()
-      .prepare("SELECT count(DISTINCT a.item_id) FROM judge_answers a JOIN items i ON i.id = a.item_id WHERE a.run_id = ? AND i.position <= (SELECT position FROM items WHERE study_id = ? AND external_id = ?)")
+      .prepare(
+        'SELECT count(DISTINCT a.item_id) FROM judge_answers a JOIN items i ON i.id = a.item_id WHERE a.run_id = ? AND i.position <= (SELECT position FROM items WHERE study_id = ? AND external_id = ?)',
+      )
       .pluck()
       .get(r.runId, big, `p-${first - 1}`);
     expect(judged).toBe(first);
@@ -182,23 +212,48 @@ describe('a run on a rubric study', () => {
   it('sends each item once per dimension with its reply, reads the dimension labels, and stores every sample as codes', async () => {
     const rubric = createStudy(lead, { kind: 'rubric', name: 'Rubric runs', dimensions: 'ok-reject' }).id;
     const items = Array.from({ length: 3 }, (_, i) =>
-      JSON.stringify({ id: `r-${i}`, problem: `Solve ${i}`, history: [{ role: 'student', text: `help ${i}` }], reply: { source: 'tutor-x', text: `The answer is ${i}.` } }),
+      JSON.stringify({
+        id: `r-${i}`,
+        problem: `Solve ${i}`,
+        history: [{ role: 'student', text: `help ${i}` }],
+        reply: { source: 'tutor-x', text: `The answer is ${i}.` },
+      }),
     );
     importItems(lead, rubric, writeTemp(dir, 'rubric.jsonl', items.join('\n')), 'concord');
     const p = previewJudgeTemplate(lead, rubric, LEAKAGE_TEMPLATE, 'r-1');
     expect(p).toMatchObject({ item: 'r-1', criterion: 'leakage', requestsPerItem: 1 });
     expect(p.messages.find((m) => m.role === 'user')!.content).toContain('Tutor reply:\nThe answer is 1.');
     // The stand-in answers {"winner": …}: a leakage template reading "decision" finds nothing — unreadable, not guessed.
-    const unread = launchJudgeRun(lead, rubric, { name: 'leak', endpoint: standIn.url, model: 'rubric-m', template: LEAKAGE_TEMPLATE, samples: 2 });
+    const unread = launchJudgeRun(lead, rubric, {
+      name: 'leak',
+      endpoint: standIn.url,
+      model: 'rubric-m',
+      template: LEAKAGE_TEMPLATE,
+      samples: 2,
+    });
     expect((await runJudge(unread.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, unread.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 6 });
     expect(sql().prepare('SELECT count(*) FROM rubric_judge_labels WHERE run_id = ?').pluck().get(unread.runId)).toBe(0);
     // A template whose pattern reads a label of the dimension: every sample is a verdict, stored as codes.
-    const okTemplate = { name: 'ok-word', criteria: ['helpful'], user: 'Reply: {{reply}}\nLabels: {{labels}}', answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } } };
-    const read = launchJudgeRun(lead, rubric, { name: 'helpful', endpoint: standIn.url, model: 'rubric-m', template: okTemplate, samples: 2, bothOrders: true });
+    const okTemplate = {
+      name: 'ok-word',
+      criteria: ['helpful'],
+      user: 'Reply: {{reply}}\nLabels: {{labels}}',
+      answer: { pattern: '(first|second|tie)', map: { first: 'OK', second: 'REJECT', tie: 'OK' } },
+    };
+    const read = launchJudgeRun(lead, rubric, {
+      name: 'helpful',
+      endpoint: standIn.url,
+      model: 'rubric-m',
+      template: okTemplate,
+      samples: 2,
+      bothOrders: true,
+    });
     expect((await runJudge(read.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, read.runId)).toMatchObject({ requests: 6, answered: 6, unreadable: 0 });
-    const rows = sql().prepare('SELECT dimension, sample, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY item_id, sample').all(read.runId) as { dimension: number; sample: number; label: number }[];
+    const rows = sql()
+      .prepare('SELECT dimension, sample, label FROM rubric_judge_labels WHERE run_id = ? ORDER BY item_id, sample')
+      .all(read.runId) as { dimension: number; sample: number; label: number }[];
     expect(rows).toHaveLength(6);
     // 'helpful' is the catalog's second dimension; labels REJECT = 0, OK = 1
     expect(rows.every((r) => r.dimension === 1 && (r.label === 0 || r.label === 1))).toBe(true);

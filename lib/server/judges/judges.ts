@@ -81,7 +81,14 @@ export function previewJudgeTemplate(actor: Actor, studyId: number, body: unknow
   const [first, ...rest] = [...planRequests(study, template, [row], { samples: 1, bothOrders: false })];
   if (!first) throw invalid(`The template judges none of the criteria of item "${row.externalId}".`);
   const messages = renderRequest(study, template, JSON.parse(row.payload) as unknown, first);
-  return { item: row.externalId, criterion: first.criterion, swapped: false, messages, promptHash: promptHash(messages), requestsPerItem: rest.length + 1 };
+  return {
+    item: row.externalId,
+    criterion: first.criterion,
+    swapped: false,
+    messages,
+    promptHash: promptHash(messages),
+    requestsPerItem: rest.length + 1,
+  };
 }
 
 const launchInput = judgeLaunchSchema.extend({ template: z.unknown() });
@@ -144,7 +151,11 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
     audit(db, { userId: actor.id, action: 'judge_run.resume', studyId, objectId: existing.id, detail: { name: v.name } });
     return { runId: existing.id, name: v.name, resumed: true };
   }
-  const runId = q.insertLaunchedRun(db, { studyId, name: v.name, filename: `${template.name} v${template.version}`, createdBy: actor.id }, launch);
+  const runId = q.insertLaunchedRun(
+    db,
+    { studyId, name: v.name, filename: `${template.name} v${template.version}`, createdBy: actor.id },
+    launch,
+  );
   audit(db, {
     userId: actor.id,
     action: 'judge_run.launch',
@@ -173,7 +184,8 @@ export function findJudgeRunId(actor: Actor, name: string, studyId?: number): nu
   }
   const runs = q.launchesNamed(db, name);
   if (!runs.length) throw notFound(`A judge run launched from Concord named "${name}"`);
-  if (runs.length > 1) throw invalid(`Several studies have a judge run "${name}" (studies ${runs.map((r) => r.studyId).join(', ')}); add --study.`);
+  if (runs.length > 1)
+    throw invalid(`Several studies have a judge run "${name}" (studies ${runs.map((r) => r.studyId).join(', ')}); add --study.`);
   studyForStaff(db, actor, runs[0].studyId);
   return runs[0].runId;
 }
@@ -278,7 +290,9 @@ export function listStudyJudgeRuns(actor: Actor, studyId: number): StudyJudgeRun
 export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100): UnreadableAnswerDto[] {
   const db = getDb();
   launchFor(db, actor, runId);
-  return q.unreadableAnswers(db, runId, limit).map((a) => ({ item: a.item, criterion: a.criterion, sample: a.sample, swapped: a.swapped === 1, raw: a.raw }));
+  return q
+    .unreadableAnswers(db, runId, limit)
+    .map((a) => ({ item: a.item, criterion: a.criterion, sample: a.sample, swapped: a.swapped === 1, raw: a.raw }));
 }
 
 /**

@@ -54,7 +54,13 @@ export function rubricDimensions(study: StudyRow): RubricCatalog {
 /** Everything the study judges on this item, in the study's order. */
 function judgedOn(study: StudyRow, item: unknown): Judged[] {
   if (study.kind === 'rubric')
-    return rubricDimensions(study).map((d) => ({ id: d.id, name: d.name, description: d.description ?? '', aspects: [], labels: d.labels }));
+    return rubricDimensions(study).map((d) => ({
+      id: d.id,
+      name: d.name,
+      description: d.description ?? '',
+      aspects: [],
+      labels: d.labels,
+    }));
   return criteriaForItem(study, item as PairwiseItem).map((c) => ({ ...c, labels: PAIRWISE_ANSWERS }));
 }
 
@@ -102,9 +108,19 @@ export function* requestsForItem(
  * The messages of one request: the template filled with the item, its replies in the order sent (pairwise) or its
  * reply (rubric), and the criterion or dimension with its labels.
  */
-export function renderRequest(study: StudyRow, template: JudgeTemplate, item: unknown, r: Pick<PlannedRequest, 'criterion' | 'swapped'>): ChatMessage[] {
+export function renderRequest(
+  study: StudyRow,
+  template: JudgeTemplate,
+  item: unknown,
+  r: Pick<PlannedRequest, 'criterion' | 'swapped'>,
+): ChatMessage[] {
   const criterion = r.criterion === TOGETHER ? undefined : judgedOn(study, item).find((c) => c.id === r.criterion);
-  const criterionCtx = criterion && { id: criterion.id, name: criterion.name, description: criterion.description, aspects: criterion.aspects };
+  const criterionCtx = criterion && {
+    id: criterion.id,
+    name: criterion.name,
+    description: criterion.description,
+    aspects: criterion.aspects,
+  };
   if (study.kind === 'rubric') {
     const it = item as RubricItem;
     return renderPrompt(template, {

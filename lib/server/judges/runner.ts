@@ -49,7 +49,8 @@ const COMMIT_MAX = 512;
 const BUSY_RETRY_MS = 200;
 /** Tries of the last commit of a run before the runner gives up (with the answers re-sent on resume). */
 const FINAL_FLUSH_ATTEMPTS = 50;
-const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
+const isBusy = (e: unknown) =>
+  typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
 
 export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
 
@@ -111,9 +112,14 @@ function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: 
  */
 function* pendingRequests(db: Db, runId: number, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
   for (const page of itemPages(db, study.id, limit)) {
-    const answered = q.answeredKeysOfItems(db, runId, page.map((p) => p.id));
+    const answered = q.answeredKeysOfItems(
+      db,
+      runId,
+      page.map((p) => p.id),
+    );
     for (const { id, item } of page)
-      for (const request of requestsForItem(study, template, id, item, opts)) if (!answered.has(requestKey(request))) yield { request, item };
+      for (const request of requestsForItem(study, template, id, item, opts))
+        if (!answered.has(requestKey(request))) yield { request, item };
   }
 }
 
@@ -215,7 +221,18 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
       }
       const { verdicts, unreadable } = readAnswer(study, template, raw, r);
       commitSoon({
-        answer: { runId, itemId: r.itemId, criterion: r.criterion, sample: r.sample, swapped: r.swapped, verdicts, unreadable, raw, promptHash: hash, ...meta },
+        answer: {
+          runId,
+          itemId: r.itemId,
+          criterion: r.criterion,
+          sample: r.sample,
+          swapped: r.swapped,
+          verdicts,
+          unreadable,
+          raw,
+          promptHash: hash,
+          ...meta,
+        },
         request: r,
         key,
       });
@@ -286,7 +303,13 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   if (circuit) {
     q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);
   } else if (!stopDispatch && failed > 0) {
-    q.setLaunchState(db, runId, ['running'], 'paused', `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`);
+    q.setLaunchState(
+      db,
+      runId,
+      ['running'],
+      'paused',
+      `${failed} request(s) failed (the last: ${lastFailure}); resume the run to send them again`,
+    );
   } else if (!stopDispatch) {
     q.setLaunchState(db, runId, ['running'], 'done', null);
   }

@@ -194,7 +194,12 @@ describe('a judge run launched from Concord, seen by annotators and adjudicators
     importItems(lead, studyId, writeTemp(dir, 'blind.jsonl', items.join('\n')), 'concord');
     setStudyMembers(lead, studyId, { usernames: ['ja1', 'ja2'], adjudicator: 'jadj' });
     openStudy(lead, studyId);
-    const { runId } = judges.launchJudgeRun(lead, studyId, { name: RUN, endpoint: stand.url, model: MODEL, template: PAIRWISE_CRITERION_TEMPLATE });
+    const { runId } = judges.launchJudgeRun(lead, studyId, {
+      name: RUN,
+      endpoint: stand.url,
+      model: MODEL,
+      template: PAIRWISE_CRITERION_TEMPLATE,
+    });
     await runJudge(runId);
     expect(judges.judgeRunStatus(lead, runId).answered).toBe(12);
     expect(judges.unreadableJudgeAnswers(lead, runId)).toEqual([]);
@@ -207,7 +212,12 @@ describe('a judge run launched from Concord, seen by annotators and adjudicators
       for (let id = getQueue(who, studyId).currentId; id; id = getQueue(who, studyId).currentId) {
         const a = getJudgeAssignment(who, id);
         seen.push(JSON.stringify(getQueue(who, studyId)), JSON.stringify(a));
-        const r = submitJudgment(who, { assignmentId: id, requestId: `blind-request-${String(++k).padStart(4, "0")}`, activeMs: 1, choices: Object.fromEntries(a.criteria.map((c) => [c.id, choice])) });
+        const r = submitJudgment(who, {
+          assignmentId: id,
+          requestId: `blind-request-${String(++k).padStart(4, '0')}`,
+          activeMs: 1,
+          choices: Object.fromEntries(a.criteria.map((c) => [c.id, choice])),
+        });
         seen.push(JSON.stringify(r));
       }
       seen.push(JSON.stringify(listMyStudies(who)));

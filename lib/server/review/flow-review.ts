@@ -15,7 +15,15 @@ import { getRubricAssignment, rubricAsDraft } from './rubric';
 import * as rubricQ from '@/db/queries/rubric-review';
 import { submitAnnotation, type SubmitResult } from './submit';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type { FlowAssignmentDto, FlowDecisionDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
+import type {
+  FlowAssignmentDto,
+  FlowDecisionDto,
+  JudgeAssignmentDto,
+  MySubmissionDto,
+  QueueDto,
+  QueueStateDto,
+  RubricAssignmentDto,
+} from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;

@@ -36,20 +36,24 @@ export function submitAnnotation<C extends object>(
 ): SubmitResult {
   const { assignmentId, requestId, activeMs } = request;
   const db = getDb();
-  return inTransaction(db, () => {
-    const a = ownAssignment(db, actor, assignmentId);
-    const content = kind.content(db, a);
-    const hash = requestHash({ assignmentId, ...content });
-    const prior = q.findAnnotationByRequest(db, actor.id, requestId);
-    if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
-    const study = openStudyForWorker(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
-    const revision = kind.write(db, a, study, content, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
-    const now = Date.now();
-    creditActiveTime(db, a, activeMs, now);
-    q.markSeen(db, a.id, now);
-    q.markSubmitted(db, a.id, now);
-    q.deleteDraft(db, a.id);
-    return { assignmentId, revision, duplicate: false };
-  }, 'immediate');
+  return inTransaction(
+    db,
+    () => {
+      const a = ownAssignment(db, actor, assignmentId);
+      const content = kind.content(db, a);
+      const hash = requestHash({ assignmentId, ...content });
+      const prior = q.findAnnotationByRequest(db, actor.id, requestId);
+      if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
+      const study = openStudyForWorker(db, actor, a.studyId);
+      if (a.state !== 'pending') throw conflict('This item was already submitted.');
+      const revision = kind.write(db, a, study, content, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
+      const now = Date.now();
+      creditActiveTime(db, a, activeMs, now);
+      q.markSeen(db, a.id, now);
+      q.markSubmitted(db, a.id, now);
+      q.deleteDraft(db, a.id);
+      return { assignmentId, revision, duplicate: false };
+    },
+    'immediate',
+  );
 }

@@ -30,7 +30,12 @@ function itemsFile() {
   for (let d = 0; d < DIALOGUES; d++) {
     for (const t of TUTORS.slice(0, 2 + (d % 4))) {
       lines.push(
-        JSON.stringify({ id: `d${d}-${t}`, group: `d${d}`, history: [{ role: 'student', text: `Answer ${d}` }], reply: { source: t, text: `${t} on ${d}` } }),
+        JSON.stringify({
+          id: `d${d}-${t}`,
+          group: `d${d}`,
+          history: [{ role: 'student', text: `Answer ${d}` }],
+          reply: { source: t, text: `${t} on ${d}` },
+        }),
       );
     }
   }
@@ -63,7 +68,9 @@ describe('opening a rubric study', () => {
     importItems(lead, s.id, itemsFile(), 'concord');
     // A prior reviewer on every reply of the first three dialogues.
     const prior = [0, 1, 2].flatMap((d) =>
-      TUTORS.slice(0, 2 + (d % 4)).map((t) => JSON.stringify({ item: `d${d}-${t}`, annotator: 'gold', labels: { mistake_identification: 'Yes' } })),
+      TUTORS.slice(0, 2 + (d % 4)).map((t) =>
+        JSON.stringify({ item: `d${d}-${t}`, annotator: 'gold', labels: { mistake_identification: 'Yes' } }),
+      ),
     );
     importAnnotations(lead, s.id, writeTemp(dir, 'prior.jsonl', `${prior.join('\n')}\n`), 'concord');
     setStudyMembers(lead, s.id, { usernames: ['r1', 'r2', 'r3'] });

@@ -75,9 +75,13 @@ function rubricDimensions(value: unknown): RubricCatalog {
   const result: CatalogResult = typeof value === 'string' ? resolveRubricCatalog(value) : validateRubricCatalog(value);
   if (result.ok) return result.catalog;
   const lines = result.errors.map(formatCatalogError);
-  throw invalid(`The dimensions catalog has ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`, {
-    dimensions: lines[0],
-  }, { catalogErrors: result.errors });
+  throw invalid(
+    `The dimensions catalog has ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`,
+    {
+      dimensions: lines[0],
+    },
+    { catalogErrors: result.errors },
+  );
 }
 
 export function createStudy(actor: Actor, input: unknown): StudyDto {
@@ -333,23 +337,38 @@ function planRubricStudy(
   if (!groups.size || (opts.leaveUnassigned && members.length === 0)) return 0;
   const need = Math.max(...[...groups.values()].flatMap((g) => g.items.map((i) => study.reviewersPerItem - i.taken.length)));
   if (members.length < need) {
-    throw invalid(`Some items need ${need} more reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`);
+    throw invalid(
+      `Some items need ${need} more reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
+    );
   }
   let plan: PlannedAssignment[];
   try {
     if (study.assignmentMode === 'fixed_sets') {
       const sets = new Map<number, number[]>();
       for (const m of members) sets.set(m.setIndex ?? 1, [...(sets.get(m.setIndex ?? 1) ?? []), m.userId]);
-      plan = planGroupsFixedSets([...groups.values()], [...sets.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g), study.reviewersPerItem, study.seed);
+      plan = planGroupsFixedSets(
+        [...groups.values()],
+        [...sets.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
+        study.reviewersPerItem,
+        study.seed,
+      );
     } else {
-      plan = planGroupsBalanced([...groups.values()], members.map((m) => m.userId), study.reviewersPerItem, study.seed);
+      plan = planGroupsBalanced(
+        [...groups.values()],
+        members.map((m) => m.userId),
+        study.reviewersPerItem,
+        study.seed,
+      );
     }
   } catch (e) {
     // A prior reviewer who is also chosen cannot take an item twice; say which and why rather than fail obscurely.
     throw invalid(`The chosen reviewers cannot cover every item: ${(e as Error).message}.`);
   }
-  const ordered = orderQueuesByGroup(plan, (id) => groupKey.get(id) ?? null, study.seed, (userId) =>
-    assignmentsQ.lastQueuePosition(db, study.id, userId),
+  const ordered = orderQueuesByGroup(
+    plan,
+    (id) => groupKey.get(id) ?? null,
+    study.seed,
+    (userId) => assignmentsQ.lastQueuePosition(db, study.id, userId),
   );
   for (const p of ordered) assignmentsQ.insertAssignment(db, { ...p, studyId: study.id });
   return ordered.length;

@@ -63,13 +63,20 @@ export function AccountsManager({ users, selfId }: { users: UserDto[]; selfId: n
             ))}
           </select>
         </label>
-        <button type="submit" disabled={pending} className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+        >
           Create account
         </button>
       </form>
 
       {message && (
-        <p role={message.tone === 'error' ? 'alert' : 'status'} className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}>
+        <p
+          role={message.tone === 'error' ? 'alert' : 'status'}
+          className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}
+        >
           {message.text}
         </p>
       )}

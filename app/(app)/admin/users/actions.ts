@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { runAction } from '@/lib/auth/handlers';
 import { createUser, resetPassword, setUserActive, setUserRole } from '@/lib/server/accounts/users';
 
-const done = <T,>(res: T) => {
+const done = <T>(res: T) => {
   revalidatePath('/admin/users');
   return res;
 };

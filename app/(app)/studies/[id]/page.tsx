@@ -116,7 +116,9 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
                     <span className="text-slate-500">
                       — {d.labels.join(' / ')}; desired {d.desired}
                       {d.lenient && Object.keys(d.lenient).length > 0
-                        ? `; lenient ${Object.entries(d.lenient).map(([from, to]) => `${from} → ${to}`).join(', ')}`
+                        ? `; lenient ${Object.entries(d.lenient)
+                            .map(([from, to]) => `${from} → ${to}`)
+                            .join(', ')}`
                         : ''}
                     </span>
                   </li>

@@ -5,7 +5,19 @@ import { formatCatalogError } from '@/lib/validation/rubric';
 import { RUBRIC_CATALOGS, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 import { createStudyAction, type FormState } from '../actions';
 
-function Field({ id, label, error, children, hint }: { id: string; label: string; error?: string; hint?: string; children: React.ReactNode }) {
+function Field({
+  id,
+  label,
+  error,
+  children,
+  hint,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
@@ -34,7 +46,14 @@ export function NewStudyForm() {
       <Field id="kind" label="Kind" error={fe.kind}>
         {/* React resets a form after its action, and a select resets to the option it was first rendered with: a new
             key per attempt renders it anew with what was submitted. */}
-        <select key={`kind-${state?.attempt ?? 0}`} id="kind" name="kind" defaultValue={v.kind ?? 'flow_review'} onChange={(e) => setKind(e.target.value)} className={input}>
+        <select
+          key={`kind-${state?.attempt ?? 0}`}
+          id="kind"
+          name="kind"
+          defaultValue={v.kind ?? 'flow_review'}
+          onChange={(e) => setKind(e.target.value)}
+          className={input}
+        >
           <option value="flow_review">Flow review — verify, truncate or discard dialogue flows</option>
           <option value="pairwise">Pairwise — two blinded tutor replies judged per criterion</option>
           <option value="rubric">Rubric — one reply (or dialogue) labelled on each dimension</option>
@@ -52,8 +71,16 @@ export function NewStudyForm() {
           <input id="payRate" name="payRate" inputMode="decimal" defaultValue={v.payRate ?? '0'} className={input} />
         </Field>
         <Field id="reviewersPerItem" label="Reviewers per item" error={fe.reviewersPerItem}>
-          <input id="reviewersPerItem" name="reviewersPerItem" type="number" min={1} max={10} defaultValue={v.reviewersPerItem}
-            placeholder="1 for flows, 2 for pairwise and rubric" className={input} />
+          <input
+            id="reviewersPerItem"
+            name="reviewersPerItem"
+            type="number"
+            min={1}
+            max={10}
+            defaultValue={v.reviewersPerItem}
+            placeholder="1 for flows, 2 for pairwise and rubric"
+            className={input}
+          />
         </Field>
         <Field id="seed" label="Assignment seed" error={fe.seed} hint="Optional; fixes the draw">
           <input id="seed" name="seed" inputMode="numeric" defaultValue={v.seed} className={input} />
@@ -64,7 +91,11 @@ export function NewStudyForm() {
           {state.error}
         </p>
       )}
-      <button type="submit" disabled={pending} className="rounded-md bg-accent-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-accent-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60"
+      >
         {pending ? 'Creating…' : 'Create study'}
       </button>
     </form>
@@ -103,7 +134,14 @@ function DimensionsField({ state }: { state: FormState }) {
       <label htmlFor="catalog" className="block text-sm text-slate-700">
         Catalog
       </label>
-      <select key={`catalog-${state?.attempt ?? 0}`} id="catalog" name="catalog" defaultValue={v.catalog ?? 'mrbench-v3'} onChange={(e) => setCatalog(e.target.value)} className={input}>
+      <select
+        key={`catalog-${state?.attempt ?? 0}`}
+        id="catalog"
+        name="catalog"
+        defaultValue={v.catalog ?? 'mrbench-v3'}
+        onChange={(e) => setCatalog(e.target.value)}
+        className={input}
+      >
         {RUBRIC_CATALOG_NAMES.map((n) => (
           <option key={n} value={n}>
             {CATALOG_TITLES[n] ?? n}
@@ -124,7 +162,12 @@ function DimensionsField({ state }: { state: FormState }) {
         <>
           <label className="block text-sm text-slate-700">
             Catalog file
-            <input type="file" accept=".json,application/json" onChange={(e) => void load(e.target.files?.[0])} className="mt-1 block text-sm" />
+            <input
+              type="file"
+              accept=".json,application/json"
+              onChange={(e) => void load(e.target.files?.[0])}
+              className="mt-1 block text-sm"
+            />
           </label>
           {readError && <p className="text-sm text-red-700">{readError}</p>}
           <label htmlFor="dimensionsText" className="block text-sm text-slate-700">

@@ -20,12 +20,17 @@ export function CriteriaUpload({ studyId }: { studyId: number }) {
           if (!file) return;
           start(async () => {
             const res = await setCriteriaAction(studyId, await file.text());
-            setMessage(res.ok ? { tone: 'ok', text: `Catalog saved: ${res.count} criteria plus overall.` } : { tone: 'error', text: res.error });
+            setMessage(
+              res.ok ? { tone: 'ok', text: `Catalog saved: ${res.count} criteria plus overall.` } : { tone: 'error', text: res.error },
+            );
           });
         }}
       />
       {message && (
-        <span role={message.tone === 'error' ? 'alert' : 'status'} className={`mt-1 block ${message.tone === 'error' ? 'text-red-700' : 'text-emerald-700'}`}>
+        <span
+          role={message.tone === 'error' ? 'alert' : 'status'}
+          className={`mt-1 block ${message.tone === 'error' ? 'text-red-700' : 'text-emerald-700'}`}
+        >
           {message.text}
         </span>
       )}

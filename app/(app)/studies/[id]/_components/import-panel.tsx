@@ -8,8 +8,7 @@ type ItemsReport = { records: number; inserted: number; unchanged: number; annot
 type JudgeReport = { run: string; records: number; labels: number; unparsed: { item: string; line: number; message: string }[] };
 
 type Outcome =
-  | { ok: true; data: ItemsReport | JudgeReport }
-  | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
+  { ok: true; data: ItemsReport | JudgeReport } | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
 
 const FORMAT_NAMES: Record<string, string> = {
   concord: 'Concord JSONL',
@@ -67,7 +66,11 @@ export function ImportPanel({
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-sm">
           <span className="block text-slate-600">Format</span>
-          <select value={format} onChange={(e) => setFormat(e.target.value)} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
+          <select
+            value={format}
+            onChange={(e) => setFormat(e.target.value)}
+            className="mt-1 rounded-md border border-slate-300 px-2 py-1.5"
+          >
             {formats.map((f) => (
               <option key={f} value={f}>
                 {FORMAT_NAMES[f] ?? f}
@@ -77,15 +80,31 @@ export function ImportPanel({
         </label>
         {what === 'judge' && (
           <label className="text-sm">
-            <span className="block text-slate-600">{format === 'aitutor-evalkit' ? 'Judge in the file (optional)' : 'Run name (optional)'}</span>
-            <input value={run} onChange={(e) => setRun(e.target.value)} placeholder="from the file" className="mt-1 rounded-md border border-slate-300 px-2 py-1.5" />
+            <span className="block text-slate-600">
+              {format === 'aitutor-evalkit' ? 'Judge in the file (optional)' : 'Run name (optional)'}
+            </span>
+            <input
+              value={run}
+              onChange={(e) => setRun(e.target.value)}
+              placeholder="from the file"
+              className="mt-1 rounded-md border border-slate-300 px-2 py-1.5"
+            />
           </label>
         )}
         <label className="text-sm">
           <span className="block text-slate-600">File</span>
-          <input type="file" accept=".jsonl,.json,.ndjson,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} className="mt-1 text-sm" />
+          <input
+            type="file"
+            accept=".jsonl,.json,.ndjson,application/json"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            className="mt-1 text-sm"
+          />
         </label>
-        <button type="submit" disabled={!file || busy} className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={!file || busy}
+          className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+        >
           {busy ? 'Importing…' : 'Import'}
         </button>
       </div>
@@ -95,8 +114,8 @@ export function ImportPanel({
             <JudgeResult report={outcome.data} />
           ) : what === 'annotations' ? (
             <p>
-              Imported {outcome.data.inserted.toLocaleString('en-US')} prior annotation(s); {outcome.data.unchanged.toLocaleString('en-US')} were already
-              present and unchanged.
+              Imported {outcome.data.inserted.toLocaleString('en-US')} prior annotation(s); {outcome.data.unchanged.toLocaleString('en-US')}{' '}
+              were already present and unchanged.
             </p>
           ) : (
             <ItemsResult report={outcome.data} />
@@ -139,7 +158,8 @@ function JudgeResult({ report }: { report: JudgeReport }) {
   return (
     <>
       <p>
-        Imported the run “{report.run}”: {report.labels.toLocaleString('en-US')} verdicts from {report.records.toLocaleString('en-US')} records.
+        Imported the run “{report.run}”: {report.labels.toLocaleString('en-US')} verdicts from {report.records.toLocaleString('en-US')}{' '}
+        records.
       </p>
       {report.unparsed.length > 0 && (
         <details className="mt-1">

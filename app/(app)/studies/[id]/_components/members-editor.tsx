@@ -14,7 +14,15 @@ type Props = {
   adjudicator: string | null;
 };
 
-export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen, mode: initialMode, adjudicator: initialAdjudicator }: Props) {
+export function MembersEditor({
+  studyId,
+  kind,
+  reviewersPerItem,
+  people,
+  chosen,
+  mode: initialMode,
+  adjudicator: initialAdjudicator,
+}: Props) {
   // Order matters for fixed sets: consecutive reviewers form a group.
   const [selected, setSelected] = useState<string[]>(chosen);
   const [mode, setMode] = useState(initialMode);
@@ -22,7 +30,12 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [pending, start] = useTransition();
   const toggle = (u: string) => setSelected((s) => (s.includes(u) ? s.filter((x) => x !== u) : [...s, u]));
-  const groups = mode === 'fixed_sets' ? Array.from({ length: Math.ceil(selected.length / reviewersPerItem) }, (_, g) => selected.slice(g * reviewersPerItem, (g + 1) * reviewersPerItem)) : [];
+  const groups =
+    mode === 'fixed_sets'
+      ? Array.from({ length: Math.ceil(selected.length / reviewersPerItem) }, (_, g) =>
+          selected.slice(g * reviewersPerItem, (g + 1) * reviewersPerItem),
+        )
+      : [];
   return (
     <form
       onSubmit={(e) => {
@@ -38,8 +51,17 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
         <legend className="mb-1 text-sm text-slate-600">Who reviews ({reviewersPerItem} per item)</legend>
         {people.map((p) => (
           <label key={p.id} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="usernames" value={p.username} checked={selected.includes(p.username)} onChange={() => toggle(p.username)} />
-            {p.displayName} <span className="text-slate-400">({p.username}, {p.role})</span>
+            <input
+              type="checkbox"
+              name="usernames"
+              value={p.username}
+              checked={selected.includes(p.username)}
+              onChange={() => toggle(p.username)}
+            />
+            {p.displayName}{' '}
+            <span className="text-slate-400">
+              ({p.username}, {p.role})
+            </span>
           </label>
         ))}
       </fieldset>
@@ -53,7 +75,8 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
             </label>
             <label className="flex items-center gap-2">
               <input type="radio" name="mode" checked={mode === 'fixed_sets'} onChange={() => setMode('fixed_sets')} />
-              Fixed sets (KMP scheme): reviewers in the order ticked form groups of {reviewersPerItem}; the items are split into one set per group
+              Fixed sets (KMP scheme): reviewers in the order ticked form groups of {reviewersPerItem}; the items are split into one set per
+              group
             </label>
           </fieldset>
           {mode === 'fixed_sets' && groups.length > 0 && (
@@ -68,7 +91,11 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
           )}
           <label className="block text-sm">
             <span className="block text-slate-600">Adjudicator (settles disagreements; not one of the reviewers)</span>
-            <select value={adjudicator} onChange={(e) => setAdjudicator(e.target.value)} className="mt-1 rounded-md border border-slate-300 px-2 py-1.5">
+            <select
+              value={adjudicator}
+              onChange={(e) => setAdjudicator(e.target.value)}
+              className="mt-1 rounded-md border border-slate-300 px-2 py-1.5"
+            >
               <option value="">None (leads adjudicate)</option>
               {people.map((p) => (
                 <option key={p.id} value={p.username}>
@@ -79,11 +106,18 @@ export function MembersEditor({ studyId, kind, reviewersPerItem, people, chosen,
           </label>
         </>
       )}
-      <button type="submit" disabled={pending} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm disabled:opacity-60"
+      >
         {pending ? 'Saving…' : 'Save people'}
       </button>
       {message && (
-        <p role={message.tone === 'error' ? 'alert' : 'status'} className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}>
+        <p
+          role={message.tone === 'error' ? 'alert' : 'status'}
+          className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}
+        >
           {message.text}
         </p>
       )}

@@ -19,7 +19,8 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
           <div>
             <dt className="text-xs uppercase tracking-wide text-slate-500">Items with ground truth</dt>
             <dd className="text-2xl font-semibold tabular-nums" data-testid="gt-complete">
-              {gt.complete.toLocaleString('en-US')} <span className="text-sm font-normal text-slate-500">of {gt.items.toLocaleString('en-US')}</span>
+              {gt.complete.toLocaleString('en-US')}{' '}
+              <span className="text-sm font-normal text-slate-500">of {gt.items.toLocaleString('en-US')}</span>
             </dd>
           </div>
           <div>
@@ -50,7 +51,11 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
               ['hybrid', 'Hybrid review plan'],
             ] as const
           ).map(([path, label]) => (
-            <Link key={path} href={`/studies/${studyId}/analytics/${path}`} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50">
+            <Link
+              key={path}
+              href={`/studies/${studyId}/analytics/${path}`}
+              className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50"
+            >
               {label}
             </Link>
           ))}
@@ -146,10 +151,9 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
                 </tbody>
               </table>
               <p className="mt-2 text-xs text-slate-500">
-                Items: items with two or more labels on the criterion, before adjudication. Percent agreement: the mean over
-                those items of the share of pairs of labels that agree — the same figure as on the Agreement dashboard. All
-                agree: the share of those items where every label is the same (equal to percent agreement with two
-                reviewers per item, lower with more).
+                Items: items with two or more labels on the criterion, before adjudication. Percent agreement: the mean over those items of
+                the share of pairs of labels that agree — the same figure as on the Agreement dashboard. All agree: the share of those items
+                where every label is the same (equal to percent agreement with two reviewers per item, lower with more).
               </p>
             </>
           )}
@@ -194,8 +198,8 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
 
       <Section title="Ground truth">
         <p className="mb-3 text-sm text-slate-600">
-          {gt.labels.toLocaleString('en-US')} labels on {gt.complete.toLocaleString('en-US')} items ({gt.adjudicated} adjudicated). {gt.incomplete} item(s)
-          are not complete yet and are left out of the export.
+          {gt.labels.toLocaleString('en-US')} labels on {gt.complete.toLocaleString('en-US')} items ({gt.adjudicated} adjudicated).{' '}
+          {gt.incomplete} item(s) are not complete yet and are left out of the export.
         </p>
         <div className="flex flex-wrap gap-3 text-sm">
           <a href={exportLink(studyId, 'ground-truth', 'jsonl')} className="rounded-md border border-slate-300 px-3 py-1.5" download>

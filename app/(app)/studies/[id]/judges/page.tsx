@@ -33,7 +33,8 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
         </p>
         <h1 className="mt-1 text-2xl font-semibold">Judge runs</h1>
         <p className="text-sm text-slate-600">
-          Run an LLM judge on this study through any OpenAI-compatible endpoint, or compare runs. Verdicts appear in the dashboards as they arrive.
+          Run an LLM judge on this study through any OpenAI-compatible endpoint, or compare runs. Verdicts appear in the dashboards as they
+          arrive.
         </p>
       </div>
       {study.kind === 'flow_review' ? (

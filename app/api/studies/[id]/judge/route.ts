@@ -15,8 +15,6 @@ export const POST = uploadRoute(async (actor, request, { id }) => {
   const filename = (url.searchParams.get('filename') ?? 'judge.jsonl').slice(0, 200);
   // Who may import is checked before a byte of the upload is stored.
   getStudy(actor, parseStudyId(id));
-  const report = await withUploadedFile(request, (file) =>
-    importJudgeForRequest(actor, parseStudyId(id), file, format, judge, filename),
-  );
+  const report = await withUploadedFile(request, (file) => importJudgeForRequest(actor, parseStudyId(id), file, format, judge, filename));
   return json({ ok: true, data: report });
 });

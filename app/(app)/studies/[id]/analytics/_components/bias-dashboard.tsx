@@ -31,7 +31,10 @@ function FirstCells({ f }: { f: First }) {
 /** Position and length biases of the graders, side by side (the `bias` report). */
 export function BiasDashboard({ studyId, data }: { studyId: number; data: Report }) {
   const csv = (table: ReportTable<'bias'>) => (
-    <DownloadLink href={reportUrl(studyId, 'bias', {}, { format: 'csv', table })} filename={reportFilename(studyId, 'bias', { table, format: 'csv' })}>
+    <DownloadLink
+      href={reportUrl(studyId, 'bias', {}, { format: 'csv', table })}
+      filename={reportFilename(studyId, 'bias', { table, format: 'csv' })}
+    >
       CSV
     </DownloadLink>
   );
@@ -43,7 +46,12 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
         </DownloadLink>
       </div>
 
-      <Card title="Judge position bias" description="Does the judge change its verdict when the replies swap places?" actions={csv('judge-position')} padded={false}>
+      <Card
+        title="Judge position bias"
+        description="Does the judge change its verdict when the replies swap places?"
+        actions={csv('judge-position')}
+        padded={false}
+      >
         <p className="px-4 pt-3 text-sm text-slate-600">
           Only items the judge saw in both orders count. Flip rate: the share whose verdict changed with the order; first shown preferred:
           the share of decisive verdicts that chose the reply shown first (50 % = no position bias; Wilson 95 % interval, exact binomial p).
@@ -82,7 +90,12 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
         </Table>
       </Card>
 
-      <Card title="Reviewer position bias" description="Do reviewers prefer the reply shown first?" actions={csv('human-position')} padded={false}>
+      <Card
+        title="Reviewer position bias"
+        description="Do reviewers prefer the reply shown first?"
+        actions={csv('human-position')}
+        padded={false}
+      >
         <p className="px-4 pt-3 text-sm text-slate-600">
           From the order each reviewer saw the replies in, stored with every label given on the review screen: the share of decisive labels
           that chose Response 1 (50 % = no order effect), per reviewer and for everyone together.
@@ -141,7 +154,11 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
           </THead>
           <TBody>
             {data.length.map((l) => (
-              <TR key={`${l.grader}\u0000${l.criterion}`} className={l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined} data-testid="length-row">
+              <TR
+                key={`${l.grader}\u0000${l.criterion}`}
+                className={l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined}
+                data-testid="length-row"
+              >
                 <TD>
                   <span className="font-medium">{l.grader === GROUND_TRUTH ? 'Ground truth' : l.grader}</span>
                   <span className="block text-xs text-slate-500">{l.criterion}</span>

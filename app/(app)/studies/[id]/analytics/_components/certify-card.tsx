@@ -115,8 +115,8 @@ export function CertifyCard({
       ) : (
         <div className="space-y-4">
           <p className="text-sm text-slate-600">
-            Items are taken in the order their ground truth was settled (the last review, or the ruling of a disagreement). The bounds hold at
-            every step at once, so you may stop labelling as soon as they decide. Criterion <strong>{data.criterion}</strong>:{' '}
+            Items are taken in the order their ground truth was settled (the last review, or the ruling of a disagreement). The bounds hold
+            at every step at once, so you may stop labelling as soon as they decide. Criterion <strong>{data.criterion}</strong>:{' '}
             {count(data.agree)} of {count(data.n)} ground-truth labels matched
             {data.unjudged ? ` (${count(data.unjudged)} without a verdict are not counted)` : ''}.
           </p>

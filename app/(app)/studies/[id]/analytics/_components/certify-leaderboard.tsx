@@ -60,11 +60,19 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   </TD>
                   <TD numeric>
                     {count(c.labelled)}
-                    {c.labelledUnjudged ? <span className="block text-xs text-slate-400">+{count(c.labelledUnjudged)} unjudged</span> : null}
+                    {c.labelledUnjudged ? (
+                      <span className="block text-xs text-slate-400">+{count(c.labelledUnjudged)} unjudged</span>
+                    ) : null}
                   </TD>
                   <TD numeric>{count(c.unlabelled)}</TD>
                   <TD numeric>
-                    <Value value={c.corrected} reason={c.correctedReason} kind="rate" interval={c.intervals.corrected} testId="corrected-rate" />
+                    <Value
+                      value={c.corrected}
+                      reason={c.correctedReason}
+                      kind="rate"
+                      interval={c.intervals.corrected}
+                      testId="corrected-rate"
+                    />
                   </TD>
                   <TD numeric>
                     <Value value={c.humanOnly} reason={c.humanOnlyReason} kind="rate" interval={c.intervals.humanOnly} />
@@ -80,9 +88,9 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
         </div>
       ))}
       <p className="px-4 py-2 text-xs text-slate-500">
-        Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the judge is). The
-        correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human labels alone would
-        give an interval this narrow.
+        Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the judge is).
+        The correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human labels alone
+        would give an interval this narrow.
       </p>
     </Card>
   );

@@ -242,7 +242,14 @@ export function HybridDashboard({
             </>
           )}
           <div id="hybrid-queue-slot" data-testid="hybrid-queue-slot">
-            <HybridQueueForm studyId={studyId} judge={data.judge} criterion={data.criterion} target={data.target} people={people} studyOpen={studyOpen} />
+            <HybridQueueForm
+              studyId={studyId}
+              judge={data.judge}
+              criterion={data.criterion}
+              target={data.target}
+              people={people}
+              studyOpen={studyOpen}
+            />
           </div>
         </Card>
       </div>

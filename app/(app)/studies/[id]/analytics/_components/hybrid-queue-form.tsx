@@ -32,8 +32,8 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
       }}
     >
       <p className="text-sm text-slate-600">
-        Send the unreviewed items this plan routes to people — every item the judge put in a reviewed class, plus the random checks the target
-        needs — to these reviewers (one review per item; their reviews become ground truth):
+        Send the unreviewed items this plan routes to people — every item the judge put in a reviewed class, plus the random checks the
+        target needs — to these reviewers (one review per item; their reviews become ground truth):
       </p>
       <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <legend className="sr-only">Reviewers</legend>
@@ -48,11 +48,18 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
           </label>
         ))}
       </fieldset>
-      <button type="submit" disabled={pending || chosen.length === 0} className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+      <button
+        type="submit"
+        disabled={pending || chosen.length === 0}
+        className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+      >
         {pending ? 'Opening…' : 'Open review queue'}
       </button>
       {message && (
-        <p role={message.tone === 'error' ? 'alert' : 'status'} className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}>
+        <p
+          role={message.tone === 'error' ? 'alert' : 'status'}
+          className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}
+        >
           {message.text}
         </p>
       )}

@@ -30,15 +30,40 @@ import { Value } from './value';
 type Summary = Flat<RubricSummaryDto>;
 type Plan = Flat<HybridPlanDto>;
 
-function Csv<R extends ReportName>({ studyId, report, params, table, name }: { studyId: number; report: R; params: ReportParams[R]; table: ReportTable<R>; name?: string }) {
+function Csv<R extends ReportName>({
+  studyId,
+  report,
+  params,
+  table,
+  name,
+}: {
+  studyId: number;
+  report: R;
+  params: ReportParams[R];
+  table: ReportTable<R>;
+  name?: string;
+}) {
   return (
-    <DownloadLink href={reportUrl(studyId, report, params, { format: 'csv', table })} filename={reportFilename(studyId, report, { judge: name, table, format: 'csv' })}>
+    <DownloadLink
+      href={reportUrl(studyId, report, params, { format: 'csv', table })}
+      filename={reportFilename(studyId, report, { judge: name, table, format: 'csv' })}
+    >
       CSV
     </DownloadLink>
   );
 }
 
-function Json<R extends ReportName>({ studyId, report, params, name }: { studyId: number; report: R; params: ReportParams[R]; name?: string }) {
+function Json<R extends ReportName>({
+  studyId,
+  report,
+  params,
+  name,
+}: {
+  studyId: number;
+  report: R;
+  params: ReportParams[R];
+  name?: string;
+}) {
   return (
     <DownloadLink href={reportUrl(studyId, report, params)} filename={reportFilename(studyId, report, { judge: name, format: 'json' })}>
       Whole report (JSON)
@@ -55,7 +80,8 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
   const [bootstrap, setBootstrap] = useState(labels > 0 && labels <= AUTO_BOOTSTRAP_MAX_LABELS ? INTERVAL_REPLICATES : 0);
   const { data, error, retry } = useReport(studyId, 'rubric-agreement', { bootstrap }, { params: { bootstrap: 0 }, data: initial });
   const params = { bootstrap: data.bootstrap.replicates };
-  if (labels === 0) return <EmptyState title="No labels yet" description="Agreement appears once two reviewers have labelled the same reply." />;
+  if (labels === 0)
+    return <EmptyState title="No labels yet" description="Agreement appears once two reviewers have labelled the same reply." />;
   return (
     <div className="space-y-5">
       <div className="flex justify-end">
@@ -77,9 +103,9 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
       >
         <div className="px-4 pt-3">
           <Explain>
-            How often the reviewers gave a reply the same label before adjudication, dimension by dimension. Fleiss’ κ and Krippendorff’s α take
-            away the agreement expected by chance; the ordinal α counts a near miss (“No” against “To some extent”) as less of a disagreement
-            than a far one.
+            How often the reviewers gave a reply the same label before adjudication, dimension by dimension. Fleiss’ κ and Krippendorff’s α
+            take away the agreement expected by chance; the ordinal α counts a near miss (“No” against “To some extent”) as less of a
+            disagreement than a far one.
           </Explain>
         </div>
         <Table caption="Agreement per dimension" captionHidden data-testid="rubric-agreement-table">
@@ -108,19 +134,35 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
                   <Value value={c.fleissKappa} reason={c.fleissKappaReason} kind="coef" interval={c.intervals.fleissKappa} />
                 </TD>
                 <TD numeric>
-                  <Value value={c.krippendorffAlphaNominal} reason={c.krippendorffAlphaNominalReason} kind="coef" interval={c.intervals.krippendorffAlphaNominal} />
+                  <Value
+                    value={c.krippendorffAlphaNominal}
+                    reason={c.krippendorffAlphaNominalReason}
+                    kind="coef"
+                    interval={c.intervals.krippendorffAlphaNominal}
+                  />
                 </TD>
                 <TD numeric>
-                  <Value value={c.krippendorffAlphaOrdinal} reason={c.krippendorffAlphaOrdinalReason} kind="coef" interval={c.intervals.krippendorffAlphaOrdinal} />
+                  <Value
+                    value={c.krippendorffAlphaOrdinal}
+                    reason={c.krippendorffAlphaOrdinalReason}
+                    kind="coef"
+                    interval={c.intervals.krippendorffAlphaOrdinal}
+                  />
                 </TD>
               </TR>
             ))}
           </TBody>
         </Table>
       </Card>
-      <Card title="Reviewer pairs" padded={false} actions={<Csv studyId={studyId} report="rubric-agreement" params={params} table="pairs" />}>
+      <Card
+        title="Reviewer pairs"
+        padded={false}
+        actions={<Csv studyId={studyId} report="rubric-agreement" params={params} table="pairs" />}
+      >
         <div className="px-4 pt-3">
-          <Explain>Cohen’s κ for every two reviewers who labelled the same replies; the weighted κ gives partial credit for neighbouring labels.</Explain>
+          <Explain>
+            Cohen’s κ for every two reviewers who labelled the same replies; the weighted κ gives partial credit for neighbouring labels.
+          </Explain>
         </div>
         <Table caption="Cohen’s κ per reviewer pair" captionHidden>
           <THead>
@@ -144,10 +186,20 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
                     <Value value={p.cohenKappa} reason={p.cohenKappaReason} kind="coef" interval={p.intervals.cohenKappa} />
                   </TD>
                   <TD numeric>
-                    <Value value={p.cohenKappaLinear} reason={p.cohenKappaLinearReason} kind="coef" interval={p.intervals.cohenKappaLinear} />
+                    <Value
+                      value={p.cohenKappaLinear}
+                      reason={p.cohenKappaLinearReason}
+                      kind="coef"
+                      interval={p.intervals.cohenKappaLinear}
+                    />
                   </TD>
                   <TD numeric>
-                    <Value value={p.cohenKappaQuadratic} reason={p.cohenKappaQuadraticReason} kind="coef" interval={p.intervals.cohenKappaQuadratic} />
+                    <Value
+                      value={p.cohenKappaQuadratic}
+                      reason={p.cohenKappaQuadraticReason}
+                      kind="coef"
+                      interval={p.intervals.cohenKappaQuadratic}
+                    />
                   </TD>
                 </TR>
               )),
@@ -162,7 +214,12 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
 /* ----- alignment ----- */
 
 function SummaryCells({ s }: { s: Summary | undefined }) {
-  if (!s) return <TD colSpan={4} className="text-slate-400">no lenient map</TD>;
+  if (!s)
+    return (
+      <TD colSpan={4} className="text-slate-400">
+        no lenient map
+      </TD>
+    );
   return (
     <>
       <TD numeric>{count(s.n)}</TD>
@@ -181,7 +238,15 @@ function SummaryCells({ s }: { s: Summary | undefined }) {
 
 const pick = (s: Summary & { lenient?: Summary }, lenient: boolean): Summary | undefined => (lenient ? s.lenient : s);
 
-export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: number; runs: JudgeRunDto[]; initial: ReportJson['rubric-alignment'] }) {
+export function RubricAlignmentDashboard({
+  studyId,
+  runs,
+  initial,
+}: {
+  studyId: number;
+  runs: JudgeRunDto[];
+  initial: ReportJson['rubric-alignment'];
+}) {
   const [judge, setJudge] = useState(initial.judge);
   const [sample, setSample] = useState(initial.sample);
   const [lenient, setLenient] = useState(false);
@@ -205,7 +270,14 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-4">
-          <JudgeSelect runs={runs} value={judge} onChange={(j) => { setJudge(j); setSample(1); }} />
+          <JudgeSelect
+            runs={runs}
+            value={judge}
+            onChange={(j) => {
+              setJudge(j);
+              setSample(1);
+            }}
+          />
           {data.samples.length > 1 ? (
             <Select label="Sample" value={String(sample)} onChange={(e) => setSample(Number(e.target.value))} wrapperClassName="w-32">
               {data.samples.map((s) => (
@@ -216,27 +288,61 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
             </Select>
           ) : null}
           {anyLenient ? (
-            <Select label="Scoring" value={lenient ? 'lenient' : 'strict'} onChange={(e) => setLenient(e.target.value === 'lenient')} wrapperClassName="w-72" data-testid="scoring-select">
+            <Select
+              label="Scoring"
+              value={lenient ? 'lenient' : 'strict'}
+              onChange={(e) => setLenient(e.target.value === 'lenient')}
+              wrapperClassName="w-72"
+              data-testid="scoring-select"
+            >
               <option value="strict">Strict (every label its own class)</option>
               <option value="lenient">Lenient (labels folded by the dimension’s map)</option>
             </Select>
           ) : null}
-          {fetching && data.judge !== judge ? <p role="status" className="pb-2 text-sm text-slate-600">Loading {judge}…</p> : null}
+          {fetching && data.judge !== judge ? (
+            <p role="status" className="pb-2 text-sm text-slate-600">
+              Loading {judge}…
+            </p>
+          ) : null}
         </div>
         <Json studyId={studyId} report="rubric-alignment" params={params} name={data.judge} />
       </div>
-      <IntervalsPanel requested={bootstrap} computed={data.bootstrap} labels={labels} what="Cohen’s κ" error={error} onCompute={() => setBootstrap(INTERVAL_REPLICATES)} onRetry={retry} />
+      <IntervalsPanel
+        requested={bootstrap}
+        computed={data.bootstrap}
+        labels={labels}
+        what="Cohen’s κ"
+        error={error}
+        onCompute={() => setBootstrap(INTERVAL_REPLICATES)}
+        onRetry={retry}
+      />
       <div className="grid gap-3 sm:grid-cols-4">
-        <Stat label="Ground-truth labels judged" value={data.overall.n} sublabel={`${count(data.unjudged)} without a verdict, ${count(data.groundTruth.incompleteItems)} replies not settled`} />
-        <Stat label="Judge equals ground truth" value={overall?.alignmentRate == null ? 'n/a' : formatValue(overall.alignmentRate, 'rate')} sublabel={lenient ? 'lenient' : 'strict'} />
-        <Stat label="Macro-F1 (all dimensions)" value={overall?.macroF1 == null ? 'n/a' : formatValue(overall.macroF1, 'coef')} sublabel={overall?.macroF1 == null ? 'dimensions have different labels' : 'mean F1 over labels'} />
+        <Stat
+          label="Ground-truth labels judged"
+          value={data.overall.n}
+          sublabel={`${count(data.unjudged)} without a verdict, ${count(data.groundTruth.incompleteItems)} replies not settled`}
+        />
+        <Stat
+          label="Judge equals ground truth"
+          value={overall?.alignmentRate == null ? 'n/a' : formatValue(overall.alignmentRate, 'rate')}
+          sublabel={lenient ? 'lenient' : 'strict'}
+        />
+        <Stat
+          label="Macro-F1 (all dimensions)"
+          value={overall?.macroF1 == null ? 'n/a' : formatValue(overall.macroF1, 'coef')}
+          sublabel={overall?.macroF1 == null ? 'dimensions have different labels' : 'mean F1 over labels'}
+        />
         <Stat label="Cohen’s κ (all dimensions)" value={overall?.cohenKappa == null ? 'n/a' : formatValue(overall.cohenKappa, 'coef')} />
       </div>
-      <Card title="Per dimension" padded={false} actions={<Csv studyId={studyId} report="rubric-alignment" params={params} table="summaries" name={data.judge} />}>
+      <Card
+        title="Per dimension"
+        padded={false}
+        actions={<Csv studyId={studyId} report="rubric-alignment" params={params} table="summaries" name={data.judge} />}
+      >
         <div className="px-4 pt-3">
           <Explain>
-            How often “{data.judge}” gives a reply the label people settled on, per dimension. Macro-F1 weighs every label equally, so a judge that
-            only ever says the common label scores low; κ takes away chance agreement.
+            How often “{data.judge}” gives a reply the label people settled on, per dimension. Macro-F1 weighs every label equally, so a
+            judge that only ever says the common label scores low; κ takes away chance agreement.
           </Explain>
         </div>
         <Table caption="Judge against ground truth per dimension" captionHidden data-testid="rubric-alignment-table">
@@ -280,10 +386,17 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
             {shown && shown.labels && shown.confusion ? (
               <>
                 <Explain>
-                  Rows: the label people settled on; columns: the judge’s. Class-wise accuracy is how often the judge is right when it gives a
-                  label (Padó’s measure for deciding which of its labels to trust); recall is how many of the replies with that label it finds.
+                  Rows: the label people settled on; columns: the judge’s. Class-wise accuracy is how often the judge is right when it gives
+                  a label (Padó’s measure for deciding which of its labels to trust); recall is how many of the replies with that label it
+                  finds.
                 </Explain>
-                <Heatmap rowLabels={shown.labels} colLabels={shown.labels} values={shown.confusion} rowTitle="Ground truth" colTitle="Judge" />
+                <Heatmap
+                  rowLabels={shown.labels}
+                  colLabels={shown.labels}
+                  values={shown.confusion}
+                  rowTitle="Ground truth"
+                  colTitle="Judge"
+                />
                 <Table caption="Class-wise accuracy and recall" captionHidden>
                   <THead>
                     <TR>
@@ -319,7 +432,9 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
       ) : null}
       <Card title="Per tutor and dimension" padded={false}>
         <div className="px-4 pt-3">
-          <Explain>The judge’s accuracy on each tutor’s replies (as in Padó’s Table 3): a judge can be reliable for one tutor and not for another.</Explain>
+          <Explain>
+            The judge’s accuracy on each tutor’s replies (as in Padó’s Table 3): a judge can be reliable for one tutor and not for another.
+          </Explain>
         </div>
         <Table caption="Accuracy per tutor and dimension" captionHidden data-testid="rubric-tutor-table">
           <THead>
@@ -339,14 +454,30 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
               return (
                 <TR key={m.model}>
                   <TD>{m.model}</TD>
-                  <TD numeric>{all ? <Value value={all.alignmentRate} reason={all.alignmentRateReason} kind="rate" interval={all.intervals.alignmentRate} /> : '—'}</TD>
+                  <TD numeric>
+                    {all ? (
+                      <Value
+                        value={all.alignmentRate}
+                        reason={all.alignmentRateReason}
+                        kind="rate"
+                        interval={all.intervals.alignmentRate}
+                      />
+                    ) : (
+                      '—'
+                    )}
+                  </TD>
                   {m.byCriterion.map((c) => {
                     const s = scored(c);
                     return (
                       <TD key={c.criterion} numeric>
                         {s ? (
                           <>
-                            <Value value={s.alignmentRate} reason={s.alignmentRateReason} kind="rate" interval={s.intervals.alignmentRate} />
+                            <Value
+                              value={s.alignmentRate}
+                              reason={s.alignmentRateReason}
+                              kind="rate"
+                              interval={s.intervals.alignmentRate}
+                            />
                             <span className="block text-xs text-slate-500">n {count(s.n)}</span>
                           </>
                         ) : (
@@ -384,7 +515,12 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         {anyLenient ? (
-          <Select label="Scoring" value={lenient ? 'lenient' : 'strict'} onChange={(e) => setLenient(e.target.value === 'lenient')} wrapperClassName="w-72">
+          <Select
+            label="Scoring"
+            value={lenient ? 'lenient' : 'strict'}
+            onChange={(e) => setLenient(e.target.value === 'lenient')}
+            wrapperClassName="w-72"
+          >
             <option value="strict">Strict: only the desired label counts</option>
             <option value="lenient">Lenient: labels folded by the dimension’s map</option>
           </Select>
@@ -393,11 +529,15 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
         )}
         <Json studyId={studyId} report="rubric-leaderboard" params={params} />
       </div>
-      <Card title="Share of desired labels per tutor" padded={false} actions={<Csv studyId={studyId} report="rubric-leaderboard" params={params} table="leaderboard" />}>
+      <Card
+        title="Share of desired labels per tutor"
+        padded={false}
+        actions={<Csv studyId={studyId} report="rubric-leaderboard" params={params} table="leaderboard" />}
+      >
         <div className="px-4 pt-3">
           <Explain>
-            For each tutor, the share of its replies that got the dimension’s desired label (“{dim.desired}” on {dim.name}) — from the ground
-            truth and from each judge run — with 95 % Wilson intervals, as in MRBench’s results tables.
+            For each tutor, the share of its replies that got the dimension’s desired label (“{dim.desired}” on {dim.name}) — from the
+            ground truth and from each judge run — with 95 % Wilson intervals, as in MRBench’s results tables.
           </Explain>
         </div>
         <Table caption="Desired-label share per tutor, grader and dimension" captionHidden data-testid="rubric-leaderboard-table">
@@ -450,11 +590,16 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
         </div>
       </Card>
       {data.corrected.length ? (
-        <Card title="Judge-corrected shares" padded={false} actions={<Csv studyId={studyId} report="rubric-leaderboard" params={params} table="corrected" />}>
+        <Card
+          title="Judge-corrected shares"
+          padded={false}
+          actions={<Csv studyId={studyId} report="rubric-leaderboard" params={params} table="corrected" />}
+        >
           <div className="px-4 pt-3">
             <Explain>
               The judge’s share on every reply it labelled, corrected by the replies people settled (prediction-powered inference, PPI++): a
-              valid 95 % interval when the settled replies are a random sample of the tutor’s, beside the people-only and judge-only estimates.
+              valid 95 % interval when the settled replies are a random sample of the tutor’s, beside the people-only and judge-only
+              estimates.
             </Explain>
           </div>
           <Table caption="Judge-corrected desired-label shares" captionHidden>
@@ -559,7 +704,12 @@ export function RubricHybridDashboard({
   useOptionsInUrl({ judge, criterion, target, lenient: lenient ? 'true' : undefined });
   const dims = data.byCriterion;
   const canFold = dimensions.find((d) => d.id === criterion)?.hasLenient ?? false;
-  const shownParams: ReportParams['rubric-hybrid'] = { judge: data.judge, criterion: data.criterion, target: data.target, lenient: data.lenient ? 'true' : 'false' };
+  const shownParams: ReportParams['rubric-hybrid'] = {
+    judge: data.judge,
+    criterion: data.criterion,
+    target: data.target,
+    lenient: data.lenient ? 'true' : 'false',
+  };
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -585,7 +735,12 @@ export function RubricHybridDashboard({
             <input type="checkbox" checked={lenient} disabled={!canFold} onChange={(e) => setLenient(e.target.checked)} />
             Lenient (fold labels by the dimension’s map, as Padó)
           </label>
-          <Select label="Target accuracy" value={String(target)} onChange={(e) => setTarget(Number(e.target.value))} wrapperClassName="w-40">
+          <Select
+            label="Target accuracy"
+            value={String(target)}
+            onChange={(e) => setTarget(Number(e.target.value))}
+            wrapperClassName="w-40"
+          >
             {[0.9, 0.95, 0.97, 0.99].map((t) => (
               <option key={t} value={t}>
                 {Math.round(t * 100)} %
@@ -595,13 +750,21 @@ export function RubricHybridDashboard({
         </div>
         <Json studyId={studyId} report="rubric-hybrid" params={shownParams} name={data.judge} />
       </div>
-      {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
       <Explain>
-        Padó’s hybrid review: trust the judge on the label it gets right most often, send every reply it gave another label to people, and add
-        random checks of the trusted label until the expected accuracy reaches {Math.round(data.target * 100)} %. Planned on the replies with both
-        a ground truth and a verdict.
+        Padó’s hybrid review: trust the judge on the label it gets right most often, send every reply it gave another label to people, and
+        add random checks of the trusted label until the expected accuracy reaches {Math.round(data.target * 100)} %. Planned on the replies
+        with both a ground truth and a verdict.
       </Explain>
-      <Card title={`Plan for ${data.criterion}${data.lenient ? ' (lenient)' : ''}`} padded={false} actions={<Csv studyId={studyId} report="rubric-hybrid" params={shownParams} table="plans" name={data.judge} />}>
+      <Card
+        title={`Plan for ${data.criterion}${data.lenient ? ' (lenient)' : ''}`}
+        padded={false}
+        actions={<Csv studyId={studyId} report="rubric-hybrid" params={shownParams} table="plans" name={data.judge} />}
+      >
         <Table caption="Hybrid plan, every tutor and per tutor" captionHidden data-testid="rubric-hybrid-table">
           <THead>
             <TR>
@@ -623,7 +786,11 @@ export function RubricHybridDashboard({
           </TBody>
         </Table>
       </Card>
-      <Card title="Class-wise accuracy of the judge" padded={false} actions={<Csv studyId={studyId} report="rubric-hybrid" params={shownParams} table="classes" name={data.judge} />}>
+      <Card
+        title="Class-wise accuracy of the judge"
+        padded={false}
+        actions={<Csv studyId={studyId} report="rubric-hybrid" params={shownParams} table="classes" name={data.judge} />}
+      >
         <Table caption="Class-wise accuracy, every tutor" captionHidden>
           <THead>
             <TR>
@@ -670,12 +837,28 @@ export function RubricHybridDashboard({
           </TBody>
         </Table>
       </Card>
-      <RubricQueueForm studyId={studyId} judge={data.judge} criterion={data.criterion} target={data.target} lenient={data.lenient} people={people} studyOpen={studyOpen} />
+      <RubricQueueForm
+        studyId={studyId}
+        judge={data.judge}
+        criterion={data.criterion}
+        target={data.target}
+        lenient={data.lenient}
+        people={people}
+        studyOpen={studyOpen}
+      />
     </div>
   );
 }
 
-function RubricQueueForm(props: { studyId: number; judge: string; criterion: string; target: number; lenient: boolean; people: PersonDto[]; studyOpen: boolean }) {
+function RubricQueueForm(props: {
+  studyId: number;
+  judge: string;
+  criterion: string;
+  target: number;
+  lenient: boolean;
+  people: PersonDto[];
+  studyOpen: boolean;
+}) {
   const { studyId, judge, criterion, target, lenient, people, studyOpen } = props;
   const [chosen, setChosen] = useState<string[]>([]);
   const [perTutor, setPerTutor] = useState(false);
@@ -693,21 +876,28 @@ function RubricQueueForm(props: { studyId: number; judge: string; criterion: str
             const res = await openRubricHybridQueueAction(studyId, { judge, criterion, target, lenient, perTutor, usernames: chosen });
             setMessage(
               res.ok
-                ? { tone: 'ok', text: `Queued ${res.data.routed + res.data.extra} repl(ies) (${res.data.routed} routed, ${res.data.extra} random checks): ${res.data.assignments.map((a) => `${a.username} ${a.items}`).join(', ')}.` }
+                ? {
+                    tone: 'ok',
+                    text: `Queued ${res.data.routed + res.data.extra} repl(ies) (${res.data.routed} routed, ${res.data.extra} random checks): ${res.data.assignments.map((a) => `${a.username} ${a.items}`).join(', ')}.`,
+                  }
                 : { tone: 'error', text: res.error },
             );
           });
         }}
       >
         <p className="text-sm text-slate-600">
-          Send the unreviewed replies this plan routes to people — every reply the judge gave a label the plan does not trust, plus the random
-          checks the target needs — to these reviewers (one review each; their reviews become ground truth):
+          Send the unreviewed replies this plan routes to people — every reply the judge gave a label the plan does not trust, plus the
+          random checks the target needs — to these reviewers (one review each; their reviews become ground truth):
         </p>
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           <legend className="sr-only">Reviewers</legend>
           {people.map((p) => (
             <label key={p.id} className="flex items-center gap-1.5">
-              <input type="checkbox" checked={chosen.includes(p.username)} onChange={(e) => setChosen((c) => (e.target.checked ? [...c, p.username] : c.filter((u) => u !== p.username)))} />
+              <input
+                type="checkbox"
+                checked={chosen.includes(p.username)}
+                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, p.username] : c.filter((u) => u !== p.username)))}
+              />
               {p.displayName}
             </label>
           ))}
@@ -716,11 +906,18 @@ function RubricQueueForm(props: { studyId: number; judge: string; criterion: str
           <input type="checkbox" checked={perTutor} onChange={(e) => setPerTutor(e.target.checked)} />
           Follow each tutor’s own plan (its own trusted label and random checks)
         </label>
-        <button type="submit" disabled={pending || chosen.length === 0} className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={pending || chosen.length === 0}
+          className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+        >
           {pending ? 'Opening…' : 'Open review queue'}
         </button>
         {message && (
-          <p role={message.tone === 'error' ? 'alert' : 'status'} className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}>
+          <p
+            role={message.tone === 'error' ? 'alert' : 'status'}
+            className={message.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}
+          >
             {message.text}
           </p>
         )}

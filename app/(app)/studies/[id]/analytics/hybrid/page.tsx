@@ -37,7 +37,11 @@ export default async function HybridPage({ params, searchParams }: { params: Pro
       <RubricHybridDashboard
         studyId={studyId}
         runs={runs}
-        dimensions={(study.dimensions ?? []).map((d) => ({ id: d.id, name: d.name, hasLenient: !!d.lenient && Object.keys(d.lenient).length > 0 }))}
+        dimensions={(study.dimensions ?? []).map((d) => ({
+          id: d.id,
+          name: d.name,
+          hasLenient: !!d.lenient && Object.keys(d.lenient).length > 0,
+        }))}
         initial={reportJson(report) as ReportJson['rubric-hybrid']}
         people={listAssignablePeople(actor)}
         studyOpen={study.status === 'open'}

@@ -50,7 +50,17 @@ function Unreadable({ studyId, runId }: { studyId: number; runId: number }) {
   );
 }
 
-function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: StudyJudgeRunDto; selected: boolean; onSelect: (on: boolean) => void }) {
+function RunRow({
+  studyId,
+  run,
+  selected,
+  onSelect,
+}: {
+  studyId: number;
+  run: StudyJudgeRunDto;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+}) {
   const qc = useQueryClient();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
@@ -70,7 +80,9 @@ function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: St
           {run.name}
         </label>
         <span className="text-xs text-slate-500">
-          {run.origin === 'imported' ? `imported · ${run.labels.toLocaleString('en-US')} verdicts` : `${s!.model} · ${s!.template.name} v${s!.template.version}`}
+          {run.origin === 'imported'
+            ? `imported · ${run.labels.toLocaleString('en-US')} verdicts`
+            : `${s!.model} · ${s!.template.name} v${s!.template.version}`}
         </span>
       </div>
       {s && (
@@ -134,7 +146,8 @@ function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: St
                 className={btn}
                 disabled={pending}
                 onClick={() => {
-                  if (window.confirm(`Cancel the judge run "${run.name}"? Its answers so far stay; it cannot be resumed.`)) act(cancelRunAction);
+                  if (window.confirm(`Cancel the judge run "${run.name}"? Its answers so far stay; it cannot be resumed.`))
+                    act(cancelRunAction);
                 }}
               >
                 Cancel
@@ -153,7 +166,10 @@ function RunRow({ studyId, run, selected, onSelect }: { studyId: number; run: St
       )}
       {!s && (
         <p className="mt-2 text-sm">
-          <Link href={`/studies/${studyId}/analytics/alignment?judge=${encodeURIComponent(run.name)}`} className="text-accent-700 hover:underline">
+          <Link
+            href={`/studies/${studyId}/analytics/alignment?judge=${encodeURIComponent(run.name)}`}
+            className="text-accent-700 hover:underline"
+          >
             Alignment dashboard
           </Link>
         </p>
@@ -166,8 +182,8 @@ function Preview({ preview }: { preview: TemplatePreviewDto }) {
   return (
     <div className="space-y-2" aria-label="Rendered prompt">
       <p className="text-xs text-slate-500">
-        Item {preview.item}, criterion {preview.criterion}, replies in the order a, b · {preview.requestsPerItem} request(s) per item and sample in one order ·
-        prompt hash {preview.promptHash.slice(0, 12)}
+        Item {preview.item}, criterion {preview.criterion}, replies in the order a, b · {preview.requestsPerItem} request(s) per item and
+        sample in one order · prompt hash {preview.promptHash.slice(0, 12)}
       </p>
       {preview.messages.map((m, i) => (
         <div key={i}>
@@ -185,7 +201,10 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
   const runs = useQuery({ ...judgeRunsOptions(studyId), initialData: initialRuns });
   const qc = useQueryClient();
   const [selected, setSelected] = useState<string[]>([]);
-  const choices = [...templates.map((t) => ({ ...t, label: `${t.name} v${t.version} (this study)` })), ...shipped.map((t) => ({ ...t, label: `${t.name} (shipped)` }))];
+  const choices = [
+    ...templates.map((t) => ({ ...t, label: `${t.name} v${t.version} (this study)` })),
+    ...shipped.map((t) => ({ ...t, label: `${t.name} (shipped)` })),
+  ];
   const [template, setTemplate] = useState(choices[0]?.body ?? '');
   const [item, setItem] = useState('');
   const [preview, setPreview] = useState<TemplatePreviewDto | null>(null);
@@ -242,11 +261,20 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
         </label>
         <label className="block text-sm">
           Template (JSON: name, criteria, together, system, user, answer)
-          <textarea className={`${field} font-mono`} rows={14} value={template} onChange={(e) => setTemplate(e.target.value)} spellCheck={false} />
+          <textarea
+            className={`${field} font-mono`}
+            rows={14}
+            value={template}
+            onChange={(e) => setTemplate(e.target.value)}
+            spellCheck={false}
+          />
         </label>
         <p className="text-xs text-slate-500">
-          Placeholders: {'{{problem}} {{instructions}} {{history}} {{response_1}} {{response_2}} {{criterion.name}} {{criterion.description}} {{criterion.aspects}} {{labels}}'}.
-          Answers read as first, second or tie (the reply shown first or second). Saving an edited template makes a new version.
+          Placeholders:{' '}
+          {
+            '{{problem}} {{instructions}} {{history}} {{response_1}} {{response_2}} {{criterion.name}} {{criterion.description}} {{criterion.aspects}} {{labels}}'
+          }
+          . Answers read as first, second or tie (the reply shown first or second). Saving an edited template makes a new version.
         </p>
         <div className="flex flex-wrap items-end gap-2">
           <label className="text-sm">
@@ -276,7 +304,9 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
             onClick={() =>
               start(async () => {
                 const res = await saveTemplateAction(studyId, template);
-                setTemplateMessage(res.ok ? { tone: 'ok', text: `Saved as ${res.data.name} v${res.data.version}.` } : { tone: 'error', text: res.error });
+                setTemplateMessage(
+                  res.ok ? { tone: 'ok', text: `Saved as ${res.data.name} v${res.data.version}.` } : { tone: 'error', text: res.error },
+                );
               })
             }
           >
@@ -321,7 +351,10 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
               const res = await startRunAction(studyId, input);
               if (res.ok) {
                 setFieldErrors({});
-                setStartMessage({ tone: 'ok', text: `${res.data.resumed ? 'Resumed' : 'Started'} "${res.data.name}". It goes on if you close this page.` });
+                setStartMessage({
+                  tone: 'ok',
+                  text: `${res.data.resumed ? 'Resumed' : 'Started'} "${res.data.name}". It goes on if you close this page.`,
+                });
                 await qc.invalidateQueries({ queryKey: judgeRunsKey(studyId) });
               } else {
                 setFieldErrors(res.fieldErrors ?? {});
@@ -364,15 +397,17 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
         <Message m={startMessage} />
         {kind === 'pairwise' ? (
           <p className="text-xs text-slate-500">
-            Samples: in a pairwise study only the verdicts of sample 1 become the run&apos;s verdicts, which the dashboards read; the answers of
-            further samples are kept with the run (raw text and verdicts) but no dashboard reads them.
+            Samples: in a pairwise study only the verdicts of sample 1 become the run&apos;s verdicts, which the dashboards read; the
+            answers of further samples are kept with the run (raw text and verdicts) but no dashboard reads them.
           </p>
         ) : (
-          <p className="text-xs text-slate-500">Samples: a rubric run keeps the verdicts of every sample; the dashboards read one sample at a time.</p>
+          <p className="text-xs text-slate-500">
+            Samples: a rubric run keeps the verdicts of every sample; the dashboards read one sample at a time.
+          </p>
         )}
         <p className="text-xs text-slate-500">
-          The key itself is never entered here: the server&apos;s runner reads it from the environment variable you name. The template in the editor above
-          is used (saved as a new version if it changed).
+          The key itself is never entered here: the server&apos;s runner reads it from the environment variable you name. The template in
+          the editor above is used (saved as a new version if it changed).
         </p>
       </section>
     </div>

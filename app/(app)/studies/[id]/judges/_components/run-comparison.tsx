@@ -37,7 +37,10 @@ export function RunComparison({ comparison }: { comparison: JudgeComparisonDto }
                 ["Cohen's κ", (r) => dec(r.kappa)],
                 ['Position consistency', (r) => pct(r.positionConsistency)],
                 ['Unreadable', (r) => String(r.unreadable)],
-                ['Tokens in / out', (r) => (r.tokensIn === null ? '—' : `${r.tokensIn.toLocaleString('en-US')} / ${r.tokensOut!.toLocaleString('en-US')}`)],
+                [
+                  'Tokens in / out',
+                  (r) => (r.tokensIn === null ? '—' : `${r.tokensIn.toLocaleString('en-US')} / ${r.tokensOut!.toLocaleString('en-US')}`),
+                ],
                 ['Estimated cost', (r) => (r.cost === null ? '—' : `$${r.cost.toFixed(4)}`)],
               ] as [string, (r: JudgeComparisonDto['runs'][number]) => string][]
             ).map(([label, value]) => (

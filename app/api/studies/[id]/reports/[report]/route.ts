@@ -77,6 +77,12 @@ export const GET = route(async (actor, request, params) => {
     throw invalid(`Name the table to download: table=${REPORT_TABLES[name].join(' | ')}.`, { table: 'Unknown table' });
   }
   const { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient } = q;
-  const dto = await reportForRequest(actor, studyId, name, { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient }, request.signal);
+  const dto = await reportForRequest(
+    actor,
+    studyId,
+    name,
+    { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient },
+    request.signal,
+  );
   return respond(studyId, name, dto, q);
 });
