@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectReadersMatchRows, packMismatches } from '@/test/packs';
+import { migrationsUpTo } from '@/test/migrations';
 import { closeDb, getDb } from './client';
 
 /*
@@ -14,7 +15,6 @@ import { closeDb, getDb } from './client';
  * which applies 0007: the packs must equal the rows, and the rows must not change.
  */
 
-const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-packs-migration-'));
 const file = path.join(dir, 'test.db');
 
@@ -24,17 +24,6 @@ afterAll(() => {
 });
 
 /** The committed migrations up to and including `tag`, in a folder of their own. */
-function migrationsUpTo(tag: string): string {
-  const folder = path.join(dir, `migrations-${tag}`);
-  fs.mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === tag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  fs.writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(folder, `${e.tag}.sql`));
-  return folder;
-}
 
 const TABLES = ['studies', 'items', 'assignments', 'annotations', 'labels', 'adjudications', 'judge_runs', 'judge_labels'];
 
@@ -141,7 +130,7 @@ describe('migration 0007 on a database made at 0006', () => {
     const sqlite = new Database(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    migrate(drizzle(sqlite), { migrationsFolder: migrationsUpTo('0006_staged_imports') });
+    migrate(drizzle(sqlite), { migrationsFolder: migrationsUpTo(dir, '0006_staged_imports') });
     expect(sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'annotation_packs'").pluck().get()).toBe(0);
     const before = fillBeforePacks(sqlite);
     sqlite.close();

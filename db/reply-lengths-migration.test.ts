@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrationsUpTo } from '@/test/migrations';
 import { closeDb, getDb } from './client';
 
 /*
@@ -14,7 +15,6 @@ import { closeDb, getDb } from './client';
  * opened by the app, which applies 0013.
  */
 
-const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-reply-lengths-'));
 const file = path.join(dir, 'test.db');
 
@@ -23,18 +23,6 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function migrationsUpTo(tag: string): string {
-  const folder = path.join(dir, `migrations-${tag}`);
-  fs.mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === tag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  fs.writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(folder, `${e.tag}.sql`));
-  return folder;
-}
-
 const pair = (a: string | null, b: string) =>
   JSON.stringify({ problem: 'p', a: a === null ? { source: 'm' } : { source: 'm', text: a }, b: { source: 'r', text: b } });
 
@@ -42,7 +30,7 @@ describe('migration 0013: reply lengths', () => {
   it('fills the lengths of the pairwise items already there, and the trigger writes them for new ones', () => {
     const sqlite = new Database(file);
     sqlite.pragma('foreign_keys = ON');
-    migrate(drizzle(sqlite), { migrationsFolder: migrationsUpTo('0011_rubric') });
+    migrate(drizzle(sqlite), { migrationsFolder: migrationsUpTo(dir, '0011_rubric') });
     const run = (sql: string, ...args: unknown[]) => Number(sqlite.prepare(sql).run(...args).lastInsertRowid);
     const lead = run("INSERT INTO users (username, display_name, role) VALUES ('lead', 'Lead', 'lead')");
     const study = (kind: string) =>
