@@ -6,10 +6,10 @@ import { altTest, certifyMean, currentBounds, prplEbInitial, prplEbStep } from '
 import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
+import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
 import { certInterval, certStat } from './corrected-leaderboard';
 import {
-  type Frame,
   type HumanLabels,
   Q,
   analysableStudy,
@@ -46,35 +46,41 @@ const optionsSchema = z.object({
     .default(0.2),
 });
 
+/** The reviewers' labels of one criterion (or dimension) as the agreement code reads them. */
+type HumanBlock = { slots: number; items: Int32Array; codes: Int8Array; slotUser: Int32Array; users: string[] };
+
+export function humanBlock(humans: HumanLabels, c: number, fold?: (code: number) => number): HumanBlock {
+  const { items, codes } = humans.byCriterion[c];
+  return {
+    slots: humans.slots,
+    items,
+    codes: fold ? codes.map((x) => (x < 0 ? x : fold(x))) : codes,
+    slotUser: humans.slotUser,
+    users: humans.users,
+  };
+}
+
 /**
- * When each (item, criterion) ground-truth label was settled: the ruling's time where an adjudicator decided a
- * disagreement, otherwise the time of the item's last counting review (agreement or majority). Ms since epoch,
- * −1 where there is no ground truth.
+ * When each item's ground-truth label (of one criterion or dimension) was settled: the ruling's time (`ruling[i]`,
+ * −1 without one) where an adjudicator decided a disagreement, otherwise the time of the item's last counting
+ * review (agreement or majority). Ms since epoch, −1 where there is no ground truth.
  */
-function settledTimes(db: Db, frame: Frame, c: number, gold: Int8Array, humans: HumanLabels) {
-  const { n } = frame;
+export function settledTimes(db: Db, study: { id: number }, items: ItemIndex, ruling: Float64Array, gold: Int8Array, humans: HumanBlock) {
+  const n = items.n;
   const lastReview = new Float64Array(n).fill(-1);
-  for (const [itemId, at] of cq.lastReviewTimes(db, frame.study.id)) {
-    const i = frame.items.of(itemId);
+  for (const [itemId, at] of cq.lastReviewTimes(db, study.id)) {
+    const i = items.of(itemId);
     if (i >= 0) lastReview[i] = at;
   }
-  const ruling = new Float64Array(n).fill(-1);
-  const id = frame.criterionIds[c];
-  for (const [itemId, criterion, at] of cq.rulingTimes(db, frame.study.id)) {
-    if (criterion !== id) continue;
-    const i = frame.items.of(itemId);
-    if (i >= 0) ruling[i] = at;
-  }
   const unanimous = new Uint8Array(n).fill(1);
-  const { items, codes } = humans.byCriterion[c];
   const S = humans.slots;
-  for (let r = 0; r < items.length; r++) {
+  for (let r = 0; r < humans.items.length; r++) {
     let first = -1;
     for (let s = 0; s < S; s++) {
-      const code = codes[r * S + s];
+      const code = humans.codes[r * S + s];
       if (code < 0) continue;
       if (first < 0) first = code;
-      else if (code !== first) unanimous[items[r]] = 0;
+      else if (code !== first) unanimous[humans.items[r]] = 0;
     }
   }
   const at = new Float64Array(n).fill(-1);
@@ -85,9 +91,18 @@ function settledTimes(db: Db, frame: Frame, c: number, gold: Int8Array, humans: 
   return at;
 }
 
-function altTestCriterion(frame: Frame, c: number, humans: HumanLabels, verdict: Int8Array, epsilon: number): AltTestCriterionDto {
-  const { items, codes } = humans.byCriterion[c];
-  const S = humans.slots;
+/**
+ * The alternative annotator test (Calderon et al. 2025) on one criterion or dimension, over the items with at least
+ * three human labels; `q` is the size of the label set.
+ */
+export function altTestOn(
+  criterion: { id: string; name: string },
+  humans: HumanBlock,
+  verdict: Int8Array,
+  epsilon: number,
+  q: number,
+): AltTestCriterionDto {
+  const { items, codes, slots: S } = humans;
   const U = humans.users.length;
   const ratings: (number | null)[][] = [];
   const judge: (number | null)[] = [];
@@ -106,15 +121,14 @@ function altTestCriterion(frame: Frame, c: number, humans: HumanLabels, verdict:
     const v = verdict[items[r]];
     judge.push(v >= 0 ? v : null);
   }
-  const r = altTest(ratings, judge, Q, {
+  const r = altTest(ratings, judge, q, {
     epsilon,
     minAnnotatorsPerItem: ALT_TEST_MIN_REVIEWERS,
     minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
   });
-  const crit = frame.criteria[c];
   return {
-    criterion: crit.id,
-    name: crit.name,
+    criterion: criterion.id,
+    name: criterion.name,
     itemsWithEnoughReviewers: ratings.length,
     itemsUsed: r.itemsUsed,
     annotatorsTested: r.annotatorsTested,
@@ -136,6 +150,91 @@ function altTestCriterion(frame: Frame, c: number, humans: HumanLabels, verdict:
         pAdjusted: certStat(a.pAdjustedBy),
         judgeWins: a.rejected.value,
       })),
+  };
+}
+
+/** What a certification says, whatever the kind of study: the decision, the bounds now and their path. */
+export type CertificationDto = Pick<
+  CertifyReportDto,
+  | 'target'
+  | 'alpha'
+  | 'n'
+  | 'agree'
+  | 'unjudged'
+  | 'alignmentRate'
+  | 'decision'
+  | 'decisionReason'
+  | 'bounds'
+  | 'drift'
+  | 'itemsNeeded'
+  | 'pathStep'
+  | 'path'
+>;
+
+/**
+ * The PrPl-EB confidence sequence (Waudby-Smith & Ramdas 2024) of a judge's alignment with ground truth on one
+ * criterion or dimension (`gold[i]`, `verdict[i]`; −1 where none), items taken in the order their ground truth
+ * was settled (`at[i]`), and the decision against the target.
+ */
+export function certification(
+  db: Db,
+  studyId: number,
+  items: ItemIndex,
+  gold: Int8Array,
+  verdict: Int8Array,
+  at: Float64Array,
+  target: number,
+): CertificationDto {
+  const order: number[] = [];
+  let unjudged = 0;
+  for (let i = 0; i < items.n; i++) {
+    if (gold[i] < 0) continue;
+    if (verdict[i] < 0) unjudged++;
+    else order.push(i);
+  }
+  // Settled first comes first; items settled at the same moment (one import) keep the study's item order.
+  order.sort((x, y) => at[x] - at[y] || x - y);
+
+  const external = new Map(cq.externalIds(db, studyId));
+  const step = Math.max(1, Math.ceil(order.length / PATH_POINTS));
+  let state = prplEbInitial({ alpha: CERTIFY_ALPHA });
+  let agree = 0;
+  const path: CertifyPointDto[] = [];
+  order.forEach((i, k) => {
+    const x = gold[i] === verdict[i] ? 1 : 0;
+    agree += x;
+    state = prplEbStep(state, x).state;
+    if ((k + 1) % step !== 0 && k !== order.length - 1) return;
+    const b = currentBounds(state);
+    path.push({
+      t: k + 1,
+      item: external.get(items.ids[i]) ?? String(items.ids[i]),
+      settledAt: new Date(at[i]).toISOString(),
+      agree: x as 0 | 1,
+      lower: b.lower,
+      upper: b.upper,
+    });
+  });
+  const cert = certifyMean(state, target);
+  const bounds: IntervalDto =
+    order.length === 0
+      ? { method: 'confidence_sequence', lower: null, upper: null, reason: 'no_items' }
+      : certInterval('confidence_sequence', cert.bounds);
+  const rate = order.length ? agree / order.length : null;
+  return {
+    target,
+    alpha: CERTIFY_ALPHA,
+    n: order.length,
+    agree,
+    unjudged,
+    alignmentRate: rate === null ? { value: null, reason: 'no_items' } : { value: rate },
+    decision: cert.decision.value,
+    ...(cert.decision.value === null ? { decisionReason: cert.decision.reason } : {}),
+    bounds,
+    drift: cert.bounds.lower !== null && rate !== null && (rate < cert.bounds.lower || rate > cert.bounds.upper),
+    itemsNeeded: certStat(cert.itemsNeeded),
+    pathStep: step,
+    path,
   };
 }
 
@@ -165,72 +264,27 @@ export function certifyReport(
   const verdictAll = loadJudge(db, frame, run.id).verdict;
   const humans = loadHumanLabels(db, frame);
   const gold = goldAll.subarray(c * n, (c + 1) * n);
-  const verdict = verdictAll.subarray(c * n, (c + 1) * n);
-  const at = settledTimes(db, frame, c, gold, humans);
-
-  const order: number[] = [];
-  let unjudged = 0;
-  for (let i = 0; i < n; i++) {
-    if (gold[i] < 0) continue;
-    if (verdict[i] < 0) unjudged++;
-    else order.push(i);
+  const ruling = new Float64Array(n).fill(-1);
+  for (const [itemId, crit, time] of cq.rulingTimes(db, studyId)) {
+    if (crit !== criterion) continue;
+    const i = frame.items.of(itemId);
+    if (i >= 0) ruling[i] = time;
   }
-  // Settled first comes first; items settled at the same moment (one import) keep the study's item order.
-  order.sort((x, y) => at[x] - at[y] || x - y);
-
-  const external = new Map(cq.externalIds(db, studyId));
-  const step = Math.max(1, Math.ceil(order.length / PATH_POINTS));
-  let state = prplEbInitial({ alpha: CERTIFY_ALPHA });
-  let agree = 0;
-  const path: CertifyPointDto[] = [];
-  order.forEach((i, k) => {
-    const x = gold[i] === verdict[i] ? 1 : 0;
-    agree += x;
-    state = prplEbStep(state, x).state;
-    if ((k + 1) % step !== 0 && k !== order.length - 1) return;
-    const b = currentBounds(state);
-    path.push({
-      t: k + 1,
-      item: external.get(frame.items.ids[i]) ?? String(frame.items.ids[i]),
-      settledAt: new Date(at[i]).toISOString(),
-      agree: x as 0 | 1,
-      lower: b.lower,
-      upper: b.upper,
-    });
-  });
-  const cert = certifyMean(state, target);
-  const bounds: IntervalDto =
-    order.length === 0
-      ? { method: 'confidence_sequence', lower: null, upper: null, reason: 'no_items' }
-      : certInterval('confidence_sequence', cert.bounds);
-
+  const at = settledTimes(db, study, frame.items, ruling, gold, humanBlock(humans, c));
   return {
     studyId,
     judge: run.name,
     criterion,
     groundTruthRule: study.groundTruthRule,
-    target,
-    alpha: CERTIFY_ALPHA,
-    n: order.length,
-    agree,
-    unjudged,
-    alignmentRate: order.length ? { value: agree / order.length } : { value: null, reason: 'no_items' },
-    decision: cert.decision.value,
-    ...(cert.decision.value === null ? { decisionReason: cert.decision.reason } : {}),
-    bounds,
-    drift:
-      cert.bounds.lower !== null &&
-      order.length > 0 &&
-      (agree / order.length < cert.bounds.lower || agree / order.length > cert.bounds.upper),
-    itemsNeeded: certStat(cert.itemsNeeded),
-    pathStep: step,
-    path,
+    ...certification(db, studyId, frame.items, gold, verdictAll.subarray(c * n, (c + 1) * n), at, target),
     altTest: {
       epsilon,
       q: 0.05,
       minReviewers: ALT_TEST_MIN_REVIEWERS,
       minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
-      criteria: frame.criteria.map((_, k) => altTestCriterion(frame, k, humans, verdictAll.subarray(k * n, (k + 1) * n), epsilon)),
+      criteria: frame.criteria.map((crit, k) =>
+        altTestOn(crit, humanBlock(humans, k), verdictAll.subarray(k * n, (k + 1) * n), epsilon, Q),
+      ),
     },
   };
 }
