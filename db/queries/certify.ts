@@ -35,6 +35,18 @@ export const rulingTimes = (db: Db, studyId: number) =>
     .raw()
     .all(studyId) as [number, string, number][];
 
+/** The newest ruling per (item, dimension) of a rubric study and when it was made (`[itemId, dimension, createdAtMs]`). */
+export const rubricRulingTimes = (db: Db, studyId: number) =>
+  db.$client
+    .prepare(
+      `SELECT j.item_id, j.dimension, j.created_at
+         FROM rubric_adjudications j JOIN items i ON i.id = j.item_id
+        WHERE i.study_id = ?
+          AND j.revision = (SELECT max(revision) FROM rubric_adjudications WHERE item_id = j.item_id AND dimension = j.dimension)`,
+    )
+    .raw()
+    .all(studyId) as [number, number, number][];
+
 /**
  * The display order of every submitted assignment whose counting annotation (its newest revision) was given on
  * Concord's review screen, as one text: `item,slot,swapped` joined by `/` (`swapped` = 1: b was shown as
@@ -59,7 +71,8 @@ export const displayOrderText = (db: Db, studyId: number) =>
 
 /**
  * Each item's reply lengths in characters, as one text `item,lengthA,lengthB/…` (−1 where a reply has no text),
- * from `item_reply_lengths` (written with each item, migration 0013): no payload is read.
+ * from `item_reply_lengths` (written with each item, migrations 0013 and 0018; a rubric item's one reply is
+ * `lengthA`): no payload is read.
  */
 export const replyLengthText = (db: Db, studyId: number) =>
   (db.$client

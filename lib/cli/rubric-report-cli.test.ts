@@ -5,7 +5,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
 /*
- * `concord report agreement|alignment|leaderboard|hybrid` on a rubric study, run as a real process on the test's
+ * `concord report agreement|alignment|leaderboard|hybrid|certify|bias` on a rubric study, run as a real process on the test's
  * database: the commands read the study as a rubric study and print the documented JSON (docs/cli.md).
  */
 useTestDatabase();
@@ -88,5 +88,36 @@ describe('concord report on a rubric study', () => {
     const bad = concord(['report', 'alignment', '--study', String(studyId), '--judge', 'judge', '--sample', '2', '--json']);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('has no sample 2; its samples: 1');
+  });
+
+  it('certify and bias on a rubric study: the dimension, the sample and the lenient folding, as JSON and as text', () => {
+    const study = String(studyId);
+    const cert = concord(['report', 'certify', '--study', study, '--judge', 'judge', '--lenient', '--json']);
+    expect(cert.err).toBe('');
+    expect(cert.code).toBe(0);
+    // Leniently gold Y N Y Y Y N against the judge Y Y Y Y N N: 4 of 6.
+    expect(JSON.parse(cert.out)).toMatchObject({ kind: 'rubric', criterion: 'mi', sample: 1, lenient: true, n: 6, agree: 4, target: 0.9 });
+    const text = concord(['report', 'certify', '--study', study, '--judge', 'judge', '--lenient']);
+    expect(text.out).toMatch(/Certifying "judge" on mi \(judge sample 1, labels folded leniently\) against a target alignment of 0.9/);
+    expect(text.out).toMatch(/4 of 6 ground-truth labels matched/);
+
+    const bias = concord(['report', 'bias', '--study', study, '--json']);
+    expect(bias.err).toBe('');
+    const json = JSON.parse(bias.out);
+    // Yes: gold on a1, b1, b2; the judge on a1, a2, b1.
+    expect(json).toMatchObject({ kind: 'rubric', sample: 1, lenient: false });
+    expect(json.leniency).toMatchObject([
+      { judge: 'judge', criterion: 'mi', n: 6, judgeDesired: 3, groundTruthDesired: 3, judgeOnly: 1, groundTruthOnly: 1 },
+    ]);
+    expect(json.length.map((l: { grader: string; n: number }) => [l.grader, l.n])).toEqual([
+      ['ground truth', 6],
+      ['judge', 6],
+    ]);
+    expect(concord(['report', 'bias', '--study', study]).out).toMatch(
+      /judge \/ mi: 6 replies, judge 0.500 vs ground truth 0.500; 1 desired only by the judge/,
+    );
+    const bad = concord(['report', 'certify', '--study', study, '--judge', 'judge', '--criterion', 'overall']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/"overall" is not a dimension of this study; use one of: mi/);
   });
 });

@@ -103,10 +103,22 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
 export const CERTIFY_TABLES = ['decision', 'path', 'alt-test'] as const;
 export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as const;
 
-export function certifyTables(dto: CertifyReportDto): Record<(typeof CERTIFY_TABLES)[number], () => string[]> {
+/**
+ * The certification's tables; `extra` adds columns after `judge` on every row (a rubric study's sample and
+ * lenient folding).
+ */
+export function certifyTables(
+  dto: CertifyReportDto,
+  extra: { columns: string[]; cells: unknown[] } = { columns: [], cells: [] },
+): Record<(typeof CERTIFY_TABLES)[number], () => string[]> {
+  const withExtra = (columns: string[], rows: unknown[][]) =>
+    table(
+      [columns[0], ...extra.columns, ...columns.slice(1)],
+      rows.map((r) => [r[0], ...extra.cells, ...r.slice(1)]),
+    );
   return {
     decision: () =>
-      table(
+      withExtra(
         [
           'judge',
           'criterion',
@@ -143,12 +155,12 @@ export function certifyTables(dto: CertifyReportDto): Record<(typeof CERTIFY_TAB
         ],
       ),
     path: () =>
-      table(
+      withExtra(
         ['judge', 'criterion', 't', 'item', 'settled_at', 'agree', 'lower', 'upper'],
         dto.path.map((p) => [dto.judge, dto.criterion, p.t, p.item, p.settledAt, p.agree, p.lower, p.upper]),
       ),
     'alt-test': () =>
-      table(
+      withExtra(
         [
           'judge',
           'criterion',

@@ -8,6 +8,8 @@ import type {
   IntervalDto,
   LeaderboardReportDto,
   RubricAgreementReportDto,
+  RubricBiasReportDto,
+  RubricCertifyReportDto,
   RubricAlignmentReportDto,
   RubricHybridReportDto,
   RubricLeaderboardReportDto,
@@ -23,6 +25,7 @@ import {
   rubricHybridTables,
   rubricLeaderboardTables,
 } from './rubric-report-csv';
+import { RUBRIC_CERTIFY_TABLES, rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
 
 /*
  * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every
@@ -44,6 +47,7 @@ export const REPORT_TABLES = {
   certify: CERTIFY_TABLES,
   bias: BIAS_TABLES,
   ...RUBRIC_REPORT_TABLES,
+  ...RUBRIC_CERTIFY_TABLES,
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -60,6 +64,8 @@ export type ReportDtos = {
   'rubric-alignment': RubricAlignmentReportDto;
   'rubric-leaderboard': RubricLeaderboardReportDto;
   'rubric-hybrid': RubricHybridReportDto;
+  'rubric-certify': RubricCertifyReportDto;
+  'rubric-bias': RubricBiasReportDto;
 };
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
@@ -387,6 +393,8 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   'rubric-hybrid': rubricHybridTables,
+  'rubric-certify': rubricCertifyTables,
+  'rubric-bias': rubricBiasTables,
 };
 
 /** One table of a report as CSV lines (header first). */

@@ -37,6 +37,8 @@ export type ReportJson = {
   'rubric-alignment': Flat<ReportDtos['rubric-alignment']>;
   'rubric-leaderboard': Flat<ReportDtos['rubric-leaderboard']>;
   'rubric-hybrid': Flat<ReportDtos['rubric-hybrid']>;
+  'rubric-certify': Flat<ReportDtos['rubric-certify']>;
+  'rubric-bias': Flat<ReportDtos['rubric-bias']>;
 };
 
 export type TiePolicyName = ReportDtos['leaderboard']['tiePolicy'];
@@ -53,6 +55,8 @@ export type ReportParams = {
   'rubric-alignment': { judge: string; sample?: number; bootstrap?: number };
   'rubric-leaderboard': { sample?: number };
   'rubric-hybrid': { judge: string; criterion?: string; target?: number; lenient?: 'true' | 'false'; sample?: number };
+  'rubric-certify': { judge: string; criterion?: string; target?: number; epsilon?: number; lenient?: 'true' | 'false'; sample?: number };
+  'rubric-bias': { sample?: number; lenient?: 'true' | 'false' };
 };
 
 function search(params: Record<string, string | number | undefined>): URLSearchParams {

@@ -4,6 +4,7 @@ import * as aq from '@/db/queries/analytics';
 import * as cq from '@/db/queries/certify';
 import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
+import type { ItemIndex } from '../packs/item-index';
 import { certInterval, certStat } from './corrected-leaderboard';
 import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
 import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
@@ -36,10 +37,14 @@ function displayOrders(db: Db, frame: Frame, slots: number): Int8Array {
   return shown;
 }
 
-/** Each item's length difference d = len(a) − len(b) by item index, NaN where a reply has no text. */
-function replyLengthDiffs(db: Db, frame: Frame): Float64Array {
-  const diff = new Float64Array(frame.n).fill(NaN);
-  const text = cq.replyLengthText(db, frame.study.id);
+/**
+ * Each item's reply lengths in characters by item index (`a[i]`, `b[i]`; a rubric item's one reply is `a`), NaN
+ * where a reply has no text.
+ */
+export function replyLengths(db: Db, studyId: number, items: ItemIndex): { a: Float64Array; b: Float64Array } {
+  const a = new Float64Array(items.n).fill(NaN);
+  const b = new Float64Array(items.n).fill(NaN);
+  const text = cq.replyLengthText(db, studyId);
   // `item,lengthA,lengthB/…`, −1 for a reply without text.
   const f = [0, 0, 0];
   let k = 0;
@@ -54,16 +59,19 @@ function replyLengthDiffs(db: Db, frame: Frame): Float64Array {
         k++;
         continue;
       }
-      const i = frame.items.of(f[0]);
-      if (i >= 0 && f[1] >= 0 && f[2] >= 0) diff[i] = f[1] - f[2];
+      const i = items.of(f[0]);
+      if (i >= 0) {
+        if (f[1] >= 0) a[i] = f[1];
+        if (f[2] >= 0) b[i] = f[2];
+      }
       f[0] = f[1] = f[2] = 0;
       k = 0;
     } else f[k] = f[k] * 10 + ch - 48;
   }
-  return diff;
+  return { a, b };
 }
 
-function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
+export function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
   return {
     count: f.count,
     decisive: f.decisive,
@@ -154,7 +162,9 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     for (let u = 0; u < U; u++) if (verdicts[u] > 0) humanPosition.push(dto(u, humans.users[u]));
   });
 
-  const lengthDiff = replyLengthDiffs(db, frame);
+  const lengths = replyLengths(db, studyId, frame.items);
+  // d = len(a) − len(b); NaN where either reply has no text.
+  const lengthDiff = lengths.a.map((x, i) => x - lengths.b[i]);
   const gold = loadGold(db, frame).gold;
   const graders = [{ name: GROUND_TRUTH_GRADER, codes: gold }, ...runs.map((r) => ({ name: r.name, codes: r.codes.verdict }))];
   const length: LengthBiasDto[] = [];

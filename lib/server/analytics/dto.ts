@@ -600,3 +600,73 @@ export type RubricHybridReportDto = HybridPlanDto & {
 };
 
 export type RubricHybridQueueDto = HybridQueueDto & { lenient: boolean; perTutor: boolean };
+
+/** Certification of a judge run on one dimension of a rubric study: `criterion` is the dimension's id. */
+export type RubricCertifyReportDto = CertifyReportDto & {
+  kind: 'rubric';
+  sample: number;
+  /** Alignment, and the alternative annotator test, on labels folded by each dimension's lenient map. */
+  lenient: boolean;
+};
+
+/** A sign test on paired labels: of the items where two graders differ, the share that went one way. */
+export type DiscordanceDto = {
+  /** Discordant items that went the tested way, out of `discordant`. */
+  count: number;
+  discordant: number;
+  rate: StatDto;
+  /** Exact two-sided binomial test against ½ (McNemar's exact test). */
+  pValue: StatDto;
+  /** Wilson 95 % interval of the rate. */
+  interval: IntervalDto;
+};
+
+/** Does a judge give a dimension's desired label more often than the ground truth does, on the same replies? */
+export type LeniencyDto = {
+  judge: string;
+  criterion: string;
+  /** Replies with a ground-truth label and a verdict. */
+  n: number;
+  judgeDesired: number;
+  groundTruthDesired: number;
+  judgeShare: StatDto;
+  groundTruthShare: StatDto;
+  /** judgeShare − groundTruthShare. */
+  difference: StatDto;
+  /** Replies where only the judge gave the desired label, and where only the ground truth has it. */
+  judgeOnly: number;
+  groundTruthOnly: number;
+  /** Of the discordant replies, the share where the judge was the one giving the desired label. */
+  judgeMoreLenient: DiscordanceDto;
+};
+
+export type RubricLengthBinDto = { bin: number; lowerEdge: number; upperEdge: number; n: number; desired: number; share: StatDto };
+
+export type RubricLengthBiasDto = {
+  grader: string;
+  criterion: string;
+  /** Replies with a label from this grader and text. */
+  n: number;
+  desired: number;
+  /** Change in the log-odds of the desired label per unit of ln(1 + length), length in characters. */
+  slope: StatDto;
+  slopeSe: StatDto;
+  /** Wald test of slope = 0. */
+  pValue: StatDto;
+  intervals: { slope: IntervalDto };
+  /** Quintiles of the reply length (bins 1–5), null when there is no reply. */
+  bins: RubricLengthBinDto[] | null;
+};
+
+export type RubricBiasReportDto = {
+  studyId: number;
+  kind: 'rubric';
+  sample: number;
+  /** "Desired" means folding to the desired label by the dimension's lenient map. */
+  lenient: boolean;
+  dimensions: RubricDimensionDto[];
+  leniency: LeniencyDto[];
+  length: RubricLengthBiasDto[];
+  /** Why `length` is empty: no item has a reply with text (whole-dialogue items). */
+  lengthReason?: 'no_reply_text';
+};

@@ -48,7 +48,7 @@ const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>([
  * Reports that read every label row of a study in order (the settle order, the display order of each label): a few
  * seconds on a million labels, so always computed by the child, even without a bootstrap.
  */
-const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>(['certify', 'bias']);
+const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>(['certify', 'bias', 'rubric-certify', 'rubric-bias']);
 
 /**
  * A report for a request of the web server. Point estimates take well under a second even on a million labels

@@ -7,6 +7,8 @@ import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
+import { rubricBiasReport } from './rubric-bias';
+import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport, rubricAlignmentReport, rubricHybridReport, rubricLeaderboardReport } from './rubric-reports';
 
 /** A report's options as they come from a query string or the command line; each use-case parses its own. */

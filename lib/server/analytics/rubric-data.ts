@@ -172,6 +172,12 @@ export const sampleSchema = z.coerce
   .max(100, { error: 'sample is at most 100.' })
   .default(1);
 
+/** Whether a report folds each dimension's labels by its lenient map (`true`/`false`, `1`/`0`; off by default). */
+export const lenientSchema = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])], { error: 'lenient is true or false.' })
+  .transform((v) => v === true || v === 'true' || v === '1')
+  .default(false);
+
 /** A judge run of the study by name; an unknown name is "not found". */
 export function rubricJudgeRunNamed(db: Db, studyId: number, name: string) {
   const run = aq.findJudgeRun(db, studyId, name);

@@ -43,6 +43,7 @@ import {
   type RubricFrame,
   analysableRubricStudy,
   foldLenient,
+  lenientSchema,
   loadRubricFrame,
   loadRubricGold,
   loadRubricHumanLabels,
@@ -58,7 +59,7 @@ import {
  * (`lib/server/ground-truth/rubric-codes.ts`); every statistic is lib/stats'.
  */
 
-const dimensionDtos = (frame: RubricFrame): RubricDimensionDto[] =>
+export const dimensionDtos = (frame: RubricFrame): RubricDimensionDto[] =>
   frame.dimensions.map((d) => ({
     id: d.id,
     name: d.name,
@@ -497,16 +498,11 @@ function correctedCells(
 
 /* ----- hybrid ----- */
 
-const booleanOption = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''], { error: 'lenient is true or false.' })])
-  .transform((v) => v === true || v === 'true' || v === '1')
-  .default(false);
-
 export const rubricHybridOptions = z.object({
   judge: judgeNameSchema,
   sample: sampleSchema,
   criterion: z.string().trim().min(1).optional(),
-  lenient: booleanOption,
+  lenient: lenientSchema,
   target: z.coerce
     .number({ error: 'target must be a number.' })
     .gt(0, { error: 'target must be above 0.' })
