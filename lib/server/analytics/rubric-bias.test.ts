@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publicDataPath } from '@/lib/io/public-data';
+import { reportCsv } from '@/lib/io/report-csv';
+import { parseCsv } from '@/test/csv';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
@@ -73,10 +75,22 @@ describe('leniency of a judge against the ground truth', () => {
     const lenient = rubricBiasReport(lead, id, { lenient: 'true' }).leniency.find((x) => x.judge === 'kind' && x.criterion === MI)!;
     expect(lenient).toMatchObject({ groundTruthDesired: 8, judgeDesired: 8, judgeOnly: 1, groundTruthOnly: 1 });
     expect(lenient.judgeMoreLenient.pValue.value).toBeCloseTo(1, 12);
+
+    // As CSV, one row per judge and dimension, with the sample and the folding.
+    const rows = parseCsv(reportCsv('rubric-bias', 'leniency', strict).join(''));
+    const row = Object.fromEntries(rows[0].map((h, k) => [h, rows[1][k]]));
+    expect(rows).toHaveLength(2);
+    expect(row).toMatchObject({ judge: 'kind', sample: '1', lenient: 'false', dimension: MI, judge_only: '5', ground_truth_only: '1' });
+    expect(Number(row.mcnemar_exact_p_value)).toBeCloseTo(14 / 64, 12);
   });
 
   it('refuses a bad sample and a report on a pairwise study', () => {
-    const { id } = study('Options', 2, () => 5, () => 'Yes');
+    const { id } = study(
+      'Options',
+      2,
+      () => 5,
+      () => 'Yes',
+    );
     expect(() => rubricBiasReport(lead, id, { sample: 0 })).toThrow(/sample must be at least 1/);
     expect(() => rubricBiasReport(lead, id, { lenient: 'perhaps' })).toThrow(/lenient is true or false/);
     const pairwise = createStudy(lead, { kind: 'pairwise', name: 'Pairs' }).id;

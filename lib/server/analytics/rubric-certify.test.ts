@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reportCsv } from '@/lib/io/report-csv';
+import { parseCsv } from '@/test/csv';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
@@ -82,6 +84,9 @@ describe('certification of a rubric judge', () => {
   it('folds the labels by the lenient map when asked: the generous judge is then always right', () => {
     const r = rubricCertifyReport(lead, studyId, { judge: 'generous', target: 0.8, lenient: 'true' });
     expect(r).toMatchObject({ lenient: true, n: N, agree: N, decision: 'certified' });
+    const rows = parseCsv(reportCsv('rubric-certify', 'decision', r).join(''));
+    expect(rows[0].slice(0, 5)).toEqual(['judge', 'sample', 'lenient', 'criterion', 'target']);
+    expect(rows[1].slice(0, 7)).toEqual(['generous', '1', 'true', MI, '0.8', String(N), String(N)]);
     // The other dimension: the judge gave no verdict there, so no observation and every ground-truth label unjudged.
     const ml = rubricCertifyReport(lead, studyId, { judge: 'generous', criterion: ML });
     expect(ml).toMatchObject({
