@@ -20,6 +20,64 @@ const DECISION: Record<string, { text: string; tone: string }> = {
   keep_labelling: { text: 'Keep labelling', tone: 'bg-amber-50 text-amber-800 border-amber-200' },
 };
 
+type Csv = (table: ReportTable<'certify'>) => React.ReactNode;
+
+/** The target alignment: typed freely, applied when it is a rate strictly between 0 and 1. */
+function useTarget() {
+  const [target, setTarget] = useState(0.9);
+  const [draft, setDraft] = useState('0.9');
+  const apply = () => {
+    const t = Number(draft);
+    if (t > 0 && t < 1) setTarget(t);
+  };
+  const input = (
+    <label className="text-sm text-slate-700">
+      Target alignment
+      <input
+        type="number"
+        min="0.01"
+        max="0.99"
+        step="0.01"
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={apply}
+        className="ml-2 w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+      />
+    </label>
+  );
+  return { target, apply, input };
+}
+
+function CriterionSelect({
+  label,
+  value,
+  onChange,
+  criteria,
+}: {
+  label: string;
+  value: string;
+  onChange: (id: string) => void;
+  criteria: readonly { id: string; name: string }[];
+}) {
+  return (
+    <label className="text-sm text-slate-700">
+      {label}
+      <select
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="ml-2 rounded-md border border-slate-300 px-2 py-1 text-sm"
+        data-testid="certify-criterion"
+      >
+        {criteria.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * Certification of the selected judge run while people label (anytime-valid bounds on its alignment, in the order
  * ground truth was settled) and the alternative annotator test, from the `certify` report.
@@ -34,25 +92,95 @@ export function CertifyCard({
   /** The criteria the judge can be certified on (every criterion of the study and `overall`). */
   criteria: readonly { id: string; name: string }[];
 }) {
-  const [target, setTarget] = useState(0.9);
-  const [draft, setDraft] = useState('0.9');
+  const target = useTarget();
   const [criterion, setCriterion] = useState(criteria.some((c) => c.id === 'overall') ? 'overall' : (criteria[0]?.id ?? 'overall'));
-  const params = { judge, target, criterion };
+  const params = { judge, target: target.target, criterion };
   const query = useQuery({ ...reportOptions(studyId, 'certify', params), placeholderData: keepPreviousData });
-  const data = query.data as Report | undefined;
-  const csv = (table: ReportTable<'certify'>) => (
+  const csv: Csv = (table) => (
     <DownloadLink
       href={reportUrl(studyId, 'certify', params, { format: 'csv', table })}
-      filename={reportFilename(studyId, 'certify', { judge, criterion: data?.criterion, table, format: 'csv' })}
+      filename={reportFilename(studyId, 'certify', { judge, criterion: query.data?.criterion, table, format: 'csv' })}
     >
       CSV {table}
     </DownloadLink>
   );
-  const apply = () => {
-    const t = Number(draft);
-    if (t > 0 && t < 1) setTarget(t);
-  };
+  return (
+    <CertifyBody
+      query={query}
+      csv={csv}
+      apply={target.apply}
+      controls={
+        <>
+          <CriterionSelect label="Criterion" value={criterion} onChange={setCriterion} criteria={criteria} />
+          {target.input}
+        </>
+      }
+    />
+  );
+}
 
+/**
+ * The same card for a rubric study, from the `rubric-certify` report: one dimension at a time, the judge sample the
+ * dashboard reads, and — where the dimension has a lenient map — labels folded by it when asked.
+ */
+export function RubricCertifyCard({
+  studyId,
+  judge,
+  sample,
+  dimensions,
+}: {
+  studyId: number;
+  judge: string;
+  sample: number;
+  dimensions: readonly { id: string; name: string; lenient?: Record<string, string> }[];
+}) {
+  const target = useTarget();
+  const [criterion, setCriterion] = useState(dimensions[0]?.id ?? '');
+  const [lenient, setLenient] = useState(false);
+  const canFold = !!dimensions.find((d) => d.id === criterion)?.lenient;
+  const params = { judge, target: target.target, criterion, sample, lenient: canFold && lenient ? ('true' as const) : ('false' as const) };
+  const query = useQuery({ ...reportOptions(studyId, 'rubric-certify', params), placeholderData: keepPreviousData });
+  const csv: Csv = (table) => (
+    <DownloadLink
+      href={reportUrl(studyId, 'rubric-certify', params, { format: 'csv', table })}
+      filename={reportFilename(studyId, 'rubric-certify', { judge, criterion: query.data?.criterion, table, format: 'csv' })}
+    >
+      CSV {table}
+    </DownloadLink>
+  );
+  return (
+    <CertifyBody
+      query={query}
+      csv={csv}
+      apply={target.apply}
+      controls={
+        <>
+          <CriterionSelect label="Dimension" value={criterion} onChange={setCriterion} criteria={dimensions} />
+          {target.input}
+          {canFold ? (
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} data-testid="certify-lenient" />
+              Lenient (fold labels by the dimension&apos;s map)
+            </label>
+          ) : null}
+        </>
+      }
+    />
+  );
+}
+
+function CertifyBody({
+  query,
+  csv,
+  apply,
+  controls,
+}: {
+  query: { data?: Report; error: Error | null; isFetching: boolean };
+  csv: Csv;
+  apply: () => void;
+  controls: React.ReactNode;
+}) {
+  const data = query.data;
   return (
     <Card
       title="Certification while labelling"
@@ -72,34 +200,7 @@ export function CertifyCard({
           apply();
         }}
       >
-        <label className="text-sm text-slate-700">
-          Criterion
-          <select
-            value={criterion}
-            onChange={(e) => setCriterion(e.target.value)}
-            className="ml-2 rounded-md border border-slate-300 px-2 py-1 text-sm"
-            data-testid="certify-criterion"
-          >
-            {criteria.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm text-slate-700">
-          Target alignment
-          <input
-            type="number"
-            min="0.01"
-            max="0.99"
-            step="0.01"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onBlur={apply}
-            className="ml-2 w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
-          />
-        </label>
+        {controls}
         {query.isFetching ? (
           <p role="status" className="text-sm text-slate-600">
             Computing…
@@ -116,8 +217,10 @@ export function CertifyCard({
         <div className="space-y-4">
           <p className="text-sm text-slate-600">
             Items are taken in the order their ground truth was settled (the last review, or the ruling of a disagreement). The bounds hold
-            at every step at once, so you may stop labelling as soon as they decide. Criterion <strong>{data.criterion}</strong>:{' '}
-            {count(data.agree)} of {count(data.n)} ground-truth labels matched
+            at every step at once, so you may stop labelling as soon as they decide. {'kind' in data ? 'Dimension' : 'Criterion'}{' '}
+            <strong>{data.criterion}</strong>
+            {'lenient' in data && data.lenient ? ' (labels folded leniently)' : ''}: {count(data.agree)} of {count(data.n)} ground-truth
+            labels matched
             {data.unjudged ? ` (${count(data.unjudged)} without a verdict are not counted)` : ''}.
           </p>
           <div className="flex flex-wrap items-center gap-3">
