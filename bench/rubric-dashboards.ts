@@ -10,7 +10,9 @@
  * 75 % and 65 % of the time, the first with a second sample. Rows go in with plain SQL that respects the schema; the
  * packs (annotation packs, migration 0007; judge packs, migration 0012) are written by the schema's triggers. Then
  * each rubric report is timed with the bootstrap off — median of 3 runs after a warm-up — beside the floor:
- * better-sqlite3 streaming the rows the reports read (annotation packs, rulings, judge packs).
+ * better-sqlite3 streaming the rows the reports read (annotation packs, rulings, judge packs). The certification
+ * (confidence sequence on one dimension, alternative annotator test on all) and the bias report (leniency, length
+ * bias of both runs) also read each reply's settle time and length.
  */
 import os from 'node:os';
 import { mulberry32 } from '@/lib/assign/random';
@@ -139,6 +141,8 @@ async function main() {
     const { getDb } = await import('@/db/client');
     const { rubricAgreementReport, rubricAlignmentReport, rubricLeaderboardReport, rubricHybridReport } =
       await import('@/lib/server/analytics/rubric-reports');
+    const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
+    const { rubricBiasReport } = await import('@/lib/server/analytics/rubric-bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
     const { findStudy } = await import('@/db/queries/studies');
     const db = getDb();
@@ -231,6 +235,18 @@ async function main() {
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
         fn: () => json(rubricHybridReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification', lenient: true })),
+      },
+      {
+        name: 'rubricCertifyReport',
+        floor: fh + fa + fj,
+        floorName: 'packs+rulings+judge',
+        fn: () => json(rubricCertifyReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification' })),
+      },
+      {
+        name: 'rubricBiasReport',
+        floor: fh + fa + 2 * fj,
+        floorName: 'packs+rulings+2 judges',
+        fn: () => json(rubricBiasReport(lead, studyId)),
       },
     ];
     console.log(`reports (bootstrap 0), ${REPLIES.toLocaleString('en')} replies × ${D} dimensions:`);
