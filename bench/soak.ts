@@ -3,6 +3,7 @@
  * Run (after `npx next build`):
  *   npx tsx --conditions=react-server bench/soak.ts [--minutes 20] [--annotators 200] [--port 3520]
  *     [--flows 150000] [--verdicts 100000] [--backup-every 5m]
+ * A short run (about 2 minutes in all): --minutes 1 --annotators 20 --flows 5000 --verdicts 2000 --backup-every 20s
  *
  * The production server (`next start`) on a database of its own, seeded with the demo (for the dashboards' data)
  * plus a flow study of KMP-style flows in which the annotators work, a draft study for the large import and a

@@ -32,7 +32,8 @@ export type LeadWork = {
 function dashboardPages(flowStudy: number, bigStudy: number, pairStudy: number): string[] {
   const analytics = ['/agreement', '/alignment', '/leaderboard', '/hybrid', '/bias'];
   return [
-    '/',
+    // Where a lead lands: '/' sends staff with no review work of their own here (307).
+    '/studies',
     `/studies/${flowStudy}`,
     `/studies/${flowStudy}/items`,
     `/studies/${bigStudy}`,
