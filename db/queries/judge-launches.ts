@@ -1,7 +1,7 @@
 import { inTransaction, stmt, type Db } from '../client';
 
 /*
- * Judges run from Concord: templates, launches, answers and the answer cache (db/schema.ts, migration 0016).
+ * Judges run from Concord: templates, launches, answers and the answer cache (db/schema/judges.ts, migration 0016).
  * A launched run is a `judge_runs` row in state 'done' with format 'runner', so the dashboards read it as they
  * read an imported run; its verdicts of sample 1 are written to `judge_labels` in the transaction of their answer.
  */

@@ -1,7 +1,7 @@
 import type { Db } from '../client';
 
 /*
- * Reads of the packed labels (db/schema.ts, migration 0007): one short string per annotation, per judged item and
+ * Reads of the packed labels (db/schema/packs.ts, migration 0007): one short string per annotation, per judged item and
  * per adjudicated item, each character standing for one label. Even one row per annotation costs more in the
  * driver (a JavaScript array per row) than in SQLite, so SQLite joins the rows of a range of items into one text:
  * each row's `segment` (`/itemId,field,….packed`, stored with the pack), in no particular order (readers must not

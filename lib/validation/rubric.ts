@@ -25,7 +25,7 @@ export const rubricLabelSchema = externalId(100);
 
 /**
  * Bounds of a catalog. Labels are stored as their index in the dimension's label set and dimensions as their
- * index in the catalog (db/schema.ts, `rubric_labels`); these bounds keep both small codes.
+ * index in the catalog (db/schema/rubric.ts, `rubric_labels`); these bounds keep both small codes.
  */
 export const RUBRIC_MAX_LABELS = 16;
 export const RUBRIC_MAX_DIMENSIONS = 64;
