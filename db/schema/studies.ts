@@ -111,9 +111,10 @@ export const items = sqliteTable(
 );
 
 /**
- * The length in characters of each pairwise item's two replies, for the length-bias report: written by a trigger
- * when the item is inserted (migration 0013; items never change afterwards), so a report over 100,000 items reads
- * two numbers per item instead of parsing every payload. Null where a reply has no text.
+ * The length in characters of each pairwise item's two replies, and of each rubric item's one reply (`lengthA`), for
+ * the length-bias reports: written by a trigger when the item is inserted (migrations 0013 and 0018; items never
+ * change afterwards), so a report over 100,000 items reads two numbers per item instead of parsing every payload.
+ * Null where a reply has no text.
  */
 export const itemReplyLengths = sqliteTable(
   'item_reply_lengths',
