@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { parseCsv } from '../test/csv';
+import { concord } from './support/cli';
+import { asUser } from './support/session';
+
+/*
+ * Certifying a judge on a rubric study, and its Bias tab. The study is the one of e2e/rubric-dashboards.spec.ts
+ * (e2e/support/make-rubric-study.ts): mistake identification, sample 1 — ground truth Y Y N Y S N on the six
+ * settled replies, the judge "gpt" Y S Y Y Y N: 3 of 6 strict, 5 of 6 lenient; "keeps the answer back" 4 of 5.
+ * Every reply of a tutor has the same text, so the length bias has no slope to fit.
+ * Run: npx next build, then E2E_PORT=3642 npx playwright test e2e/rubric-certify.spec.ts
+ */
+let study: number;
+
+test.beforeAll(() => {
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', tsx, 'e2e/support/make-rubric-study.ts'], {
+    env: { ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB },
+    encoding: 'utf8',
+  });
+  study = Number(out.trim().split('\n').at(-1));
+  expect(study).toBeGreaterThan(0);
+});
+
+async function download(page: Page, link: ReturnType<Page['getByRole']>) {
+  const [file] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), 'utf8') };
+}
+
+test('a lead certifies a rubric judge per dimension, strictly and leniently, and reads its leniency and length bias', async ({
+  browser,
+}) => {
+  const { page, context } = await asUser(browser, 'lead');
+
+  await page.goto(`/studies/${study}/analytics/alignment`);
+  const card = page.getByTestId('certify-card');
+  await expect(card.getByTestId('certify-criterion').getByRole('option')).toHaveText(['Notices the mistake', 'Keeps the answer back']);
+  await expect(card).toContainText('3 of 6 ground-truth labels matched');
+  // Six observations cannot decide anything at 95 %: keep labelling, with the path drawn.
+  await expect(card.getByTestId('certify-decision')).toHaveText('Keep labelling');
+  await expect(card.getByRole('figure')).toContainText('After 6 items');
+  await card.getByTestId('certify-lenient').check();
+  await expect(card).toContainText('(labels folded leniently)');
+  await expect(card).toContainText('5 of 6 ground-truth labels matched');
+  // A dimension without a lenient map offers no folding.
+  await card.getByTestId('certify-criterion').selectOption('leak');
+  await expect(card).toContainText('4 of 5 ground-truth labels matched');
+  await expect(card.getByTestId('certify-lenient')).toHaveCount(0);
+  const decision = await download(page, card.getByRole('link', { name: 'CSV decision' }));
+  expect(decision.name).toBe(`study-${study}-rubric-certify-gpt-leak-decision.csv`);
+  expect(parseCsv(decision.text)[1].slice(0, 4)).toEqual(['gpt', '1', 'false', 'leak']);
+  // The route's JSON is exactly what the command line prints.
+  const json = await (await page.request.get(`/api/studies/${study}/reports/rubric-certify?judge=gpt&lenient=true`)).json();
+  expect(json).toEqual(JSON.parse(concord(['report', 'certify', '--study', String(study), '--judge', 'gpt', '--lenient', '--json'])));
+
+  // Bias: "Yes" from the judge on 4 of the 6 replies, from people on 3; only the judge on 2, only people on 1.
+  await page.getByRole('navigation', { name: 'Dashboards' }).getByRole('link', { name: 'Bias' }).click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${study}/analytics/bias$`));
+  const mi = page.getByTestId('leniency-row').filter({ hasText: 'Notices the mistake' });
+  await expect(page.getByTestId('leniency-row')).toHaveCount(2);
+  await expect(mi.getByRole('cell')).toHaveText([/gpt/, '6', '66.7 %', '50.0 %', '2', '1', /66\.7 %/, /1\.000/]);
+  await expect(page.getByRole('figure', { name: /Share of the disagreements/ })).toBeVisible();
+  // Leniently "To some extent" counts: people 4, the judge 5; only the judge on 1, only people on none.
+  await page.getByTestId('bias-lenient').check();
+  await expect(page).toHaveURL(/lenient=true/);
+  await expect(mi.getByRole('cell').nth(4)).toHaveText('1');
+  await expect(mi.getByRole('cell').nth(5)).toHaveText('0');
+  // Ground truth and the judge on both dimensions; all replies of a tutor are as long, so no slope.
+  await expect(page.getByTestId('length-row')).toHaveCount(4);
+  await expect(page.getByTestId('length-row').first().getByTestId('length-slope')).toContainText('n/a');
+  const leniency = await download(page, page.getByRole('region', { name: 'Judge leniency' }).getByRole('link', { name: 'CSV' }));
+  expect(leniency.name).toBe(`study-${study}-rubric-bias-leniency.csv`);
+  const rows = parseCsv(leniency.text);
+  expect(rows).toHaveLength(3);
+  expect(rows[1].slice(0, 4)).toEqual(['gpt', '1', 'true', 'mistake_identification']);
+  await context.close();
+});
+
+test('an annotator gets 404 for the rubric Bias tab and 403 from the rubric certify and bias reports', async ({ browser }) => {
+  const { page, context } = await asUser(browser, 'ann1');
+  expect((await page.goto(`/studies/${study}/analytics/bias`))?.status()).toBe(404);
+  for (const url of [`/api/studies/${study}/reports/rubric-certify?judge=gpt`, `/api/studies/${study}/reports/rubric-bias`]) {
+    expect((await page.request.get(url)).status(), url).toBe(403);
+  }
+  await context.close();
+});
