@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { concord } from './support/cli';
-import { asUser } from './support/session';
 
 /*
  * Who may reach what: every page and API route, for six kinds of caller, on their own object, someone else's and

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Request, type Route } from '@playwright/test';
 import { concord } from './support/cli';

@@ -75,26 +75,22 @@ test('a rubric study: catalog errors per dimension, then MRBench V3 with its gol
     { item: second, judge: 'browser-judge', labels: { providing_guidance: 'Yes' }, rationale: 'gives a hint' },
   ];
   const judge = page.getByRole('form', { name: 'Import a judge run' });
-  await judge
-    .locator('input[type=file]')
-    .setInputFiles({
-      name: 'judge.jsonl',
-      mimeType: 'application/x-ndjson',
-      buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')),
-    });
+  await judge.locator('input[type=file]').setInputFiles({
+    name: 'judge.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(judgeLines.map((l) => JSON.stringify(l)).join('\n')),
+  });
   await judge.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(judge.getByTestId('import-result')).toContainText('Imported the run “browser-judge”: 4 verdicts from 3 records.');
 
   // Prior annotations: a label outside the dimension's set refuses the file and names the allowed labels.
   const priors = page.getByRole('form', { name: 'Import prior annotations' });
   const upload = async (lines: object[]) => {
-    await priors
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: 'prior.jsonl',
-        mimeType: 'application/x-ndjson',
-        buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')),
-      });
+    await priors.locator('input[type=file]').setInputFiles({
+      name: 'prior.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')),
+    });
     await priors.getByRole('button', { name: 'Import', exact: true }).click();
   };
   await upload([{ item: second, annotator: 'outside-rater', labels: { mistake_location: 'Maybe' } }]);

@@ -1,4 +1,4 @@
-import { expect, request, test, type APIRequestContext } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,30 +1,10 @@
-import type {
-  BiasReportDto,
-  CertifyReportDto,
-  CorrectedRunDto,
-  FirstPreferenceDto,
-  IntervalDto,
-  RankAgreementDto,
-  StatDto,
-} from '@/lib/server/analytics/dto';
-import { csvHeader, csvLine } from './csv';
+import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto } from '@/lib/server/analytics/dto';
+import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 
 /*
  * The tables of judge certification as CSV, with the conventions of lib/io/report-csv: a statistic takes
  * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; a value without an interval `<name>`, `<name>_reason`.
  */
-
-const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
-const valueCols = (name: string) => [name, `${name}_reason`];
-
-function statCells(s: StatDto, i: IntervalDto): unknown[] {
-  const reason = s.value === null ? s.reason : i.lower === null ? i.reason : undefined;
-  return [s.value, i.lower, i.upper, reason ?? null];
-}
-
-const valueCells = (s: StatDto): unknown[] => [s.value, s.value === null ? s.reason : null];
-
-const table = (columns: string[], rows: unknown[][]) => [csvHeader(columns), ...rows.map((r) => csvLine(r))];
 
 /** The leaderboard's `corrected` and `ranks` tables. */
 export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: CorrectedRunDto[]; rankAgreement: RankAgreementDto[] }) {

@@ -17,7 +17,7 @@ import type {
   VoteAgreementDto,
 } from '@/lib/server/analytics/dto';
 import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
-import { csvHeader, csvLine } from './csv';
+import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 import {
   RUBRIC_REPORT_TABLES,
   rubricAgreementTables,
@@ -75,20 +75,6 @@ export function isReportTable<R extends ReportName>(report: R, table: string): t
 }
 
 /* ----- cells ----- */
-
-const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
-const valueCols = (name: string) => [name, `${name}_reason`];
-
-function statCells(s: StatDto, i: IntervalDto): unknown[] {
-  const reason = s.value === null ? s.reason : i.lower === null ? i.reason : undefined;
-  return [s.value, i.lower, i.upper, reason ?? null];
-}
-
-const valueCells = (s: StatDto): unknown[] => [s.value, s.value === null ? s.reason : null];
-
-function table(columns: string[], rows: unknown[][]): string[] {
-  return [csvHeader(columns), ...rows.map((r) => csvLine(r))];
-}
 
 /* ----- agreement ----- */
 

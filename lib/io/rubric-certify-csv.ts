@@ -1,6 +1,6 @@
 import type { DiscordanceDto, RubricBiasReportDto, RubricCertifyReportDto } from '@/lib/server/analytics/dto';
 import { CERTIFY_TABLES, certifyTables } from './certify-csv';
-import { csvHeader, csvLine } from './csv';
+import { csvTable as table, statCols, valueCells, valueCols } from './report-cells';
 
 /*
  * The tables of a rubric study's certification and bias reports as CSV, with the conventions of lib/io/report-csv:
@@ -12,11 +12,6 @@ export const RUBRIC_CERTIFY_TABLES = {
   'rubric-certify': CERTIFY_TABLES,
   'rubric-bias': ['leniency', 'length'],
 } as const;
-
-const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
-const valueCols = (name: string) => [name, `${name}_reason`];
-const valueCells = (s: { value: number | null; reason?: string }): unknown[] => [s.value, s.value === null ? s.reason : null];
-const table = (columns: string[], rows: unknown[][]) => [csvHeader(columns), ...rows.map((r) => csvLine(r))];
 
 /** The pairwise certification's tables with the sample and whether labels were folded after the judge's name. */
 export const rubricCertifyTables = (dto: RubricCertifyReportDto) =>

@@ -1,15 +1,13 @@
 import type {
   HybridPlanDto,
-  IntervalDto,
   RubricAgreementReportDto,
   RubricAlignmentReportDto,
   RubricAlignmentSummaryDto,
   RubricHybridReportDto,
   RubricLeaderboardReportDto,
   RubricSummaryDto,
-  StatDto,
 } from '@/lib/server/analytics/dto';
-import { csvHeader, csvLine } from './csv';
+import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 
 /*
  * The tables of the rubric reports as CSV, in the conventions of lib/io/report-csv.ts: a statistic takes
@@ -22,15 +20,6 @@ export const RUBRIC_REPORT_TABLES = {
   'rubric-leaderboard': ['leaderboard', 'corrected'],
   'rubric-hybrid': ['plans', 'classes'],
 } as const;
-
-const statCols = (name: string) => [name, `${name}_lower`, `${name}_upper`, `${name}_reason`];
-const valueCols = (name: string) => [name, `${name}_reason`];
-function statCells(s: StatDto, i: IntervalDto): unknown[] {
-  const reason = s.value === null ? s.reason : i.lower === null ? i.reason : undefined;
-  return [s.value, i.lower, i.upper, reason ?? null];
-}
-const valueCells = (s: StatDto): unknown[] => [s.value, s.value === null ? s.reason : null];
-const table = (columns: string[], rows: unknown[][]) => [csvHeader(columns), ...rows.map((r) => csvLine(r))];
 
 export function rubricAgreementTables(dto: RubricAgreementReportDto) {
   return {

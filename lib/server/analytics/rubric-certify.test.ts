@@ -9,6 +9,8 @@ import { importAnnotations } from '../imports/prior-annotations';
 import { getAdjudicationQueue } from '../review/adjudication';
 import { submitRubricAdjudication } from '../review/rubric-adjudication';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
+import { reportForRequest } from './report-process';
+import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
 
 /*
@@ -96,6 +98,18 @@ describe('certification of a rubric judge', () => {
       bounds: { lower: null, reason: 'no_items' },
     });
   });
+
+  it('is computed for the web server by the report process, with the same numbers, as is the rubric bias report', async () => {
+    const options = { judge: 'generous', lenient: 'true', target: '0.8', criterion: MI };
+    const [certify, bias] = await Promise.all([
+      reportForRequest(lead, studyId, 'rubric-certify', options),
+      reportForRequest(lead, studyId, 'rubric-bias', { lenient: 'true' }),
+    ]);
+    expect(certify).toEqual(JSON.parse(JSON.stringify(rubricCertifyReport(lead, studyId, options))));
+    expect(certify).toMatchObject({ lenient: true, target: 0.8, agree: N });
+    expect(bias).toEqual(JSON.parse(JSON.stringify(rubricBiasReport(lead, studyId, { lenient: true }))));
+    expect(bias.leniency.length).toBeGreaterThan(0);
+  }, 60_000);
 
   it('refuses what it cannot certify with a message naming the option', () => {
     expect(() => rubricCertifyReport(lead, studyId, { judge: 'good', criterion: 'overall' })).toThrow(

@@ -35,10 +35,6 @@ import type { ImportReportDto, JudgeImportReportDto } from './dto';
  * label's index in its label set (docs/decisions/0010-rubric-labels.md).
  */
 
-type ItemFormat = (typeof RUBRIC_ITEM_FORMATS)[number];
-type AnnotationFormat = (typeof RUBRIC_ANNOTATION_FORMATS)[number];
-type JudgeFormat = (typeof RUBRIC_JUDGE_FORMATS)[number];
-
 /** The study's catalog as it was fixed at creation. */
 export function studyCatalog(study: StudyRow): RubricCatalog {
   return rubricCatalogSchema.parse(study.criteria);

@@ -8,11 +8,9 @@ import { flowWarnings } from '@/lib/validation/flow-warnings';
 import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
-import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { getJudgeAssignment, judgmentAsDraft } from './judging';
 import { getRubricAssignment, rubricAsDraft } from './rubric';
-import * as rubricQ from '@/db/queries/rubric-review';
 import { submitAnnotation, type SubmitResult } from './submit';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
 import type {

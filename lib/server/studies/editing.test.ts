@@ -14,7 +14,7 @@ import { closeStudy, createStudy, getStudy, listMyStudies, listStudiesView, open
 useTestDatabase();
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 
-let lead: Actor, ann1: Actor, ann2: Actor, ann3: Actor, adj: Actor;
+let lead: Actor, ann1: Actor, ann3: Actor, adj: Actor;
 const db = () => getDb().$client;
 const audits = (studyId: number, action: string) =>
   db().prepare('SELECT detail FROM audit_log WHERE study_id = ? AND action = ? ORDER BY id').pluck().all(studyId, action) as string[];
@@ -53,7 +53,7 @@ function submitNext(who: Actor, studyId: number) {
 beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
   ann1 = await makeUser('ann1');
-  ann2 = await makeUser('ann2');
+  await makeUser('ann2');
   ann3 = await makeUser('ann3');
   adj = await makeUser('adj');
 });

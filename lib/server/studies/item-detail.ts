@@ -7,7 +7,7 @@ import { flowWarnings } from '@/lib/validation/flow-warnings';
 import type { Label } from '@/lib/validation/labels';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
-import { invalid, notFound } from '../errors';
+import { notFound } from '../errors';
 import { decideLabels } from '../ground-truth/rule';
 import { studyForStaff } from '../review/access';
 import { criteriaForItem } from '../review/judging';
