@@ -28,22 +28,30 @@ export const CERTIFY_ALPHA = 0.05;
 export const PATH_POINTS = 1000;
 /** The alt-test runs on items with at least this many human reviewers (Calderon et al. recommend three). */
 export const ALT_TEST_MIN_REVIEWERS = 3;
+/** The false discovery rate of the Benjamini–Yekutieli correction across annotators. */
+export const ALT_TEST_Q = 0.05;
 /** Annotators with fewer such items are not tested (the authors' default). */
 export const ALT_TEST_MIN_ITEMS = 30;
+
+/** The alignment to certify, strictly between 0 and 1 (0.9 unless asked). */
+export const certifyTargetSchema = z.coerce
+  .number({ error: 'target must be a number.' })
+  .gt(0, { error: 'target must be above 0.' })
+  .lt(1, { error: 'target is an alignment rate, below 1.' })
+  .default(0.9);
+
+/** The alternative annotator test's margin ε (0.2 unless asked, as for expert annotators). */
+export const altTestEpsilonSchema = z.coerce
+  .number({ error: 'epsilon must be a number.' })
+  .min(0, { error: 'epsilon must be at least 0.' })
+  .lt(1, { error: 'epsilon must be below 1.' })
+  .default(0.2);
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,
   criterion: z.string().trim().min(1).default(OVERALL),
-  target: z.coerce
-    .number({ error: 'target must be a number.' })
-    .gt(0, { error: 'target must be above 0.' })
-    .lt(1, { error: 'target is an alignment rate, below 1.' })
-    .default(0.9),
-  epsilon: z.coerce
-    .number({ error: 'epsilon must be a number.' })
-    .min(0, { error: 'epsilon must be at least 0.' })
-    .lt(1, { error: 'epsilon must be below 1.' })
-    .default(0.2),
+  target: certifyTargetSchema,
+  epsilon: altTestEpsilonSchema,
 });
 
 /** The reviewers' labels of one criterion (or dimension) as the agreement code reads them. */
@@ -123,6 +131,7 @@ export function altTestOn(
   }
   const r = altTest(ratings, judge, q, {
     epsilon,
+    q: ALT_TEST_Q,
     minAnnotatorsPerItem: ALT_TEST_MIN_REVIEWERS,
     minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
   });
@@ -279,7 +288,7 @@ export function certifyReport(
     ...certification(db, studyId, frame.items, gold, verdictAll.subarray(c * n, (c + 1) * n), at, target),
     altTest: {
       epsilon,
-      q: 0.05,
+      q: ALT_TEST_Q,
       minReviewers: ALT_TEST_MIN_REVIEWERS,
       minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
       criteria: frame.criteria.map((crit, k) =>

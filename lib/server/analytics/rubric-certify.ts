@@ -5,7 +5,17 @@ import * as cq from '@/db/queries/certify';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
-import { ALT_TEST_MIN_ITEMS, ALT_TEST_MIN_REVIEWERS, altTestOn, certification, humanBlock, settledTimes } from './certify';
+import {
+  ALT_TEST_MIN_ITEMS,
+  ALT_TEST_MIN_REVIEWERS,
+  ALT_TEST_Q,
+  altTestEpsilonSchema,
+  altTestOn,
+  certification,
+  certifyTargetSchema,
+  humanBlock,
+  settledTimes,
+} from './certify';
 import { judgeNameSchema } from './data';
 import type { RubricCertifyReportDto } from './dto';
 import {
@@ -25,16 +35,8 @@ const optionsSchema = z.object({
   sample: sampleSchema,
   criterion: z.string().trim().min(1).optional(),
   lenient: lenientSchema,
-  target: z.coerce
-    .number({ error: 'target must be a number.' })
-    .gt(0, { error: 'target must be above 0.' })
-    .lt(1, { error: 'target is an alignment rate, below 1.' })
-    .default(0.9),
-  epsilon: z.coerce
-    .number({ error: 'epsilon must be a number.' })
-    .min(0, { error: 'epsilon must be at least 0.' })
-    .lt(1, { error: 'epsilon must be below 1.' })
-    .default(0.2),
+  target: certifyTargetSchema,
+  epsilon: altTestEpsilonSchema,
 });
 
 export type RubricCertifyOptions = Omit<z.input<typeof optionsSchema>, 'lenient'> & { lenient?: boolean | string };
@@ -94,7 +96,7 @@ export function rubricCertifyReport(actor: Actor, studyId: number, opts: RubricC
     ...certification(db, studyId, frame.items, gold, codesOf(verdictAll, d), at, o.target),
     altTest: {
       epsilon: o.epsilon,
-      q: 0.05,
+      q: ALT_TEST_Q,
       minReviewers: ALT_TEST_MIN_REVIEWERS,
       minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
       criteria: Array.from({ length: D }, (_, k) => {
