@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
+import { makeReportsRubricStudy } from './support/rubric-study';
 import { signIn } from './support/session';
 
 /*
@@ -14,13 +13,7 @@ import { signIn } from './support/session';
 let study: number;
 
 test.beforeAll(() => {
-  const tsx = createRequire(import.meta.url).resolve('tsx');
-  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', tsx, 'e2e/support/make-rubric-study.ts'], {
-    env: { ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB },
-    encoding: 'utf8',
-  });
-  study = Number(out.trim().split('\n').at(-1));
-  expect(study).toBeGreaterThan(0);
+  study = makeReportsRubricStudy();
 });
 
 // Reads "Keeps the answer back" from the stand-in's {"winner": …}: first → OK, second → REJECT, tie → OK.

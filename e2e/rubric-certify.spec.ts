@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { parseCsv } from '../test/csv';
 import { concord } from './support/cli';
+import { makeReportsRubricStudy } from './support/rubric-study';
 import { asUser } from './support/session';
 
 /*
@@ -16,13 +15,7 @@ import { asUser } from './support/session';
 let study: number;
 
 test.beforeAll(() => {
-  const tsx = createRequire(import.meta.url).resolve('tsx');
-  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', tsx, 'e2e/support/make-rubric-study.ts'], {
-    env: { ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB },
-    encoding: 'utf8',
-  });
-  study = Number(out.trim().split('\n').at(-1));
-  expect(study).toBeGreaterThan(0);
+  study = makeReportsRubricStudy();
 });
 
 async function download(page: Page, link: ReturnType<Page['getByRole']>) {

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { publicDataDir } from '../../lib/io/public-data';
@@ -50,4 +52,20 @@ export function addJudgeRun(studyId: number, items: RubricItem[], name: string, 
     items.map((it) => ({ item: it.id, judge: name, labels: { mistake_identification: 'No' }, rationale })),
     (file) => concord(['import', 'judge', '--study', String(studyId), '--judge', name, file]),
   );
+}
+
+/**
+ * The rubric study of the dashboards' service tests (e2e/support/make-rubric-study.ts: eight replies by tutors t1 and
+ * t2 reviewed by ann1 and ann2, a judge run "gpt" with two samples), written on the end-to-end server's database;
+ * returns its id.
+ */
+export function makeReportsRubricStudy(): number {
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', tsx, 'e2e/support/make-rubric-study.ts'], {
+    env: { ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB },
+    encoding: 'utf8',
+  });
+  const study = Number(out.trim().split('\n').at(-1));
+  if (!(study > 0)) throw new Error(`make-rubric-study printed no study id: ${out}`);
+  return study;
 }
