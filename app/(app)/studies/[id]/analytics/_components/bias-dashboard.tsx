@@ -5,12 +5,11 @@ import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytic
 import { DownloadLink } from './downloads';
 import { count, reasonText } from './format';
 import { Th } from './th';
+import { LengthBiasTable } from './length-bias-table';
 import { Value } from './value';
 
 type Report = ReportJson['bias'];
 type First = Report['judgePosition'][number]['firstPreferred'];
-
-const GROUND_TRUTH = 'ground truth';
 
 function FirstCells({ f }: { f: First }) {
   return (
@@ -137,51 +136,29 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
           and the slope of the log-odds that a wins on sign(d)·ln(1 + |d|) (0 = length does not matter). Longer replies are often better, so
           compare a judge’s slope with the ground truth’s: the difference is the judge’s own length bias.
         </p>
-        <Table caption="Length bias per grader" captionHidden wrapperClassName="rounded-none border-0" data-testid="length-table">
-          <THead>
-            <TR>
-              <Th>Grader · criterion</Th>
-              <Th numeric>Items</Th>
-              <Th numeric>Slope</Th>
-              <Th numeric>p</Th>
-              {[1, 2, 3, 4, 5].map((b) => (
-                <Th key={b} numeric>
-                  <span className="block text-[10px] font-normal text-slate-500">fifth {b}</span>
-                  {b === 1 ? 'a shortest' : b === 5 ? 'a longest' : ''}
-                </Th>
-              ))}
-            </TR>
-          </THead>
-          <TBody>
-            {data.length.map((l) => (
-              <TR
-                key={`${l.grader}\u0000${l.criterion}`}
-                className={l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined}
-                data-testid="length-row"
-              >
-                <TD>
-                  <span className="font-medium">{l.grader === GROUND_TRUTH ? 'Ground truth' : l.grader}</span>
-                  <span className="block text-xs text-slate-500">{l.criterion}</span>
-                </TD>
-                <TD numeric>{count(l.n)}</TD>
-                <TD numeric>
-                  <Value value={l.slope} reason={l.slopeReason} kind="coef" interval={l.intervals.slope} testId="length-slope" />
-                </TD>
-                <TD numeric>
-                  <Value value={l.pValue} reason={l.pValueReason} kind="coef" />
-                </TD>
-                {(l.bins ?? []).map((b) => (
-                  <TD key={b.bin} numeric>
-                    <Value value={b.winShareTiesHalf} reason={b.winShareTiesHalfReason} kind="rate" />
-                    <span className="block text-xs text-slate-400" title="range of d">
-                      {Math.round(b.lowerEdge)}…{Math.round(b.upperEdge)}
-                    </span>
-                  </TD>
-                ))}
-              </TR>
-            ))}
-          </TBody>
-        </Table>
+        <LengthBiasTable
+          itemsLabel="Items"
+          scopeLabel="criterion"
+          unit="range of d"
+          fifths={['a shortest', 'a longest']}
+          rows={data.length.map((l) => ({
+            grader: l.grader,
+            scope: l.criterion,
+            n: l.n,
+            slope: l.slope,
+            slopeReason: l.slopeReason,
+            slopeInterval: l.intervals.slope,
+            pValue: l.pValue,
+            pValueReason: l.pValueReason,
+            bins: (l.bins ?? []).map((b) => ({
+              bin: b.bin,
+              value: b.winShareTiesHalf,
+              reason: b.winShareTiesHalfReason,
+              lowerEdge: b.lowerEdge,
+              upperEdge: b.upperEdge,
+            })),
+          }))}
+        />
       </Card>
     </div>
   );

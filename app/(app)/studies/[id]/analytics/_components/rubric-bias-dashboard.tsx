@@ -9,12 +9,11 @@ import { type ReportJson, type ReportParams, reportFilename, reportUrl } from '@
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';
 import { Th } from './th';
+import { LengthBiasTable } from './length-bias-table';
 import { Value } from './value';
 import { useOptionsInUrl, useReport } from './use-report';
 
 type Report = ReportJson['rubric-bias'];
-
-const GROUND_TRUTH = 'ground truth';
 
 /**
  * Biases of the graders of a rubric study (the `rubric-bias` report): each judge run's leniency against the ground
@@ -177,53 +176,29 @@ export function RubricBiasDashboard({ studyId, initial }: { studyId: number; ini
             Not available: {reasonText(data.lengthReason)} — the items are whole dialogues, without a reply to measure.
           </p>
         ) : (
-          <Table caption="Length bias per grader" captionHidden wrapperClassName="rounded-none border-0" data-testid="length-table">
-            <THead>
-              <TR>
-                <Th>Grader · dimension</Th>
-                <Th numeric>Replies</Th>
-                <Th numeric>Slope</Th>
-                <Th numeric>p</Th>
-                {[1, 2, 3, 4, 5].map((b) => (
-                  <Th key={b} numeric>
-                    <span className="block text-[10px] font-normal text-slate-500">fifth {b}</span>
-                    {b === 1 ? 'shortest' : b === 5 ? 'longest' : ''}
-                  </Th>
-                ))}
-              </TR>
-            </THead>
-            <TBody>
-              {data.length.map((l) => (
-                <TR
-                  key={`${l.grader}\u0000${l.criterion}`}
-                  className={l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined}
-                  data-testid="length-row"
-                >
-                  <TD>
-                    <span className="font-medium">{l.grader === GROUND_TRUTH ? 'Ground truth' : l.grader}</span>
-                    <span className="block text-xs text-slate-500">
-                      {names.get(l.criterion) ?? l.criterion} · {formatValue(l.n ? l.desired / l.n : 0, 'rate')} desired
-                    </span>
-                  </TD>
-                  <TD numeric>{count(l.n)}</TD>
-                  <TD numeric>
-                    <Value value={l.slope} reason={l.slopeReason} kind="coef" interval={l.intervals.slope} testId="length-slope" />
-                  </TD>
-                  <TD numeric>
-                    <Value value={l.pValue} reason={l.pValueReason} kind="coef" />
-                  </TD>
-                  {(l.bins ?? []).map((b) => (
-                    <TD key={b.bin} numeric>
-                      <Value value={b.share} reason={b.shareReason} kind="rate" />
-                      <span className="block text-xs text-slate-400" title="reply length in characters">
-                        {Math.round(b.lowerEdge)}…{Math.round(b.upperEdge)}
-                      </span>
-                    </TD>
-                  ))}
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <LengthBiasTable
+            itemsLabel="Replies"
+            scopeLabel="dimension"
+            unit="reply length in characters"
+            fifths={['shortest', 'longest']}
+            rows={data.length.map((l) => ({
+              grader: l.grader,
+              scope: `${names.get(l.criterion) ?? l.criterion} · ${formatValue(l.n ? l.desired / l.n : 0, 'rate')} desired`,
+              n: l.n,
+              slope: l.slope,
+              slopeReason: l.slopeReason,
+              slopeInterval: l.intervals.slope,
+              pValue: l.pValue,
+              pValueReason: l.pValueReason,
+              bins: (l.bins ?? []).map((b) => ({
+                bin: b.bin,
+                value: b.share,
+                reason: b.shareReason,
+                lowerEdge: b.lowerEdge,
+                upperEdge: b.upperEdge,
+              })),
+            }))}
+          />
         )}
       </Card>
     </div>
