@@ -109,30 +109,41 @@ export type Frame = {
   modelOf: Int32Array;
 };
 
-const NO_SOURCE = '(no source)';
+/** The source of an item without one (a reply whose model or tutor is unknown). */
+export const NO_SOURCE = '(no source)';
 
-export function loadFrame(db: Db, study: StudyRow): Frame {
-  const criteria = studyCriteria(study);
-  const items = readItemIndex(db, study.id);
-  const bySource = aq.itemsBySource(db, study.id);
-  const models = [...new Set(bySource.map(([source]) => source ?? NO_SOURCE))].sort();
-  const modelIndex = new Map(models.map((m, k) => [m, k]));
-  const modelOf = new Int32Array(items.n);
+/**
+ * The sources of a study's items (models of reply a, or tutors of the reply), sorted, and the index into them of
+ * each item (`of[i]`, by item index).
+ */
+export function itemSources(db: Db, studyId: number, items: ItemIndex): { names: string[]; of: Int32Array } {
+  const bySource = aq.itemsBySource(db, studyId);
+  const names = [...new Set(bySource.map(([source]) => source ?? NO_SOURCE))].sort();
+  const index = new Map(names.map((m, k) => [m, k]));
+  const of = new Int32Array(items.n);
   for (const [source, ids] of bySource) {
-    const model = modelIndex.get(source ?? NO_SOURCE)!;
+    const k = index.get(source ?? NO_SOURCE)!;
+    // `ids` is the item ids joined by commas.
     let id = 0;
-    for (let k = 0; k <= ids.length; k++) {
-      const ch = k < ids.length ? ids.charCodeAt(k) : 44;
+    for (let p = 0; p <= ids.length; p++) {
+      const ch = p < ids.length ? ids.charCodeAt(p) : 44;
       if (ch !== 44) {
         id = id * 10 + ch - 48;
         continue;
       }
       const i = items.of(id);
-      if (i >= 0) modelOf[i] = model;
+      if (i >= 0) of[i] = k;
       id = 0;
     }
   }
-  return { study, criteria, criterionIds: criteria.map((c) => c.id), n: items.n, items, models, modelOf };
+  return { names, of };
+}
+
+export function loadFrame(db: Db, study: StudyRow): Frame {
+  const criteria = studyCriteria(study);
+  const items = readItemIndex(db, study.id);
+  const sources = itemSources(db, study.id, items);
+  return { study, criteria, criterionIds: criteria.map((c) => c.id), n: items.n, items, models: sources.names, modelOf: sources.of };
 }
 
 /** A judge run of the study by name; an unknown name is "not found". */

@@ -16,7 +16,7 @@ import {
   humanBlock,
   settledTimes,
 } from './certify';
-import { judgeNameSchema } from './data';
+import { judgeNameSchema, judgeRunNamed } from './data';
 import type { RubricCertifyReportDto } from './dto';
 import {
   analysableRubricStudy,
@@ -25,7 +25,6 @@ import {
   loadRubricGold,
   loadRubricHumanLabels,
   loadRubricJudge,
-  rubricJudgeRunNamed,
   sampleSchema,
 } from './rubric-data';
 import { dimensionIndex } from './rubric-reports';
@@ -52,7 +51,7 @@ export function rubricCertifyReport(actor: Actor, studyId: number, opts: RubricC
   const db = getDb();
   const study = analysableRubricStudy(db, actor, studyId);
   const o = parseInput(optionsSchema, opts);
-  const run = rubricJudgeRunNamed(db, studyId, o.judge);
+  const run = judgeRunNamed(db, studyId, o.judge);
   const frame = loadRubricFrame(db, study);
   const d = dimensionIndex(frame, o.criterion);
   if (o.lenient && !frame.lenient[d])

@@ -1,18 +1,17 @@
 import 'server-only';
 import * as z from 'zod';
 import type { Db } from '@/db/client';
-import * as aq from '@/db/queries/analytics';
 import * as packs from '@/db/queries/packs';
 import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
-import { invalid, notFound } from '../errors';
+import { invalid } from '../errors';
 import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rubricReviewerCodes } from '../ground-truth/rubric-codes';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
 import { studyForStaff } from '../review/access';
-import type { HumanLabels } from './data';
+import { type HumanLabels, itemSources } from './data';
 
 /*
  * What the rubric reports share: the study's frame (items in position order, dimensions, each reply's tutor), the
@@ -26,9 +25,6 @@ export function analysableRubricStudy(db: Db, actor: Actor, studyId: number): St
   if (study.kind !== 'rubric') throw invalid('This report is for rubric studies.');
   return study;
 }
-
-/** The tutor of a reply without a source. */
-export const NO_SOURCE = '(no source)';
 
 export type RubricFrame = {
   study: StudyRow;
@@ -64,24 +60,7 @@ function lenientOf(d: RubricDimension): { codes: Int8Array; labels: string[] } |
 export function loadRubricFrame(db: Db, study: StudyRow): RubricFrame {
   const dimensions = rubricDimensions(study);
   const items = readItemIndex(db, study.id);
-  const bySource = aq.itemsBySource(db, study.id);
-  const tutors = [...new Set(bySource.map(([source]) => source ?? NO_SOURCE))].sort();
-  const tutorIndex = new Map(tutors.map((m, k) => [m, k]));
-  const tutorOf = new Int32Array(items.n);
-  for (const [source, ids] of bySource) {
-    const t = tutorIndex.get(source ?? NO_SOURCE)!;
-    let id = 0;
-    for (let k = 0; k <= ids.length; k++) {
-      const ch = k < ids.length ? ids.charCodeAt(k) : 44;
-      if (ch !== 44) {
-        id = id * 10 + ch - 48;
-        continue;
-      }
-      const i = items.of(id);
-      if (i >= 0) tutorOf[i] = t;
-      id = 0;
-    }
-  }
+  const sources = itemSources(db, study.id, items);
   const folds = dimensions.map(lenientOf);
   return {
     study,
@@ -89,8 +68,8 @@ export function loadRubricFrame(db: Db, study: StudyRow): RubricFrame {
     D: dimensions.length,
     n: items.n,
     items,
-    tutors,
-    tutorOf,
+    tutors: sources.names,
+    tutorOf: sources.of,
     lenient: folds.map((f) => f?.codes ?? null),
     lenientLabels: folds.map((f) => f?.labels ?? null),
     desired: Int32Array.from(dimensions, (d) => d.labels.indexOf(d.desired)),
@@ -177,13 +156,6 @@ export const lenientSchema = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])], { error: 'lenient is true or false.' })
   .transform((v) => v === true || v === 'true' || v === '1')
   .default(false);
-
-/** A judge run of the study by name; an unknown name is "not found". */
-export function rubricJudgeRunNamed(db: Db, studyId: number, name: string) {
-  const run = aq.findJudgeRun(db, studyId, name);
-  if (!run) throw notFound(`A judge run named "${name}"`);
-  return run;
-}
 
 /**
  * One sample of a judge run's verdicts, dimension-major (`verdict[d * n + i]`, −1 where none). A sample the run

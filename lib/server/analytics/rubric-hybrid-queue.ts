@@ -11,7 +11,8 @@ import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { parseInput } from '../parse';
 import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
-import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge, rubricJudgeRunNamed } from './rubric-data';
+import { judgeRunNamed } from './data';
+import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 import { dimensionIndex, planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-reports';
 
 const optionsSchema = rubricHybridOptions.extend({
@@ -51,7 +52,7 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
   return inTransaction(db, () => {
     const frame = loadRubricFrame(db, study);
     const d = dimensionIndex(frame, report.criterion);
-    const run = rubricJudgeRunNamed(db, studyId, opts.judge);
+    const run = judgeRunNamed(db, studyId, opts.judge);
     const codes = planCodes(frame, d, loadRubricGold(db, frame).gold, loadRubricJudge(db, frame, run, opts.sample), report.lenient);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = frame.items.ids;

@@ -23,6 +23,7 @@ import {
   replicatesSchema,
   statDto,
   wilson,
+  judgeRunNamed,
 } from './data';
 import type {
   HybridPlanDto,
@@ -48,7 +49,6 @@ import {
   loadRubricGold,
   loadRubricHumanLabels,
   loadRubricJudge,
-  rubricJudgeRunNamed,
   sampleSchema,
 } from './rubric-data';
 
@@ -182,7 +182,7 @@ export function rubricAlignmentReport(
   const db = getDb();
   const study = analysableRubricStudy(db, actor, studyId);
   const { judge, sample, bootstrap: replicates } = parseInput(optionsAlignment, opts);
-  const run = rubricJudgeRunNamed(db, studyId, judge);
+  const run = judgeRunNamed(db, studyId, judge);
   const frame = loadRubricFrame(db, study);
   const { D } = frame;
   const T = frame.tutors.length;
@@ -561,7 +561,7 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
   const db = getDb();
   const study = analysableRubricStudy(db, actor, studyId);
   const o = parseInput(rubricHybridOptions, opts);
-  const run = rubricJudgeRunNamed(db, studyId, o.judge);
+  const run = judgeRunNamed(db, studyId, o.judge);
   const frame = loadRubricFrame(db, study);
   const d = dimensionIndex(frame, o.criterion);
   if (o.lenient && !frame.lenient[d])
