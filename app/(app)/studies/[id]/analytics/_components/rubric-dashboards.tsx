@@ -14,6 +14,7 @@ import type { PersonDto } from '@/lib/server/accounts/dto';
 import type { HybridPlanDto, JudgeRunDto, RubricSummaryDto } from '@/lib/server/analytics/dto';
 import { openRubricHybridQueueAction } from '../actions';
 import { DownloadLink } from './downloads';
+import { RubricCertifyCard } from './certify-card';
 import { count, formatValue } from './format';
 import { IntervalsPanel } from './intervals-panel';
 import { JudgeSelect } from './judge-select';
@@ -492,6 +493,7 @@ export function RubricAlignmentDashboard({
           </TBody>
         </Table>
       </Card>
+      <RubricCertifyCard studyId={studyId} judge={data.judge} sample={data.sample} dimensions={data.dimensions} />
     </div>
   );
 }
