@@ -72,7 +72,7 @@ test('a lead reads agreement, alignment, leaderboard and hybrid plan of the Pand
 
   // A study that is not pairwise explains itself instead of failing.
   await page.goto('/studies/1/analytics/agreement');
-  await expect(page.getByText('These dashboards are for pairwise studies')).toBeVisible();
+  await expect(page.getByText('These dashboards are for pairwise and rubric studies')).toBeVisible();
   await context.close();
 });
 

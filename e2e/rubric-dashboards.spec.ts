@@ -83,8 +83,8 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
   await page.getByRole('button', { name: 'Open review queue' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued 1 repl(ies) (1 routed, 0 random checks): ann1 1.' })).toBeVisible();
 
-  // Bias compares two replies side by side: the tab says so for a rubric study.
+  // Bias: a rubric study's tab has the judge's leniency and the length bias (e2e/rubric-certify.spec.ts reads them).
   await tab('Bias').click();
-  await expect(page.getByText('Bias is measured on pairwise comparisons')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Judge leniency' })).toBeVisible();
   await context.close();
 });
