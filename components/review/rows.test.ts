@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextWithout, rowMove } from './rows';
+import { nextWithout, rowMove, rulingsOf } from './rows';
 
 const rows = [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }];
 
@@ -41,5 +41,18 @@ describe('rowMove', () => {
 
   it('leaves every other key to the screen', () => {
     for (const key of ['J', 'i', 'u', 'Enter', '1', 'ArrowLeft']) expect(rowMove(key, 1, 4)).toBeNull();
+  });
+});
+
+describe('rulingsOf', () => {
+  const disputed = [{ id: 'a' }, { id: 'c' }];
+
+  it('sends the answers of the disputed rows only', () => {
+    expect(rulingsOf(disputed, { a: 'r1', b: 'tie', c: 'r2' }, {}).answers).toEqual({ a: 'r1', c: 'r2' });
+  });
+
+  it('sends rationales trimmed, for disputed rows only, and leaves out the empty ones', () => {
+    const { rationales } = rulingsOf(disputed, { a: 'x', c: 'y' }, { a: '  both missed it \n', b: 'agreed row', c: '   ' });
+    expect(rationales).toEqual({ a: 'both missed it' });
   });
 });

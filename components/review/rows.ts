@@ -32,3 +32,21 @@ export function rowMove(key: string, focus: number, count: number): number | nul
       return null;
   }
 }
+
+/**
+ * What settling an item sends: the final answer of every disputed row (only those: the server refuses answers for
+ * rows the reviewers agree on), and the rationales written for them, trimmed, empty ones left out.
+ */
+export function rulingsOf<V>(
+  disputed: readonly { id: string }[],
+  answers: Readonly<Record<string, V>>,
+  rationales: Readonly<Record<string, string>>,
+): { answers: Record<string, V>; rationales: Record<string, string> } {
+  const out: { answers: Record<string, V>; rationales: Record<string, string> } = { answers: {}, rationales: {} };
+  for (const { id } of disputed) {
+    out.answers[id] = answers[id];
+    const text = rationales[id]?.trim();
+    if (text) out.rationales[id] = text;
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
 import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
 import { newRequestId } from './request-id';
 import { rowMove } from './rows';
+import { useDraftState } from './use-draft-state';
 import { useReviewKeys, type ReviewKeys } from './use-review-keys';
 
 const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
@@ -42,8 +43,7 @@ export type AdjudicationOptions<S extends { focus: number }, P extends Adjudicat
 export function useAdjudication<S extends { focus: number }, P extends AdjudicationProblem>(options: AdjudicationOptions<S, P>) {
   const { studyId, itemId, disputed, focusRefused } = options;
   const qc = useQueryClient();
-  const [state, setState] = useState<S>(options.initial);
-  const stateRef = useRef(state);
+  const [state, stateRef, change] = useDraftState(options.initial);
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
   const [hint, setHint] = useState<string | null>(null);
   // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
@@ -54,13 +54,6 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
   useLayoutEffect(() => {
     latest.current = options;
   });
-
-  const change = useCallback((fn: (s: S) => S) => {
-    const next = fn(stateRef.current);
-    if (next === stateRef.current) return;
-    stateRef.current = next;
-    setState(next);
-  }, []);
 
   const clearError = useCallback((id: string) => {
     setErrors((e) => {

@@ -6,6 +6,7 @@ import type { ActionResult } from '@/lib/auth/handlers';
 import { assignmentKey } from '@/lib/query/review';
 import { rowMove } from './rows';
 import { useActiveTime } from './use-active-time';
+import { useDraftState } from './use-draft-state';
 import { useReviewKeys } from './use-review-keys';
 
 /** A draft saved again after this much unsent reading time, even when nothing in it changed. */
@@ -79,8 +80,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
   } = options;
   const { assignmentId } = assignment;
   const qc = useQueryClient();
-  const [draft, setDraft] = useState<D>(options.initial);
-  const draftRef = useRef(draft);
+  const [draft, draftRef, change] = useDraftState(options.initial);
   const initial = useRef(draft);
   /** The draft the server has (the one loaded, or the last one saved). */
   const saved = useRef(draft);
@@ -92,13 +92,6 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
   useLayoutEffect(() => {
     latest.current = options;
   });
-
-  const change = useCallback((fn: (d: D) => D) => {
-    const next = fn(draftRef.current);
-    if (next === draftRef.current) return;
-    draftRef.current = next;
-    setDraft(next);
-  }, []);
 
   const save = useMutation({
     mutationFn: (d: D) => {

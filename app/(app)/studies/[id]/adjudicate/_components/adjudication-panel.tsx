@@ -8,10 +8,11 @@ import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteri
 import { ItemContext } from '@/components/pairwise/item-context';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
-import { nextWithout } from '@/components/review/rows';
+import { nextWithout, rulingsOf } from '@/components/review/rows';
 import { useAdjudication } from '@/components/review/use-adjudication';
 import { useToggleSet } from '@/components/review/use-toggle-set';
 import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/review/dto';
+import { AdjudicationItemLabel, settleStatus } from './adjudication-screen';
 import { submitAdjudicationAction } from '../actions';
 type State = {
   choices: Readonly<Record<string, ScreenChoice>>;
@@ -86,14 +87,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       return `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale (press r to open the field)'}.`;
     },
     send: (s, requestId) => {
-      const choices: Record<string, ScreenChoice> = {};
-      const rationales: Record<string, string> = {};
-      // Only the disagreements: the server refuses labels for criteria the reviewers agree on.
-      for (const c of disputed) {
-        choices[c.id] = s.choices[c.id];
-        const text = s.rationales[c.id]?.trim();
-        if (text) rationales[c.id] = text;
-      }
+      const { answers: choices, rationales } = rulingsOf(disputed, s.choices, s.rationales);
       return submitAdjudicationAction({ studyId, itemId, requestId, choices, rationales });
     },
     focusRefused: true,
@@ -171,17 +165,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
 
   return (
     <div>
-      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
-        <span className="font-medium text-slate-700" data-testid="item-label">
-          Item {item.position}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>
-          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>{item.reviewerCount} reviewers</span>
-      </p>
+      <AdjudicationItemLabel position={item.position} disputed={disputed.length} reviewers={item.reviewerCount} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-w-0 space-y-4">
           <ItemContext problem={item.problem} instructions={item.instructions} principles={item.principles} history={item.history} />
@@ -260,7 +244,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
         incomplete={open > 0}
         error={generalError}
         hint={hint}
-        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+        status={settleStatus(open)}
       />
     </div>
   );

@@ -72,3 +72,24 @@ export function AdjudicationScreen<T extends { itemId: number }>({
     </ReviewShell>
   );
 }
+
+/** The line above a disputed item: its position, how many rows the reviewers left open, how many reviewed it. */
+export function AdjudicationItemLabel({ position, disputed, reviewers }: { position: number; disputed: number; reviewers: number }) {
+  return (
+    <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
+      <span className="font-medium text-slate-700" data-testid="item-label">
+        Item {position}
+      </span>
+      <span aria-hidden="true">·</span>
+      <span>
+        {disputed} disagreement{disputed === 1 ? '' : 's'}
+      </span>
+      <span aria-hidden="true">·</span>
+      <span>{reviewers} reviewers</span>
+    </p>
+  );
+}
+
+/** The status under a disputed item: ready, or how many disagreements are still open. */
+export const settleStatus = (open: number) =>
+  open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`;

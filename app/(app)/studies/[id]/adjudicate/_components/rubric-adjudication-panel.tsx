@@ -2,12 +2,13 @@
 
 import { useCallback, useMemo, useRef } from 'react';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
-import { nextWithout } from '@/components/review/rows';
+import { nextWithout, rulingsOf } from '@/components/review/rows';
 import { useAdjudication } from '@/components/review/use-adjudication';
 import { DimensionRow, labelForKey } from '@/components/rubric/dimension-row';
 import { RubricActionBar } from '@/components/rubric/rubric-action-bar';
 import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
 import type { RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
+import { AdjudicationItemLabel, settleStatus } from './adjudication-screen';
 import { submitRubricAdjudicationAction } from '../actions';
 
 type State = { labels: Readonly<Record<string, string>>; rationales: Readonly<Record<string, string>>; focus: number };
@@ -53,13 +54,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
     problemsOf: (s) => problemsOf(disputed, s),
     problemsHint: (problems) => `${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`,
     send: (s, requestId) => {
-      const labels: Record<string, string> = {};
-      const rationales: Record<string, string> = {};
-      for (const d of disputed) {
-        labels[d.id] = s.labels[d.id];
-        const text = s.rationales[d.id]?.trim();
-        if (text) rationales[d.id] = text;
-      }
+      const { answers: labels, rationales } = rulingsOf(disputed, s.labels, s.rationales);
       return submitRubricAdjudicationAction({ studyId, itemId, requestId, labels, rationales });
     },
     focusRefused: false,
@@ -105,17 +100,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
 
   return (
     <div>
-      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
-        <span className="font-medium text-slate-700" data-testid="item-label">
-          Item {item.position}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>
-          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>{item.reviewerCount} reviewers</span>
-      </p>
+      <AdjudicationItemLabel position={item.position} disputed={disputed.length} reviewers={item.reviewerCount} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
         <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
           <RubricDialogue problem={item.problem} history={item.history} underReview={item.reply === null} />
@@ -199,7 +184,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
         incomplete={open > 0}
         error={generalError}
         hint={hint}
-        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+        status={settleStatus(open)}
       />
     </div>
   );
