@@ -20,20 +20,3 @@ const BY_CODE: Record<string, ScreenChoice> = { Digit1: 'r1', Digit2: 'tie', Dig
 export function choiceForKey(event: Pick<KeyboardEvent, 'key' | 'code'>): ScreenChoice | null {
   return CHOICES.find((c) => c.key === event.key)?.value ?? BY_CODE[event.code] ?? null;
 }
-
-/**
- * The index of the first criterion without a choice after `from`, wrapping round to the start; null when every
- * criterion has one.
- */
-export function nextWithout<C extends { id: string }>(
-  criteria: readonly C[],
-  chosen: Readonly<Record<string, unknown>>,
-  from: number,
-): number | null {
-  const n = criteria.length;
-  for (let step = 1; step <= n; step++) {
-    const i = (from + step) % n;
-    if (!chosen[criteria[i].id]) return i;
-  }
-  return null;
-}

@@ -1,8 +1,17 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
+import type { Actor } from '@/lib/server/actor';
 import { getAdjudicationQueue, submitAdjudication } from '@/lib/server/review/adjudication';
 import { submitRubricAdjudication } from '@/lib/server/review/rubric-adjudication';
+
+/** Settles an item with `settle` and returns its outcome with the adjudication queue as it is now. */
+function settleThenQueue<R extends object>(settle: (actor: Actor, input: unknown) => R, input: { studyId: number }) {
+  return runAction((actor) => {
+    const result = settle(actor, input);
+    return { ...result, queue: getAdjudicationQueue(actor, input.studyId) };
+  });
+}
 
 /** Settles an item's disagreements and returns the adjudication queue as it is now. */
 export async function submitAdjudicationAction(input: {
@@ -12,10 +21,7 @@ export async function submitAdjudicationAction(input: {
   choices: Record<string, string>;
   rationales: Record<string, string>;
 }) {
-  return runAction((actor) => {
-    const result = submitAdjudication(actor, input);
-    return { ...result, queue: getAdjudicationQueue(actor, input.studyId) };
-  });
+  return settleThenQueue(submitAdjudication, input);
 }
 
 /** Settles a rubric item's disagreements and returns the adjudication queue as it is now. */
@@ -26,8 +32,5 @@ export async function submitRubricAdjudicationAction(input: {
   labels: Record<string, string>;
   rationales: Record<string, string>;
 }) {
-  return runAction((actor) => {
-    const result = submitRubricAdjudication(actor, input);
-    return { ...result, queue: getAdjudicationQueue(actor, input.studyId) };
-  });
+  return settleThenQueue(submitRubricAdjudication, input);
 }

@@ -8,7 +8,8 @@ import { listPairwiseItems } from '@/lib/server/studies/pairwise-items';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { FlowItems, type FlowSearch } from './_components/flow-items';
-import { PairwiseItems, type PairwiseSearch } from './_components/pairwise-items';
+import { type ItemsSearch } from './_components/items-frame';
+import { PairwiseItems } from './_components/pairwise-items';
 import { RubricItems } from './_components/rubric-items';
 import { listRubricItems } from '@/lib/server/studies/rubric-items';
 
@@ -20,7 +21,7 @@ export default async function ItemsPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<FlowSearch & PairwiseSearch>;
+  searchParams: Promise<FlowSearch & ItemsSearch>;
 }) {
   const actor = await requireUserPage();
   if (!isStaff(actor)) notFound();

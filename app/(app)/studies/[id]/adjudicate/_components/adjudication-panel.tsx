@@ -2,17 +2,17 @@
 
 import { ChoiceActionBar } from '@/components/pairwise/action-bar';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AdjudicationRow, overrules } from '@/components/pairwise/adjudication-row';
-import { CHOICE_LABEL, choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
+import { CHOICE_LABEL, choiceForKey, type ScreenChoice } from '@/components/pairwise/choices';
 import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
 import { ItemContext } from '@/components/pairwise/item-context';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
-import { newRequestId } from '@/components/review/request-id';
-import { useReviewKeys } from '@/components/review/use-review-keys';
-import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
+import { nextWithout, rulingsOf } from '@/components/review/rows';
+import { useAdjudication } from '@/components/review/use-adjudication';
+import { useToggleSet } from '@/components/review/use-toggle-set';
 import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/review/dto';
+import { AdjudicationItemLabel, settleStatus } from './adjudication-screen';
 import { submitAdjudicationAction } from '../actions';
 type State = {
   choices: Readonly<Record<string, ScreenChoice>>;
@@ -22,8 +22,6 @@ type State = {
 };
 
 type Problem = { index: number; id: string; kind: 'choice' | 'rationale'; message: string };
-
-const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
 
 /** Criteria the adjudicator must settle: the reviewers differ (and there are labels to differ). */
 const isDisputed = (c: AdjudicationCriterionDto) => !c.agreed && c.reviewers.length > 0;
@@ -51,42 +49,16 @@ function problemsOf(disputed: readonly AdjudicationCriterionDto[], s: State): Pr
 }
 
 export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
-  const qc = useQueryClient();
   const { itemId, studyId } = item;
   const disputed = useMemo(() => item.criteria.filter(isDisputed), [item.criteria]);
   const settled = useMemo(() => item.criteria.filter((c) => c.agreed), [item.criteria]);
   const unlabelled = useMemo(() => item.criteria.filter((c) => !c.agreed && c.reviewers.length === 0), [item.criteria]);
 
-  const [state, setState] = useState<State>(() => initialState(disputed));
-  // Written together with the state, so key handlers always act on the newest labels.
-  const stateRef = useRef(state);
-  const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
   const [openNotes, setOpenNotes] = useState<ReadonlySet<string>>(() => new Set());
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
-  const [hint, setHint] = useState<string | null>(null);
-  // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
-  const requestId = useRef(newRequestId());
-  const submitting = useRef(false);
-  const done = useRef(false);
+  const [expanded, onToggleDetails] = useToggleSet();
   const listRef = useRef<HTMLDivElement>(null);
   /** A rationale field to focus once it has been rendered. */
   const focusNoteAfterRender = useRef<string | null>(null);
-
-  const change = useCallback((fn: (s: State) => State) => {
-    const next = fn(stateRef.current);
-    if (next === stateRef.current) return;
-    stateRef.current = next;
-    setState(next);
-  }, []);
-
-  const clearError = useCallback((id: string) => {
-    setErrors((e) => {
-      if (!(id in e)) return e;
-      const next = { ...e };
-      delete next[id];
-      return next;
-    });
-  }, []);
 
   const noteField = useCallback(
     (id: string) => listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(id)}"]`) ?? null,
@@ -103,94 +75,22 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
     [noteField],
   );
 
-  const submit = useMutation({
-    mutationFn: (s: State) => {
-      const choices: Record<string, ScreenChoice> = {};
-      const rationales: Record<string, string> = {};
-      // Only the disagreements: the server refuses labels for criteria the reviewers agree on.
-      for (const c of disputed) {
-        choices[c.id] = s.choices[c.id];
-        const text = s.rationales[c.id]?.trim();
-        if (text) rationales[c.id] = text;
-      }
-      return submitAdjudicationAction({ studyId, itemId, requestId: requestId.current, choices, rationales });
-    },
-    onSuccess: (res) => {
-      if (!res.ok) {
-        submitting.current = false;
-        const own = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).filter(([id]) => disputed.some((c) => c.id === id)));
-        setErrors(own);
-        const first = disputed.findIndex((c) => c.id in own);
-        if (first >= 0) change((s) => ({ ...s, focus: first }));
-        void qc.invalidateQueries({ queryKey: adjudicationQueueKey(studyId), exact: true });
-        return;
-      }
-      done.current = true;
-      qc.setQueryData(adjudicationQueueKey(studyId), res.data.queue);
-      qc.removeQueries({ queryKey: adjudicationItemKey(studyId, itemId), exact: true });
-    },
-    onError: () => {
-      submitting.current = false;
-    },
-  });
-  const { mutate: submitMutate } = submit;
-
-  const trySubmit = useCallback(() => {
-    if (submitting.current || done.current) return;
-    const s = stateRef.current;
-    const problems = problemsOf(disputed, s);
-    if (problems.length > 0) {
-      setErrors(Object.fromEntries(problems.map((p) => [p.id, p.message])));
+  const { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
+    studyId,
+    itemId,
+    disputed,
+    initial: () => initialState(disputed),
+    problemsOf: (s: State) => problemsOf(disputed, s),
+    problemsHint: (problems) => {
       const first = problems[0];
       const name = disputed[first.index].name;
-      setHint(
-        `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale (press r to open the field)'}.`,
-      );
-      // Only the row takes the focus: the keys pressed next must stay shortcuts, never land in the rationale
-      // field. The field of a rationale still owed is on screen already; r (or a click) goes into it.
-      change((x) => (x.focus === first.index ? x : { ...x, focus: first.index }));
-      return;
-    }
-    setHint(null);
-    setErrors({});
-    submitting.current = true;
-    submitMutate(s);
-  }, [disputed, change, submitMutate]);
-
-  const onChoose = useCallback(
-    (index: number, value: ScreenChoice, advance = false) => {
-      const c = disputed[index];
-      if (!c) return;
-      clearError(c.id);
-      const mustExplain = overrules(c, value) && !stateRef.current.rationales[c.id]?.trim();
-      setHint(mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
-      // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
-      // shown and asked for, never focused: only r or a click enters the field, so no shortcut lands in a text box.
-      change((s) => {
-        const choices = { ...s.choices, [c.id]: value };
-        return { ...s, choices, focus: advance ? (nextWithout(disputed, choices, index) ?? index) : index };
-      });
+      return `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale (press r to open the field)'}.`;
     },
-    [disputed, change, clearError],
-  );
-  const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
-  const onToggleDetails = useCallback((id: string) => {
-    setExpanded((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
-  const onRationale = useCallback(
-    (id: string, text: string) => {
-      if (text.trim()) clearError(id);
-      change((s) => ({ ...s, rationales: { ...s.rationales, [id]: text } }));
+    send: (s, requestId) => {
+      const { answers: choices, rationales } = rulingsOf(disputed, s.choices, s.rationales);
+      return submitAdjudicationAction({ studyId, itemId, requestId, choices, rationales });
     },
-    [change, clearError],
-  );
-
-  useReviewKeys({
-    onSubmit: trySubmit,
+    focusRefused: true,
     onLeaveField: (field, e) => {
       if (!listRef.current?.contains(field)) return;
       // Back to the criteria list, on the field's row, so j/k, 1/2/3 and Enter are shortcuts again.
@@ -202,20 +102,8 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       if (radio) radio.focus();
       else field.blur();
     },
-    onKey: (e) => {
-      if (disputed.length === 0) return;
-      const s = stateRef.current;
+    onKey: (e, s) => {
       switch (e.key) {
-        case 'j':
-        case 'ArrowDown':
-          e.preventDefault();
-          onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
-          return;
-        case 'k':
-        case 'ArrowUp':
-          e.preventDefault();
-          onFocusRow(Math.max(s.focus - 1, 0));
-          return;
         case 'i':
           e.preventDefault();
           onToggleDetails(disputed[s.focus].id);
@@ -235,6 +123,30 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
     },
   });
 
+  const onChoose = useCallback(
+    (index: number, value: ScreenChoice, advance = false) => {
+      const c = disputed[index];
+      if (!c) return;
+      clearError(c.id);
+      const mustExplain = overrules(c, value) && !stateRef.current.rationales[c.id]?.trim();
+      setHint(mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
+      // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
+      // shown and asked for, never focused: only r or a click enters the field, so no shortcut lands in a text box.
+      change((s) => {
+        const choices = { ...s.choices, [c.id]: value };
+        return { ...s, choices, focus: advance ? (nextWithout(disputed, choices, index) ?? index) : index };
+      });
+    },
+    [disputed, change, clearError, setHint, stateRef],
+  );
+  const onRationale = useCallback(
+    (id: string, text: string) => {
+      if (text.trim()) clearError(id);
+      change((s) => ({ ...s, rationales: { ...s.rationales, [id]: text } }));
+    },
+    [change, clearError],
+  );
+
   useFollowFocus(listRef, state.focus, itemId);
   // After useFollowFocus, so a rationale asked for wins over the row's radio.
   useEffect(() => {
@@ -250,21 +162,10 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
   const groups = useMemo(() => groupCriteria(disputed), [disputed]);
   const open = problemsOf(disputed, state).length;
   const focused = disputed[state.focus];
-  const generalError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
 
   return (
     <div>
-      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
-        <span className="font-medium text-slate-700" data-testid="item-label">
-          Item {item.position}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>
-          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>{item.reviewerCount} reviewers</span>
-      </p>
+      <AdjudicationItemLabel position={item.position} disputed={disputed.length} reviewers={item.reviewerCount} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-w-0 space-y-4">
           <ItemContext problem={item.problem} instructions={item.instructions} principles={item.principles} history={item.history} />
@@ -339,11 +240,11 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
         extraKey={{ key: 'r', label: 'rationale' }}
         moreKeys={[{ key: 'Esc', label: 'leave it' }]}
         onAction={trySubmit}
-        pending={submit.isPending}
+        pending={pending}
         incomplete={open > 0}
         error={generalError}
         hint={hint}
-        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+        status={settleStatus(open)}
       />
     </div>
   );

@@ -1,10 +1,8 @@
 'use client';
 
-import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/components/review/review-shell';
-import { adjudicationItemOptions, adjudicationQueueOptions } from '@/lib/query/review';
+import { adjudicationItemOptions } from '@/lib/query/review';
 import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
+import { AdjudicationScreen } from './adjudication-screen';
 import { AdjudicationPanel } from './adjudication-panel';
 
 export const ADJUDICATE_SHORTCUTS = [
@@ -21,49 +19,13 @@ export const ADJUDICATE_SHORTCUTS = [
 ];
 
 export function Adjudicator({ initialQueue }: { initialQueue: AdjudicationQueueDto }) {
-  const studyId = initialQueue.studyId;
-  const qc = useQueryClient();
-  const { data: queue } = useQuery({ ...adjudicationQueueOptions(studyId), initialData: initialQueue });
-  const currentItemId = queue.currentItemId;
-  const current = useQuery({ ...adjudicationItemOptions(studyId, currentItemId ?? 0), enabled: currentItemId !== null });
-
-  // The next disagreement is fetched while this one is open, so it appears at once after settling.
-  useEffect(() => {
-    if (queue.nextItemId !== null) void qc.prefetchQuery(adjudicationItemOptions(studyId, queue.nextItemId));
-  }, [qc, studyId, queue.nextItemId]);
-
-  const shown = current.data && current.data.itemId === currentItemId ? current.data : null;
-
   return (
-    <ReviewShell
-      testId="adjudicate"
-      data-item={currentItemId ?? undefined}
-      itemId={shown?.itemId}
-      kind="Adjudication"
-      studyName={queue.studyName}
-      progress={{
-        done: queue.resolved,
-        total: queue.total,
-        label: `${queue.resolved.toLocaleString('en-US')} of ${queue.total.toLocaleString('en-US')} disagreements settled`,
-      }}
+    <AdjudicationScreen
+      initialQueue={initialQueue}
+      itemOptions={adjudicationItemOptions}
       shortcuts={ADJUDICATE_SHORTCUTS}
-      readOnly={
-        queue.status !== 'open' ? `This study is ${queue.status}: you can read the disagreements, but nothing can be settled.` : null
-      }
-    >
-      {currentItemId === null ? (
-        <ReviewDone title="No disagreements left to settle" testId="adjudication-done">
-          {queue.total === 0
-            ? 'The reviewers have not disagreed on any finished item yet. Items appear here once both reviews are in.'
-            : `All ${queue.total.toLocaleString('en-US')} items with disagreements are settled.`}
-        </ReviewDone>
-      ) : shown ? (
-        <AdjudicationPanel key={shown.itemId} item={shown} />
-      ) : current.isError ? (
-        <ReviewLoadError error={current.error} onRetry={() => void current.refetch()} />
-      ) : (
-        <ReviewLoading>Loading the next disagreement…</ReviewLoading>
-      )}
-    </ReviewShell>
+      waitingFor="once both reviews are in"
+      panel={(item) => <AdjudicationPanel key={item.itemId} item={item} />}
+    />
   );
 }

@@ -1,20 +1,17 @@
 'use client';
 
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
-import { newRequestId } from '@/components/review/request-id';
-import { useReviewKeys } from '@/components/review/use-review-keys';
+import { nextWithout, rulingsOf } from '@/components/review/rows';
+import { useAdjudication } from '@/components/review/use-adjudication';
 import { DimensionRow, labelForKey } from '@/components/rubric/dimension-row';
 import { RubricActionBar } from '@/components/rubric/rubric-action-bar';
 import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
-import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
 import type { RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
+import { AdjudicationItemLabel, settleStatus } from './adjudication-screen';
 import { submitRubricAdjudicationAction } from '../actions';
 
 type State = { labels: Readonly<Record<string, string>>; rationales: Readonly<Record<string, string>>; focus: number };
-
-const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
 
 const overrules = (d: RubricAdjudicationDimensionDto, label: string) => !d.reviewers.includes(label);
 
@@ -40,123 +37,33 @@ function reviewerNotes(d: RubricAdjudicationDimensionDto): Record<string, string
 
 /** A disputed rubric item: the dialogue and reply, the dimensions the reviewers leave open first, then the settled ones. */
 export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItemDto }) {
-  const qc = useQueryClient();
   const { itemId, studyId } = item;
   const disputed = useMemo(() => item.dimensions.filter((d) => !d.agreed && d.reviewers.some((l) => l !== null)), [item.dimensions]);
   const settled = useMemo(() => item.dimensions.filter((d) => d.agreed), [item.dimensions]);
-  const [state, setState] = useState<State>(() => ({
-    labels: Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!])),
-    rationales: Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!])),
-    focus: 0,
-  }));
-  const stateRef = useRef(state);
-  const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
-  const [hint, setHint] = useState<string | null>(null);
-  // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
-  const requestId = useRef(newRequestId());
-  const submitting = useRef(false);
-  const done = useRef(false);
   const listRef = useRef<HTMLOListElement>(null);
 
-  const change = useCallback((fn: (s: State) => State) => {
-    const next = fn(stateRef.current);
-    if (next === stateRef.current) return;
-    stateRef.current = next;
-    setState(next);
-  }, []);
-
-  const submit = useMutation({
-    mutationFn: (s: State) => {
-      const labels: Record<string, string> = {};
-      const rationales: Record<string, string> = {};
-      for (const d of disputed) {
-        labels[d.id] = s.labels[d.id];
-        const text = s.rationales[d.id]?.trim();
-        if (text) rationales[d.id] = text;
-      }
-      return submitRubricAdjudicationAction({ studyId, itemId, requestId: requestId.current, labels, rationales });
+  const { state, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
+    studyId,
+    itemId,
+    disputed,
+    initial: (): State => ({
+      labels: Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!])),
+      rationales: Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!])),
+      focus: 0,
+    }),
+    problemsOf: (s) => problemsOf(disputed, s),
+    problemsHint: (problems) => `${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`,
+    send: (s, requestId) => {
+      const { answers: labels, rationales } = rulingsOf(disputed, s.labels, s.rationales);
+      return submitRubricAdjudicationAction({ studyId, itemId, requestId, labels, rationales });
     },
-    onSuccess: (res) => {
-      if (!res.ok) {
-        submitting.current = false;
-        setErrors(res.fieldErrors ?? {});
-        void qc.invalidateQueries({ queryKey: adjudicationQueueKey(studyId), exact: true });
-        return;
-      }
-      done.current = true;
-      qc.setQueryData(adjudicationQueueKey(studyId), res.data.queue);
-      qc.removeQueries({ queryKey: adjudicationItemKey(studyId, itemId), exact: true });
-    },
-    onError: () => {
-      submitting.current = false;
-    },
-  });
-  const { mutate: submitMutate } = submit;
-
-  const trySubmit = useCallback(() => {
-    if (submitting.current || done.current) return;
-    const s = stateRef.current;
-    const problems = problemsOf(disputed, s);
-    if (problems.length) {
-      setErrors(Object.fromEntries(problems.map((p) => [p.id, p.message])));
-      setHint(`${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`);
-      change((x) => ({ ...x, focus: problems[0].index }));
-      return;
-    }
-    setHint(null);
-    setErrors({});
-    submitting.current = true;
-    submitMutate(s);
-  }, [disputed, change, submitMutate]);
-
-  const onChoose = useCallback(
-    (index: number, label: string, advance = false) => {
-      const d = disputed[index];
-      if (!d) return;
-      setErrors((e) => {
-        const next = { ...e };
-        delete next[d.id];
-        return next;
-      });
-      setHint(
-        overrules(d, label) ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null,
-      );
-      change((s) => {
-        const labels = { ...s.labels, [d.id]: label };
-        let focus = index;
-        if (advance)
-          for (let i = 1; i <= disputed.length; i++)
-            if (!labels[disputed[(index + i) % disputed.length].id]) {
-              focus = (index + i) % disputed.length;
-              break;
-            }
-        return { ...s, labels, focus };
-      });
-    },
-    [disputed, change],
-  );
-  const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
-
-  useReviewKeys({
-    onSubmit: trySubmit,
+    focusRefused: false,
     onLeaveField: (field, e) => {
       e.preventDefault();
       field.blur();
     },
-    onKey: (e) => {
-      if (!disputed.length) return;
-      const s = stateRef.current;
+    onKey: (e, s) => {
       switch (e.key) {
-        case 'j':
-        case 'ArrowDown':
-          e.preventDefault();
-          onFocusRow(Math.min(s.focus + 1, disputed.length - 1));
-          return;
-        case 'k':
-        case 'ArrowUp':
-          e.preventDefault();
-          onFocusRow(Math.max(s.focus - 1, 0));
-          return;
         case 'r':
           e.preventDefault();
           listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(disputed[s.focus].id)}"]`)?.focus();
@@ -170,25 +77,30 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
       }
     },
   });
+
+  const onChoose = useCallback(
+    (index: number, label: string, advance = false) => {
+      const d = disputed[index];
+      if (!d) return;
+      clearError(d.id);
+      setHint(
+        overrules(d, label) ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null,
+      );
+      change((s) => {
+        const labels = { ...s.labels, [d.id]: label };
+        return { ...s, labels, focus: advance ? (nextWithout(disputed, labels, index) ?? index) : index };
+      });
+    },
+    [disputed, change, clearError, setHint],
+  );
   useFollowFocus(listRef, state.focus, itemId);
 
   const open = problemsOf(disputed, state).length;
   const focused = disputed[state.focus];
-  const generalError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
 
   return (
     <div>
-      <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
-        <span className="font-medium text-slate-700" data-testid="item-label">
-          Item {item.position}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>
-          {disputed.length} disagreement{disputed.length === 1 ? '' : 's'}
-        </span>
-        <span aria-hidden="true">·</span>
-        <span>{item.reviewerCount} reviewers</span>
-      </p>
+      <AdjudicationItemLabel position={item.position} disputed={disputed.length} reviewers={item.reviewerCount} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
         <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
           <RubricDialogue problem={item.problem} history={item.history} underReview={item.reply === null} />
@@ -268,11 +180,11 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
         focused={focused ? { name: focused.name, value: state.labels[focused.id] ?? null } : null}
         labelCount={Math.max(2, ...disputed.map((d) => d.labels.length))}
         onAction={trySubmit}
-        pending={submit.isPending}
+        pending={pending}
         incomplete={open > 0}
         error={generalError}
         hint={hint}
-        status={open === 0 ? 'Ready to settle.' : `${open} disagreement${open === 1 ? '' : 's'} still open.`}
+        status={settleStatus(open)}
       />
     </div>
   );

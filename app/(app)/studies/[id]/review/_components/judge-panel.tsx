@@ -1,20 +1,19 @@
 'use client';
 
 import { ChoiceActionBar } from '@/components/pairwise/action-bar';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { choiceForKey, nextWithout, type ScreenChoice } from '@/components/pairwise/choices';
+import { useCallback, useMemo, useRef } from 'react';
+import { choiceForKey, type ScreenChoice } from '@/components/pairwise/choices';
 import { CriterionGroupList, groupCriteria } from '@/components/pairwise/criteria-groups';
 import { CriterionRow } from '@/components/pairwise/criterion-row';
 import { ItemContext } from '@/components/pairwise/item-context';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { ResponsePair } from '@/components/pairwise/response-pair';
-import { useActiveTime } from '@/components/review/use-active-time';
-import { useReviewKeys } from '@/components/review/use-review-keys';
-import { Button } from '@/components/ui/button';
+import { nextWithout } from '@/components/review/rows';
+import { UndoLastButton } from '@/components/review/undo-last-button';
+import { useReviewDraft } from '@/components/review/use-review-draft';
+import { useToggleSet } from '@/components/review/use-toggle-set';
 import { Kbd } from '@/components/ui/kbd';
-import { judgeAssignmentOptions } from '@/lib/query/review';
-import type { JudgeAssignmentDto } from '@/lib/server/review/dto';
+import type { CriterionDto, JudgeAssignmentDto } from '@/lib/server/review/dto';
 import { saveJudgmentDraftAction, submitJudgmentAction } from '../actions';
 import type { ReviewPanelProps } from './use-review-queue';
 type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };
@@ -30,110 +29,59 @@ function initialDraft(a: JudgeAssignmentDto): Draft {
   return { choices, focus };
 }
 
+// The focus is saved too, so a reload comes back to the same row.
+const asSaved = (d: Draft) => ({ choices: d.choices, focus: d.focus });
+
+const missingHint = (missing: readonly CriterionDto[]) => {
+  const names = missing.map((c) => c.name);
+  return `Choose for every criterion first. Missing: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}.`;
+};
+
 type PanelProps = ReviewPanelProps<JudgeAssignmentDto>;
 
-export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, sending, isSubmitted, submitError }: PanelProps) {
-  const qc = useQueryClient();
+export function JudgePanel(props: PanelProps) {
+  const { assignment, queue, onUndo, undoPending, sending, submitError } = props;
   const { assignmentId, studyId, criteria } = assignment;
-  const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
-  // The draft lives in a ref too, written in the same call as the state: key handlers and timers always read
-  // the newest choices, even when two keys arrive before React renders.
-  const draftRef = useRef(draft);
-  const initial = useRef(draft);
-  /** The draft the server has (the one loaded, or the last one saved). */
-  const saved = useRef(draft);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
-  const [hint, setHint] = useState<string | null>(null);
-  const [showMissing, setShowMissing] = useState(false);
-  const activeMs = useActiveTime(assignmentId, assignment.activeMs);
-  const lastSentMs = useRef(assignment.activeMs);
+  const [expanded, onToggleDetails] = useToggleSet();
   const listRef = useRef<HTMLDivElement>(null);
-
-  const change = useCallback((fn: (d: Draft) => Draft) => {
-    const next = fn(draftRef.current);
-    if (next === draftRef.current) return;
-    draftRef.current = next;
-    setDraft(next);
-  }, []);
-
-  const save = useMutation({
-    mutationFn: (d: Draft) => {
-      const ms = Math.round(activeMs.current);
-      lastSentMs.current = ms;
-      return saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms });
-    },
-    onSuccess: (res, d) => {
-      if (res.ok) saved.current = d;
-    },
-  });
-  const { mutate: saveDraft } = save;
-
-  // Drafts save themselves shortly after each change (focus included, so a reload comes back to the same row).
-  useEffect(() => {
-    if (draft === saved.current || isSubmitted(assignmentId)) return;
-    const timer = window.setTimeout(() => {
-      if (!isSubmitted(assignmentId)) saveDraft(draft);
-    }, 400);
-    return () => window.clearTimeout(timer);
-  }, [draft, saveDraft, isSubmitted, assignmentId]);
-
-  // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
-  useEffect(() => {
-    if (submitError && draftRef.current !== saved.current) saveDraft(draftRef.current);
-  }, [submitError, saveDraft]);
-
-  // …and when the tab is hidden, also to record the active time of a reviewer who only read.
-  useEffect(() => {
-    const flush = () => {
-      if (document.visibilityState !== 'hidden' || isSubmitted(assignmentId)) return;
-      if (draftRef.current !== saved.current || activeMs.current - lastSentMs.current > 1000) saveDraft(draftRef.current);
-    };
-    document.addEventListener('visibilitychange', flush);
-    return () => document.removeEventListener('visibilitychange', flush);
-  }, [saveDraft, activeMs, isSubmitted, assignmentId]);
-
-  // Leaving the item (an undo brings back an earlier one, a skip, or a submit still on its way): keep what was chosen in
-  // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
-  useEffect(
-    () => () => {
-      const d = draftRef.current;
-      const ms = Math.round(activeMs.current);
-      if (d !== initial.current) {
-        qc.setQueryData(judgeAssignmentOptions(assignmentId).queryKey, (old) =>
-          old ? { ...old, draft: { choices: { ...d.choices }, focus: d.focus }, activeMs: ms } : old,
-        );
-      }
-      // An item left unsubmitted (skipped, say) also reports the time spent reading it.
-      if ((d !== saved.current || ms - lastSentMs.current > 1000) && !isSubmitted(assignmentId)) {
-        void saveJudgmentDraftAction({ assignmentId, draft: { choices: d.choices, focus: d.focus }, activeMs: ms }).catch(() => undefined);
-      }
-    },
-    [qc, assignmentId, activeMs, isSubmitted],
-  );
 
   const missingOf = useCallback((d: Draft) => criteria.filter((c) => !d.choices[c.id]), [criteria]);
 
-  const trySubmit = useCallback(() => {
-    if (isSubmitted(assignmentId) || undoPending) return;
-    const d = draftRef.current;
-    const missing = missingOf(d);
-    if (missing.length > 0) {
-      setShowMissing(true);
-      const names = missing.map((c) => c.name);
-      setHint(
-        `Choose for every criterion first. Missing: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}.`,
-      );
-      const first = criteria.indexOf(missing[0]);
-      change((x) => (x.focus === first ? x : { ...x, focus: first }));
-      return;
-    }
-    setHint(null);
-    const choices: Record<string, ScreenChoice> = {};
-    for (const c of criteria) choices[c.id] = d.choices[c.id];
-    // The active time is fixed now: the item may be off screen by the time the submission goes out.
-    const ms = Math.round(activeMs.current);
-    onSubmit(assignmentId, (requestId) => submitJudgmentAction({ studyId, assignmentId, requestId, activeMs: ms, choices }));
-  }, [criteria, missingOf, change, onSubmit, undoPending, isSubmitted, assignmentId, studyId, activeMs]);
+  const { draft, change, hint, setHint, showMissing, trySubmit, onFocusRow, saveStatus } = useReviewDraft({
+    ...props,
+    initial: () => initialDraft(assignment),
+    toSaved: asSaved,
+    saveDraft: saveJudgmentDraftAction,
+    rows: criteria,
+    missingOf,
+    missingHint,
+    send: (d, ms, requestId) => {
+      const choices: Record<string, ScreenChoice> = {};
+      for (const c of criteria) choices[c.id] = d.choices[c.id];
+      return submitJudgmentAction({ studyId, assignmentId, requestId, activeMs: ms, choices });
+    },
+    sendReadingTimeOnLeave: true,
+    onKey: (e, d) => {
+      switch (e.key) {
+        case 'i':
+          e.preventDefault();
+          if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
+          return;
+        case 't': {
+          e.preventDefault();
+          const group = groups.find((g) => g.rows.some((r) => r.index === d.focus));
+          if (group) onTieGroup(group.rows.map((r) => r.index));
+          return;
+        }
+        default: {
+          const value = choiceForKey(e);
+          if (value === null) return;
+          e.preventDefault();
+          onChoose(d.focus, value, true);
+        }
+      }
+    },
+  });
 
   const onChoose = useCallback(
     (index: number, value: ScreenChoice, advance = false) => {
@@ -145,7 +93,7 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
         return { choices, focus: advance ? (nextWithout(criteria, choices, index) ?? index) : index };
       });
     },
-    [criteria, change],
+    [criteria, change, setHint],
   );
   /** Tie for every criterion of a group that has no choice yet; the focus moves on to the next open criterion. */
   const onTieGroup = useCallback(
@@ -159,57 +107,8 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
         return { choices, focus: nextWithout(criteria, choices, indexes.at(-1)!) ?? d.focus };
       });
     },
-    [criteria, change],
+    [criteria, change, setHint],
   );
-  const onFocusRow = useCallback((index: number) => change((d) => (d.focus === index ? d : { ...d, focus: index })), [change]);
-  const onToggleDetails = useCallback((id: string) => {
-    setExpanded((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
-
-  useReviewKeys({
-    onSubmit: trySubmit,
-    onKey: (e) => {
-      const d = draftRef.current;
-      const last = criteria.length - 1;
-      switch (e.key) {
-        case 'j':
-        case 'ArrowDown':
-          e.preventDefault();
-          onFocusRow(Math.min(d.focus + 1, last));
-          return;
-        case 'k':
-        case 'ArrowUp':
-          e.preventDefault();
-          onFocusRow(Math.max(d.focus - 1, 0));
-          return;
-        case 'i':
-          e.preventDefault();
-          if (criteria[d.focus]) onToggleDetails(criteria[d.focus].id);
-          return;
-        case 't': {
-          e.preventDefault();
-          const group = groups.find((g) => g.rows.some((r) => r.index === d.focus));
-          if (group) onTieGroup(group.rows.map((r) => r.index));
-          return;
-        }
-        case 'u':
-          if (queue.undoableId === null || sending) return;
-          e.preventDefault();
-          onUndo();
-          return;
-        default: {
-          const value = choiceForKey(e);
-          if (value === null) return;
-          e.preventDefault();
-          onChoose(d.focus, value, true);
-        }
-      }
-    },
-  });
 
   useFollowFocus(listRef, draft.focus, assignmentId);
 
@@ -217,15 +116,6 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
   const missingCount = missingOf(draft).length;
   const chosenCount = criteria.length - missingCount;
   const focused = criteria[draft.focus];
-  const saveStatus = save.isPending
-    ? 'Saving draft…'
-    : save.data && !save.data.ok
-      ? `Draft not saved: ${save.data.error}`
-      : save.error
-        ? 'Draft not saved: the server could not be reached.'
-        : save.data?.ok
-          ? 'Draft saved.'
-          : '';
 
   return (
     <div>
@@ -330,13 +220,7 @@ export function JudgePanel({ assignment, queue, onUndo, undoPending, onSubmit, s
         error={submitError}
         hint={hint}
         status={`${missingCount === 0 ? 'Ready to submit.' : `${missingCount} criteri${missingCount === 1 ? 'on' : 'a'} still open.`} ${saveStatus}`}
-        before={
-          queue.undoableId !== null && (
-            <Button variant="secondary" onClick={onUndo} disabled={undoPending || sending}>
-              Undo last <Kbd aria-hidden="true">u</Kbd>
-            </Button>
-          )
-        }
+        before={<UndoLastButton available={queue.undoableId !== null} onUndo={onUndo} disabled={undoPending || sending} />}
       />
     </div>
   );

@@ -1,11 +1,9 @@
 'use client';
 
-import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/components/review/review-shell';
 import { judgeAssignmentOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
 import { JudgePanel } from './judge-panel';
-import { useItemTools } from './use-item-tools';
-import { useReviewQueue } from './use-review-queue';
+import { QueueReviewScreen } from './queue-review-screen';
 
 export const JUDGE_SHORTCUTS = [
   { keys: ['j', '↓'], label: 'Next criterion' },
@@ -21,48 +19,17 @@ export const JUDGE_SHORTCUTS = [
 ];
 
 export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
-  const review = useReviewQueue(initialQueue, judgeAssignmentOptions);
-  const { queue, currentId, current, shown, onUndo, undoPending } = review;
-  const itemTools = useItemTools(review, queue);
-
   return (
-    <ReviewShell
+    <QueueReviewScreen
+      initialQueue={initialQueue}
+      itemOptions={judgeAssignmentOptions}
       testId="judge"
-      data-assignment={currentId ?? undefined}
-      itemId={shown?.assignmentId}
+      anchor={(shown) => shown?.assignmentId}
       kind="Pairwise judgment"
-      studyName={queue.studyName}
-      progress={{ done: queue.submitted, total: queue.total }}
       shortcuts={JUDGE_SHORTCUTS}
-      guidelines={queue.guidelines}
-      itemTools={currentId === null ? null : itemTools}
-      historyHref={`/studies/${queue.studyId}/review/history`}
-      readOnly={
-        queue.status !== 'open' ? `This study is ${queue.status}: you can read the items, but nothing can be submitted or changed.` : null
-      }
-      errors={[review.undoError, review.skipError, review.otherError]}
-    >
-      {currentId === null ? (
-        <ReviewDone title="All done — thank you!" undo={{ available: queue.undoableId !== null, onUndo, pending: undoPending }}>
-          You have judged all {queue.total.toLocaleString('en-US')} items assigned to you in this study.
-        </ReviewDone>
-      ) : shown ? (
-        <JudgePanel
-          key={shown.assignmentId}
-          assignment={shown}
-          queue={queue}
-          onUndo={onUndo}
-          undoPending={undoPending}
-          onSubmit={review.submit}
-          sending={review.isSending(shown.assignmentId)}
-          isSubmitted={review.isSubmitted}
-          submitError={review.submitError(shown.assignmentId)}
-        />
-      ) : current.isError ? (
-        <ReviewLoadError error={current.error} onRetry={() => void current.refetch()} />
-      ) : (
-        <ReviewLoading>Loading the next item…</ReviewLoading>
-      )}
-    </ReviewShell>
+      thing="item"
+      done={(total) => `You have judged all ${total} items assigned to you in this study.`}
+      panel={(props) => <JudgePanel key={props.assignment.assignmentId} {...props} />}
+    />
   );
 }

@@ -1,30 +1,20 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
-import { useActiveTime } from '@/components/review/use-active-time';
-import { useReviewKeys } from '@/components/review/use-review-keys';
+import { nextWithout } from '@/components/review/rows';
+import { UndoLastButton } from '@/components/review/undo-last-button';
+import { useReviewDraft } from '@/components/review/use-review-draft';
+import { useToggleSet } from '@/components/review/use-toggle-set';
 import { DimensionRow, labelForKey } from '@/components/rubric/dimension-row';
 import { RubricActionBar } from '@/components/rubric/rubric-action-bar';
 import { RubricReply } from '@/components/rubric/rubric-dialogue';
-import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
-import { rubricAssignmentOptions } from '@/lib/query/review';
 import type { RubricAssignmentDto, RubricDimensionDto } from '@/lib/server/review/dto';
 import { saveRubricDraftAction, submitRubricAction } from '../actions';
 import type { ReviewPanelProps } from './use-review-queue';
 
 type Draft = { labels: Readonly<Record<string, string>>; focus: number; note: string };
-
-/** The first dimension after `from` (wrapping) without a label, or null when all have one. */
-function nextOpen(dimensions: readonly RubricDimensionDto[], labels: Readonly<Record<string, string>>, from: number): number | null {
-  for (let step = 1; step <= dimensions.length; step++) {
-    const i = (from + step + dimensions.length) % dimensions.length;
-    if (!labels[dimensions[i].id]) return i;
-  }
-  return null;
-}
 
 function initialDraft(a: RubricAssignmentDto): Draft {
   // Only labels this item's dimensions have: the server refuses anything else on submit.
@@ -32,167 +22,52 @@ function initialDraft(a: RubricAssignmentDto): Draft {
   const labels: Record<string, string> = {};
   for (const d of a.dimensions) if (source[d.id] && d.labels.includes(source[d.id])) labels[d.id] = source[d.id];
   const last = Math.max(0, a.dimensions.length - 1);
-  const focus = a.draft?.focus !== undefined ? Math.min(Math.max(a.draft.focus, 0), last) : (nextOpen(a.dimensions, labels, -1) ?? 0);
+  const focus = a.draft?.focus !== undefined ? Math.min(Math.max(a.draft.focus, 0), last) : (nextWithout(a.dimensions, labels, -1) ?? 0);
   return { labels, focus, note: a.draft?.note ?? a.submitted?.note ?? '' };
 }
 
+// Focus and note are saved too, so a reload comes back to the same place.
 const asSaved = (d: Draft) => ({ labels: d.labels, focus: d.focus, ...(d.note ? { note: d.note } : {}) });
 
-export function RubricPanel({
-  assignment,
-  queue,
-  onUndo,
-  undoPending,
-  onSubmit,
-  sending,
-  isSubmitted,
-  submitError,
-}: ReviewPanelProps<RubricAssignmentDto>) {
-  const qc = useQueryClient();
+const missingHint = (missing: readonly RubricDimensionDto[]) =>
+  `Label every dimension first. Missing: ${missing.map((x) => x.name).join(', ')}.`;
+
+export function RubricPanel(props: ReviewPanelProps<RubricAssignmentDto>) {
+  const { assignment, queue, onUndo, undoPending, sending, submitError } = props;
   const { assignmentId, studyId, dimensions } = assignment;
-  const [draft, setDraft] = useState<Draft>(() => initialDraft(assignment));
-  // Also in a ref, written with the state: key handlers and timers read the newest labels even before React renders.
-  const draftRef = useRef(draft);
-  const initial = useRef(draft);
-  const saved = useRef(draft);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
-  const [hint, setHint] = useState<string | null>(null);
-  const [showMissing, setShowMissing] = useState(false);
-  const [noteOpen, setNoteOpen] = useState(() => draft.note !== '');
+  const [expanded, toggleDetails] = useToggleSet();
   const noteRef = useRef<HTMLTextAreaElement>(null);
-  const activeMs = useActiveTime(assignmentId, assignment.activeMs);
-  const lastSentMs = useRef(assignment.activeMs);
   const listRef = useRef<HTMLOListElement>(null);
-
-  const change = useCallback((fn: (d: Draft) => Draft) => {
-    const next = fn(draftRef.current);
-    if (next === draftRef.current) return;
-    draftRef.current = next;
-    setDraft(next);
-  }, []);
-
-  const save = useMutation({
-    mutationFn: (d: Draft) => {
-      const ms = Math.round(activeMs.current);
-      lastSentMs.current = ms;
-      return saveRubricDraftAction({ assignmentId, draft: asSaved(d), activeMs: ms });
-    },
-    onSuccess: (res, d) => {
-      if (res.ok) saved.current = d;
-    },
-  });
-  const { mutate: saveDraft } = save;
-
-  // Drafts save themselves shortly after each change (focus and note included, so a reload comes back to the same place).
-  useEffect(() => {
-    if (draft === saved.current || isSubmitted(assignmentId)) return;
-    const timer = window.setTimeout(() => {
-      if (!isSubmitted(assignmentId)) saveDraft(draft);
-    }, 400);
-    return () => window.clearTimeout(timer);
-  }, [draft, saveDraft, isSubmitted, assignmentId]);
-
-  useEffect(() => {
-    if (submitError && draftRef.current !== saved.current) saveDraft(draftRef.current);
-  }, [submitError, saveDraft]);
-
-  useEffect(() => {
-    const flush = () => {
-      if (document.visibilityState !== 'hidden' || isSubmitted(assignmentId)) return;
-      if (draftRef.current !== saved.current || activeMs.current - lastSentMs.current > 1000) saveDraft(draftRef.current);
-    };
-    document.addEventListener('visibilitychange', flush);
-    return () => document.removeEventListener('visibilitychange', flush);
-  }, [saveDraft, activeMs, isSubmitted, assignmentId]);
-
-  // Leaving the item: keep what was chosen in the cached copy and, unless submitted, on the server.
-  useEffect(
-    () => () => {
-      const d = draftRef.current;
-      const ms = Math.round(activeMs.current);
-      if (d !== initial.current) {
-        qc.setQueryData(rubricAssignmentOptions(assignmentId).queryKey, (old) => (old ? { ...old, draft: asSaved(d), activeMs: ms } : old));
-      }
-      if (d !== saved.current && !isSubmitted(assignmentId)) {
-        void saveRubricDraftAction({ assignmentId, draft: asSaved(d), activeMs: ms }).catch(() => undefined);
-      }
-    },
-    [qc, assignmentId, activeMs, isSubmitted],
-  );
 
   const missingOf = useCallback((d: Draft) => dimensions.filter((x) => !d.labels[x.id]), [dimensions]);
 
-  const trySubmit = useCallback(() => {
-    if (isSubmitted(assignmentId) || undoPending) return;
-    const d = draftRef.current;
-    const missing = missingOf(d);
-    if (missing.length > 0) {
-      setShowMissing(true);
-      setHint(`Label every dimension first. Missing: ${missing.map((x) => x.name).join(', ')}.`);
-      const first = dimensions.indexOf(missing[0]);
-      change((x) => (x.focus === first ? x : { ...x, focus: first }));
-      return;
-    }
-    setHint(null);
-    const labels: Record<string, string> = {};
-    for (const x of dimensions) labels[x.id] = d.labels[x.id];
-    const note = d.note.trim();
-    const ms = Math.round(activeMs.current);
-    onSubmit(assignmentId, (requestId) =>
-      submitRubricAction({ studyId, assignmentId, requestId, activeMs: ms, labels, ...(note ? { note } : {}) }),
-    );
-  }, [dimensions, missingOf, change, onSubmit, undoPending, isSubmitted, assignmentId, studyId, activeMs]);
-
-  const onChoose = useCallback(
-    (index: number, label: string, advance = false) => {
-      const id = dimensions[index]?.id;
-      if (!id) return;
-      setHint(null);
-      change((d) => {
-        const labels = { ...d.labels, [id]: label };
-        return { ...d, labels, focus: advance ? (nextOpen(dimensions, labels, index) ?? index) : index };
-      });
+  const { draft, change, hint, setHint, showMissing, trySubmit, onFocusRow, saveStatus } = useReviewDraft({
+    ...props,
+    initial: () => initialDraft(assignment),
+    toSaved: asSaved,
+    saveDraft: saveRubricDraftAction,
+    rows: dimensions,
+    missingOf,
+    missingHint,
+    send: (d, ms, requestId) => {
+      const labels: Record<string, string> = {};
+      for (const x of dimensions) labels[x.id] = d.labels[x.id];
+      const note = d.note.trim();
+      return submitRubricAction({ studyId, assignmentId, requestId, activeMs: ms, labels, ...(note ? { note } : {}) });
     },
-    [dimensions, change],
-  );
-  const onFocusRow = useCallback((index: number) => change((d) => (d.focus === index ? d : { ...d, focus: index })), [change]);
-
-  useReviewKeys({
-    onSubmit: trySubmit,
-    onKey: (e) => {
-      const d = draftRef.current;
-      const last = dimensions.length - 1;
+    sendReadingTimeOnLeave: false,
+    onKey: (e, d) => {
       switch (e.key) {
-        case 'j':
-        case 'ArrowDown':
-          e.preventDefault();
-          onFocusRow(Math.min(d.focus + 1, last));
-          return;
-        case 'k':
-        case 'ArrowUp':
-          e.preventDefault();
-          onFocusRow(Math.max(d.focus - 1, 0));
-          return;
         case 'i': {
           e.preventDefault();
           const id = dimensions[d.focus]?.id;
-          if (id)
-            setExpanded((s) => {
-              const next = new Set(s);
-              if (!next.delete(id)) next.add(id);
-              return next;
-            });
+          if (id) toggleDetails(id);
           return;
         }
         case 'n':
           e.preventDefault();
           setNoteOpen(true);
           window.setTimeout(() => noteRef.current?.focus(), 0);
-          return;
-        case 'u':
-          if (queue.undoableId === null || sending) return;
-          e.preventDefault();
-          onUndo();
           return;
         default: {
           const label = labelForKey(e.key, dimensions[d.focus]?.labels ?? []);
@@ -203,20 +78,25 @@ export function RubricPanel({
       }
     },
   });
+  const [noteOpen, setNoteOpen] = useState(() => draft.note !== '');
+
+  const onChoose = useCallback(
+    (index: number, label: string, advance = false) => {
+      const id = dimensions[index]?.id;
+      if (!id) return;
+      setHint(null);
+      change((d) => {
+        const labels = { ...d.labels, [id]: label };
+        return { ...d, labels, focus: advance ? (nextWithout(dimensions, labels, index) ?? index) : index };
+      });
+    },
+    [dimensions, change, setHint],
+  );
 
   useFollowFocus(listRef, draft.focus, assignmentId);
 
   const missingCount = missingOf(draft).length;
   const focused = dimensions[draft.focus];
-  const saveStatus = save.isPending
-    ? 'Saving draft…'
-    : save.data && !save.data.ok
-      ? `Draft not saved: ${save.data.error}`
-      : save.error
-        ? 'Draft not saved: the server could not be reached.'
-        : save.data?.ok
-          ? 'Draft saved.'
-          : '';
 
   return (
     <div className="min-w-0 space-y-3">
@@ -295,13 +175,7 @@ export function RubricPanel({
         error={submitError}
         hint={hint}
         status={`${missingCount === 0 ? 'Ready to submit.' : `${missingCount} dimension${missingCount === 1 ? '' : 's'} still open.`} ${saveStatus}`}
-        before={
-          queue.undoableId !== null && (
-            <Button variant="secondary" onClick={onUndo} disabled={undoPending || sending}>
-              Undo last <Kbd aria-hidden="true">u</Kbd>
-            </Button>
-          )
-        }
+        before={<UndoLastButton available={queue.undoableId !== null} onUndo={onUndo} disabled={undoPending || sending} />}
       />
     </div>
   );

@@ -1,12 +1,10 @@
 'use client';
 
-import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/components/review/review-shell';
 import { RubricDialogue } from '@/components/rubric/rubric-dialogue';
 import { rubricAssignmentOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review/dto';
+import type { QueueDto, RubricAssignmentDto } from '@/lib/server/review/dto';
+import { QueueReviewScreen } from './queue-review-screen';
 import { RubricPanel } from './rubric-panel';
-import { useItemTools } from './use-item-tools';
-import { useReviewQueue } from './use-review-queue';
 
 export const RUBRIC_SHORTCUTS = [
   { keys: ['j', '↓'], label: 'Next dimension' },
@@ -19,6 +17,9 @@ export const RUBRIC_SHORTCUTS = [
   { keys: ['?'], label: 'Show these shortcuts' },
 ];
 
+// The dialogue stays in place for the replies of one group; a new dialogue starts at the top.
+const dialogueOf = (shown: RubricAssignmentDto | null) => (shown ? (shown.group?.anchor ?? shown.assignmentId) : undefined);
+
 /**
  * The rubric screen: the dialogue on one side, kept mounted while the replies of the same dialogue follow one
  * another, and the reply under review with its dimensions on the other. Skip, flag, comment, the history and the
@@ -27,55 +28,29 @@ export const RUBRIC_SHORTCUTS = [
  * comes back.
  */
 export function RubricReviewer({ initialQueue }: { initialQueue: QueueDto }) {
-  const review = useReviewQueue(initialQueue, rubricAssignmentOptions);
-  const { queue, currentId, current, shown, onUndo, undoPending } = review;
-  // The dialogue stays in place for the replies of one group; a new dialogue starts at the top.
-  const anchor = shown ? (shown.group?.anchor ?? shown.assignmentId) : undefined;
-  const itemTools = useItemTools(review, queue);
-
   return (
-    <ReviewShell
+    <QueueReviewScreen
+      initialQueue={initialQueue}
+      itemOptions={rubricAssignmentOptions}
       testId="rubric"
-      data-assignment={currentId ?? undefined}
-      itemId={anchor}
+      anchor={dialogueOf}
       kind="Rubric labelling"
-      studyName={queue.studyName}
-      progress={{ done: queue.submitted, total: queue.total }}
       shortcuts={RUBRIC_SHORTCUTS}
-      guidelines={queue.guidelines}
-      itemTools={currentId === null ? null : itemTools}
-      historyHref={`/studies/${queue.studyId}/review/history`}
-      readOnly={
-        queue.status !== 'open' ? `This study is ${queue.status}: you can read the items, but nothing can be submitted or changed.` : null
-      }
-      errors={[review.undoError, review.skipError, review.otherError]}
-    >
-      {currentId === null ? (
-        <ReviewDone title="All done — thank you!" undo={{ available: queue.undoableId !== null, onUndo, pending: undoPending }}>
-          You have labelled all {queue.total.toLocaleString('en-US')} items assigned to you in this study.
-        </ReviewDone>
-      ) : shown ? (
+      thing="item"
+      done={(total) => `You have labelled all ${total} items assigned to you in this study.`}
+      panel={(props) => (
         <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
           <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
-            <RubricDialogue key={anchor} problem={shown.problem} history={shown.history} underReview={shown.reply === null} />
+            <RubricDialogue
+              key={dialogueOf(props.assignment)}
+              problem={props.assignment.problem}
+              history={props.assignment.history}
+              underReview={props.assignment.reply === null}
+            />
           </div>
-          <RubricPanel
-            key={shown.assignmentId}
-            assignment={shown}
-            queue={queue}
-            onUndo={onUndo}
-            undoPending={undoPending}
-            onSubmit={review.submit}
-            sending={review.isSending(shown.assignmentId)}
-            isSubmitted={review.isSubmitted}
-            submitError={review.submitError(shown.assignmentId)}
-          />
+          <RubricPanel key={props.assignment.assignmentId} {...props} />
         </div>
-      ) : current.isError ? (
-        <ReviewLoadError error={current.error} onRetry={() => void current.refetch()} />
-      ) : (
-        <ReviewLoading>Loading the next item…</ReviewLoading>
       )}
-    </ReviewShell>
+    />
   );
 }
