@@ -27,8 +27,6 @@ export type AdjudicationOptions<S extends { focus: number }, P extends Adjudicat
   problemsHint: (problems: P[]) => string;
   /** Sends the settled item once, under the request id of this view of the item. */
   send: (s: S, requestId: string) => Promise<ActionResult<{ queue: AdjudicationQueueDto }>>;
-  /** When the server refuses the item, the focus goes to the first row it names. */
-  focusRefused: boolean;
   /** The panel's own keys; j, k, ↑, ↓ and Enter are handled here, and no key acts while nothing is disputed. */
   onKey: (e: KeyboardEvent, s: S) => void;
   onLeaveField: NonNullable<ReviewKeys['onLeaveField']>;
@@ -41,7 +39,7 @@ export type AdjudicationOptions<S extends { focus: number }, P extends Adjudicat
  * way for the next in the adjudication queue.
  */
 export function useAdjudication<S extends { focus: number }, P extends AdjudicationProblem>(options: AdjudicationOptions<S, P>) {
-  const { studyId, itemId, disputed, focusRefused } = options;
+  const { studyId, itemId, disputed } = options;
   const qc = useQueryClient();
   const [state, stateRef, change] = useDraftState(options.initial);
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
@@ -73,7 +71,8 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
         const own = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).filter(([id]) => disputed.some((c) => c.id === id)));
         setErrors(own);
         const first = disputed.findIndex((c) => c.id in own);
-        if (focusRefused && first >= 0) change((s) => ({ ...s, focus: first }));
+        // The focus goes to the first row the server refused.
+        if (first >= 0) change((s) => ({ ...s, focus: first }));
         void qc.invalidateQueries({ queryKey: adjudicationQueueKey(studyId), exact: true });
         return;
       }

@@ -41,11 +41,6 @@ export type ReviewDraftOptions<D extends { focus: number }, S, Row, R> = DraftPa
   missingHint: (missing: readonly Row[]) => string;
   /** The submission of a complete draft, with the active time fixed when it was asked for. */
   send: (d: D, activeMs: number, requestId: string) => R;
-  /**
-   * Leaving an item nothing was changed on still sends the draft when more than a second of reading time has not
-   * been sent, so the time spent on a skipped item is recorded.
-   */
-  sendReadingTimeOnLeave: boolean;
   /** The keys of the panel itself; j, k, ↑, ↓, u and Enter are handled here. */
   onKey: (e: KeyboardEvent, d: D) => void;
 };
@@ -132,7 +127,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
   // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
   useEffect(
     () => () => {
-      const { toSaved, saveDraft, sendReadingTimeOnLeave } = latest.current;
+      const { toSaved, saveDraft } = latest.current;
       const d = draftRef.current;
       const ms = Math.round(activeMs.current);
       if (d !== initial.current) {
@@ -140,7 +135,9 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
           old ? { ...old, draft: toSaved(d), activeMs: ms } : old,
         );
       }
-      const unsentTime = sendReadingTimeOnLeave && ms - lastSentMs.current > UNSENT_TIME_MS;
+      // Leaving an item nothing was changed on still sends the draft when more than a second of reading time has not
+      // been sent, so the time spent on a skipped item is recorded.
+      const unsentTime = ms - lastSentMs.current > UNSENT_TIME_MS;
       if ((d !== saved.current || unsentTime) && !isSubmitted(assignmentId)) {
         void saveDraft({ assignmentId, draft: toSaved(d), activeMs: ms }).catch(() => undefined);
       }

@@ -90,7 +90,6 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       const { answers: choices, rationales } = rulingsOf(disputed, s.choices, s.rationales);
       return submitAdjudicationAction({ studyId, itemId, requestId, choices, rationales });
     },
-    focusRefused: true,
     onLeaveField: (field, e) => {
       if (!listRef.current?.contains(field)) return;
       // Back to the criteria list, on the field's row, so j/k, 1/2/3 and Enter are shortcuts again.

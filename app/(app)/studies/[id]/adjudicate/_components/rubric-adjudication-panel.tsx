@@ -42,7 +42,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
   const settled = useMemo(() => item.dimensions.filter((d) => d.agreed), [item.dimensions]);
   const listRef = useRef<HTMLOListElement>(null);
 
-  const { state, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
+  const { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
     studyId,
     itemId,
     disputed,
@@ -57,7 +57,6 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
       const { answers: labels, rationales } = rulingsOf(disputed, s.labels, s.rationales);
       return submitRubricAdjudicationAction({ studyId, itemId, requestId, labels, rationales });
     },
-    focusRefused: false,
     onLeaveField: (field, e) => {
       e.preventDefault();
       field.blur();
@@ -83,15 +82,14 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
       const d = disputed[index];
       if (!d) return;
       clearError(d.id);
-      setHint(
-        overrules(d, label) ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null,
-      );
+      const mustExplain = overrules(d, label) && !stateRef.current.rationales[d.id]?.trim();
+      setHint(mustExplain ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
       change((s) => {
         const labels = { ...s.labels, [d.id]: label };
         return { ...s, labels, focus: advance ? (nextWithout(disputed, labels, index) ?? index) : index };
       });
     },
-    [disputed, change, clearError, setHint],
+    [disputed, change, clearError, setHint, stateRef],
   );
   useFollowFocus(listRef, state.focus, itemId);
 

@@ -60,7 +60,6 @@ export function JudgePanel(props: PanelProps) {
       for (const c of criteria) choices[c.id] = d.choices[c.id];
       return submitJudgmentAction({ studyId, assignmentId, requestId, activeMs: ms, choices });
     },
-    sendReadingTimeOnLeave: true,
     onKey: (e, d) => {
       switch (e.key) {
         case 'i':

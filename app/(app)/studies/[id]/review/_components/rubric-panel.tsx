@@ -55,7 +55,6 @@ export function RubricPanel(props: ReviewPanelProps<RubricAssignmentDto>) {
       const note = d.note.trim();
       return submitRubricAction({ studyId, assignmentId, requestId, activeMs: ms, labels, ...(note ? { note } : {}) });
     },
-    sendReadingTimeOnLeave: false,
     onKey: (e, d) => {
       switch (e.key) {
         case 'i': {
