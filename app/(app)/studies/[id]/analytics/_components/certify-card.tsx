@@ -239,7 +239,7 @@ function CertifyBody({
               <span className="text-sm text-slate-700" data-testid="certify-more">
                 {data.itemsNeeded === null
                   ? 'no decision in sight at the current rate'
-                  : `about ${count(data.itemsNeeded)} more items if the judge keeps agreeing at ${formatValue(data.alignmentRate ?? 0, 'rate')}`}
+                  : `about ${count(data.itemsNeeded)} more items before a decision, if the judge keeps agreeing at ${formatValue(data.alignmentRate ?? 0, 'rate')}`}
               </span>
             ) : null}
           </div>

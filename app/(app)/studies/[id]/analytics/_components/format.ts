@@ -51,7 +51,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   empty_bin: 'no items',
   no_decisive_items_in_bin: 'only ties',
   no_decisive_items: 'only ties',
-  constant_predictor: 'every length difference equal',
+  constant_predictor: 'every length (difference) the same',
   all_same_outcome: 'one outcome only',
   not_converged: 'did not converge',
   not_a_mean: 'not a mean (ties excluded)',
