@@ -1,13 +1,12 @@
 'use client';
 
 import { useState } from 'react';
-import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import type { ReportJson } from '@/lib/query/analytics';
 import { CsvLink, JsonLink } from './downloads';
 import { count } from './format';
 import { IntervalsPanel } from './intervals-panel';
-import { type Column, Explain, StatTable, metric } from './stat-table';
+import { type Column, StatTable, TableCard, metric } from './stat-table';
 import { AUTO_BOOTSTRAP_MAX_LABELS, INTERVAL_REPLICATES, useReport } from './use-report';
 
 /*
@@ -69,18 +68,17 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
         onCompute={() => setBootstrap(INTERVAL_REPLICATES)}
         onRetry={retry}
       />
-      <Card
+      <TableCard
         title="Agreement per dimension"
-        padded={false}
         actions={<CsvLink studyId={studyId} report="rubric-agreement" params={params} table="criteria" />}
-      >
-        <div className="px-4 pt-3">
-          <Explain>
+        explain={
+          <>
             How often the reviewers gave a reply the same label before adjudication, dimension by dimension. Fleiss’ κ and Krippendorff’s α
             take away the agreement expected by chance; the ordinal α counts a near miss (“No” against “To some extent”) as less of a
             disagreement than a far one.
-          </Explain>
-        </div>
+          </>
+        }
+      >
         <StatTable
           caption="Agreement per dimension"
           testId="rubric-agreement-table"
@@ -88,19 +86,16 @@ export function RubricAgreementDashboard({ studyId, initial }: { studyId: number
           rows={data.criteria}
           rowKey={(c) => c.criterion}
         />
-      </Card>
-      <Card
+      </TableCard>
+      <TableCard
         title="Reviewer pairs"
-        padded={false}
         actions={<CsvLink studyId={studyId} report="rubric-agreement" params={params} table="pairs" />}
+        explain={
+          <>Cohen’s κ for every two reviewers who labelled the same replies; the weighted κ gives partial credit for neighbouring labels.</>
+        }
       >
-        <div className="px-4 pt-3">
-          <Explain>
-            Cohen’s κ for every two reviewers who labelled the same replies; the weighted κ gives partial credit for neighbouring labels.
-          </Explain>
-        </div>
         <StatTable caption="Cohen’s κ per reviewer pair" columns={PAIRS} rows={pairs} rowKey={(p) => p.key} />
-      </Card>
+      </TableCard>
     </div>
   );
 }

@@ -8,11 +8,12 @@ import { Stat } from '@/components/ui/stat';
 import { TD } from '@/components/ui/table';
 import type { Flat, ReportJson } from '@/lib/query/analytics';
 import type { JudgeRunDto, RubricSummaryDto } from '@/lib/server/analytics/dto';
+import { DimensionSelect, ScoringSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
 import { count, formatValue } from './format';
 import { IntervalsPanel } from './intervals-panel';
 import { JudgeSelect } from './judge-select';
-import { type Column, Explain, StatTable, metric, via } from './stat-table';
+import { type Column, Explain, StatTable, TableCard, metric, via } from './stat-table';
 import { AUTO_BOOTSTRAP_MAX_LABELS, INTERVAL_REPLICATES, useOptionsInUrl, useReport } from './use-report';
 import { Value } from './value';
 
@@ -119,16 +120,13 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
             </Select>
           ) : null}
           {anyLenient ? (
-            <Select
-              label="Scoring"
-              value={lenient ? 'lenient' : 'strict'}
-              onChange={(e) => setLenient(e.target.value === 'lenient')}
-              wrapperClassName="w-72"
-              data-testid="scoring-select"
-            >
-              <option value="strict">Strict (every label its own class)</option>
-              <option value="lenient">Lenient (labels folded by the dimension’s map)</option>
-            </Select>
+            <ScoringSelect
+              lenient={lenient}
+              onChange={setLenient}
+              strictLabel="Strict (every label its own class)"
+              lenientLabel="Lenient (labels folded by the dimension’s map)"
+              testId="scoring-select"
+            />
           ) : null}
           {fetching && data.judge !== judge ? (
             <p role="status" className="pb-2 text-sm text-slate-600">
@@ -165,13 +163,16 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
         />
         <Stat label="Cohen’s κ (all dimensions)" value={overall?.cohenKappa == null ? 'n/a' : formatValue(overall.cohenKappa, 'coef')} />
       </div>
-      <Card title="Per dimension" padded={false} actions={csv('summaries')}>
-        <div className="px-4 pt-3">
-          <Explain>
+      <TableCard
+        title="Per dimension"
+        actions={csv('summaries')}
+        explain={
+          <>
             How often “{data.judge}” gives a reply the label people settled on, per dimension. Macro-F1 weighs every label equally, so a
             judge that only ever says the common label scores low; κ takes away chance agreement.
-          </Explain>
-        </div>
+          </>
+        }
+      >
         <StatTable
           caption="Judge against ground truth per dimension"
           testId="rubric-alignment-table"
@@ -189,7 +190,7 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
             )
           }
         />
-      </Card>
+      </TableCard>
       {dim ? (
         <Card
           title="Confusion matrix and class-wise accuracy"
@@ -201,13 +202,11 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
           }
         >
           <div className="space-y-3">
-            <Select label="Dimension" value={dim.criterion} onChange={(e) => setDimension(e.target.value)} wrapperClassName="w-72">
-              {data.byCriterion.map((c) => (
-                <option key={c.criterion} value={c.criterion}>
-                  {c.name}
-                </option>
-              ))}
-            </Select>
+            <DimensionSelect
+              dimensions={data.byCriterion.map((c) => ({ id: c.criterion, name: c.name }))}
+              value={dim.criterion}
+              onChange={setDimension}
+            />
             {shown && shown.labels && shown.confusion ? (
               <>
                 <Explain>
@@ -230,12 +229,14 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
           </div>
         </Card>
       ) : null}
-      <Card title="Per tutor and dimension" padded={false}>
-        <div className="px-4 pt-3">
-          <Explain>
+      <TableCard
+        title="Per tutor and dimension"
+        explain={
+          <>
             The judge’s accuracy on each tutor’s replies (as in Padó’s Table 3): a judge can be reliable for one tutor and not for another.
-          </Explain>
-        </div>
+          </>
+        }
+      >
         <StatTable
           caption="Accuracy per tutor and dimension"
           testId="rubric-tutor-table"
@@ -243,7 +244,7 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
           rows={data.byModel}
           rowKey={(m) => m.model}
         />
-      </Card>
+      </TableCard>
     </div>
   );
 }

@@ -1,16 +1,16 @@
 'use client';
 
 import { useState } from 'react';
-import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
 import type { Flat, ReportJson, ReportParams } from '@/lib/query/analytics';
 import type { PersonDto } from '@/lib/server/accounts/dto';
 import type { HybridPlanDto, JudgeRunDto } from '@/lib/server/analytics/dto';
+import { DimensionSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
 import { count } from './format';
 import { JudgeSelect } from './judge-select';
 import { RubricQueueForm } from './rubric-hybrid-queue-form';
-import { type Column, Explain, StatTable, metric } from './stat-table';
+import { type Column, Explain, StatTable, TableCard, metric } from './stat-table';
 import { useOptionsInUrl, useReport } from './use-report';
 import { Value } from './value';
 
@@ -107,22 +107,16 @@ export function RubricHybridDashboard({
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-4">
           <JudgeSelect runs={runs} value={judge} onChange={setJudge} />
-          <Select
-            label="Dimension"
+          <DimensionSelect
+            dimensions={dimensions}
             value={criterion}
-            onChange={(e) => {
-              setCriterion(e.target.value);
+            onChange={(id) => {
+              setCriterion(id);
               // A dimension without a lenient map is planned strictly.
-              if (!dimensions.find((d) => d.id === e.target.value)?.hasLenient) setLenient(false);
+              if (!dimensions.find((d) => d.id === id)?.hasLenient) setLenient(false);
             }}
             wrapperClassName="w-64"
-          >
-            {dimensions.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </Select>
+          />
           <label className="flex items-center gap-2 pb-2 text-sm">
             <input type="checkbox" checked={lenient} disabled={!canFold} onChange={(e) => setLenient(e.target.checked)} />
             Lenient (fold labels by the dimension’s map, as Padó)
@@ -152,7 +146,7 @@ export function RubricHybridDashboard({
         add random checks of the trusted label until the expected accuracy reaches {Math.round(data.target * 100)} %. Planned on the replies
         with both a ground truth and a verdict.
       </Explain>
-      <Card title={`Plan for ${data.criterion}${data.lenient ? ' (lenient)' : ''}`} padded={false} actions={csv('plans')}>
+      <TableCard title={`Plan for ${data.criterion}${data.lenient ? ' (lenient)' : ''}`} actions={csv('plans')}>
         <StatTable
           caption="Hybrid plan, every tutor and per tutor"
           testId="rubric-hybrid-table"
@@ -160,13 +154,13 @@ export function RubricHybridDashboard({
           rows={tutors}
           rowKey={(p) => p.model ?? ''}
         />
-      </Card>
-      <Card title="Class-wise accuracy of the judge" padded={false} actions={csv('classes')}>
+      </TableCard>
+      <TableCard title="Class-wise accuracy of the judge" actions={csv('classes')}>
         <StatTable caption="Class-wise accuracy, every tutor" columns={CLASSES} rows={data.classes} rowKey={(c) => c.label} />
-      </Card>
-      <Card title="Every dimension" padded={false}>
+      </TableCard>
+      <TableCard title="Every dimension">
         <StatTable caption="Hybrid plan per dimension" columns={DIMENSIONS} rows={data.byCriterion} rowKey={(d) => d.criterion} />
-      </Card>
+      </TableCard>
       <RubricQueueForm
         studyId={studyId}
         judge={data.judge}

@@ -6,9 +6,10 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/select';
 import type { ReportJson } from '@/lib/query/analytics';
+import { DimensionSelect, ScoringSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
 import { count } from './format';
-import { type Column, Explain, StatTable, metric } from './stat-table';
+import { type Column, StatTable, TableCard, metric } from './stat-table';
 import { Value } from './value';
 
 /*
@@ -70,31 +71,27 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         {anyLenient ? (
-          <Select
-            label="Scoring"
-            value={lenient ? 'lenient' : 'strict'}
-            onChange={(e) => setLenient(e.target.value === 'lenient')}
-            wrapperClassName="w-72"
-          >
-            <option value="strict">Strict: only the desired label counts</option>
-            <option value="lenient">Lenient: labels folded by the dimension’s map</option>
-          </Select>
+          <ScoringSelect
+            lenient={lenient}
+            onChange={setLenient}
+            strictLabel="Strict: only the desired label counts"
+            lenientLabel="Lenient: labels folded by the dimension’s map"
+          />
         ) : (
           <span />
         )}
         <JsonLink studyId={studyId} report="rubric-leaderboard" params={params} />
       </div>
-      <Card
+      <TableCard
         title="Share of desired labels per tutor"
-        padded={false}
         actions={<CsvLink studyId={studyId} report="rubric-leaderboard" params={params} table="leaderboard" />}
-      >
-        <div className="px-4 pt-3">
-          <Explain>
+        explain={
+          <>
             For each tutor, the share of its replies that got the dimension’s desired label (“{dim.desired}” on {dim.name}) — from the
             ground truth and from each judge run — with 95 % Wilson intervals, as in MRBench’s results tables.
-          </Explain>
-        </div>
+          </>
+        }
+      >
         <StatTable
           caption="Desired-label share per tutor, grader and dimension"
           testId="rubric-leaderboard-table"
@@ -102,16 +99,10 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
           rows={data.rows}
           rowKey={(r) => `${r.model}-${r.grader}`}
         />
-      </Card>
+      </TableCard>
       <Card title="Ground truth per tutor">
         <div className="space-y-3">
-          <Select label="Dimension" value={dim.id} onChange={(e) => setDimension(e.target.value)} wrapperClassName="w-72">
-            {data.dimensions.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </Select>
+          <DimensionSelect dimensions={data.dimensions} value={dim.id} onChange={setDimension} />
           <IntervalBars
             ariaLabel={`Share of “${dim.desired}” per tutor on ${dim.name}, from the ground truth`}
             domain={[0, 1]}
@@ -123,25 +114,24 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
         </div>
       </Card>
       {data.corrected.length ? (
-        <Card
+        <TableCard
           title="Judge-corrected shares"
-          padded={false}
           actions={<CsvLink studyId={studyId} report="rubric-leaderboard" params={params} table="corrected" />}
-        >
-          <div className="px-4 pt-3">
-            <Explain>
+          explain={
+            <>
               The judge’s share on every reply it labelled, corrected by the replies people settled (prediction-powered inference, PPI++): a
               valid 95 % interval when the settled replies are a random sample of the tutor’s, beside the people-only and judge-only
               estimates.
-            </Explain>
-          </div>
+            </>
+          }
+        >
           <StatTable
             caption="Judge-corrected desired-label shares"
             columns={CORRECTED}
             rows={corrected}
             rowKey={(c) => `${c.judge}-${c.model}-${c.criterion}-${c.lenient}`}
           />
-        </Card>
+        </TableCard>
       ) : null}
     </div>
   );

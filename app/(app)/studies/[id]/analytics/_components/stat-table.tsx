@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { IntervalDto } from '@/lib/server/analytics/dto';
 import type { NumberKind } from './format';
@@ -89,3 +90,27 @@ export function StatTable<R>({
 }
 
 export const Explain = ({ children }: { children: ReactNode }) => <p className="text-sm text-slate-600">{children}</p>;
+
+/** A card holding a table edge to edge, under a short explanation when there is one. */
+export function TableCard({
+  title,
+  actions,
+  explain,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  explain?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card title={title} padded={false} actions={actions}>
+      {explain ? (
+        <div className="px-4 pt-3">
+          <Explain>{explain}</Explain>
+        </div>
+      ) : null}
+      {children}
+    </Card>
+  );
+}
