@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { IntervalBars } from '@/components/charts/interval-bars';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Select } from '@/components/ui/select';
 import type { ReportJson } from '@/lib/query/analytics';
 import { DimensionSelect, ScoringSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
