@@ -2,7 +2,7 @@
  * Writes a small rubric study into the end-to-end database with the reports' test fixture
  * (test/rubric-fixtures-reports.ts) and prints its id. Run: CONCORD_DB=… npx tsx e2e/support/make-rubric-study.ts
  * Eight replies by two tutors, two reviewers each (the demo's ann1 and ann2), one ruling, one reply left open, a
- * judge run "gpt" with two samples — the study of lib/server/analytics/rubric-reports.test.ts — and two replies only
+ * judge run "gpt" with two samples — the study of test/rubric-fixtures-study.ts — and two replies only
  * the judge labelled.
  */
 import { closeDb, getDb } from '@/db/client';

@@ -8,7 +8,7 @@ import type { Actor } from '../actor';
 import { openRubricHybridQueue } from './rubric-hybrid-queue';
 
 /*
- * Padó's calibration sample split over two tutors (as in rubric-reports.test.ts): tutor A's "Yes" is right 200 of
+ * Padó's calibration sample split over two tutors (as in rubric-hybrid-report.test.ts): tutor A's "Yes" is right 200 of
  * 215 times; tutor B's "Yes" 66 of 66, its "No" 8 of 19. Beyond it, replies only the judge labelled: A 30 × "Yes";
  * B 10 × "No" and 20 × "Yes".
  *

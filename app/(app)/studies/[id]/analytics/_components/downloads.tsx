@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
+import type { ReportName, ReportTable } from '@/lib/io/report-csv';
+import { type ReportParams, reportFilename, reportUrl } from '@/lib/query/analytics';
 
 /** A link that saves a report file (CSV table or JSON report) under a readable name. */
 export function DownloadLink({
@@ -27,5 +29,34 @@ export function DownloadLink({
       </svg>
       {children}
     </a>
+  );
+}
+
+type ReportLinkProps<R extends ReportName> = {
+  studyId: number;
+  report: R;
+  params: ReportParams[R];
+  /** The judge run the report is about, named in the file. */
+  name?: string;
+};
+
+/** One table of a report as CSV, with the parameters the dashboard shows. */
+export function CsvLink<R extends ReportName>({ studyId, report, params, table, name }: ReportLinkProps<R> & { table: ReportTable<R> }) {
+  return (
+    <DownloadLink
+      href={reportUrl(studyId, report, params, { format: 'csv', table })}
+      filename={reportFilename(studyId, report, { judge: name, table, format: 'csv' })}
+    >
+      CSV
+    </DownloadLink>
+  );
+}
+
+/** The whole report as JSON (what `concord report … --json` prints), with the parameters the dashboard shows. */
+export function JsonLink<R extends ReportName>({ studyId, report, params, name }: ReportLinkProps<R>) {
+  return (
+    <DownloadLink href={reportUrl(studyId, report, params)} filename={reportFilename(studyId, report, { judge: name, format: 'json' })}>
+      Whole report (JSON)
+    </DownloadLink>
   );
 }

@@ -4,7 +4,7 @@ import { reportJson } from '@/lib/server/analytics/json';
 import type { ReportJson } from '@/lib/query/analytics';
 import { AgreementDashboard } from '../_components/agreement-dashboard';
 import { NotPairwise } from '../_components/not-pairwise';
-import { RubricAgreementDashboard } from '../_components/rubric-dashboards';
+import { RubricAgreementDashboard } from '../_components/rubric-agreement-dashboard';
 import { rubricAgreementReport } from '@/lib/server/analytics/rubric-reports';
 import { analyticsContext } from '../_lib/context';
 

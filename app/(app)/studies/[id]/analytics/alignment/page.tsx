@@ -6,7 +6,7 @@ import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { AlignmentDashboard } from '../_components/alignment-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NotPairwise } from '../_components/not-pairwise';
-import { RubricAlignmentDashboard } from '../_components/rubric-dashboards';
+import { RubricAlignmentDashboard } from '../_components/rubric-alignment-dashboard';
 import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-reports';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 

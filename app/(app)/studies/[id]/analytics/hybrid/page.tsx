@@ -8,7 +8,7 @@ import { OVERALL } from '@/lib/validation/common';
 import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NotPairwise } from '../_components/not-pairwise';
-import { RubricHybridDashboard } from '../_components/rubric-dashboards';
+import { RubricHybridDashboard } from '../_components/rubric-hybrid-dashboard';
 import { rubricHybridReport } from '@/lib/server/analytics/rubric-reports';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 

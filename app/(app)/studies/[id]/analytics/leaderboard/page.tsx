@@ -6,7 +6,7 @@ import { OVERALL } from '@/lib/validation/common';
 import { TIE_POLICIES } from '../_components/format';
 import { LeaderboardDashboard } from '../_components/leaderboard-dashboard';
 import { NotPairwise } from '../_components/not-pairwise';
-import { RubricLeaderboardDashboard } from '../_components/rubric-dashboards';
+import { RubricLeaderboardDashboard } from '../_components/rubric-leaderboard-dashboard';
 import { rubricLeaderboardReport } from '@/lib/server/analytics/rubric-reports';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
