@@ -440,6 +440,13 @@ export function rubricLeaderboardReport(
  * every reply it labelled, corrected by the replies with ground truth (PPI++), beside the human-only and
  * judge-only estimates. Valid when the replies with ground truth are a random sample of the tutor's replies.
  */
+/**
+ * The judge-corrected shares (PPI++) of one run's verdicts against a ground truth, per tutor × dimension and scoring:
+ * what the leaderboard reports, callable with a ground truth of one's own (e.g. part of it hidden).
+ */
+export const rubricCorrectedCells = (frame: RubricFrame, gold: Int8Array, verdict: Int8Array) =>
+  correctedCells(frame, gold, verdict, desiredTables(frame));
+
 function correctedCells(
   frame: RubricFrame,
   gold: Int8Array,
