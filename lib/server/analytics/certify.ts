@@ -101,14 +101,14 @@ export function settledTimes(db: Db, study: { id: number }, items: ItemIndex, ru
 
 /**
  * The alternative annotator test (Calderon et al. 2025) on one criterion or dimension, over the items with at least
- * three human labels; `q` is the size of the label set.
+ * three human labels; `labelCount` is the size of the label set.
  */
 export function altTestOn(
   criterion: { id: string; name: string },
   humans: HumanBlock,
   verdict: Int8Array,
   epsilon: number,
-  q: number,
+  labelCount: number,
 ): AltTestCriterionDto {
   const { items, codes, slots: S } = humans;
   const U = humans.users.length;
@@ -129,7 +129,7 @@ export function altTestOn(
     const v = verdict[items[r]];
     judge.push(v >= 0 ? v : null);
   }
-  const r = altTest(ratings, judge, q, {
+  const r = altTest(ratings, judge, labelCount, {
     epsilon,
     q: ALT_TEST_Q,
     minAnnotatorsPerItem: ALT_TEST_MIN_REVIEWERS,
