@@ -243,4 +243,10 @@ describe('report certify and report bias (--json)', () => {
     expect(typeof b.length[0].slope).toBe('number');
     expect(b.length[0].bins[0]).toMatchObject({ bin: 1, n: 200 });
   });
+
+  it('refuses the rubric options on a pairwise study rather than ignoring them', async () => {
+    await expect(runJson('report bias', { lenient: true })).rejects.toThrow('--lenient and --sample are for rubric studies.');
+    await expect(runJson('report certify', { judge: 'gpt-3.5-turbo', sample: '2' })).rejects.toThrow(/are for rubric studies/);
+    vi.restoreAllMocks();
+  });
 });
