@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as cq from '@/db/queries/certify';
 import type { Actor } from '../actor';
-import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import {
   ALT_TEST_MIN_ITEMS,
@@ -22,6 +21,7 @@ import {
   analysableRubricStudy,
   lenientSchema,
   loadRubricFrame,
+  requireLenientMap,
   loadRubricGold,
   loadRubricHumanLabels,
   loadRubricJudge,
@@ -54,10 +54,7 @@ export function rubricCertifyReport(actor: Actor, studyId: number, opts: RubricC
   const run = judgeRunNamed(db, studyId, o.judge);
   const frame = loadRubricFrame(db, study);
   const d = dimensionIndex(frame, o.criterion);
-  if (o.lenient && !frame.lenient[d])
-    throw invalid(`The dimension "${frame.dimensions[d].id}" has no lenient map; ask for strict certification.`, {
-      lenient: 'No lenient map',
-    });
+  requireLenientMap(frame, d, o.lenient, 'ask for strict certification');
   const { n, D } = frame;
   const goldAll = loadRubricGold(db, frame).gold;
   const verdictAll = loadRubricJudge(db, frame, run, o.sample);

@@ -194,6 +194,12 @@ export function loadRubricJudge(
   return verdict;
 }
 
+/** Refuses lenient scoring of a dimension without a lenient map, naming the dimension and what to ask for instead. */
+export function requireLenientMap(frame: RubricFrame, d: number, lenient: boolean, instead: string): void {
+  if (lenient && !frame.lenient[d])
+    throw invalid(`The dimension "${frame.dimensions[d].id}" has no lenient map; ${instead}.`, { lenient: 'No lenient map' });
+}
+
 /** Folds codes of dimension d by its lenient map into `out` (−1 stays −1). */
 export function foldLenient(frame: RubricFrame, d: number, codes: Int8Array, out: Int8Array): Int8Array {
   const map = frame.lenient[d]!;

@@ -46,6 +46,7 @@ import {
   foldLenient,
   lenientSchema,
   loadRubricFrame,
+  requireLenientMap,
   loadRubricGold,
   loadRubricHumanLabels,
   loadRubricJudge,
@@ -571,8 +572,7 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
   const run = judgeRunNamed(db, studyId, o.judge);
   const frame = loadRubricFrame(db, study);
   const d = dimensionIndex(frame, o.criterion);
-  if (o.lenient && !frame.lenient[d])
-    throw invalid(`The dimension "${frame.dimensions[d].id}" has no lenient map; ask for the strict plan.`, { lenient: 'No lenient map' });
+  requireLenientMap(frame, d, o.lenient, 'ask for the strict plan');
   const gold = loadRubricGold(db, frame).gold;
   const verdict = loadRubricJudge(db, frame, run, o.sample);
   const codes = planCodes(frame, d, gold, verdict, o.lenient);

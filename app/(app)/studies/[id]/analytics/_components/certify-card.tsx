@@ -6,7 +6,7 @@ import { BoundPathChart } from '@/components/charts/bound-path';
 import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportTable } from '@/lib/io/report-csv';
-import { type ReportJson, reportFilename, reportOptions, reportUrl } from '@/lib/query/analytics';
+import { type ReportJson, type ReportParams, reportFilename, reportOptions, reportUrl } from '@/lib/query/analytics';
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';
 import { Th } from './th';
@@ -21,6 +21,24 @@ const DECISION: Record<string, { text: string; tone: string }> = {
 };
 
 type Csv = (table: ReportTable<'certify'>) => React.ReactNode;
+
+/** The CSV links of a certification report with the options it was asked with. */
+function csvLinks<R extends 'certify' | 'rubric-certify'>(
+  studyId: number,
+  report: R,
+  params: ReportParams[R],
+  judge: string,
+  criterion: string | undefined,
+): Csv {
+  return (table) => (
+    <DownloadLink
+      href={reportUrl(studyId, report, params, { format: 'csv', table: table as ReportTable<R> })}
+      filename={reportFilename(studyId, report, { judge, criterion, table, format: 'csv' })}
+    >
+      CSV {table}
+    </DownloadLink>
+  );
+}
 
 /** The target alignment: typed freely, applied when it is a rate strictly between 0 and 1. */
 function useTarget() {
@@ -96,14 +114,7 @@ export function CertifyCard({
   const [criterion, setCriterion] = useState(criteria.some((c) => c.id === 'overall') ? 'overall' : (criteria[0]?.id ?? 'overall'));
   const params = { judge, target: target.target, criterion };
   const query = useQuery({ ...reportOptions(studyId, 'certify', params), placeholderData: keepPreviousData });
-  const csv: Csv = (table) => (
-    <DownloadLink
-      href={reportUrl(studyId, 'certify', params, { format: 'csv', table })}
-      filename={reportFilename(studyId, 'certify', { judge, criterion: query.data?.criterion, table, format: 'csv' })}
-    >
-      CSV {table}
-    </DownloadLink>
-  );
+  const csv = csvLinks(studyId, 'certify', params, judge, query.data?.criterion);
   return (
     <CertifyBody
       query={query}
@@ -140,14 +151,7 @@ export function RubricCertifyCard({
   const canFold = !!dimensions.find((d) => d.id === criterion)?.lenient;
   const params = { judge, target: target.target, criterion, sample, lenient: canFold && lenient ? ('true' as const) : ('false' as const) };
   const query = useQuery({ ...reportOptions(studyId, 'rubric-certify', params), placeholderData: keepPreviousData });
-  const csv: Csv = (table) => (
-    <DownloadLink
-      href={reportUrl(studyId, 'rubric-certify', params, { format: 'csv', table })}
-      filename={reportFilename(studyId, 'rubric-certify', { judge, criterion: query.data?.criterion, table, format: 'csv' })}
-    >
-      CSV {table}
-    </DownloadLink>
-  );
+  const csv = csvLinks(studyId, 'rubric-certify', params, judge, query.data?.criterion);
   return (
     <CertifyBody
       query={query}
