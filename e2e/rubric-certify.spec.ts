@@ -56,6 +56,14 @@ test('a lead certifies a rubric judge per dimension, strictly and leniently, and
   await expect(page.getByTestId('leniency-row')).toHaveCount(2);
   await expect(mi.getByRole('cell')).toHaveText([/gpt/, '6', '66.7 %', '50.0 %', '2', '1', /66\.7 %/, /1\.000/]);
   await expect(page.getByRole('figure', { name: /Share of the disagreements/ })).toBeVisible();
+  // The judge's second sample says Yes on every reply: generous on the 3 replies people did not call Yes.
+  await page.getByLabel('Judge sample').selectOption('2');
+  await expect(page).toHaveURL(/sample=2/);
+  await expect(mi.getByRole('cell').nth(2)).toHaveText('100.0 %');
+  await expect(mi.getByRole('cell').nth(4)).toHaveText('3');
+  await expect(mi.getByRole('cell').nth(5)).toHaveText('0');
+  await page.getByLabel('Judge sample').selectOption('1');
+  await expect(mi.getByRole('cell').nth(4)).toHaveText('2');
   // Leniently "To some extent" counts: people 4, the judge 5; only the judge on 1, only people on none.
   await page.getByTestId('bias-lenient').check();
   await expect(page).toHaveURL(/lenient=true/);

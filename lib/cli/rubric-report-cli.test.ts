@@ -105,7 +105,7 @@ describe('concord report on a rubric study', () => {
     expect(bias.err).toBe('');
     const json = JSON.parse(bias.out);
     // Yes: gold on a1, b1, b2; the judge on a1, a2, b1.
-    expect(json).toMatchObject({ kind: 'rubric', sample: 1, lenient: false });
+    expect(json).toMatchObject({ kind: 'rubric', sample: 1, samples: [1], lenient: false });
     expect(json.leniency).toMatchObject([
       { judge: 'judge', criterion: 'mi', n: 6, judgeDesired: 3, groundTruthDesired: 3, judgeOnly: 1, groundTruthOnly: 1 },
     ]);

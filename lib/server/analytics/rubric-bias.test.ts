@@ -65,6 +65,7 @@ describe('leniency of a judge against the ground truth', () => {
     const strict = rubricBiasReport(lead, id);
     expect(strict).toMatchObject({ kind: 'rubric', sample: 1, lenient: false });
     const l = strict.leniency.find((x) => x.judge === 'kind' && x.criterion === MI)!;
+    expect(strict.samples).toEqual([1]);
     expect(l).toMatchObject({ n: 10, judgeDesired: 8, groundTruthDesired: 4, judgeOnly: 5, groundTruthOnly: 1 });
     expect(l.difference.value).toBeCloseTo(0.4, 12);
     // Two-sided exact binomial test of 5 of 6 against ½: 2 · (C(6,5) + C(6,6)) / 2^6 = 14/64.

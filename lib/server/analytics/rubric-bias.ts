@@ -2,6 +2,7 @@ import 'server-only';
 import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
+import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
 import { firstPreference, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
@@ -60,7 +61,9 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
   const { n, D } = frame;
   const wanted = desiredCodes(frame, o.lenient);
   const gold = loadRubricGold(db, frame).gold;
-  const runs = aq.judgeRuns(db, studyId).map((r) => ({ name: r.name, verdict: loadRubricJudge(db, frame, r, o.sample, true) }));
+  const all = aq.judgeRuns(db, studyId);
+  const samples = [...new Set(all.flatMap((r) => rubricJudgeSamples(db, r.id)))].sort((a, b) => a - b);
+  const runs = all.map((r) => ({ name: r.name, verdict: loadRubricJudge(db, frame, r, o.sample, true) }));
 
   const leniency: LeniencyDto[] = [];
   for (const run of runs) {
@@ -141,6 +144,7 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     studyId,
     kind: 'rubric',
     sample: o.sample,
+    samples,
     lenient: o.lenient,
     dimensions: dimensionDtos(frame),
     leniency,

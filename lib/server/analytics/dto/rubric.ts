@@ -192,6 +192,8 @@ export type RubricBiasReportDto = {
   studyId: number;
   kind: 'rubric';
   sample: number;
+  /** Every sample some judge run of the study has (a run without the sample shown is left out of it). */
+  samples: number[];
   /** "Desired" means folding to the desired label by the dimension's lenient map. */
   lenient: boolean;
   dimensions: RubricDimensionDto[];

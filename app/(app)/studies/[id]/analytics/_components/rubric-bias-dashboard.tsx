@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { IntervalBars } from '@/components/charts/interval-bars';
 import { Card } from '@/components/ui/card';
+import { Select } from '@/components/ui/select';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportTable } from '@/lib/io/report-csv';
 import { type ReportJson, type ReportParams, reportFilename, reportUrl } from '@/lib/query/analytics';
@@ -21,12 +22,13 @@ type Report = ReportJson['rubric-bias'];
  */
 export function RubricBiasDashboard({ studyId, initial }: { studyId: number; initial: Report }) {
   const [lenient, setLenient] = useState(initial.lenient);
-  const asked: ReportParams['rubric-bias'] = { sample: initial.sample, lenient: lenient ? 'true' : 'false' };
+  const [sample, setSample] = useState(initial.sample);
+  const asked: ReportParams['rubric-bias'] = { sample, lenient: lenient ? 'true' : 'false' };
   const { data, fetching, error, retry } = useReport(studyId, 'rubric-bias', asked, {
     params: { sample: initial.sample, lenient: initial.lenient ? 'true' : 'false' },
     data: initial,
   });
-  useOptionsInUrl({ sample: initial.sample === 1 ? undefined : initial.sample, lenient: lenient ? 'true' : undefined });
+  useOptionsInUrl({ sample: sample === 1 ? undefined : sample, lenient: lenient ? 'true' : undefined });
   const shown: ReportParams['rubric-bias'] = { sample: data.sample, lenient: data.lenient ? 'true' : 'false' };
   const csv = (table: ReportTable<'rubric-bias'>) => (
     <DownloadLink
@@ -48,15 +50,24 @@ export function RubricBiasDashboard({ studyId, initial }: { studyId: number; ini
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        {canFold ? (
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} data-testid="bias-lenient" />
-            Lenient: count the labels each dimension&apos;s map folds into the desired one (e.g. &ldquo;To some extent&rdquo; as
-            &ldquo;Yes&rdquo;)
-          </label>
-        ) : (
-          <span />
-        )}
+        <div className="flex flex-wrap items-end gap-4">
+          {data.samples.length > 1 ? (
+            <Select label="Judge sample" value={String(sample)} onChange={(e) => setSample(Number(e.target.value))} wrapperClassName="w-36">
+              {data.samples.map((s) => (
+                <option key={s} value={s}>
+                  sample {s}
+                </option>
+              ))}
+            </Select>
+          ) : null}
+          {canFold ? (
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} data-testid="bias-lenient" />
+              Lenient: count the labels each dimension&apos;s map folds into the desired one (e.g. &ldquo;To some extent&rdquo; as
+              &ldquo;Yes&rdquo;)
+            </label>
+          ) : null}
+        </div>
         <div className="flex items-center gap-3">
           {fetching ? (
             <p role="status" className="text-sm text-slate-600">
