@@ -139,8 +139,10 @@ async function main() {
   try {
     const built = await build();
     const { getDb } = await import('@/db/client');
-    const { rubricAgreementReport, rubricAlignmentReport, rubricLeaderboardReport, rubricHybridReport } =
-      await import('@/lib/server/analytics/rubric-reports');
+    const { rubricAgreementReport } = await import('@/lib/server/analytics/rubric-agreement');
+    const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
+    const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
+    const { rubricHybridReport } = await import('@/lib/server/analytics/rubric-hybrid');
     const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
     const { rubricBiasReport } = await import('@/lib/server/analytics/rubric-bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');

@@ -1,11 +1,9 @@
 import type { IntervalDto, RubricAlignmentSummaryDto, RubricSummaryDto, StatDto } from '@/lib/server/analytics/dto';
 import { reportJson } from '@/lib/server/analytics/json';
-import {
-  rubricAgreementReport,
-  rubricAlignmentReport,
-  rubricHybridReport,
-  rubricLeaderboardReport,
-} from '@/lib/server/analytics/rubric-reports';
+import { rubricAgreementReport } from '@/lib/server/analytics/rubric-agreement';
+import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-alignment';
+import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
+import { rubricLeaderboardReport } from '@/lib/server/analytics/rubric-leaderboard';
 import { getStudy } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
 

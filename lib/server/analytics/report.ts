@@ -9,7 +9,10 @@ import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
 import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
-import { rubricAgreementReport, rubricAlignmentReport, rubricHybridReport, rubricLeaderboardReport } from './rubric-reports';
+import { rubricAgreementReport } from './rubric-agreement';
+import { rubricAlignmentReport } from './rubric-alignment';
+import { rubricHybridReport } from './rubric-hybrid';
+import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /** A report's options as they come from a query string or the command line; each use-case parses its own. */
 export type ReportOptions = {

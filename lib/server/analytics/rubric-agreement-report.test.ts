@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { cohenKappa, contingencyTable, fleissKappa, itemCountsFromRaters, krippendorffAlpha } from '@/lib/stats';
 import { CATALOG, MI, ROWS, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
-import { rubricAgreementReport } from './rubric-reports';
+import { rubricAgreementReport } from './rubric-agreement';
 
 useReportsStudy();
 

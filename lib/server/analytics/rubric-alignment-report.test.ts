@@ -9,7 +9,7 @@ import { makeUser } from '@/test/db';
 import { MI, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
 import { rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
 import { reportJson } from './json';
-import { rubricAlignmentReport } from './rubric-reports';
+import { rubricAlignmentReport } from './rubric-alignment';
 
 useReportsStudy();
 

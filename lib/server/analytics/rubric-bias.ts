@@ -19,7 +19,7 @@ import {
   loadRubricJudge,
   sampleSchema,
 } from './rubric-data';
-import { dimensionDtos } from './rubric-reports';
+import { dimensionDtos } from './rubric-data';
 
 const optionsSchema = z.object({ sample: sampleSchema, lenient: lenientSchema });
 

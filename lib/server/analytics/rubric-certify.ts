@@ -27,7 +27,7 @@ import {
   loadRubricJudge,
   sampleSchema,
 } from './rubric-data';
-import { dimensionIndex } from './rubric-reports';
+import { dimensionIndex } from './rubric-data';
 
 const optionsSchema = z.object({
   judge: judgeNameSchema,

@@ -11,7 +11,7 @@ import { importJudge } from '../imports/judge-import';
 import { createStudy } from '../studies/studies';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
-import { rubricCorrectedCells, rubricLeaderboardReport } from './rubric-reports';
+import { rubricCorrectedCells, rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
  * Judge-corrected shares per tutor on real data. No public judge has labelled the MRBench V3 dev set, but MRBench V1

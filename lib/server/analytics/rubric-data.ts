@@ -12,6 +12,7 @@ import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
 import { studyForStaff } from '../review/access';
 import { type HumanLabels, itemSources } from './data';
+import type { RubricDimensionDto } from './dto';
 
 /*
  * What the rubric reports share: the study's frame (items in position order, dimensions, each reply's tutor), the
@@ -205,4 +206,25 @@ export function foldLenient(frame: RubricFrame, d: number, codes: Int8Array, out
   const map = frame.lenient[d]!;
   for (let k = 0; k < codes.length; k++) out[k] = codes[k] < 0 ? -1 : map[codes[k]];
   return out;
+}
+
+/** The dimensions as the reports name them. */
+export const dimensionDtos = (frame: RubricFrame): RubricDimensionDto[] =>
+  frame.dimensions.map((d) => ({
+    id: d.id,
+    name: d.name,
+    labels: [...d.labels],
+    desired: d.desired,
+    ...(d.lenient && Object.keys(d.lenient).length ? { lenient: { ...d.lenient } } : {}),
+  }));
+
+/** The dimension a hybrid option names (the first by default); an unknown one is refused with the study's dimensions. */
+export function dimensionIndex(frame: RubricFrame, criterion: string | undefined): number {
+  if (criterion === undefined) return 0;
+  const d = frame.dimensions.findIndex((x) => x.id === criterion);
+  if (d < 0)
+    throw invalid(`"${criterion}" is not a dimension of this study; use one of: ${frame.dimensions.map((x) => x.id).join(', ')}.`, {
+      criterion: 'Unknown dimension',
+    });
+  return d;
 }

@@ -13,7 +13,8 @@ import { parseInput } from '../parse';
 import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
-import { dimensionIndex, planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-reports';
+import { dimensionIndex } from './rubric-data';
+import { planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-hybrid';
 
 const optionsSchema = rubricHybridOptions.extend({
   /** Each tutor's own plan (Padó Table 4) for its replies, instead of one plan for every tutor. */

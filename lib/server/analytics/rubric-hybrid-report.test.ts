@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '@/test/analytics-fixtures';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import { CATALOG, MI, N, Y, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
-import { rubricHybridReport } from './rubric-reports';
+import { rubricHybridReport } from './rubric-hybrid';
 
 useReportsStudy();
 

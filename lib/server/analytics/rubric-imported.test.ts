@@ -6,7 +6,8 @@ import { importItems } from '../imports/imports';
 import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy } from '../studies/studies';
-import { rubricAlignmentReport, rubricLeaderboardReport } from './rubric-reports';
+import { rubricAlignmentReport } from './rubric-alignment';
+import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
  * The rubric reports on a study made only by the real use-cases: `study create --kind rubric --dimensions ok-reject`,

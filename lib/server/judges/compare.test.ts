@@ -5,7 +5,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
-import { rubricAlignmentReport } from '../analytics/rubric-reports';
+import { rubricAlignmentReport } from '../analytics/rubric-alignment';
 import { compareRubricJudgeRuns } from './compare';
 import { judgeRunStatus, launchJudgeRun } from './judges';
 import { runJudge } from './runner';

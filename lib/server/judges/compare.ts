@@ -2,7 +2,7 @@ import 'server-only';
 import type { Actor } from '../actor';
 import { alignmentReport } from '../analytics/alignment';
 import type { RubricAlignmentSummaryDto } from '../analytics/dto';
-import { rubricAlignmentReport } from '../analytics/rubric-reports';
+import { rubricAlignmentReport } from '../analytics/rubric-alignment';
 import { invalid } from '../errors';
 import type { JudgeComparisonDto, RubricComparisonScoresDto, RubricJudgeComparisonDto } from './dto';
 import { listStudyJudgeRuns } from './judges';

@@ -5,7 +5,7 @@ import type { ReportJson } from '@/lib/query/analytics';
 import { AgreementDashboard } from '../_components/agreement-dashboard';
 import { NotPairwise } from '../_components/not-pairwise';
 import { RubricAgreementDashboard } from '../_components/rubric-agreement-dashboard';
-import { rubricAgreementReport } from '@/lib/server/analytics/rubric-reports';
+import { rubricAgreementReport } from '@/lib/server/analytics/rubric-agreement';
 import { analyticsContext } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Agreement' };

@@ -7,7 +7,7 @@ import { AlignmentDashboard } from '../_components/alignment-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NotPairwise } from '../_components/not-pairwise';
 import { RubricAlignmentDashboard } from '../_components/rubric-alignment-dashboard';
-import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-reports';
+import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-alignment';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Judge alignment' };

@@ -9,7 +9,7 @@ import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NotPairwise } from '../_components/not-pairwise';
 import { RubricHybridDashboard } from '../_components/rubric-hybrid-dashboard';
-import { rubricHybridReport } from '@/lib/server/analytics/rubric-reports';
+import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };

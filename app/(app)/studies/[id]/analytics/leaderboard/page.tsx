@@ -7,7 +7,7 @@ import { TIE_POLICIES } from '../_components/format';
 import { LeaderboardDashboard } from '../_components/leaderboard-dashboard';
 import { NotPairwise } from '../_components/not-pairwise';
 import { RubricLeaderboardDashboard } from '../_components/rubric-leaderboard-dashboard';
-import { rubricLeaderboardReport } from '@/lib/server/analytics/rubric-reports';
+import { rubricLeaderboardReport } from '@/lib/server/analytics/rubric-leaderboard';
 import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Leaderboard' };
