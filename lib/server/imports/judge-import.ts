@@ -13,7 +13,7 @@ import { ErrorCollector, ImportRejected } from './import-report';
 import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { criteriaForItem } from '../review/judging';
 import type { JudgeImportReportDto } from './dto';
-import { importRubricJudge } from './rubric-imports';
+import { importRubricJudge } from './rubric-judge-import';
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,99}$/;
 

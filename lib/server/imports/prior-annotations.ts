@@ -17,7 +17,7 @@ import { audit } from '../accounts/audit';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { criteriaForItem } from '../review/judging';
 import { invalid } from '../errors';
-import { importRubricAnnotations } from './rubric-imports';
+import { importRubricAnnotations } from './rubric-annotation-import';
 
 type ItemInfo = { itemId: number | null; principles: string[] | undefined };
 
