@@ -1,9 +1,7 @@
 import 'server-only';
-import { getDb, openSnapshot, type Db } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
 import * as gtq from '@/db/queries/ground-truth';
 import type { StudyRow } from '@/db/queries/studies';
-import { csvHeader, csvLines } from '@/lib/io/csv';
-import { jsonlLine } from '@/lib/io/jsonl-out';
 import { OVERALL } from '@/lib/validation/common';
 import { LABELS, type Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
@@ -14,6 +12,7 @@ import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
 import { ItemIndex } from '../packs/item-index';
 import type { GroundTruthSummaryDto } from './dto';
+import { groundTruthFile } from './export-file';
 import { exportRubricGroundTruth } from './rubric-ground-truth';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
 
@@ -131,8 +130,6 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   };
 }
 
-const CSV_BATCH = 500;
-
 /** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
@@ -143,62 +140,25 @@ export function exportGroundTruth(actor: Actor, studyId: number, format: string)
   const summary = summarize(db, study);
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
   const slots = study.reviewersPerItem;
-  function* lines(): Generator<string> {
-    const snap = openSnapshot();
-    try {
-      if (format === 'csv') {
-        yield csvHeader([
-          'item',
-          'criterion',
-          'label',
-          'provenance',
-          ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
-          'adjudicator',
-          'rationale',
-        ]);
-      }
-      if (format === 'csv') {
-        // Rows are written in batches (the csvLine rules), so the stream is fed a few large chunks.
-        let batch: string[][] = [];
-        for (const r of groundTruth(snap.db, study)) {
-          const cells = [
-            r.item,
-            r.criterion,
-            r.label,
-            r.provenance,
-            ...r.reviewers.map((l) => l ?? ''),
-            r.adjudicator ?? '',
-            r.rationale ?? '',
-          ];
-          batch.push(cells);
-          if (batch.length === CSV_BATCH) {
-            yield csvLines(batch);
-            batch = [];
-          }
-        }
-        if (batch.length) yield csvLines(batch);
-      } else {
-        for (const r of groundTruth(snap.db, study)) {
-          yield jsonlLine({
-            item: r.item,
-            criterion: r.criterion,
-            label: r.label,
-            provenance: r.provenance,
-            reviewers: r.reviewers,
-            adjudicator: r.adjudicator,
-            rationale: r.rationale,
-          });
-        }
-      }
-    } finally {
-      snap.close();
-    }
-  }
-  const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
-  return {
-    lines: lines(),
-    summary,
-    filename: `${safeName}-ground-truth.${format}`,
-    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-  };
+  return groundTruthFile(study, format, summary, (snapshot) => groundTruth(snapshot, study), {
+    header: [
+      'item',
+      'criterion',
+      'label',
+      'provenance',
+      ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+      'adjudicator',
+      'rationale',
+    ],
+    csv: (r) => [r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''],
+    json: (r) => ({
+      item: r.item,
+      criterion: r.criterion,
+      label: r.label,
+      provenance: r.provenance,
+      reviewers: r.reviewers,
+      adjudicator: r.adjudicator,
+      rationale: r.rationale,
+    }),
+  });
 }

@@ -1,15 +1,14 @@
 import 'server-only';
-import { getDb, openSnapshot, type Db } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
 import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
-import { csvHeader, csvLines } from '@/lib/io/csv';
-import { jsonlLine } from '@/lib/io/jsonl-out';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { invalid } from '../errors';
 import { studyForStaff } from '../review/access';
 import type { RubricGroundTruthSummaryDto } from './dto';
+import { groundTruthFile } from './export-file';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
 
 /** One dimension of one item of a rubric study, settled by the ground-truth rule. Labels by name. */
@@ -121,8 +120,6 @@ export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSumma
   return { items, complete: seen.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
 }
 
-const CSV_BATCH = 500;
-
 /**
  * The ground-truth export of a rubric study: per item and dimension the final label, its lenient label, provenance,
  * each reviewer's label, the adjudicator and rationale; JSONL or CSV lines, streamed from a snapshot. Incomplete
@@ -136,69 +133,44 @@ export function exportRubricGroundTruth(actor: Actor, studyId: number, format: s
   const summary = summarizeRubric(db, study);
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
   const slots = study.reviewersPerItem;
-  function* lines(): Generator<string> {
-    const snap = openSnapshot();
-    try {
-      if (format === 'csv') {
-        yield csvHeader([
-          'item',
-          'group',
-          'source',
-          'dimension',
-          'label',
-          'lenient_label',
-          'provenance',
-          ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
-          'adjudicator',
-          'rationale',
-        ]);
-        let batch: unknown[][] = [];
-        for (const r of rubricGroundTruth(snap.db, study)) {
-          batch.push([
-            r.item,
-            r.group ?? '',
-            r.source ?? '',
-            r.dimension,
-            r.label,
-            r.lenient,
-            r.provenance,
-            ...r.reviewers.map((l) => l ?? ''),
-            r.adjudicator ?? '',
-            r.rationale ?? '',
-          ]);
-          if (batch.length === CSV_BATCH) {
-            yield csvLines(batch);
-            batch = [];
-          }
-        }
-        if (batch.length) yield csvLines(batch);
-      } else {
-        for (const r of rubricGroundTruth(snap.db, study)) {
-          yield jsonlLine({
-            item: r.item,
-            group: r.group,
-            source: r.source,
-            dimension: r.dimension,
-            label: r.label,
-            lenient_label: r.lenient,
-            provenance: r.provenance,
-            reviewers: r.reviewers,
-            adjudicator: r.adjudicator,
-            rationale: r.rationale,
-          });
-        }
-      }
-    } finally {
-      snap.close();
-    }
-  }
-  const safeName = study.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'study';
-  return {
-    lines: lines(),
-    summary,
-    filename: `${safeName}-ground-truth.${format}`,
-    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-  };
+  return groundTruthFile(study, format, summary, (snapshot) => rubricGroundTruth(snapshot, study), {
+    header: [
+      'item',
+      'group',
+      'source',
+      'dimension',
+      'label',
+      'lenient_label',
+      'provenance',
+      ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+      'adjudicator',
+      'rationale',
+    ],
+    csv: (r) => [
+      r.item,
+      r.group ?? '',
+      r.source ?? '',
+      r.dimension,
+      r.label,
+      r.lenient,
+      r.provenance,
+      ...r.reviewers.map((l) => l ?? ''),
+      r.adjudicator ?? '',
+      r.rationale ?? '',
+    ],
+    json: (r) => ({
+      item: r.item,
+      group: r.group,
+      source: r.source,
+      dimension: r.dimension,
+      label: r.label,
+      lenient_label: r.lenient,
+      provenance: r.provenance,
+      reviewers: r.reviewers,
+      adjudicator: r.adjudicator,
+      rationale: r.rationale,
+    }),
+  });
 }
 
 /** The ground-truth summary of a rubric study, for its leads. */
