@@ -1,6 +1,5 @@
 import Link from 'next/link';
 import { CombineRunsForm } from '@/components/judges/combine-runs-form';
-import { recipeSentence } from '@/components/judges/recipe';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import type { PairwiseReportDto } from '@/lib/server/studies/dto';
@@ -8,6 +7,7 @@ import { combineRunsAction } from '../../actions';
 import { GroundTruthRule } from './ground-truth-rule';
 import { ImportPanel } from './import-panel';
 import { Section, exportLink, money, pct } from './section';
+import { JudgeRunsTable } from './judge-runs-table';
 
 export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseReportDto; studyId: number; runs: JudgeRunDto[] }) {
   const gt = report.groundTruth;
@@ -161,37 +161,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
       </div>
 
       <Section title="Judge runs">
-        {runs.length === 0 ? (
-          <p className="mb-3 text-sm text-slate-500">No LLM-judge labels yet.</p>
-        ) : (
-          <table className="mb-4 w-full text-sm" data-testid="judge-runs">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="py-1">Run</th>
-                <th className="py-1 text-right">Verdicts</th>
-                <th className="py-1 text-right">Unreadable</th>
-                <th className="py-1 pl-6">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.name} className="border-t border-slate-100" data-testid="judge-run-row">
-                  <td className="py-1">
-                    <span className="font-mono">{r.name}</span>
-                    {r.recipe ? (
-                      <span className="block text-xs text-slate-500" data-testid="judge-run-recipe">
-                        {recipeSentence(r.recipe)}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="py-1 text-right tabular-nums">{r.labels.toLocaleString('en-US')}</td>
-                  <td className="py-1 text-right tabular-nums">{r.unparsed}</td>
-                  <td className="py-1 pl-6">{r.createdAt.slice(0, 10)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <JudgeRunsTable runs={runs} countLabel="Verdicts" />
         <ImportPanel studyId={studyId} formats={['concord', 'pandalm']} what="judge" />
         <CombineRunsForm studyId={studyId} runs={runs.map((r) => r.name)} kind="pairwise" action={combineRunsAction} />
       </Section>
