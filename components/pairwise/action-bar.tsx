@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button';
+import { ActionBarFrame } from '@/components/review/action-bar-frame';
 import { Kbd } from '@/components/ui/kbd';
 import { CHOICE_LABEL, type ScreenChoice } from './choices';
 
@@ -41,36 +41,36 @@ export function ChoiceActionBar({
   before,
 }: Props) {
   return (
-    <section
-      aria-label={action}
-      data-testid="action-bar"
-      className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur pointer-coarse:px-2 pointer-coarse:py-1.5"
-    >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="min-w-0 flex-1 text-sm text-slate-700 pointer-coarse:text-xs">
-          {focused ? (
-            <>
-              <p>
-                <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
-                <span className="text-slate-500"> — {focused.choice ? CHOICE_LABEL[focused.choice] : unset}</span>
+    <ActionBarFrame
+      action={action}
+      onAction={onAction}
+      pending={pending}
+      incomplete={incomplete}
+      error={error}
+      hint={hint}
+      status={status}
+      before={before}
+      focused={
+        focused ? (
+          <>
+            <p>
+              <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
+              <span className="text-slate-500"> — {focused.choice ? CHOICE_LABEL[focused.choice] : unset}</span>
+            </p>
+            {focused.description ? (
+              <p
+                className="line-clamp-2 text-xs text-slate-500 pointer-coarse:hidden"
+                data-testid="focused-definition"
+                title={focused.description}
+              >
+                {focused.description}
               </p>
-              {focused.description ? (
-                <p
-                  className="line-clamp-2 text-xs text-slate-500 pointer-coarse:hidden"
-                  data-testid="focused-definition"
-                  title={focused.description}
-                >
-                  {focused.description}
-                </p>
-              ) : null}
-            </>
-          ) : null}
-        </div>
-        <p
-          className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex pointer-coarse:hidden"
-          aria-hidden="true"
-          data-testid="key-legend"
-        >
+            ) : null}
+          </>
+        ) : null
+      }
+      keys={
+        <>
           <Kbd>1</Kbd> Response 1 <Kbd>2</Kbd> Tie <Kbd>3</Kbd> Response 2 <span className="mx-1">·</span> <Kbd>j</Kbd>
           <Kbd>k</Kbd> move <Kbd>{extraKey.key}</Kbd> {extraKey.label}
           {moreKeys.map((k) => (
@@ -79,27 +79,8 @@ export function ChoiceActionBar({
               <Kbd>{k.key}</Kbd> {k.label}
             </Fragment>
           ))}
-        </p>
-        <div className="ml-auto flex items-center gap-2 pointer-coarse:gap-1">
-          {before}
-          <Button
-            onClick={onAction}
-            pending={pending}
-            aria-disabled={incomplete || undefined}
-            className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
-          >
-            {action} <Kbd aria-hidden="true">Enter</Kbd>
-          </Button>
-        </div>
-      </div>
-      <div className="mx-auto mt-1 max-w-7xl text-xs pointer-coarse:mt-0">
-        <div role="alert" className="text-rose-700">
-          {error}
-        </div>
-        <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
-          {error ? null : (hint ?? status)}
-        </div>
-      </div>
-    </section>
+        </>
+      }
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button';
+import { ActionBarFrame } from '@/components/review/action-bar-frame';
 import { Kbd } from '@/components/ui/kbd';
 
 type Props = {
@@ -35,20 +35,25 @@ export function RubricActionBar({
   ],
 }: Props) {
   return (
-    <section
-      aria-label={action}
-      className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
-    >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2">
-        <p className="min-w-0 text-sm text-slate-700">
-          {focused ? (
-            <>
-              <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
-              <span className="text-slate-500"> — {focused.value ?? 'no label yet'}</span>
-            </>
-          ) : null}
-        </p>
-        <p className="hidden items-center gap-1.5 text-xs text-slate-500 xl:flex" aria-hidden="true">
+    <ActionBarFrame
+      action={action}
+      onAction={onAction}
+      pending={pending}
+      incomplete={incomplete}
+      error={error}
+      hint={hint}
+      status={status}
+      before={before}
+      focused={
+        focused ? (
+          <p>
+            <span className="text-slate-500">Focused:</span> <span className="font-medium">{focused.name}</span>
+            <span className="text-slate-500"> — {focused.value ?? 'no label yet'}</span>
+          </p>
+        ) : null
+      }
+      keys={
+        <>
           <Kbd>1</Kbd>…<Kbd>{Math.min(labelCount, 9)}</Kbd> label <span className="mx-1">·</span> <Kbd>j</Kbd>
           <Kbd>k</Kbd> move
           {extraKeys.map((k) => (
@@ -57,27 +62,8 @@ export function RubricActionBar({
               <Kbd>{k.key}</Kbd> {k.label}
             </Fragment>
           ))}
-        </p>
-        <div className="ml-auto flex items-center gap-2">
-          {before}
-          <Button
-            onClick={onAction}
-            pending={pending}
-            aria-disabled={incomplete || undefined}
-            className="bg-emerald-700 hover:bg-emerald-800 disabled:bg-emerald-700/60 aria-disabled:opacity-60"
-          >
-            {action} <Kbd aria-hidden="true">Enter</Kbd>
-          </Button>
-        </div>
-      </div>
-      <div className="mx-auto mt-1 max-w-7xl text-xs">
-        <div role="alert" className="text-rose-700">
-          {error}
-        </div>
-        <div aria-live="polite" className={hint ? 'text-amber-800' : 'text-slate-500'}>
-          {error ? null : (hint ?? status)}
-        </div>
-      </div>
-    </section>
+        </>
+      }
+    />
   );
 }
