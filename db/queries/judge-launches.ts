@@ -125,7 +125,12 @@ export type NewLaunch = Omit<
 >;
 
 /** Creates a launched run (visible at once: state 'done' in judge_runs) and its launch row; returns the run id. */
-export const insertLaunchedRun = (db: Db, run: { studyId: number; name: string; filename: string; createdBy: number }, l: NewLaunch) =>
+export const insertLaunchedRun = (
+  db: Db,
+  run: { studyId: number; name: string; filename: string; createdBy: number },
+  l: NewLaunch,
+  requests: number,
+) =>
   inTransaction(db, () => {
     const runId = Number(
       stmt(
@@ -136,8 +141,8 @@ export const insertLaunchedRun = (db: Db, run: { studyId: number; name: string; 
     stmt(
       db,
       `INSERT INTO judge_launches (run_id, template_id, endpoint, model, api_key_env, temperature_milli, max_tokens, seed, samples,
-         both_orders, concurrency, item_limit, timeout_ms, max_attempts, circuit_after, price_in, price_out, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
+         both_orders, concurrency, item_limit, timeout_ms, max_attempts, circuit_after, price_in, price_out, requests, state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
     ).run(
       runId,
       l.templateId,
@@ -156,6 +161,7 @@ export const insertLaunchedRun = (db: Db, run: { studyId: number; name: string; 
       l.circuitAfter,
       l.priceIn,
       l.priceOut,
+      requests,
     );
     return runId;
   });
@@ -170,6 +176,10 @@ export const updateLaunchSettings = (
     db,
     'UPDATE judge_launches SET concurrency = ?, item_limit = ?, timeout_ms = ?, max_attempts = ?, circuit_after = ?, price_in = ?, price_out = ? WHERE run_id = ?',
   ).run(s.concurrency, s.itemLimit, s.timeoutMs, s.maxAttempts, s.circuitAfter, s.priceIn, s.priceOut, runId);
+
+/** How many requests the run sends in all (set at launch, and again by the runner when it starts). */
+export const setLaunchRequests = (db: Db, runId: number, requests: number) =>
+  stmt(db, 'UPDATE judge_launches SET requests = ? WHERE run_id = ?').run(requests, runId);
 
 /** Moves a run to `to` if it is in one of `from`; false if it was not. */
 export const setLaunchState = (db: Db, runId: number, from: readonly LaunchRow['state'][], to: LaunchRow['state'], reason: string | null) =>

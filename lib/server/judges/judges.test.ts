@@ -187,11 +187,14 @@ describe('a run over more items than one page of its plan', () => {
         ...(limit ? { limit } : {}),
       });
     const r = go(first);
+    // the status counts the plan from the launch on, before a runner has claimed the run
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ state: 'running', requests: first * perItem, answered: 0 });
     expect((await runJudge(r.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: first * perItem, answered: first * perItem });
     expect(standIn.total() - before).toBe(first * perItem);
     // the same run over every item: only the items past the first run's are sent
     expect(go().resumed).toBe(true);
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: n * perItem, answered: first * perItem });
     expect((await runJudge(r.runId)).state).toBe('done');
     expect(judgeRunStatus(lead, r.runId)).toMatchObject({ requests: n * perItem, answered: n * perItem, sent: n * perItem });
     expect(standIn.total() - before).toBe(n * perItem);

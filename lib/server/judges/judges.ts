@@ -4,7 +4,7 @@ import path from 'node:path';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
-import { countItems } from '@/db/queries/studies';
+import { countItems, type StudyRow } from '@/db/queries/studies';
 import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-template';
 import * as z from 'zod';
 import type { Actor } from '../actor';
@@ -21,7 +21,7 @@ import type {
   UnreadableAnswerDto,
 } from './dto';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
-import { STALE_MS, processAlive } from './runner';
+import { STALE_MS, countRequests, processAlive } from './runner';
 
 /*
  * The use-cases of judges run from Concord, shared by the web app and the CLI: templates (versioned), launching
@@ -108,6 +108,14 @@ function sameRequests(l: q.LaunchRow, n: q.NewLaunch) {
   );
 }
 
+/** How many requests a launch sends in all, counted when it is started so its status is right before the runner claims it. */
+function planSize(db: Db, study: StudyRow, template: JudgeTemplate, launch: q.NewLaunch) {
+  return countRequests(db, study, template, launch.itemLimit, {
+    samples: launch.samples,
+    bothOrders: launch.bothOrders === 1,
+  });
+}
+
 /**
  * Creates the judge run `name` of a study, or resumes it when a run of that name was launched before with the same
  * template, endpoint, model and parameters (a resumed run sends only what has no answer yet). The caller then runs
@@ -118,7 +126,8 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
   const v = parseInput(launchInput, input);
-  const template = storeTemplate(db, actor, studyId, parseTemplateInput(v.template));
+  const parsed = parseTemplateInput(v.template);
+  const template = storeTemplate(db, actor, studyId, parsed);
   const launch: q.NewLaunch = {
     templateId: template.id,
     endpoint: v.endpoint,
@@ -147,6 +156,7 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
         `The judge run "${v.name}" was started with another template version, endpoint, model or sampling; a run of the same name resumes it, so choose a new name.`,
       );
     q.updateLaunchSettings(db, existing.id, launch);
+    q.setLaunchRequests(db, existing.id, planSize(db, study, parsed, launch));
     q.setLaunchState(db, existing.id, ['running', 'paused', 'circuit_open', 'done'], 'running', null);
     audit(db, { userId: actor.id, action: 'judge_run.resume', studyId, objectId: existing.id, detail: { name: v.name } });
     return { runId: existing.id, name: v.name, resumed: true };
@@ -155,6 +165,7 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
     db,
     { studyId, name: v.name, filename: `${template.name} v${template.version}`, createdBy: actor.id },
     launch,
+    planSize(db, study, parsed, launch),
   );
   audit(db, {
     userId: actor.id,

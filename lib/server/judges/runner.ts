@@ -83,7 +83,7 @@ function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: Pl
 
 /** Items read per page while planning a run. */
 export const PLAN_PAGE = 256;
-type PlanOpts = { samples: number; bothOrders: boolean };
+export type PlanOpts = { samples: number; bothOrders: boolean };
 
 /** The run's items, a page at a time, each with its payload read (the first `limit` items in position order). */
 function* itemPages(db: Db, studyId: number, limit: number | null): Generator<{ id: number; item: unknown }[]> {
@@ -99,7 +99,7 @@ function* itemPages(db: Db, studyId: number, limit: number | null): Generator<{ 
 }
 
 /** How many requests the run has in all (answered or not), read a page at a time. */
-function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
+export function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
   let n = 0;
   for (const page of itemPages(db, study.id, limit))
     for (const { id, item } of page) for (const _ of requestsForItem(study, template, id, item, opts)) n++;
