@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { publicDataPath } from '../public-data';
 import { rubricAnnotationRecords, rubricItemRecords } from '../rubric-records';
 import { MRBENCH_V1_CATALOG, MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
-import { mrbenchHistory, mrbenchItemId, mrbenchSafeId } from './mrbench';
+import { mrbenchHistory, mrbenchItemId, mrbenchRunLines, mrbenchSafeId } from './mrbench';
 
 const v3File = publicDataPath('mrbench', 'mrbench_v3_devset.json');
 const v1File = publicDataPath('mrbench', 'MRBench_V1.json');
@@ -184,6 +184,54 @@ describe('MRBench V1', () => {
     expect([revealing('Yes (but the answer is incorrect)'), revealing('Yes (and the answer is correct)'), revealing('No')]).toEqual([
       26, 232, 1331,
     ]);
+  });
+});
+
+describe('an earlier release as a judge run (mrbenchRunLines)', () => {
+  const reply = (response: string, label: string) => ({ response, annotation: { Mistake_Identification: label, Tutor_Tone: 'Neutral' } });
+  it('keeps the replies the study has word for word (repeated ids numbered), and only the study dimensions', () => {
+    const file = tmpJson([
+      {
+        conversation_id: '7',
+        conversation_history: 'Tutor: hi',
+        anno_llm_responses: { GPT4: reply(' Same text. ', 'Yes'), Phi3: reply('Old', 'No') },
+      },
+      { conversation_id: '9', conversation_history: 'Tutor: hi', anno_llm_responses: { GPT4: reply('First', 'No') } },
+      { conversation_id: '9', conversation_history: 'Tutor: hi', anno_llm_responses: { GPT4: reply('Second', 'To some extent') } },
+      { conversation_id: '11', conversation_history: 'Tutor: hi', anno_llm_responses: { GPT4: reply('Gone', 'Yes') } },
+    ]);
+    const study = new Map([
+      ['7-GPT4', 'Same text.'],
+      ['7-Phi3', 'New'],
+      ['9_1-GPT4', 'First'],
+      ['9_2-GPT4', 'Second'],
+    ]);
+    const out = mrbenchRunLines(file, 'earlier', new Set(['mistake_identification']), (id) => study.get(id));
+    expect(out).toEqual({
+      lines: [
+        { item: '7-GPT4', judge: 'earlier', labels: { mistake_identification: 'Yes' } },
+        { item: '9_1-GPT4', judge: 'earlier', labels: { mistake_identification: 'No' } },
+        { item: '9_2-GPT4', judge: 'earlier', labels: { mistake_identification: 'To some extent' } },
+      ],
+      changed: 1,
+      missing: 1,
+    });
+  });
+
+  it('refuses a file it cannot read, naming the record and field', () => {
+    const file = tmpJson([{ conversation_id: '7', conversation_history: 'Tutor: hi' }]);
+    expect(() => mrbenchRunLines(file, 'x', new Set(), () => undefined)).toThrow(/data\.json: record 1: tutor_responses is required/);
+  });
+
+  it('finds 1,464 replies of the V3 dev set in MRBench V1 with the same text', () => {
+    const text = new Map(
+      raw(v3File).flatMap((r) =>
+        Object.entries(r.tutor_responses).map(([t, x]) => [mrbenchItemId(r.conversation_id, t), x.response.trim()]),
+      ),
+    );
+    const out = mrbenchRunLines(v1File, 'mrbench-v1', new Set(['actionability']), (id) => text.get(id));
+    expect(out.lines).toHaveLength(1464);
+    expect(out.lines.length + out.changed + out.missing).toBe(1589);
   });
 });
 

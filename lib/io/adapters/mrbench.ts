@@ -234,3 +234,40 @@ export function* mrbenchGoldAnnotations(file: string): Generator<RecordResult<un
     }
   }
 }
+
+/**
+ * An earlier MRBench release's labels as the lines of a judge run on a study made from a later one: each reply whose
+ * item is in the study with the same text (`replyText` gives the study's text, or undefined) yields
+ * `{item, judge, labels}`, keeping the dimensions in `dimensions`. MRBench V1 labelled 1,464 replies of the V3 dev
+ * set with the same text, in a separate annotation round; as a run they stand in for a cheap judge that can be
+ * certified against V3's gold labels. Replies whose text changed between the releases are left out (counted in
+ * `changed`), as are those the study does not have (`missing`).
+ */
+export function mrbenchRunLines(
+  file: string,
+  judge: string,
+  dimensions: ReadonlySet<string>,
+  replyText: (item: string) => string | undefined,
+): { lines: { item: string; judge: string; labels: Record<string, unknown> }[]; changed: number; missing: number } {
+  const lines: { item: string; judge: string; labels: Record<string, unknown> }[] = [];
+  let changed = 0;
+  let missing = 0;
+  for (const r of mrbenchRecords(file)) {
+    if ('ok' in r) {
+      if (r.ok) continue;
+      const where = r.errors.map((e) => (e.line ? `record ${e.line}: ` : '') + `${e.path} ${e.message}`.trim()).join('; ');
+      throw new Error(`${path.basename(file)}: ${where}`);
+    }
+    for (const [tutor, reply] of mrbenchReplies(r.record).replies) {
+      const item = mrbenchItemId(r.key, tutor);
+      const text = replyText(item);
+      if (text === undefined) missing++;
+      else if (text !== reply.response.trim()) changed++;
+      else {
+        const { labels } = mrbenchLabels(reply.annotation ?? {});
+        lines.push({ item, judge, labels: Object.fromEntries(Object.entries(labels).filter(([d]) => dimensions.has(d))) });
+      }
+    }
+  }
+  return { lines, changed, missing };
+}

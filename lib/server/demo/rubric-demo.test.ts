@@ -4,6 +4,8 @@ import { getDb } from '@/db/client';
 import { publicDataPath } from '@/lib/io/public-data';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
+import { rubricBiasReport } from '../analytics/rubric-bias';
+import { rubricCertifyReport } from '../analytics/rubric-certify';
 import { cliActor } from '../system/system';
 import { DEMO_CHANGE_RATE, DEMO_SLICE_DIALOGUES, demoLabel, seedRubricDemo } from './rubric-demo';
 
@@ -86,12 +88,29 @@ describe('the MRBench V3 demo study', () => {
     expect(submitted).toEqual([total / 8, total / 8]);
   });
 
+  it("has MRBench V1's labels of the shared replies as the run mrbench-v1, which the study can certify and check for bias", () => {
+    const runId = one("SELECT id FROM judge_runs WHERE study_id = ? AND name = 'mrbench-v1' AND state = 'done'", studyId());
+    // 1,464 replies the two releases share word for word, four dimensions each (lib/io/adapters/mrbench.test.ts)
+    expect(one('SELECT count(DISTINCT item_id) FROM rubric_judge_labels WHERE run_id = ?', runId)).toBe(1464);
+    expect(logged.find((l) => l.includes('mrbench-v1:'))).toMatch(/on the 1464 replies V1 shares word for word/);
+    const lead = cliActor();
+    const certify = rubricCertifyReport(lead, studyId(), { judge: 'mrbench-v1', criterion: 'mistake_identification', target: 0.8 });
+    // Ground truth is settled on the slice only (three reviewers a reply; an item counts once every dimension is
+    // settled): the card says to keep labelling, with an estimate of how many more replies it needs.
+    expect(certify.n).toBeGreaterThan(10);
+    expect(certify.agree).toBeLessThanOrEqual(certify.n);
+    expect(certify.decision).toBe('keep_labelling');
+    expect(certify.itemsNeeded.value).toBeGreaterThan(0);
+    const bias = rubricBiasReport(lead, studyId(), {});
+    expect(bias.leniency.filter((l) => l.judge === 'mrbench-v1')).toHaveLength(4);
+  });
+
   it('says how many AITutor-EvalKit replies matched an MRBench V3 item', () => {
     const lines = logged.filter((l) => l.includes('AITutor-EvalKit') && l.includes('match'));
     expect(lines).toHaveLength(3);
     // The sample's dialogues are not those of the dev set (lib/io/adapters/aitutor-evalkit.test.ts): none match.
     for (const l of lines) expect(l).toMatch(/: 0 of 85 judged replies match/);
-    expect(one('SELECT count(*) FROM judge_runs WHERE study_id = ?', studyId())).toBe(0);
+    expect(one("SELECT count(*) FROM judge_runs WHERE study_id = ? AND name <> 'mrbench-v1'", studyId())).toBe(0);
   });
 });
 

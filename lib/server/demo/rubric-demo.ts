@@ -7,11 +7,11 @@ import * as assignmentsQ from '@/db/queries/assignments';
 import * as itemsQ from '@/db/queries/items';
 import * as rubricQ from '@/db/queries/rubric-imports';
 import { findUserByUsername } from '@/db/queries/users';
-import { MRBENCH_GOLD_ANNOTATOR } from '@/lib/io/adapters/mrbench';
+import { MRBENCH_GOLD_ANNOTATOR, mrbenchRunLines } from '@/lib/io/adapters/mrbench';
 import { EVALKIT_AUTO_JUDGE } from '@/lib/io/adapters/aitutor-evalkit';
 import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
 import { rubricJudgeRecords } from '@/lib/io/rubric-records';
-import type { RubricCatalog } from '@/lib/validation/rubric';
+import type { RubricCatalog, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '@/lib/server/actor';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
@@ -20,8 +20,8 @@ import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/st
 
 /*
  * The rubric part of the demo. From the public data (CONCORD_PUBLIC_DATA): the MRBench V3 dev set as a rubric study
- * with MRBench's published gold labels as a prior reviewer (`mrbench-gold`), and the AITutor-EvalKit sample with
- * its three judges. Without MRBench, a small hand-written example takes its place.
+ * with MRBench's published gold labels as a prior reviewer (`mrbench-gold`) and MRBench V1's labels of the same
+ * replies as a judge run (`mrbench-v1`), and the AITutor-EvalKit sample with its three judges. Without MRBench, a small hand-written example takes its place.
  *
  * The two demo annotators' labels on a slice of MRBench are NOT human judgements: the seed makes them, as
  * submissions, from the gold labels with a fixed share of deliberate one-step changes, so that agreement,
@@ -116,6 +116,33 @@ function evalkitOnMrbench(actor: Actor, studyId: number, catalog: RubricCatalog,
   }
 }
 
+/** The run name of MRBench V1's labels on the V3 study. */
+export const MRBENCH_V1_RUN = 'mrbench-v1';
+
+/**
+ * MRBench V1's labels (`MRBench_V1.json`, an earlier and separate annotation round) imported as the judge run
+ * `mrbench-v1` on an MRBench V3 study, for the replies the two releases share word for word: a real second grader
+ * on the same replies, so the study's certification, bias and judge-corrected leaderboard have something to show.
+ * Returns how many replies it covers, and how many V1 replies were left out because their text changed or the
+ * study does not have them.
+ */
+export function importMrbenchV1Run(actor: Actor, studyId: number, catalog: RubricCatalog, file: string) {
+  const db = getDb();
+  const { lines, changed, missing } = mrbenchRunLines(file, MRBENCH_V1_RUN, new Set(catalog.map((d) => d.id)), (item) => {
+    const row = itemsQ.itemByExternalId(db, studyId, item);
+    return row === undefined ? undefined : ((JSON.parse(row.payload) as RubricItem).reply?.text ?? undefined);
+  });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-seed-mrbench-v1-'));
+  try {
+    const jsonl = path.join(tmp, 'mrbench-v1.jsonl');
+    fs.writeFileSync(jsonl, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    importJudge(actor, studyId, jsonl, 'concord', undefined, path.basename(file));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return { replies: lines.length, changed, missing };
+}
+
 /** Seeds the rubric studies of the demo; `say` reports a dataset it skipped. */
 export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: string) => void) {
   const guidelines = fs.readFileSync(path.join(here, 'rubric-guidelines.md'), 'utf8');
@@ -155,6 +182,14 @@ export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: 
         `each have ${submitted / 2} replies of ${DEMO_SLICE_DIALOGUES} dialogues submitted by the seed, labels made from gold with ` +
         `${Math.round(DEMO_CHANGE_RATE * 100)} % deliberate changes (not human labels); adjudicated by adj)`,
     );
+    const v1 = path.join(publicDataDir(), 'mrbench', 'MRBench_V1.json');
+    if (fs.existsSync(v1)) {
+      const run = importMrbenchV1Run(actor, study.id, catalog, v1);
+      log(
+        `  ${MRBENCH_V1_RUN}: MRBench V1's own labels (an earlier annotation round) on the ${run.replies} replies V1 shares word for word, ` +
+          `imported as a judge run to certify against gold (${run.changed} V1 replies differ in text, ${run.missing} are not in V3)`,
+      );
+    } else say(skippedDatasetMessage(`the ${MRBENCH_V1_RUN} judge run on MRBench V3`, v1));
     const kit = path.join(publicDataDir(), 'aitutor-evalkit');
     if (fs.existsSync(kit)) evalkitOnMrbench(actor, study.id, catalog, log);
   }
