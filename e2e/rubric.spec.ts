@@ -146,6 +146,15 @@ test('two annotators label MRBench replies by keyboard, the adjudicator settles 
     .poll(() => adj.page.getByTestId('rubric-dialogue').evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop))
     .toBeLessThanOrEqual(1);
   for (const id of ITEMS.map((i) => i.id)) await expect(adj.page.locator('body')).not.toContainText(id);
+  // i shows the focused dimension's description and hides it again, as on the review screen
+  const disputedRow = adj.page.getByTestId('dimension-actionability');
+  await expect(disputedRow).toHaveAttribute('aria-current', 'true');
+  const description = /would the student know what to do next/;
+  await expect(disputedRow).not.toContainText(description);
+  await adj.page.keyboard.press('i');
+  await expect(disputedRow).toContainText(description);
+  await adj.page.keyboard.press('i');
+  await expect(disputedRow).not.toContainText(description);
   await adj.page.keyboard.press('3');
   await adj.page.keyboard.press('Enter');
   await expect(adj.page.getByTestId('adjudication-done')).toBeVisible();

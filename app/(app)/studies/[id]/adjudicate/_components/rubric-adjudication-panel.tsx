@@ -4,6 +4,7 @@ import { useCallback, useMemo, useRef } from 'react';
 import { useFollowFocus } from '@/components/pairwise/keyboard';
 import { nextWithout, rulingsOf } from '@/components/review/rows';
 import { useAdjudication } from '@/components/review/use-adjudication';
+import { useToggleSet } from '@/components/review/use-toggle-set';
 import { DimensionRow, labelForKey } from '@/components/rubric/dimension-row';
 import { RubricActionBar } from '@/components/rubric/rubric-action-bar';
 import { RubricDialogue, RubricReply } from '@/components/rubric/rubric-dialogue';
@@ -41,16 +42,18 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
   const disputed = useMemo(() => item.dimensions.filter((d) => !d.agreed && d.reviewers.some((l) => l !== null)), [item.dimensions]);
   const settled = useMemo(() => item.dimensions.filter((d) => d.agreed), [item.dimensions]);
   const listRef = useRef<HTMLOListElement>(null);
+  const [expanded, toggleDetails] = useToggleSet();
 
   const { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
     studyId,
     itemId,
     disputed,
-    initial: (): State => ({
-      labels: Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!])),
-      rationales: Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!])),
-      focus: 0,
-    }),
+    initial: (): State => {
+      const labels = Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!]));
+      const rationales = Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!]));
+      // On the first dimension still without a final label, as on the pairwise screen.
+      return { labels, rationales, focus: nextWithout(disputed, labels, -1) ?? 0 };
+    },
     problemsOf: (s) => problemsOf(disputed, s),
     problemsHint: (problems) => `${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`,
     send: (s, requestId) => {
@@ -63,6 +66,10 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
     },
     onKey: (e, s) => {
       switch (e.key) {
+        case 'i':
+          e.preventDefault();
+          toggleDetails(disputed[s.focus].id);
+          return;
         case 'r':
           e.preventDefault();
           listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(disputed[s.focus].id)}"]`)?.focus();
@@ -122,7 +129,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
                   index={index}
                   value={state.labels[d.id] ?? null}
                   focused={state.focus === index}
-                  expanded={false}
+                  expanded={expanded.has(d.id)}
                   problem={errors[d.id] ?? null}
                   notes={reviewerNotes(d)}
                   onChoose={onChoose}
@@ -172,6 +179,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
       <RubricActionBar
         action="Settle"
         extraKeys={[
+          { key: 'i', label: 'details' },
           { key: 'r', label: 'rationale' },
           { key: 'Esc', label: 'leave it' },
         ]}
