@@ -236,6 +236,17 @@ export const setLaunchCounts = (db: Db, runId: number, requests: number, failed:
  * One page of the study's items in position order, after position `after`: how a run reads its items, a page at a
  * time, so its memory does not grow with the study.
  */
+/**
+ * The first `limit` items of a study (all with null), in position order, counted by their principles (the JSON text
+ * of `principles`, null without): the only part of an item that decides how many requests a run sends for it.
+ */
+export const itemCountsByPrinciples = (db: Db, studyId: number, limit: number | null) =>
+  stmt(
+    db,
+    `SELECT json_extract(payload, '$.principles') AS principles, count(*) AS n
+       FROM (SELECT payload FROM items WHERE study_id = ? ORDER BY position LIMIT ?) GROUP BY 1`,
+  ).all(studyId, limit ?? -1) as { principles: string | null; n: number }[];
+
 export const itemsPageForRun = (db: Db, studyId: number, after: number, limit: number) =>
   stmt(db, 'SELECT id, position, payload FROM items WHERE study_id = ? AND position > ? ORDER BY position LIMIT ?').all(
     studyId,

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
+import { findStudy } from '@/db/queries/studies';
 import { LEAKAGE_TEMPLATE, PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
@@ -22,7 +23,8 @@ import {
   saveJudgeTemplate,
   unreadableJudgeAnswers,
 } from './judges';
-import { PLAN_PAGE, runJudge } from './runner';
+import { parseTemplate, planRequests } from './plan';
+import { PLAN_PAGE, countRequests, runJudge } from './runner';
 
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;
@@ -209,6 +211,48 @@ describe('a run over more items than one page of its plan', () => {
       .get(r.runId, big, `p-${first - 1}`);
     expect(judged).toBe(first);
   }, 120_000);
+});
+
+describe('the size of a run', () => {
+  it('counted by principles in SQL, equals the plan item by item, for every limit, sampling and order', () => {
+    const id = createStudy(lead, { kind: 'pairwise', name: 'Principles' }).id;
+    setStudyCriteria(lead, id, [
+      { id: 'clarity', name: 'Clarity', level: 'general', description: 'Which is clearer?' },
+      { id: 'practice', name: 'Practice', level: 'principle', principle: 'Practice', description: 'Which gives practice?' },
+      { id: 'tone', name: 'Tone', level: 'principle', principle: 'Feedback', description: 'Which is kinder?' },
+    ]);
+    const principles = [undefined, ['Practice'], [], ['Practice', 'Feedback'], ['Feedback'], undefined, ['Practice']];
+    const items = principles.map((p, i) =>
+      JSON.stringify({
+        id: `pr-${i}`,
+        problem: `P${i}`,
+        a: { source: 'x', text: `a${i}` },
+        b: { source: 'y', text: `b${i}` },
+        ...(p ? { principles: p } : {}),
+      }),
+    );
+    importItems(lead, id, writeTemp(dir, 'principles.jsonl', items.join('\n')), 'concord');
+    const study = findStudy(getDb(), id)!;
+    const rows = sql().prepare('SELECT id, payload, external_id AS externalId FROM items WHERE study_id = ? ORDER BY position').all(id) as {
+      id: number;
+      payload: string;
+      externalId: string;
+    }[];
+    const oneByOne = parseTemplate(PAIRWISE_CRITERION_TEMPLATE);
+    const together = parseTemplate({ ...PAIRWISE_CRITERION_TEMPLATE, name: 'together', together: true, answer: { json: 'verdicts' } });
+    for (const template of [oneByOne, together])
+      for (const limit of [null, 1, 4, 100])
+        for (const opts of [
+          { samples: 1, bothOrders: false },
+          { samples: 3, bothOrders: true },
+        ]) {
+          const planned = [...planRequests(study, template, rows.slice(0, limit ?? rows.length), opts)].length;
+          expect(countRequests(getDb(), study, template, limit, opts), `${template.name} ${limit} ${JSON.stringify(opts)}`).toBe(planned);
+        }
+    // clarity and overall on all 7 items; practice on the two without principles and the three that name it; tone on
+    // the two without principles and the two that name Feedback
+    expect(countRequests(getDb(), study, oneByOne, null, { samples: 1, bothOrders: false })).toBe(7 * 2 + 5 + 4);
+  });
 });
 
 describe('a run on a rubric study', () => {

@@ -98,12 +98,20 @@ function* itemPages(db: Db, studyId: number, limit: number | null): Generator<{ 
   }
 }
 
-/** How many requests the run has in all (answered or not), read a page at a time. */
+/**
+ * How many requests the run has in all (answered or not). An item's requests depend on the study, the template and
+ * the item's principles only, so items are counted by their principles in SQL and one item of each kind is planned:
+ * fast enough to count at launch, in the server's request, before the runner process claims the run.
+ */
 export function countRequests(db: Db, study: StudyRow, template: JudgeTemplate, limit: number | null, opts: PlanOpts) {
-  let n = 0;
-  for (const page of itemPages(db, study.id, limit))
-    for (const { id, item } of page) for (const _ of requestsForItem(study, template, id, item, opts)) n++;
-  return n;
+  let total = 0;
+  for (const { principles, n } of q.itemCountsByPrinciples(db, study.id, limit)) {
+    const item = principles === null ? {} : { principles: JSON.parse(principles) as unknown };
+    let perItem = 0;
+    for (const _ of requestsForItem(study, template, 0, item, opts)) perItem++;
+    total += perItem * n;
+  }
+  return total;
 }
 
 /**
