@@ -88,3 +88,33 @@ test('an annotator gets 404 for the rubric Bias tab and 403 from the rubric cert
   }
   await context.close();
 });
+
+// The demo seed makes study 7 the MRBench V3 dev set, with MRBench V1's own labels as the run mrbench-v1
+// (lib/server/demo/rubric-demo.ts); ground truth is settled on the seed's slice only.
+const MRBENCH_DEMO = 7;
+
+test("the demo's MRBench study certifies mrbench-v1 while people label: keep labelling, as the command line says", async ({ browser }) => {
+  const { page, context } = await asUser(browser, 'lead');
+  await page.goto(`/studies/${MRBENCH_DEMO}/analytics/alignment?judge=mrbench-v1`);
+  await expect(page.getByRole('link', { name: '← Back to MRBench V3 dev set' })).toBeVisible();
+  const card = page.getByTestId('certify-card');
+  const cli = JSON.parse(
+    concord([
+      'report',
+      'certify',
+      '--study',
+      String(MRBENCH_DEMO),
+      '--judge',
+      'mrbench-v1',
+      '--criterion',
+      'mistake_identification',
+      '--json',
+    ]),
+  );
+  expect(cli.decision).toBe('keep_labelling');
+  await card.getByTestId('certify-criterion').selectOption('mistake_identification');
+  await expect(card).toContainText(`${cli.agree} of ${cli.n} ground-truth labels matched`);
+  await expect(card.getByTestId('certify-decision')).toHaveText('Keep labelling');
+  await expect(card.getByRole('figure')).toContainText(`After ${cli.n} items`);
+  await context.close();
+});

@@ -21,7 +21,8 @@ import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/st
 /*
  * The rubric part of the demo. From the public data (CONCORD_PUBLIC_DATA): the MRBench V3 dev set as a rubric study
  * with MRBench's published gold labels as a prior reviewer (`mrbench-gold`) and MRBench V1's labels of the same
- * replies as a judge run (`mrbench-v1`), and the AITutor-EvalKit sample with its three judges. Without MRBench, a small hand-written example takes its place.
+ * replies as a judge run (`mrbench-v1`), and the AITutor-EvalKit sample with its three judges. Without MRBench, a
+ * small hand-written example takes its place.
  *
  * The two demo annotators' labels on a slice of MRBench are NOT human judgements: the seed makes them, as
  * submissions, from the gold labels with a fixed share of deliberate one-step changes, so that agreement,
