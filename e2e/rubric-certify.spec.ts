@@ -116,5 +116,22 @@ test("the demo's MRBench study certifies mrbench-v1 while people label: keep lab
   await expect(card).toContainText(`${cli.agree} of ${cli.n} ground-truth labels matched`);
   await expect(card.getByTestId('certify-decision')).toHaveText('Keep labelling');
   await expect(card.getByRole('figure')).toContainText(`After ${cli.n} items`);
+
+  // Its corrected shares rest on a few settled replies per tutor, and the table says so under each value.
+  const board = JSON.parse(concord(['report', 'leaderboard', '--study', String(MRBENCH_DEMO), '--bootstrap', '0', '--json']));
+  const cells = board.corrected.find((r: { judge: string }) => r.judge === 'mrbench-v1').cells as {
+    lenient: boolean;
+    caution: string | null;
+  }[];
+  const strict = cells.filter((c) => !c.lenient);
+  await page.goto(`/studies/${MRBENCH_DEMO}/analytics/leaderboard`);
+  const table = page.getByRole('table', { name: 'Judge-corrected desired-label shares' });
+  await expect(table.getByTestId('corrected-caution').filter({ hasText: 'zero-width interval' })).toHaveCount(
+    strict.filter((c) => c.caution === 'zero_width_interval').length,
+  );
+  await expect(table.getByTestId('corrected-caution').filter({ hasText: 'fewer than 30 labelled items' })).toHaveCount(
+    strict.filter((c) => c.caution === 'few_labelled_items').length,
+  );
+  expect(strict.some((c) => c.caution === 'zero_width_interval')).toBe(true);
   await context.close();
 });

@@ -24,6 +24,7 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
           ...statCols('judge_only'),
           ...valueCols('lambda'),
           ...valueCols('effective_labels'),
+          'caution',
         ],
         dto.corrected.flatMap((run) =>
           run.cells.map((c) => [
@@ -39,6 +40,7 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
             ...statCells(c.judgeOnly, c.intervals.judgeOnly),
             ...valueCells(c.lambda),
             ...valueCells(c.effectiveLabels),
+            c.caution ?? '',
           ]),
         ),
       ),

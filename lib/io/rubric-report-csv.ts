@@ -182,6 +182,7 @@ export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
           ...statCols('corrected'),
           ...valueCols('lambda'),
           ...valueCols('effective_labels'),
+          'caution',
         ],
         dto.corrected.flatMap((run) =>
           run.cells.map((c) => [
@@ -197,6 +198,7 @@ export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
             ...statCells(c.corrected, c.intervals.corrected),
             ...valueCells(c.lambda),
             ...valueCells(c.effectiveLabels),
+            c.caution ?? '',
           ]),
         ),
       ),

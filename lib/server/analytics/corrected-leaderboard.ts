@@ -1,5 +1,14 @@
 import 'server-only';
-import { type CertInterval, type CertStat, type PpiEstimate, type TiePolicy, ppiMean, ppiOutcomes, rankCorrelation } from '@/lib/stats';
+import {
+  type CertInterval,
+  type CertStat,
+  type PpiEstimate,
+  type PpiMeanResult,
+  type TiePolicy,
+  ppiMean,
+  ppiOutcomes,
+  rankCorrelation,
+} from '@/lib/stats';
 import type { Frame } from './data';
 import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
@@ -26,6 +35,41 @@ type Grader = { name: string; slices: Int8Array[] };
 
 function estimateDto(e: PpiEstimate): { value: StatDto; interval: IntervalDto } {
   return { value: certStat(e.estimate), interval: certInterval('normal', e.ci) };
+}
+
+/** Below this many labelled items a corrected (normal) interval covers less often than it claims (STATS-2 3.7). */
+export const FEW_LABELLED = 30;
+
+/**
+ * The values of a corrected cell from PPI++ on its items, pairwise or rubric alike, with the caution the screen shows:
+ * a zero-width interval (every labelled item and every verdict alike: STATS-2 3.5 asks the UI to flag it), else fewer
+ * than FEW_LABELLED labelled items.
+ */
+export function correctedValues(
+  r: PpiMeanResult,
+  labelled: number,
+): Omit<CorrectedCellDto, 'model' | 'criterion' | 'labelled' | 'unlabelled' | 'labelledUnjudged'> {
+  const human = estimateDto(r.classical);
+  const alone = estimateDto(r.judgeOnly);
+  const corrected = estimateDto(r.ppiPlusPlus);
+  const ci = corrected.interval;
+  const caution =
+    ci.lower === null
+      ? null
+      : ci.upper! - ci.lower <= 1e-12
+        ? 'zero_width_interval'
+        : labelled < FEW_LABELLED
+          ? 'few_labelled_items'
+          : null;
+  return {
+    humanOnly: human.value,
+    judgeOnly: alone.value,
+    corrected: corrected.value,
+    lambda: certStat(r.ppiPlusPlus.lambda),
+    effectiveLabels: certStat(r.effectiveLabels),
+    intervals: { humanOnly: human.interval, judgeOnly: alone.interval, corrected: ci },
+    caution,
+  };
 }
 
 /**
@@ -69,23 +113,13 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
           lambda: no,
           effectiveLabels: no,
           intervals: { humanOnly: ni, judgeOnly: ni, corrected: ni },
+          caution: null,
         });
         return;
       }
       const scoring = { kind: 'pairwise' as const, policy };
       const r = ppiMean(ppiOutcomes(y, scoring), ppiOutcomes(yhat, scoring), ppiOutcomes(yhatU, scoring));
-      const human = estimateDto(r.classical);
-      const alone = estimateDto(r.judgeOnly);
-      const corrected = estimateDto(r.ppiPlusPlus);
-      cells.push({
-        ...base,
-        humanOnly: human.value,
-        judgeOnly: alone.value,
-        corrected: corrected.value,
-        lambda: certStat(r.ppiPlusPlus.lambda),
-        effectiveLabels: certStat(r.effectiveLabels),
-        intervals: { humanOnly: human.interval, judgeOnly: alone.interval, corrected: corrected.interval },
-      });
+      cells.push({ ...base, ...correctedValues(r, y.length) });
     });
   });
   return { judge: judge.name, cells };

@@ -41,6 +41,9 @@ describe('rubricLeaderboardReport', () => {
     expect(cell).toMatchObject({ labelled: 3, unlabelled: 1, labelledUnjudged: 0 });
     expect(cell.humanOnly.value).toBeCloseTo(2 / 3, 12);
     expect(cell.judgeOnly.value).toBeCloseTo(2 / 4, 12);
+    // one unlabelled reply: nothing to correct, so no interval to caution against
+    expect(cell.corrected).toEqual({ value: null, reason: 'too_few_unlabelled_items' });
+    expect(cell.caution).toBeNull();
     expect(r.corrected[0].cells.filter((c) => c.lenient).map((c) => c.criterion)).toEqual([MI, MI]);
     const leakT2 = r.corrected[0].cells.find((c) => c.model === 't2' && c.criterion === 'leak')!;
     expect(leakT2).toMatchObject({ labelled: 2, unlabelled: 1, labelledUnjudged: 1 });

@@ -5,7 +5,7 @@ import * as aq from '@/db/queries/analytics';
 import { ppiMean } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { certInterval, certStat, rankAgreement } from './corrected-leaderboard';
+import { correctedValues, rankAgreement } from './corrected-leaderboard';
 import { missing, noInterval, wilson } from './data';
 import type { RubricCorrectedCellDto, RubricLeaderboardReportDto, RubricLeaderboardRowDto, StatDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
@@ -202,16 +202,7 @@ function correctedCells(
           labelled: y[t].length,
           unlabelled: yhatU[t].length,
           labelledUnjudged: labelledUnjudged[t],
-          humanOnly: certStat(r.classical.estimate),
-          judgeOnly: certStat(r.judgeOnly.estimate),
-          corrected: certStat(r.ppiPlusPlus.estimate),
-          lambda: certStat(r.ppiPlusPlus.lambda),
-          effectiveLabels: certStat(r.effectiveLabels),
-          intervals: {
-            humanOnly: certInterval('normal', r.classical.ci),
-            judgeOnly: certInterval('normal', r.judgeOnly.ci),
-            corrected: certInterval('normal', r.ppiPlusPlus.ci),
-          },
+          ...correctedValues(r, y[t].length),
         });
       }
     }

@@ -6,6 +6,7 @@ import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { rubricBiasReport } from '../analytics/rubric-bias';
 import { rubricCertifyReport } from '../analytics/rubric-certify';
+import { rubricLeaderboardReport } from '../analytics/rubric-leaderboard';
 import { cliActor } from '../system/system';
 import { DEMO_CHANGE_RATE, DEMO_SLICE_DIALOGUES, demoLabel, seedRubricDemo } from './rubric-demo';
 
@@ -101,6 +102,13 @@ describe('the MRBench V3 demo study', () => {
     expect(certify.agree).toBeLessThanOrEqual(certify.n);
     expect(certify.decision).toBe('keep_labelling');
     expect(certify.itemsNeeded.value).toBeGreaterThan(0);
+    // The corrected shares rest on a handful of settled replies per tutor: each says so, and where every label and
+    // verdict agree the zero-width interval is flagged rather than shown as certainty.
+    const corrected = rubricLeaderboardReport(lead, studyId()).corrected.find((r) => r.judge === 'mrbench-v1')!.cells;
+    const shown = corrected.filter((c) => c.corrected.value !== null);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const c of shown) expect(c.caution, `${c.model} ${c.criterion}`).toMatch(/^(zero_width_interval|few_labelled_items)$/);
+    expect(shown.some((c) => c.caution === 'zero_width_interval')).toBe(true);
     const bias = rubricBiasReport(lead, studyId(), {});
     expect(bias.leniency.filter((l) => l.judge === 'mrbench-v1')).toHaveLength(4);
   });

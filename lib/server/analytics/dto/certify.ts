@@ -175,6 +175,11 @@ export type CorrectedCellDto = {
   /** Human labels the human-only estimate would need for the corrected interval's width: n·se²(human)/se²(PPI++). */
   effectiveLabels: StatDto;
   intervals: { humanOnly: IntervalDto; judgeOnly: IntervalDto; corrected: IntervalDto };
+  /**
+   * Why the corrected interval deserves less trust than it claims: zero width (every labelled item and verdict alike),
+   * or fewer than 30 labelled items (a normal interval then covers less often than 95 %). Null otherwise.
+   */
+  caution: 'zero_width_interval' | 'few_labelled_items' | null;
 };
 
 export type CorrectedRunDto = { judge: string; cells: CorrectedCellDto[] };

@@ -35,6 +35,7 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   {c.model} · {c.criterion}: the judge’s win rates, corrected by the {count(c.labelled)} items people labelled:{' '}
                   {formatValue(c.corrected, 'rate')}, 95 % interval {formatInterval(c.intervals.corrected, 'rate') ?? 'n/a'} — worth about{' '}
                   {c.effectiveLabels === null ? 'n/a' : count(Math.round(c.effectiveLabels))} human labels.
+                  {c.caution ? <> Caution: {cautionText(c.caution)}.</> : null}
                 </>
               )}
             </p>
@@ -66,13 +67,7 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   </TD>
                   <TD numeric>{count(c.unlabelled)}</TD>
                   <TD numeric>
-                    <Value
-                      value={c.corrected}
-                      reason={c.correctedReason}
-                      kind="rate"
-                      interval={c.intervals.corrected}
-                      testId="corrected-rate"
-                    />
+                    <CorrectedValue cell={c} testId="corrected-rate" />
                   </TD>
                   <TD numeric>
                     <Value value={c.humanOnly} reason={c.humanOnlyReason} kind="rate" interval={c.intervals.humanOnly} />
@@ -93,6 +88,35 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
         would give an interval this narrow.
       </p>
     </Card>
+  );
+}
+
+type CorrectedCell = Report['corrected'][number]['cells'][number];
+
+/** What a corrected interval's caution means, in words (null: none). */
+export function cautionText(caution: CorrectedCell['caution']) {
+  switch (caution) {
+    case 'zero_width_interval':
+      return 'zero-width interval: every labelled item and verdict alike, so it claims a certainty the labels cannot give — label more';
+    case 'few_labelled_items':
+      return 'fewer than 30 labelled items: the interval covers less often than 95 %';
+    default:
+      return null;
+  }
+}
+
+/** The corrected value with its interval and, where it has one, its caution under it. */
+export function CorrectedValue({ cell, testId }: { cell: CorrectedCell; testId?: string }) {
+  const caution = cautionText(cell.caution);
+  return (
+    <>
+      <Value value={cell.corrected} reason={cell.correctedReason} kind="rate" interval={cell.intervals.corrected} testId={testId} />
+      {caution ? (
+        <span className="block max-w-48 text-xs font-normal whitespace-normal text-amber-700" data-testid="corrected-caution">
+          {caution}
+        </span>
+      ) : null}
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { IntervalBars } from '@/components/charts/interval-bars';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import type { ReportJson } from '@/lib/query/analytics';
+import { CorrectedValue } from './certify-leaderboard';
 import { DimensionSelect, ScoringSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
 import { count } from './format';
@@ -27,7 +28,7 @@ const CORRECTED: Column<Corrected>[] = [
   { head: 'Dimension', cell: (c) => c.criterion },
   metric('People only', 'rate', 'humanOnly'),
   metric('Judge only', 'rate', 'judgeOnly'),
-  metric('Corrected', 'rate', 'corrected'),
+  { head: 'Corrected', numeric: true, cell: (c) => <CorrectedValue cell={c} /> },
   {
     head: 'Worth (human labels)',
     numeric: true,
