@@ -133,5 +133,14 @@ test("the demo's MRBench study certifies mrbench-v1 while people label: keep lab
     strict.filter((c) => c.caution === 'few_labelled_items').length,
   );
   expect(strict.some((c) => c.caution === 'zero_width_interval')).toBe(true);
+  // The people-only and judge-only intervals of no width (all labels alike) are flagged too.
+  type Interval = { lower: number | null; upper: number | null };
+  const flat = (i: Interval) => i.lower !== null && i.upper !== null && i.upper - i.lower <= 1e-12;
+  const others = strict.flatMap((c) => {
+    const { humanOnly, judgeOnly } = (c as unknown as { intervals: Record<string, Interval> }).intervals;
+    return [humanOnly, judgeOnly].filter(flat);
+  });
+  expect(others.length).toBeGreaterThan(0);
+  await expect(table.getByTestId('zero-width')).toHaveCount(others.length);
   await context.close();
 });

@@ -110,7 +110,14 @@ export function CorrectedValue({ cell, testId }: { cell: CorrectedCell; testId?:
   const caution = cautionText(cell.caution);
   return (
     <>
-      <Value value={cell.corrected} reason={cell.correctedReason} kind="rate" interval={cell.intervals.corrected} testId={testId} />
+      <Value
+        value={cell.corrected}
+        reason={cell.correctedReason}
+        kind="rate"
+        interval={cell.intervals.corrected}
+        testId={testId}
+        noZeroWidthFlag
+      />
       {caution ? (
         <span className="block max-w-48 text-xs font-normal whitespace-normal text-amber-700" data-testid="corrected-caution">
           {caution}

@@ -8,13 +8,19 @@ export type ValueProps = {
   kind: NumberKind;
   interval?: IntervalDto;
   testId?: string;
+  /** Leave the zero-width flag to the caller, which says more (the corrected leaderboard's caution). */
+  noZeroWidthFlag?: boolean;
 };
+
+/** A normal interval of no width comes from values all alike (STATS-2 3.5): it is not certainty, and is flagged. */
+const zeroWidth = (i: IntervalDto | undefined) =>
+  i !== undefined && i.method === 'normal' && i.lower !== null && i.upper !== null && i.upper - i.lower <= 1e-12;
 
 /**
  * A statistic with its 95 % interval under it, or "n/a" with the reason in words. An interval that is simply not
  * computed yet (bootstrap off) is left blank: the page says so once, not in every cell.
  */
-export function Value({ value, reason, kind, interval, testId }: ValueProps) {
+export function Value({ value, reason, kind, interval, testId, noZeroWidthFlag }: ValueProps) {
   if (value === null) {
     return (
       <span className="inline-block max-w-40 text-left whitespace-normal" data-testid={testId} title={reasonDetail(reason)}>
@@ -36,6 +42,15 @@ export function Value({ value, reason, kind, interval, testId }: ValueProps) {
           <span className="sr-only">95 % interval </span>
           {shown}
           {undefinedReplicates ? <span aria-hidden="true">*</span> : null}
+        </span>
+      ) : null}
+      {shown && !noZeroWidthFlag && zeroWidth(interval) ? (
+        <span
+          className="block text-xs font-normal text-amber-700"
+          data-testid="zero-width"
+          title="Every value alike: the interval has no width, which the data cannot make certain. Label more items."
+        >
+          zero width: all alike
         </span>
       ) : null}
       {missing ? (
