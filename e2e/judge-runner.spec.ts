@@ -68,8 +68,18 @@ test('a lead starts a judge run, watches it, pauses and resumes it, and reads it
 
     await run.getByRole('button', { name: 'Pause' }).click();
     await expect(state).toHaveText('paused');
-    // once paused, nothing more arrives
-    await page.waitForTimeout(1_500);
+    // once paused, nothing more arrives: the runner reads the state every second and lets the request in flight
+    // finish, so the stand-in goes quiet within about 1.4 s (waited for, not assumed, on a busy machine)
+    await expect
+      .poll(
+        async () => {
+          const before = standIn.total();
+          await page.waitForTimeout(1_500);
+          return standIn.total() - before;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(0);
     const atPause = standIn.total();
     const shownAtPause = await answered();
     expect(shownAtPause).toBeLessThan(REQUESTS);
