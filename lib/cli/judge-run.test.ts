@@ -54,7 +54,12 @@ function query<T>(sql: string, ...args: unknown[]): T[] {
 const one = (sql: string, ...args: unknown[]) => Object.values(query<Record<string, number>>(sql, ...args)[0])[0];
 
 /** A run; each test uses its own model name, so the answer cache of another test's run does not answer it. */
-const run = (name: string, extra: string[] = [], model = 'stand-in') =>
+const run = (
+  name: string,
+  extra: string[] = [],
+  model = 'stand-in',
+  { json = true, endpoint = standIn.url, prompt = promptFile }: { json?: boolean; endpoint?: string; prompt?: string } = {},
+) =>
   concordAsync([
     'judge',
     'run',
@@ -63,12 +68,12 @@ const run = (name: string, extra: string[] = [], model = 'stand-in') =>
     '--name',
     name,
     '--endpoint',
-    standIn.url,
+    endpoint,
     '--model',
     model,
     '--prompt',
-    promptFile,
-    '--json',
+    prompt,
+    ...(json ? ['--json'] : []),
     ...extra,
   ]);
 
@@ -169,39 +174,10 @@ describe('judge run', () => {
     expect(JSON.parse(copy.out)).toMatchObject({ answered: REQUESTS, sent: 0, cached: REQUESTS, tokensIn: 0, tokensOut: 0 });
     expect(standIn.total()).toBe(before);
     // another model is another cache key: sent again
-    const other = await concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'other-model',
-      '--endpoint',
-      standIn.url,
-      '--model',
-      'another',
-      '--prompt',
-      promptFile,
-      '--json',
-      '--limit',
-      '2',
-    ]);
+    const other = await run('other-model', ['--limit', '2'], 'another');
     expect(JSON.parse(other.out)).toMatchObject({ items: 2, requests: 12, sent: 12, cached: 0 });
     // a changed configuration under an existing name is refused, not mixed into the run
-    const changed = await concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'first',
-      '--endpoint',
-      standIn.url,
-      '--model',
-      'another',
-      '--prompt',
-      promptFile,
-    ]);
+    const changed = await run('first', [], 'another', { json: false });
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('choose a new name');
   }, 60_000);
@@ -251,36 +227,10 @@ describe('judge run', () => {
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ name: 'x', user: 'Hello {{nonsense}}', answer: { json: 'winner' } }));
     const runs = one('SELECT count(*) FROM judge_runs');
-    const r1 = await concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'bad',
-      '--endpoint',
-      standIn.url,
-      '--model',
-      'm',
-      '--prompt',
-      bad,
-    ]);
+    const r1 = await run('bad', [], 'm', { json: false, prompt: bad });
     expect(r1.code).toBe(1);
     expect(r1.err).toContain('user: unknown placeholder {{nonsense}}');
-    const r2 = await concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'bad',
-      '--endpoint',
-      'file:///etc/passwd',
-      '--model',
-      'm',
-      '--prompt',
-      promptFile,
-    ]);
+    const r2 = await run('bad', [], 'm', { json: false, endpoint: 'file:///etc/passwd' });
     expect(r2.code).toBe(1);
     expect(r2.err).toContain('endpoint: must be an http:// or https:// URL');
     expect(one('SELECT count(*) FROM judge_runs')).toBe(runs);
@@ -332,22 +282,7 @@ describe('judge run', () => {
 
   it('cancels a run from another process; a cancelled run cannot be resumed', async () => {
     standIn.setDelay(200);
-    const going = concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'to-cancel',
-      '--endpoint',
-      standIn.url,
-      '--model',
-      'slow',
-      '--prompt',
-      promptFile,
-      '--concurrency',
-      '1',
-    ]);
+    const going = run('to-cancel', ['--concurrency', '1'], 'slow', { json: false });
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 50));
       if (one("SELECT count(*) FROM judge_answers a JOIN judge_runs r ON r.id = a.run_id WHERE r.name = 'to-cancel'") > 0) break;
@@ -361,20 +296,7 @@ describe('judge run', () => {
     expect(r.err).toContain('the run is cancelled');
     const s = JSON.parse(concord(['judge', 'status', 'to-cancel', '--json']).out);
     expect(s.answered).toBeLessThan(REQUESTS);
-    const again = await concordAsync([
-      'judge',
-      'run',
-      '--study',
-      study,
-      '--name',
-      'to-cancel',
-      '--endpoint',
-      standIn.url,
-      '--model',
-      'slow',
-      '--prompt',
-      promptFile,
-    ]);
+    const again = await run('to-cancel', [], 'slow', { json: false });
     expect(again.code).toBe(1);
     expect(again.err).toContain('was cancelled');
   }, 60_000);
