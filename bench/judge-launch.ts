@@ -22,7 +22,7 @@ async function main() {
   const { cliActor } = await import('@/lib/server/system/system');
   const { createStudy, setStudyCriteria } = await import('@/lib/server/studies/studies');
   const { importItems } = await import('@/lib/server/imports/imports');
-  const { launchJudgeRun, judgeRunStatus } = await import('@/lib/server/judges/judges');
+  const { launchJudgeRunAtUrl: launchJudgeRun, judgeRunStatus } = await import('@/lib/server/judges/judges');
   const { PAIRWISE_CRITERION_TEMPLATE } = await import('@/lib/validation/judge-templates');
 
   const db = getDb();

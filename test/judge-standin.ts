@@ -6,11 +6,12 @@ import type { AddressInfo } from 'node:net';
  * A local OpenAI-compatible chat-completions server for the judge runner's tests and benchmark. It answers
  * deterministically from the prompt (a verdict chosen by the prompt's hash, so both orders of one item may
  * disagree, as real judges do) and, on command, misbehaves: 429 with Retry-After, 500, an answer that never comes,
- * a closed connection, text without a verdict, truncated JSON. It counts requests per prompt hash — the same
+ * a closed connection, text without a verdict, truncated JSON, an error or an answer that quotes the request's
+ * Authorization header back (as some servers do), a page that is not a chat completion. It counts requests per prompt hash — the same
  * hash the runner stores with each answer — so a test can prove that nothing answered was sent twice.
  */
 
-export type Misbehaviour = 'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401';
+export type Misbehaviour = 'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401' | 'echo-key' | 'echo-key-answer' | 'html';
 
 export type StandIn = {
   url: string;
@@ -86,6 +87,19 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
             return;
           case '401':
             res.writeHead(401).end('{"error":"bad key"}');
+            return;
+          case 'echo-key':
+            res
+              .writeHead(401, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: { message: `Incorrect API key provided in "${req.headers.authorization ?? ''}".` } }));
+            return;
+          case 'echo-key-answer':
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(answer(`You sent ${req.headers.authorization ?? 'no key'}. {"winner": "tie"}`));
+            return;
+          case 'html':
+            res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Internal admin console: db-password=hunter2</body></html>');
             return;
           case 'hang':
             return; // never answers; the runner's time-out ends it

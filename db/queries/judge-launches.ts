@@ -47,6 +47,9 @@ export type LaunchRow = {
   studyId: number;
   name: string;
   templateId: number;
+  endpointId: number | null;
+  /** The configured endpoint's name (null for a URL named on the command line, or a removed endpoint). */
+  endpointName: string | null;
   endpoint: string;
   model: string;
   apiKeyEnv: string | null;
@@ -74,7 +77,8 @@ export type LaunchRow = {
   createdAt: number;
 };
 
-const LAUNCH_COLS = `l.run_id AS runId, r.study_id AS studyId, r.name, l.template_id AS templateId, l.endpoint, l.model,
+const LAUNCH_COLS = `l.run_id AS runId, r.study_id AS studyId, r.name, l.template_id AS templateId, l.endpoint_id AS endpointId,
+  (SELECT e.name FROM judge_endpoints e WHERE e.id = l.endpoint_id) AS endpointName, l.endpoint, l.model,
   l.api_key_env AS apiKeyEnv, l.temperature_milli AS temperatureMilli, l.max_tokens AS maxTokens, l.seed, l.samples,
   l.both_orders AS bothOrders, l.concurrency, l.item_limit AS itemLimit, l.timeout_ms AS timeoutMs,
   l.max_attempts AS maxAttempts, l.circuit_after AS circuitAfter, l.price_in AS priceIn, l.price_out AS priceOut,
@@ -112,6 +116,7 @@ export type NewLaunch = Omit<
   | 'runId'
   | 'studyId'
   | 'name'
+  | 'endpointName'
   | 'state'
   | 'reason'
   | 'requests'
@@ -140,12 +145,13 @@ export const insertLaunchedRun = (
     );
     stmt(
       db,
-      `INSERT INTO judge_launches (run_id, template_id, endpoint, model, api_key_env, temperature_milli, max_tokens, seed, samples,
+      `INSERT INTO judge_launches (run_id, template_id, endpoint_id, endpoint, model, api_key_env, temperature_milli, max_tokens, seed, samples,
          both_orders, concurrency, item_limit, timeout_ms, max_attempts, circuit_after, price_in, price_out, requests, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
     ).run(
       runId,
       l.templateId,
+      l.endpointId,
       l.endpoint,
       l.model,
       l.apiKeyEnv,

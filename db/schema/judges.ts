@@ -104,6 +104,32 @@ export const judgeTemplates = sqliteTable(
   ],
 );
 
+/**
+ * The chat-completions endpoints leads may run judges against, configured by an admin (issue 21): a lead chooses
+ * one by name and never names a URL or an environment variable. `key_env` is the NAME of the environment variable
+ * holding the endpoint's key (never its value); `models` is a JSON array of the model names leads may choose.
+ * Prices are US dollars per million tokens, as decimal text (for the cost estimate only).
+ */
+export const judgeEndpoints = sqliteTable(
+  'judge_endpoints',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    baseUrl: text('base_url').notNull(),
+    keyEnv: text('key_env'),
+    models: text('models', { mode: 'json' }).$type<string[]>().notNull(),
+    priceIn: text('price_in'),
+    priceOut: text('price_out'),
+    createdBy: integer('created_by').references(() => users.id),
+    updatedBy: integer('updated_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [uniqueIndex('judge_endpoints_name_unique').on(t.name)],
+);
+
 /** The configuration and state of a judge run launched from Concord. The API key's value is never stored. */
 export const judgeLaunches = sqliteTable(
   'judge_launches',
@@ -114,6 +140,9 @@ export const judgeLaunches = sqliteTable(
     templateId: integer('template_id')
       .notNull()
       .references(() => judgeTemplates.id),
+    // The admin-configured endpoint the run uses (null: named directly on the command line, or since removed);
+    // the runner reads its URL and key variable from there, `endpoint` and `api_key_env` keep what it was at launch.
+    endpointId: integer('endpoint_id').references(() => judgeEndpoints.id, { onDelete: 'set null' }),
     endpoint: text('endpoint').notNull(),
     model: text('model').notNull(),
     // The NAME of the environment variable holding the key, read by the runner process only.

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OVERALL, criterionIdSchema, nonEmptyText } from './common';
+import { endpointUrlSchema, keyVariableSchema } from './judge-endpoints';
 
 /*
  * Prompt templates for judges run from Concord (DESIGN "Running judges from Concord"): the template JSON, the
@@ -261,25 +262,9 @@ export function canonicalPairwise(answer: PairwiseAnswer, swapped: boolean): 'wi
 
 /* ----- launching a run ----- */
 
-const envName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be the name of an environment variable (letters, digits, _)' })
-  .max(100);
-
-export const httpUrlSchema = z
-  .string()
-  .max(2000)
-  .refine(
-    (s) => {
-      try {
-        const u = new URL(s);
-        return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an http:// or https:// URL without a user name or password' },
-  );
+// The command line's direct endpoint and key variable obey the rules of an admin-configured endpoint.
+const envName = keyVariableSchema;
+export const httpUrlSchema = endpointUrlSchema;
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);

@@ -7,6 +7,7 @@ import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
 import { rubricAlignmentReport } from '../analytics/rubric-alignment';
 import { compareRubricJudgeRuns } from './compare';
+import { createJudgeEndpoint } from './endpoints';
 import { judgeRunStatus, launchJudgeRun } from './judges';
 import { runJudge } from './runner';
 
@@ -27,6 +28,7 @@ let standIn: StandIn;
 
 beforeAll(async () => {
   standIn = await startStandIn();
+  createJudgeEndpoint(await makeUser('admin', 'admin'), { name: 'stand-in', baseUrl: standIn.url, models: ['stand-in'], priceIn: 1, priceOut: 2 });
   lead = await makeUser('lead', 'lead');
   annotator = await makeUser('ann');
   studyId = buildRubricStudy(lead, {
@@ -90,11 +92,9 @@ describe('comparing the judge runs of a rubric study', () => {
     };
     const r = launchJudgeRun(lead, studyId, {
       name: 'launched',
-      endpoint: standIn.url,
+      endpoint: 'stand-in',
       model: 'stand-in',
       template,
-      priceIn: 1,
-      priceOut: 2,
     });
     expect((await runJudge(r.runId)).state).toBe('done');
     const status = judgeRunStatus(lead, r.runId);

@@ -47,6 +47,7 @@ export type JudgeRunStatusDto = {
   /** Running, but no runner has been heard of for a while (its process died): it can be resumed. */
   stalled: boolean;
   model: string;
+  /** The admin-configured endpoint's name; its URL only for a run the command line pointed at a URL directly. */
   endpoint: string;
   template: { name: string; version: number };
   samples: number;
@@ -142,3 +143,21 @@ export type RubricJudgeComparisonDto = {
     byDimension: Record<string, RubricComparisonScoresDto>;
   })[];
 };
+
+/** An admin-configured judge endpoint as the admin's page shows it (never the key's value). */
+export type JudgeEndpointDto = {
+  id: number;
+  name: string;
+  baseUrl: string;
+  /** The NAME of the environment variable holding the key; null for an endpoint without a key. */
+  keyEnv: string | null;
+  /** Whether that variable is set in the server's environment (a run would stop at once without it). */
+  keySet: boolean;
+  models: string[];
+  priceIn: number | null;
+  priceOut: number | null;
+  updatedAt: string;
+};
+
+/** What a lead chooses from when launching a run: an endpoint by name, one of its models, and its prices. */
+export type JudgeEndpointChoiceDto = { name: string; models: string[]; priceIn: number | null; priceOut: number | null };

@@ -1,5 +1,7 @@
 import 'server-only';
+import { chatCompletionsUrl } from '@/lib/validation/judge-endpoints';
 import type { ChatMessage } from '@/lib/validation/judge-template';
+import { redactKey } from './redact';
 
 /*
  * One OpenAI-compatible chat-completions call (`POST {base}/chat/completions`, not streamed) with the platform's
@@ -40,9 +42,27 @@ export const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 30_000 };
 /** A Retry-After beyond this is not waited for here: the request counts as failed (the circuit decides the rest). */
 const MAX_RETRY_AFTER_MS = 120_000;
 
-export function chatUrl(endpoint: string) {
-  return `${endpoint.replace(/\/+$/, '')}/chat/completions`;
+/** `{base}/chat/completions`, on the base URL's path only (a query or fragment in it never reaches the request). */
+export const chatUrl = chatCompletionsUrl;
+
+/**
+ * What a failed answer says, for the reason shown to leads: an OpenAI-style error message (`{"error": {"message"}}`
+ * or `{"error": "…"}`), else only its content type and size. Any other body is not echoed: it may be any service's
+ * page (issue 21: the endpoint used to be any URL).
+ */
+function describeBody(text: string, res: Response): string {
+  try {
+    const e = (JSON.parse(text) as { error?: unknown })?.error;
+    const message = typeof e === 'string' ? e : (e as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string' && message.trim()) return `: ${message.trim().slice(0, 300)}`;
+  } catch {
+    // not JSON: described below
+  }
+  return text ? ` (${bodyShape(text, res)})` : '';
 }
+
+const bodyShape = (text: string, res: Response) =>
+  `${res.headers.get('content-type')?.split(';')[0] || 'no content type'}, ${Buffer.byteLength(text)} bytes`;
 
 /** Retry-After in ms: delta-seconds or an HTTP date; null when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
@@ -101,20 +121,21 @@ export async function chatCompletion(
         // @ts-expect-error undici's option, not in the DOM RequestInit type
         dispatcher,
       });
-      const text = await res.text();
+      // The key is taken out before anything of the answer is read, kept or shown (redact.ts).
+      const text = redactKey(await res.text(), req.apiKey);
       latencyMs = Math.round(performance.now() - started);
       if (res.ok) {
         const parsed = parseCompletion(text);
         if (parsed) return { ok: true, ...parsed, latencyMs, attempts: attempt };
-        reason = `HTTP ${res.status} with a body that is not a chat completion: ${text.slice(0, 200)}`;
+        reason = `the endpoint's answer is not a chat completion (HTTP ${res.status}, ${bodyShape(text, res)})`;
       } else if (res.status === 429 || res.status >= 500) {
-        reason = `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+        reason = `HTTP ${res.status}${describeBody(text, res)}`;
         wait = retryAfterMs(res.headers.get('retry-after'));
         if (wait !== null && wait > MAX_RETRY_AFTER_MS)
           return { ok: false, reason: `${reason} (Retry-After ${wait} ms)`, attempts: attempt, latencyMs };
       } else {
         // 400, 401, 404 …: sending it again changes nothing
-        return { ok: false, reason: `HTTP ${res.status}: ${text.slice(0, 300)}`, attempts: attempt, latencyMs };
+        return { ok: false, reason: `HTTP ${res.status}${describeBody(text, res)}`, attempts: attempt, latencyMs };
       }
     } catch (e) {
       latencyMs = Math.round(performance.now() - started);
@@ -123,7 +144,7 @@ export async function chatCompletion(
       reason =
         err.name === 'TimeoutError'
           ? `no answer within ${policy.timeoutMs} ms`
-          : `connection failed: ${err.cause?.code ?? err.cause?.message ?? err.message}`;
+          : redactKey(`connection failed: ${err.cause?.code ?? err.cause?.message ?? err.message}`, req.apiKey);
     }
     if (attempt < policy.maxAttempts) await sleep(wait ?? backoffMs(attempt, policy), signal);
   }

@@ -25,6 +25,7 @@ import {
 } from './judges';
 import { parseTemplate, planRequests } from './plan';
 import { PLAN_PAGE, countRequests, runJudge } from './runner';
+import { createJudgeEndpoint } from './endpoints';
 
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;
@@ -36,6 +37,12 @@ beforeAll(async () => {
   standIn = await startStandIn();
   lead = await makeUser('lead', 'lead');
   annotator = await makeUser('ann');
+  // Runs go to an endpoint an admin configured, chosen by name (issue 21).
+  createJudgeEndpoint(await makeUser('admin', 'admin'), {
+    name: 'stand-in',
+    baseUrl: standIn.url,
+    models: ['m', 'pause-model', 'locked-model', 'paged-m', 'rubric-m'],
+  });
   studyId = createStudy(lead, { kind: 'pairwise', name: 'Runs' }).id;
   setStudyCriteria(lead, studyId, [
     { id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?', aspects: ['Short sentences'] },
@@ -54,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 const launch = (name: string, extra: Record<string, unknown> = {}) =>
-  launchJudgeRun(lead, studyId, { name, endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
+  launchJudgeRun(lead, studyId, { name, endpoint: 'stand-in', model: 'm', template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
 
 describe('templates', () => {
   it('are versioned: an edit is a new version, an unchanged save is not, and a run records its version', () => {
@@ -89,7 +96,7 @@ describe('templates', () => {
     expect(codeOf(() => previewJudgeTemplate(annotator, studyId, PAIRWISE_CRITERION_TEMPLATE))).toBe('forbidden');
     expect(
       codeOf(() =>
-        launchJudgeRun(annotator, studyId, { name: 'x', endpoint: standIn.url, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }),
+        launchJudgeRun(annotator, studyId, { name: 'x', endpoint: 'stand-in', model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }),
       ),
     ).toBe('forbidden');
     for (const f of [judgeRunStatus, pauseJudgeRun, resumeJudgeRun, cancelJudgeRun, unreadableJudgeAnswers])
@@ -182,7 +189,7 @@ describe('a run over more items than one page of its plan', () => {
     const go = (limit?: number) =>
       launchJudgeRun(lead, big, {
         name: 'paged',
-        endpoint: standIn.url,
+        endpoint: 'stand-in',
         model: 'paged-m',
         template: PAIRWISE_CRITERION_TEMPLATE,
         concurrency: 8,
@@ -273,7 +280,7 @@ describe('a run on a rubric study', () => {
     // The stand-in answers {"winner": …}: a leakage template reading "decision" finds nothing — unreadable, not guessed.
     const unread = launchJudgeRun(lead, rubric, {
       name: 'leak',
-      endpoint: standIn.url,
+      endpoint: 'stand-in',
       model: 'rubric-m',
       template: LEAKAGE_TEMPLATE,
       samples: 2,
@@ -290,7 +297,7 @@ describe('a run on a rubric study', () => {
     };
     const read = launchJudgeRun(lead, rubric, {
       name: 'helpful',
-      endpoint: standIn.url,
+      endpoint: 'stand-in',
       model: 'rubric-m',
       template: okTemplate,
       samples: 2,

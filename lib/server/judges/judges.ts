@@ -5,13 +5,15 @@ import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import { countItems, type StudyRow } from '@/db/queries/studies';
+import { judgeLaunchByNameSchema } from '@/lib/validation/judge-launch';
 import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-template';
 import * as z from 'zod';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, forbidden, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { studyForStaff } from '../review/access';
+import { isCommandLine } from '../system/system';
 import type {
   JudgeRunStatusDto,
   JudgeTemplateDto,
@@ -20,7 +22,9 @@ import type {
   TemplatePreviewDto,
   UnreadableAnswerDto,
 } from './dto';
+import { endpointForLaunch } from './endpoints';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
+import { runnerEnvironment } from './run-endpoint';
 import { STALE_MS, countRequests, processAlive } from './runner';
 
 /*
@@ -91,12 +95,16 @@ export function previewJudgeTemplate(actor: Actor, studyId: number, body: unknow
   };
 }
 
-const launchInput = judgeLaunchSchema.extend({ template: z.unknown() });
+/** A launch by a lead: an admin-configured endpoint by name (web app and CLI). Unknown fields are refused. */
+const launchByNameInput = judgeLaunchByNameSchema.extend({ template: z.unknown() }).strict();
+/** A launch at a URL named directly, with its key variable and prices: the command line only. */
+const launchAtUrlInput = judgeLaunchSchema.extend({ template: z.unknown() });
 
 /** What must be equal for a run of the same name to be resumed rather than refused. */
 function sameRequests(l: q.LaunchRow, n: q.NewLaunch) {
   return (
     l.templateId === n.templateId &&
+    l.endpointId === n.endpointId &&
     l.endpoint === n.endpoint &&
     l.model === n.model &&
     l.apiKeyEnv === n.apiKeyEnv &&
@@ -116,8 +124,13 @@ function planSize(db: Db, study: StudyRow, template: JudgeTemplate, launch: q.Ne
   });
 }
 
+type RunParameters = z.output<typeof launchByNameInput>;
+/** Where a launch sends its requests: a configured endpoint (`id`), or a URL the command line named (`id` null). */
+type LaunchTarget = { id: number | null; label: string; url: string; keyEnv: string | null; priceIn: string | null; priceOut: string | null };
+
 /**
- * Creates the judge run `name` of a study, or resumes it when a run of that name was launched before with the same
+ * Creates the judge run `name` of a study against an admin-configured endpoint chosen by name, with one of its
+ * models (prices are the endpoint's), or resumes it when a run of that name was launched before with the same
  * template, endpoint, model and parameters (a resumed run sends only what has no answer yet). The caller then runs
  * it: the CLI in its own process, the web app in a runner process (`startJudgeRunner`).
  */
@@ -125,14 +138,43 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
-  const v = parseInput(launchInput, input);
+  const v = parseInput(launchByNameInput, input);
+  const e = endpointForLaunch(db, v.endpoint, v.model);
+  return launchAt(db, actor, study, v, { id: e.id, label: e.name, url: e.baseUrl, keyEnv: e.keyEnv, priceIn: e.priceIn, priceOut: e.priceOut });
+}
+
+/**
+ * The command line's launch at a URL it names directly, with the variable holding the key (issue 21: the CLI runs
+ * on the server with the database in hand; the web app never calls this). The URL and variable obey the rules of a
+ * configured endpoint: no query or fragment, no Concord or system variable.
+ */
+export function launchJudgeRunAtUrl(actor: Actor, studyId: number, input: unknown): LaunchResultDto {
+  if (!isCommandLine(actor)) throw forbidden('Only the command line can name an endpoint URL; choose an endpoint an admin configured.');
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  assertJudgeable(study);
+  const v = parseInput(launchAtUrlInput, input);
+  const price = (p: number | undefined) => (p === undefined ? null : String(p));
+  return launchAt(db, actor, study, v, {
+    id: null,
+    label: v.endpoint,
+    url: v.endpoint,
+    keyEnv: v.apiKeyEnv ?? null,
+    priceIn: price(v.priceIn),
+    priceOut: price(v.priceOut),
+  });
+}
+
+function launchAt(db: Db, actor: Actor, study: StudyRow, v: RunParameters, target: LaunchTarget): LaunchResultDto {
+  const studyId = study.id;
   const parsed = parseTemplateInput(v.template);
   const template = storeTemplate(db, actor, studyId, parsed);
   const launch: q.NewLaunch = {
     templateId: template.id,
-    endpoint: v.endpoint,
+    endpointId: target.id,
+    endpoint: target.url,
     model: v.model,
-    apiKeyEnv: v.apiKeyEnv ?? null,
+    apiKeyEnv: target.keyEnv,
     temperatureMilli: v.temperature === undefined ? null : Math.round(v.temperature * 1000),
     maxTokens: v.maxTokens ?? null,
     seed: v.seed ?? null,
@@ -143,8 +185,8 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
     timeoutMs: v.timeoutMs,
     maxAttempts: v.maxAttempts,
     circuitAfter: v.circuitAfter,
-    priceIn: v.priceIn === undefined ? null : String(v.priceIn),
-    priceOut: v.priceOut === undefined ? null : String(v.priceOut),
+    priceIn: target.priceIn,
+    priceOut: target.priceOut,
   };
   const existing = q.runByName(db, studyId, v.name);
   if (existing) {
@@ -172,7 +214,7 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
     action: 'judge_run.launch',
     studyId,
     objectId: runId,
-    detail: { name: v.name, model: v.model, endpoint: v.endpoint, template: template.name, version: template.version },
+    detail: { name: v.name, model: v.model, endpoint: target.label, template: template.name, version: template.version },
   });
   return { runId, name: v.name, resumed: false };
 }
@@ -259,7 +301,7 @@ function statusOf(db: Db, l: q.LaunchRow): JudgeRunStatusDto {
     reason: l.reason,
     stalled: l.state === 'running' && l.startedAt !== null && (l.heartbeatAt ?? 0) < now - STALE_MS,
     model: l.model,
-    endpoint: l.endpoint,
+    endpoint: l.endpointName ?? l.endpoint,
     template: { name: template.name, version: template.version },
     samples: l.samples,
     bothOrders: l.bothOrders === 1,
@@ -315,7 +357,8 @@ export function startJudgeRunner(runId: number): void {
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'judges', 'runner-child.ts');
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify({ runId })], {
     cwd: process.cwd(),
-    env: process.env,
+    // Only what the runner needs and the run's one key: never the server's environment (issue 21).
+    env: runnerEnvironment(getDb(), q.findLaunch(getDb(), runId) ?? { endpointId: null, endpoint: '', apiKeyEnv: null }),
     detached: true,
     stdio: 'ignore',
   });

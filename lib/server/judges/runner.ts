@@ -19,6 +19,7 @@ import {
   rubricDimensions,
   type PlannedRequest,
 } from './plan';
+import { runTarget } from './run-endpoint';
 
 /*
  * The runner: sends a launched run's requests that have no answer yet, `concurrency` at a time, and stores the
@@ -135,7 +136,10 @@ function* pendingRequests(db: Db, runId: number, study: StudyRow, template: Judg
  * Runs (or resumes) launched run `runId` in this process until every request has an answer, the run is paused or
  * cancelled, or the circuit opens. Throws `conflict` if another live process is running it.
  */
-export async function runJudge(runId: number, opts: { log?: (line: string) => void } = {}): Promise<RunOutcome> {
+export async function runJudge(
+  runId: number,
+  opts: { log?: (line: string) => void; readKey?: (variable: string) => string | undefined } = {},
+): Promise<RunOutcome> {
   const db = getDb();
   const launch = q.findLaunch(db, runId);
   if (!launch) throw notFound('That judge run');
@@ -160,9 +164,13 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   let lastFailure = '';
   let consecutive = 0;
 
-  const apiKey = launch.apiKeyEnv ? process.env[launch.apiKeyEnv] : undefined;
-  if (launch.apiKeyEnv && !apiKey) {
-    circuit = `the environment variable ${launch.apiKeyEnv} is not set in the process running the judge`;
+  // The endpoint and key variable come from the admin's configuration (run-endpoint.ts); the key from `readKey`
+  // (the runner child's one variable) or, on the command line, from the process's environment.
+  const target = runTarget(db, launch);
+  const keyEnv = target.ok ? target.keyEnv : null;
+  const apiKey = keyEnv ? (opts.readKey ?? ((v) => process.env[v]))(keyEnv) : undefined;
+  if (!target.ok || (keyEnv && !apiKey)) {
+    circuit = target.ok ? `the environment variable ${keyEnv} is not set in the process running the judge` : target.reason;
     stopDispatch = true;
   }
 
@@ -185,7 +193,7 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
 
   const policy: RetryPolicy = { timeoutMs: launch.timeoutMs, maxAttempts: launch.maxAttempts, ...DEFAULT_BACKOFF };
   const params = {
-    endpoint: launch.endpoint,
+    endpoint: target.ok ? target.url : launch.endpoint,
     model: launch.model,
     temperature: launch.temperatureMilli === null ? null : launch.temperatureMilli / 1000,
     maxTokens: launch.maxTokens,

@@ -5,6 +5,7 @@ import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
 import { startStandIn } from '@/test/judge-standin';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { createJudgeEndpoint } from '../judges/endpoints';
 import * as judges from '../judges/judges';
 import { runJudge } from '../judges/runner';
 import { addRubricJudgeRun, createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
@@ -194,9 +195,10 @@ describe('a judge run launched from Concord, seen by annotators and adjudicators
     importItems(lead, studyId, writeTemp(dir, 'blind.jsonl', items.join('\n')), 'concord');
     setStudyMembers(lead, studyId, { usernames: ['ja1', 'ja2'], adjudicator: 'jadj' });
     openStudy(lead, studyId);
+    createJudgeEndpoint(await makeUser('jadmin', 'admin'), { name: 'stand-in', baseUrl: stand.url, models: [MODEL] });
     const { runId } = judges.launchJudgeRun(lead, studyId, {
       name: RUN,
-      endpoint: stand.url,
+      endpoint: 'stand-in',
       model: MODEL,
       template: PAIRWISE_CRITERION_TEMPLATE,
     });

@@ -17,3 +17,12 @@ export function cliActor(): Actor {
     q.insertUser(db, { username: CLI_USERNAME, displayName: 'Command line', role: 'admin', passwordHash: null, active: false });
   return { id: row.id, username: row.username, displayName: row.displayName, role: 'admin' };
 }
+
+/**
+ * Whether `actor` is the command line's account: the one without a password, which no web session can carry. A
+ * setting only the server's operator may give (a judge endpoint URL named directly) is refused to anyone else.
+ */
+export function isCommandLine(actor: Actor): boolean {
+  const row = q.findUserById(getDb(), actor.id);
+  return row?.username === CLI_USERNAME && row.passwordHash === null;
+}
