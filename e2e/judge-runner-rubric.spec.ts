@@ -26,8 +26,24 @@ const TEMPLATE = {
 
 test('a lead runs a judge on a rubric study, watches it, compares it with another run and reads its alignment', async ({ page }) => {
   test.setTimeout(120_000);
-  const standIn = await startStandIn({ port: 3682, delayMs: 300 });
+  const standIn = await startStandIn({ delayMs: 300 });
   try {
+    // the endpoint is an admin's setting (here through the command line); the lead chooses it by name
+    concord([
+      'judge',
+      'endpoint',
+      'add',
+      '--name',
+      'stand-in-rubric',
+      '--url',
+      standIn.url,
+      '--models',
+      'stand-in',
+      '--price-in',
+      '3',
+      '--price-out',
+      '15',
+    ]);
     await signIn(page, 'lead');
     await page.goto(`/studies/${study}/judges`);
     await expect(page.getByRole('heading', { name: 'Judge runs' })).toBeVisible();
@@ -35,11 +51,9 @@ test('a lead runs a judge on a rubric study, watches it, compares it with anothe
 
     const form = page.getByRole('form', { name: 'Start a judge run' });
     await form.getByLabel('Run name').fill('rubric-run');
-    await form.getByLabel('Endpoint base URL').fill(standIn.url);
-    await form.getByLabel('Model', { exact: true }).fill('stand-in');
+    await form.getByLabel('Endpoint', { exact: true }).selectOption('stand-in-rubric');
+    await form.getByLabel('Model', { exact: true }).selectOption('stand-in');
     await form.getByLabel('Concurrent requests').fill('1');
-    await form.getByLabel('Price per million input tokens ($)').fill('3');
-    await form.getByLabel('Price per million output tokens ($)').fill('15');
     await form.getByRole('button', { name: 'Start run' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Started "rubric-run"' })).toBeVisible();
 

@@ -4,16 +4,20 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
-import { signIn } from './support/session';
+import { asUser, signIn } from './support/session';
 
-// A lead runs a judge from the browser against a local OpenAI-compatible stand-in: starts it, watches its
-// progress, pauses and resumes it, reads its unreadable answers, and opens the alignment dashboard on it.
+// An admin configures a local OpenAI-compatible stand-in as a judge endpoint; a lead chooses it by name and runs a
+// judge from the browser: starts it, watches its progress, pauses and resumes it, reads its unreadable answers, and
+// opens the alignment dashboard on it.
 const ITEMS = 8;
 const REQUESTS = ITEMS * 2; // overall only, both orders
 
-test('a lead starts a judge run, watches it, pauses and resumes it, and reads its alignment', async ({ page }) => {
+test('an admin configures an endpoint; a lead starts a judge run on it, watches it, pauses and resumes it, and reads its alignment', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
-  const standIn = await startStandIn({ port: 3501, delayMs: 400 });
+  const standIn = await startStandIn({ delayMs: 400 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-runner-'));
   try {
     const items = Array.from({ length: ITEMS }, (_, i) =>
@@ -29,6 +33,26 @@ test('a lead starts a judge run, watches it, pauses and resumes it, and reads it
       .id as number;
     concord(['import', 'items', '--study', String(study), path.join(dir, 'items.jsonl')]);
 
+    // The admin's page refuses an endpoint that would reach another path of a service, then adds the stand-in.
+    const admin = await asUser(browser, 'admin');
+    await admin.page.getByRole('link', { name: 'Judge endpoints' }).click();
+    const add = admin.page.getByRole('form', { name: 'New judge endpoint' });
+    await add.getByLabel('Name', { exact: true }).fill('stand-in-runner');
+    await add.getByLabel('Base URL').fill(`http://127.0.0.1:${standIn.port}/admin?x=`);
+    await add.getByLabel(/^Key environment variable/).fill('AUTH_SECRET');
+    await add.getByLabel(/^Models leads may choose/).fill('stand-in\nstand-in-large');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(add.getByText('must not have a query (?…)', { exact: false })).toBeVisible();
+    await expect(add.getByText("AUTH_SECRET cannot hold an endpoint's key", { exact: false })).toBeVisible();
+    await add.getByLabel('Base URL').fill(standIn.url);
+    await add.getByLabel(/^Key environment variable/).fill('');
+    await add.getByLabel('Price per million input tokens ($)').fill('3');
+    await add.getByLabel('Price per million output tokens ($)').fill('15');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(admin.page.getByRole('status')).toHaveText('Added stand-in-runner.');
+    await expect(admin.page.getByRole('row', { name: 'Endpoint stand-in-runner' })).toContainText('stand-in, stand-in-large');
+    await admin.context.close();
+
     await signIn(page, 'lead');
     await page.goto(`/studies/${study}/judges`);
     await expect(page.getByRole('heading', { name: 'Judge runs' })).toBeVisible();
@@ -39,21 +63,19 @@ test('a lead starts a judge run, watches it, pauses and resumes it, and reads it
     await expect(page.getByTestId('preview-user')).toContainText('How many sides has shape 3?');
     await expect(page.getByTestId('preview-user')).toContainText('Candidate reply 1:\nCount them: 3');
 
-    // a bad endpoint is refused, with the field named
+    // the lead chooses the endpoint by name and one of its models; there is no URL, key or price to enter
     const form = page.getByRole('form', { name: 'Start a judge run' });
+    await expect(form.getByLabel('Endpoint', { exact: true })).toContainText('stand-in-runner');
+    await form.getByLabel('Endpoint', { exact: true }).selectOption('stand-in-runner');
+    await expect(form.getByLabel('Model', { exact: true }).getByRole('option')).toHaveText(['stand-in', 'stand-in-large']);
+    await form.getByLabel('Model', { exact: true }).selectOption('stand-in');
+    await expect(form.getByRole('textbox', { name: /URL|environment variable|Price/ })).toHaveCount(0);
     await form.getByLabel('Run name').fill('browser-run');
-    await form.getByLabel('Endpoint base URL').fill('javascript:alert(1)');
-    await form.getByLabel('Model', { exact: true }).fill('stand-in');
     await form.getByLabel('Concurrent requests').fill('1');
-    await form.getByLabel('Price per million input tokens ($)').fill('3');
-    await form.getByLabel('Price per million output tokens ($)').fill('15');
-    await form.getByRole('button', { name: 'Start run' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'endpoint:' })).toContainText('endpoint: must be an http:// or https:// URL');
 
     // two answers will be unreadable
     standIn.misbehave('noverdict');
     standIn.misbehave('truncated');
-    await form.getByLabel('Endpoint base URL').fill(standIn.url);
     await form.getByRole('button', { name: 'Start run' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Started "browser-run"' })).toBeVisible();
 

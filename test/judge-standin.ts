@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  * hash the runner stores with each answer — so a test can prove that nothing answered was sent twice.
  */
 
-export type Misbehaviour = 'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401' | 'echo-key' | 'echo-key-answer' | 'html';
+export type Misbehaviour =
+  'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401' | 'echo-key' | 'echo-key-answer' | 'html';
 
 export type StandIn = {
   url: string;
@@ -99,7 +100,9 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
               .end(answer(`You sent ${req.headers.authorization ?? 'no key'}. {"winner": "tie"}`));
             return;
           case 'html':
-            res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Internal admin console: db-password=hunter2</body></html>');
+            res
+              .writeHead(200, { 'content-type': 'text/html' })
+              .end('<html><body>Internal admin console: db-password=hunter2</body></html>');
             return;
           case 'hang':
             return; // never answers; the runner's time-out ends it

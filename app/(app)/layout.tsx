@@ -22,9 +22,14 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             </Link>
           )}
           {actor.role === 'admin' && (
-            <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">
-              Accounts
-            </Link>
+            <>
+              <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">
+                Accounts
+              </Link>
+              <Link href="/admin/judge-endpoints" className="text-slate-600 hover:text-slate-900">
+                Judge endpoints
+              </Link>
+            </>
           )}
           <span className="ml-auto text-slate-600" data-testid="signed-in-as">
             {actor.displayName} <span className="text-slate-400">({actor.role})</span>

@@ -11,8 +11,7 @@ export const listEndpoints = (db: Db) => db.select().from(judgeEndpoints).orderB
 
 export const findEndpoint = (db: Db, id: number) => db.select().from(judgeEndpoints).where(eq(judgeEndpoints.id, id)).get();
 
-export const findEndpointByName = (db: Db, name: string) =>
-  db.select().from(judgeEndpoints).where(eq(judgeEndpoints.name, name)).get();
+export const findEndpointByName = (db: Db, name: string) => db.select().from(judgeEndpoints).where(eq(judgeEndpoints.name, name)).get();
 
 export const insertEndpoint = (db: Db, v: EndpointValues, by: number) =>
   db

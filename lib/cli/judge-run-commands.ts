@@ -100,7 +100,8 @@ export const JUDGE_RUN_COMMANDS: Command[] = [
       const atUrl = /^[a-z][a-z0-9+.-]*:/i.test(endpoint);
       if (!atUrl)
         for (const o of ['api-key-env', 'price-in', 'price-out'])
-          if (v[o] !== undefined) throw invalid(`--${o} is the endpoint's own setting; give it with --endpoint URL, or ask an admin to change "${endpoint}".`);
+          if (v[o] !== undefined)
+            throw invalid(`--${o} is the endpoint's own setting; give it with --endpoint URL, or ask an admin to change "${endpoint}".`);
       const launch = atUrl ? launchJudgeRunAtUrl : launchJudgeRun;
       const launched = launch(actor, parseStudyId(required(v, 'study')), {
         name: required(v, 'name'),

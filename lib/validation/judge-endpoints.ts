@@ -15,7 +15,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * machine and the Node process (PATH, HOME, NODE_OPTIONS …). Matched case-insensitively.
  */
 const DENIED_KEY_VARIABLES: { pattern: RegExp; why: string }[] = [
-  { pattern: /^(AUTH|NEXTAUTH)_/i, why: "it belongs to sign-in (AUTH_SECRET signs every session)" },
+  { pattern: /^(AUTH|NEXTAUTH)_/i, why: 'it belongs to sign-in (AUTH_SECRET signs every session)' },
   { pattern: /^CONCORD_/i, why: "it is one of Concord's own settings" },
   { pattern: /^(NODE|NPM|NEXT)_/i, why: 'it configures Node or Next.js' },
   {

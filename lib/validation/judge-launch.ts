@@ -7,10 +7,8 @@ import { judgeLaunchSchema } from './judge-template';
  * models. No URL, no key variable and no prices: those are the endpoint's. Unknown fields are refused, so a
  * form that still sends `apiKeyEnv` or a URL is told so rather than ignored.
  */
-export const judgeLaunchByNameSchema = judgeLaunchSchema
-  .omit({ endpoint: true, apiKeyEnv: true, priceIn: true, priceOut: true })
-  .extend({
-    endpoint: endpointNameSchema,
-    model: z.string({ error: 'Choose a model.' }).trim().min(1, { error: 'Choose a model.' }).max(200),
-  });
+export const judgeLaunchByNameSchema = judgeLaunchSchema.omit({ endpoint: true, apiKeyEnv: true, priceIn: true, priceOut: true }).extend({
+  endpoint: endpointNameSchema,
+  model: z.string({ error: 'Choose a model.' }).trim().min(1, { error: 'Choose a model.' }).max(200),
+});
 export type JudgeLaunchByNameInput = z.input<typeof judgeLaunchByNameSchema>;

@@ -28,7 +28,13 @@ let standIn: StandIn;
 
 beforeAll(async () => {
   standIn = await startStandIn();
-  createJudgeEndpoint(await makeUser('admin', 'admin'), { name: 'stand-in', baseUrl: standIn.url, models: ['stand-in'], priceIn: 1, priceOut: 2 });
+  createJudgeEndpoint(await makeUser('admin', 'admin'), {
+    name: 'stand-in',
+    baseUrl: standIn.url,
+    models: ['stand-in'],
+    priceIn: 1,
+    priceOut: 2,
+  });
   lead = await makeUser('lead', 'lead');
   annotator = await makeUser('ann');
   studyId = buildRubricStudy(lead, {

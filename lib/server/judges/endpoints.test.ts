@@ -10,13 +10,7 @@ import { DomainError } from '../errors';
 import { importItems } from '../imports/imports';
 import { createStudy, setStudyCriteria } from '../studies/studies';
 import { cliActor } from '../system/system';
-import {
-  createJudgeEndpoint,
-  deleteJudgeEndpoint,
-  judgeEndpointChoices,
-  listJudgeEndpoints,
-  updateJudgeEndpoint,
-} from './endpoints';
+import { createJudgeEndpoint, deleteJudgeEndpoint, judgeEndpointChoices, listJudgeEndpoints, updateJudgeEndpoint } from './endpoints';
 import { cancelJudgeRun, judgeRunStatus, launchJudgeRun, launchJudgeRunAtUrl, startJudgeRunner, unreadableJudgeAnswers } from './judges';
 import { KEY_REMOVED } from './redact';
 import { runJudge } from './runner';
@@ -58,7 +52,14 @@ beforeAll(async () => {
     JSON.stringify({ id: `it-${i}`, problem: `Problem ${i}`, a: { source: 'x', text: `A${i}` }, b: { source: 'y', text: `B${i}` } }),
   );
   importItems(lead, studyId, writeTemp(dir, 'items.jsonl', items.join('\n')), 'concord');
-  createJudgeEndpoint(admin, { name: 'lab', baseUrl: listener.url, keyEnv: 'JUDGE_TEST_KEY', models: 'm\nm-2', priceIn: '1.5', priceOut: '' });
+  createJudgeEndpoint(admin, {
+    name: 'lab',
+    baseUrl: listener.url,
+    keyEnv: 'JUDGE_TEST_KEY',
+    models: 'm\nm-2',
+    priceIn: '1.5',
+    priceOut: '',
+  });
 });
 afterAll(() => listener.close());
 
@@ -78,13 +79,21 @@ describe('a lead cannot make the runner send a variable of the server', () => {
       const r = fieldErrors(() => launch(`forged-${Object.values(forged).join('-')}`, forged));
       expect(r.code, JSON.stringify(forged)).toBe('invalid');
     }
-    expect(fieldErrors(() => launch('no-such', { endpoint: 'nope' })).fields).toEqual({ endpoint: 'Choose an endpoint an admin configured.' });
+    expect(fieldErrors(() => launch('no-such', { endpoint: 'nope' })).fields).toEqual({
+      endpoint: 'Choose an endpoint an admin configured.',
+    });
     expect(fieldErrors(() => launch('bad-model', { model: 'gpt-x' })).fields.model).toMatch(/^Choose one of the models of lab: m, m-2/);
     // the direct URL is the command line's, not a lead's nor a web admin's
     for (const who of [lead, admin])
       expect(
         codeOf(() =>
-          launchJudgeRunAtUrl(who, studyId, { name: 'direct', endpoint: listener.url, apiKeyEnv: 'AUTH_SECRET', model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }),
+          launchJudgeRunAtUrl(who, studyId, {
+            name: 'direct',
+            endpoint: listener.url,
+            apiKeyEnv: 'AUTH_SECRET',
+            model: 'm',
+            template: PAIRWISE_CRITERION_TEMPLATE,
+          }),
         ),
       ).toBe('forbidden');
     expect(sql().prepare('SELECT count(*) FROM judge_launches').pluck().get()).toBe(0);
@@ -92,16 +101,34 @@ describe('a lead cannot make the runner send a variable of the server', () => {
   });
 
   it('refuses AUTH_*, CONCORD_*, NODE_* and system variables as an endpoint key, at save and on the command line', () => {
-    for (const keyEnv of ['AUTH_SECRET', 'auth_secret', 'NEXTAUTH_SECRET', 'CONCORD_DB', 'CONCORD_JUDGE_API_KEY', 'NODE_OPTIONS', 'PATH', 'HOME', 'LD_PRELOAD', 'sk-abc'])
-      expect(fieldErrors(() => createJudgeEndpoint(admin, { name: `k-${keyEnv}`, baseUrl: listener.url, keyEnv, models: 'm' })).fields, keyEnv).toHaveProperty(
-        'keyEnv',
-      );
-    expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'a', baseUrl: listener.url, keyEnv: 'AUTH_SECRET', models: 'm' })).fields.keyEnv).toMatch(
-      /AUTH_SECRET cannot hold an endpoint's key: it belongs to sign-in/,
-    );
+    for (const keyEnv of [
+      'AUTH_SECRET',
+      'auth_secret',
+      'NEXTAUTH_SECRET',
+      'CONCORD_DB',
+      'CONCORD_JUDGE_API_KEY',
+      'NODE_OPTIONS',
+      'PATH',
+      'HOME',
+      'LD_PRELOAD',
+      'sk-abc',
+    ])
+      expect(
+        fieldErrors(() => createJudgeEndpoint(admin, { name: `k-${keyEnv}`, baseUrl: listener.url, keyEnv, models: 'm' })).fields,
+        keyEnv,
+      ).toHaveProperty('keyEnv');
+    expect(
+      fieldErrors(() => createJudgeEndpoint(admin, { name: 'a', baseUrl: listener.url, keyEnv: 'AUTH_SECRET', models: 'm' })).fields.keyEnv,
+    ).toMatch(/AUTH_SECRET cannot hold an endpoint's key: it belongs to sign-in/);
     expect(
       fieldErrors(() =>
-        launchJudgeRunAtUrl(cliActor(), studyId, { name: 'cli', endpoint: listener.url, apiKeyEnv: 'AUTH_SECRET', model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }),
+        launchJudgeRunAtUrl(cliActor(), studyId, {
+          name: 'cli',
+          endpoint: listener.url,
+          apiKeyEnv: 'AUTH_SECRET',
+          model: 'm',
+          template: PAIRWISE_CRITERION_TEMPLATE,
+        }),
       ).fields,
     ).toHaveProperty('apiKeyEnv');
     expect(listJudgeEndpoints(admin).map((e) => e.name)).toEqual(['lab']);
@@ -126,7 +153,9 @@ describe('a lead cannot make the runner send a variable of the server', () => {
       expect(names).not.toContain('JUDGE_TEST_KEY');
       expect(environ.join('\n')).not.toContain(AUTH_SECRET);
       expect(environ).toContain(`CONCORD_JUDGE_API_KEY=${KEY}`);
-      expect(names.every((n) => ['PATH', 'NODE_ENV', 'TZ', 'TMPDIR', 'CONCORD_DB', 'CONCORD_MIGRATIONS', 'CONCORD_JUDGE_API_KEY'].includes(n))).toBe(true);
+      expect(
+        names.every((n) => ['PATH', 'NODE_ENV', 'TZ', 'TMPDIR', 'CONCORD_DB', 'CONCORD_MIGRATIONS', 'CONCORD_JUDGE_API_KEY'].includes(n)),
+      ).toBe(true);
       // the endpoint got the admin's key, and only it
       expect([...listener.authorizations]).toEqual([`Bearer ${KEY}`]);
       cancelJudgeRun(lead, r.runId);
@@ -162,14 +191,33 @@ describe('what an endpoint answers is stored without the key', () => {
 describe('an endpoint cannot reach any path of a service', () => {
   it('refuses a base URL with a query or a fragment (even empty) or credentials, at save, on edit and on the command line', () => {
     const base = `http://127.0.0.1:${listener.port}/admin`;
-    for (const baseUrl of [`${base}?x=`, `${base}?`, `${base}#`, `${base}#x`, `http://u:p@127.0.0.1:${listener.port}/v1`, 'file:///etc/passwd'])
-      expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'ssrf', baseUrl, models: 'm' })).fields, baseUrl).toHaveProperty('baseUrl');
-    expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'ssrf', baseUrl: `${base}?x=`, models: 'm' })).fields.baseUrl).toMatch(/must not have a query/);
+    for (const baseUrl of [
+      `${base}?x=`,
+      `${base}?`,
+      `${base}#`,
+      `${base}#x`,
+      `http://u:p@127.0.0.1:${listener.port}/v1`,
+      'file:///etc/passwd',
+    ])
+      expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'ssrf', baseUrl, models: 'm' })).fields, baseUrl).toHaveProperty(
+        'baseUrl',
+      );
+    expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'ssrf', baseUrl: `${base}?x=`, models: 'm' })).fields.baseUrl).toMatch(
+      /must not have a query/,
+    );
     const lab = listJudgeEndpoints(admin).find((e) => e.name === 'lab')!;
-    expect(fieldErrors(() => updateJudgeEndpoint(admin, lab.id, { name: 'lab', baseUrl: `${base}#`, models: 'm' })).fields).toHaveProperty('baseUrl');
+    expect(fieldErrors(() => updateJudgeEndpoint(admin, lab.id, { name: 'lab', baseUrl: `${base}#`, models: 'm' })).fields).toHaveProperty(
+      'baseUrl',
+    );
     expect(
-      fieldErrors(() => launchJudgeRunAtUrl(cliActor(), studyId, { name: 'cli-ssrf', endpoint: `${base}?x=`, model: 'm', template: PAIRWISE_CRITERION_TEMPLATE }))
-        .fields,
+      fieldErrors(() =>
+        launchJudgeRunAtUrl(cliActor(), studyId, {
+          name: 'cli-ssrf',
+          endpoint: `${base}?x=`,
+          model: 'm',
+          template: PAIRWISE_CRITERION_TEMPLATE,
+        }),
+      ).fields,
     ).toHaveProperty('endpoint');
     // a loopback address is allowed: a lab's own vLLM, configured by an admin
     expect(listJudgeEndpoints(admin).find((e) => e.name === 'lab')!.baseUrl).toBe(listener.url);
@@ -195,7 +243,12 @@ describe("endpoints are an admin's", () => {
     expect(codeOf(() => createJudgeEndpoint(lead, { name: 'mine', baseUrl: listener.url, models: 'm' }))).toBe('forbidden');
     expect(judgeEndpointChoices(lead)).toEqual([{ name: 'lab', models: ['m', 'm-2'], priceIn: 1.5, priceOut: null }]);
     expect(JSON.stringify(judgeEndpointChoices(lead))).not.toMatch(/JUDGE_TEST_KEY|127\.0\.0\.1/);
-    const e = createJudgeEndpoint(admin, { name: 'spare', baseUrl: 'https://api.example.com/v1', models: 'a, b', keyEnv: 'OPENAI_API_KEY' });
+    const e = createJudgeEndpoint(admin, {
+      name: 'spare',
+      baseUrl: 'https://api.example.com/v1',
+      models: 'a, b',
+      keyEnv: 'OPENAI_API_KEY',
+    });
     expect(e).toMatchObject({ models: ['a', 'b'], keyEnv: 'OPENAI_API_KEY', keySet: false });
     expect(fieldErrors(() => createJudgeEndpoint(admin, { name: 'spare', baseUrl: listener.url, models: 'm' })).fields).toEqual({
       name: 'An endpoint of this name exists.',

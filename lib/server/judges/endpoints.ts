@@ -106,7 +106,10 @@ export function judgeEndpointChoices(actor: Actor): JudgeEndpointChoiceDto[] {
  */
 export function endpointForLaunch(db: Db, name: string, model: string): q.EndpointRow {
   const e = q.findEndpointByName(db, name);
-  if (!e) throw invalid(`No judge endpoint is named "${name}"; an admin configures them.`, { endpoint: 'Choose an endpoint an admin configured.' });
+  if (!e)
+    throw invalid(`No judge endpoint is named "${name}"; an admin configures them.`, {
+      endpoint: 'Choose an endpoint an admin configured.',
+    });
   if (!e.models.includes(model))
     throw invalid(`The endpoint "${name}" does not offer the model "${model}".`, {
       model: `Choose one of the models of ${name}: ${e.models.join(', ')}.`,

@@ -126,7 +126,14 @@ function planSize(db: Db, study: StudyRow, template: JudgeTemplate, launch: q.Ne
 
 type RunParameters = z.output<typeof launchByNameInput>;
 /** Where a launch sends its requests: a configured endpoint (`id`), or a URL the command line named (`id` null). */
-type LaunchTarget = { id: number | null; label: string; url: string; keyEnv: string | null; priceIn: string | null; priceOut: string | null };
+type LaunchTarget = {
+  id: number | null;
+  label: string;
+  url: string;
+  keyEnv: string | null;
+  priceIn: string | null;
+  priceOut: string | null;
+};
 
 /**
  * Creates the judge run `name` of a study against an admin-configured endpoint chosen by name, with one of its
@@ -140,7 +147,14 @@ export function launchJudgeRun(actor: Actor, studyId: number, input: unknown): L
   assertJudgeable(study);
   const v = parseInput(launchByNameInput, input);
   const e = endpointForLaunch(db, v.endpoint, v.model);
-  return launchAt(db, actor, study, v, { id: e.id, label: e.name, url: e.baseUrl, keyEnv: e.keyEnv, priceIn: e.priceIn, priceOut: e.priceOut });
+  return launchAt(db, actor, study, v, {
+    id: e.id,
+    label: e.name,
+    url: e.baseUrl,
+    keyEnv: e.keyEnv,
+    priceIn: e.priceIn,
+    priceOut: e.priceOut,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
+import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
 import { SHIPPED_TEMPLATES } from '@/lib/validation/judge-templates';
 import { analyticsContext, type SearchParams } from '../analytics/_lib/context';
@@ -33,7 +34,7 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
         </p>
         <h1 className="mt-1 text-2xl font-semibold">Judge runs</h1>
         <p className="text-sm text-slate-600">
-          Run an LLM judge on this study through any OpenAI-compatible endpoint, or compare runs. Verdicts appear in the dashboards as they
+          Run an LLM judge on this study through an endpoint an admin configured, or compare runs. Verdicts appear in the dashboards as they
           arrive.
         </p>
       </div>
@@ -46,6 +47,7 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           initialRuns={runs}
           templates={templates.map((t) => ({ name: t.name, version: t.version, body: JSON.stringify(JSON.parse(t.body), null, 2) }))}
           shipped={shipped}
+          endpoints={judgeEndpointChoices(actor)}
         />
       )}
       {comparison && <RunComparison comparison={comparison} />}

@@ -5,11 +5,19 @@ import { useState, useTransition } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { judgeRunsKey, judgeRunsOptions, unreadableOptions } from '@/lib/query/judges';
-import type { JudgeRunStatusDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/lib/server/judges/dto';
+import type { JudgeEndpointChoiceDto, JudgeRunStatusDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/lib/server/judges/dto';
 import { cancelRunAction, pauseRunAction, previewTemplateAction, resumeRunAction, saveTemplateAction, startRunAction } from '../actions';
 
 type Template = { name: string; version?: number; body: string };
-type Props = { studyId: number; kind: 'pairwise' | 'rubric'; initialRuns: StudyJudgeRunDto[]; templates: Template[]; shipped: Template[] };
+type Props = {
+  studyId: number;
+  kind: 'pairwise' | 'rubric';
+  initialRuns: StudyJudgeRunDto[];
+  templates: Template[];
+  shipped: Template[];
+  /** The admin-configured endpoints a run may use, by name. */
+  endpoints: JudgeEndpointChoiceDto[];
+};
 
 const btn = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm hover:bg-slate-50 disabled:opacity-50';
 const primary = 'rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50';
@@ -197,7 +205,9 @@ function Preview({ preview }: { preview: TemplatePreviewDto }) {
   );
 }
 
-export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped }: Props) {
+export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints }: Props) {
+  const [endpointName, setEndpointName] = useState(endpoints[0]?.name ?? '');
+  const endpoint = endpoints.find((e) => e.name === endpointName);
   const runs = useQuery({ ...judgeRunsOptions(studyId), initialData: initialRuns });
   const qc = useQueryClient();
   const [selected, setSelected] = useState<string[]>([]);
@@ -321,6 +331,11 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
         <h2 id="start-heading" className="text-lg font-semibold">
           Start a run
         </h2>
+        {!endpoints.length && (
+          <p className="text-sm text-amber-800" role="note">
+            No judge endpoint is configured yet: an admin adds them on the Judge endpoints page.
+          </p>
+        )}
         <form
           className="grid gap-3 sm:grid-cols-2"
           aria-label="Start a judge run"
@@ -335,15 +350,12 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
               name: text('name'),
               endpoint: text('endpoint'),
               model: text('model'),
-              apiKeyEnv: text('apiKeyEnv'),
               samples: text('samples'),
               temperature: text('temperature'),
               maxTokens: text('maxTokens'),
               seed: text('seed'),
               concurrency: text('concurrency'),
               limit: text('limit'),
-              priceIn: text('priceIn'),
-              priceOut: text('priceOut'),
               bothOrders: f.get('bothOrders') === 'on',
               template,
             };
@@ -363,20 +375,39 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
             });
           }}
         >
+          <label className="block text-sm">
+            Endpoint
+            <select
+              name="endpoint"
+              className={field}
+              value={endpointName}
+              onChange={(e) => setEndpointName(e.target.value)}
+              aria-invalid={fieldErrors.endpoint ? true : undefined}
+            >
+              {endpoints.map((e) => (
+                <option key={e.name}>{e.name}</option>
+              ))}
+            </select>
+            {fieldErrors.endpoint && <span className="text-xs text-red-700">{fieldErrors.endpoint}</span>}
+          </label>
+          <label className="block text-sm">
+            Model
+            <select key={endpointName} name="model" className={field} aria-invalid={fieldErrors.model ? true : undefined}>
+              {endpoint?.models.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+            {fieldErrors.model && <span className="text-xs text-red-700">{fieldErrors.model}</span>}
+          </label>
           {(
             [
               ['name', 'Run name', 'e.g. qwen-prompt-2'],
-              ['endpoint', 'Endpoint base URL', 'http://localhost:8000/v1'],
-              ['model', 'Model', ''],
-              ['apiKeyEnv', 'API key environment variable (name only)', 'OPENAI_API_KEY'],
               ['samples', 'Samples per request', '1'],
               ['temperature', 'Temperature', ''],
               ['maxTokens', 'Max tokens', ''],
               ['seed', 'Seed', ''],
               ['concurrency', 'Concurrent requests', '4'],
               ['limit', 'Only the first N items', ''],
-              ['priceIn', 'Price per million input tokens ($)', ''],
-              ['priceOut', 'Price per million output tokens ($)', ''],
             ] as const
           ).map(([name, label, placeholder]) => (
             <label key={name} className="block text-sm">
@@ -389,7 +420,7 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
             <input type="checkbox" name="bothOrders" defaultChecked /> Send both orders (measures position consistency)
           </label>
           <div className="sm:col-span-2">
-            <button type="submit" className={primary} disabled={pending}>
+            <button type="submit" className={primary} disabled={pending || !endpoint}>
               {pending ? 'Starting…' : 'Start run'}
             </button>
           </div>
@@ -406,8 +437,11 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped 
           </p>
         )}
         <p className="text-xs text-slate-500">
-          The key itself is never entered here: the server&apos;s runner reads it from the environment variable you name. The template in
-          the editor above is used (saved as a new version if it changed).
+          Endpoints, their models, keys and prices are configured by an admin (Judge endpoints); no key or URL is entered here.
+          {endpoint && (endpoint.priceIn !== null || endpoint.priceOut !== null)
+            ? ` ${endpoint.name} costs $${endpoint.priceIn ?? 0} per million input tokens and $${endpoint.priceOut ?? 0} per million output tokens.`
+            : ''}{' '}
+          The template in the editor above is used (saved as a new version if it changed).
         </p>
       </section>
     </div>
