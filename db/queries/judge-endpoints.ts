@@ -27,6 +27,10 @@ export const updateEndpoint = (db: Db, id: number, v: EndpointValues, by: number
     .where(eq(judgeEndpoints.id, id))
     .run().changes === 1;
 
+/** Whether some configured endpoint keeps its key in the variable `name` (the admin's list of key variables). */
+export const isEndpointKeyVariable = (db: Db, name: string) =>
+  stmt(db, 'SELECT EXISTS (SELECT 1 FROM judge_endpoints WHERE key_env = ?)').pluck().get(name) === 1;
+
 export const deleteEndpoint = (db: Db, id: number) => db.delete(judgeEndpoints).where(eq(judgeEndpoints.id, id)).run().changes === 1;
 
 /** Runs of the endpoint that are not over (running, paused, circuit open): they would lose their endpoint. */

@@ -167,6 +167,30 @@ describe('a lead cannot make the runner send a variable of the server', () => {
   }, 60_000);
 });
 
+describe('a runner the server starts for a run that names its own variable', () => {
+  it('is given no key unless the variable is on the admin list, and stops saying so', async () => {
+    process.env.UNLISTED_KEY = 'unlisted-key-value-91d0';
+    // a run the command line pointed at a URL and a variable of its own (or a lead before issue 21), resumed from the web
+    const r = launchJudgeRunAtUrl(cliActor(), studyId, {
+      name: 'unlisted',
+      endpoint: listener.url,
+      apiKeyEnv: 'UNLISTED_KEY',
+      model: 'm',
+      template: PAIRWISE_CRITERION_TEMPLATE,
+      bothOrders: false,
+    });
+    const before = listener.total();
+    startJudgeRunner(r.runId);
+    for (let i = 0; i < 300 && judgeRunStatus(lead, r.runId).state === 'running'; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({
+      state: 'circuit_open',
+      reason: 'the environment variable UNLISTED_KEY is not set in the process running the judge',
+    });
+    expect(listener.total()).toBe(before);
+    expect([...listener.authorizations].join()).not.toContain('unlisted-key-value');
+  }, 60_000);
+});
+
 describe('what an endpoint answers is stored without the key', () => {
   it('removes the key from a failure reason that quotes the Authorization header, and from an answer that does', async () => {
     listener.misbehave('echo-key-answer', 1);

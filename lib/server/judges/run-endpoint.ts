@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import { findEndpoint } from '@/db/queries/judge-endpoints';
+import { findEndpoint, isEndpointKeyVariable } from '@/db/queries/judge-endpoints';
 import type { LaunchRow } from '@/db/queries/judge-launches';
 import { databasePath } from '@/lib/env';
 import { endpointUrlRefusal, keyVariableRefusal } from '@/lib/validation/judge-endpoints';
@@ -44,8 +44,10 @@ export function runnerEnvironment(db: Db, launch: Parameters<typeof runTarget>[1
     if (value) env[name] = value;
   }
   const target = runTarget(db, launch);
-  // A refused target gets no key: the runner stops the run with the reason (it resolves the target itself).
-  if (target.ok && target.keyEnv) {
+  // A refused target gets no key: the runner stops the run with the reason (it resolves the target itself). Nor does
+  // a variable that is not on the admin's list (a run the command line, or a lead before issue 21, pointed at a
+  // variable of its own): the server hands out only the keys of configured endpoints.
+  if (target.ok && target.keyEnv && isEndpointKeyVariable(db, target.keyEnv)) {
     const key = from[target.keyEnv];
     if (key) env[RUNNER_KEY_ENV] = key;
   }

@@ -375,9 +375,11 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
             });
           }}
         >
-          <label className="block text-sm">
-            Endpoint
+          {/* Labelled by id, not by wrapping: a wrapping label's name would include the chosen option. */}
+          <div className="text-sm">
+            <label htmlFor={`run-endpoint-${studyId}`}>Endpoint</label>
             <select
+              id={`run-endpoint-${studyId}`}
               name="endpoint"
               className={field}
               value={endpointName}
@@ -389,16 +391,22 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
               ))}
             </select>
             {fieldErrors.endpoint && <span className="text-xs text-red-700">{fieldErrors.endpoint}</span>}
-          </label>
-          <label className="block text-sm">
-            Model
-            <select key={endpointName} name="model" className={field} aria-invalid={fieldErrors.model ? true : undefined}>
+          </div>
+          <div className="text-sm">
+            <label htmlFor={`run-model-${studyId}`}>Model</label>
+            <select
+              key={endpointName}
+              id={`run-model-${studyId}`}
+              name="model"
+              className={field}
+              aria-invalid={fieldErrors.model ? true : undefined}
+            >
               {endpoint?.models.map((m) => (
                 <option key={m}>{m}</option>
               ))}
             </select>
             {fieldErrors.model && <span className="text-xs text-red-700">{fieldErrors.model}</span>}
-          </label>
+          </div>
           {(
             [
               ['name', 'Run name', 'e.g. qwen-prompt-2'],
