@@ -236,6 +236,37 @@ describe('judge run', () => {
     expect(one('SELECT count(*) FROM judge_runs')).toBe(runs);
   }, 60_000);
 
+  it('refuses Concord and system variables and a URL with a query or fragment; runs on a configured endpoint by name', async () => {
+    const runs = one('SELECT count(*) FROM judge_runs');
+    for (const v of ['AUTH_SECRET', 'CONCORD_DB', 'NODE_OPTIONS', 'PATH']) {
+      const r = await run('leak', ['--api-key-env', v], 'm', { json: false });
+      expect(r.code, v).toBe(1);
+      expect(r.err).toContain(`apiKeyEnv: ${v} cannot hold an endpoint's key`);
+    }
+    for (const endpoint of [`http://127.0.0.1:${standIn.port}/admin?x=`, `http://127.0.0.1:${standIn.port}/admin#`]) {
+      const r = await run('ssrf', [], 'm', { json: false, endpoint });
+      expect(r.code, endpoint).toBe(1);
+      expect(r.err).toMatch(/endpoint: must not have a (query|fragment)/);
+    }
+    expect(one('SELECT count(*) FROM judge_runs')).toBe(runs);
+    // an endpoint as an admin configures it, then chosen by name: its key variable is used, its models are enforced
+    const add = (...args: string[]) => concord(['judge', 'endpoint', 'add', '--name', 'lab', '--models', 'named-model', ...args]);
+    expect(add('--url', `${standIn.url}?x=`).err).toContain('baseUrl: must not have a query');
+    expect(add('--url', standIn.url, '--key-env', 'AUTH_SECRET').err).toContain("keyEnv: AUTH_SECRET cannot hold an endpoint's key");
+    expect(add('--url', standIn.url, '--key-env', 'JUDGE_TEST_KEY').code).toBe(0);
+    expect(JSON.parse(concord(['judge', 'endpoint', 'list', '--json']).out)).toMatchObject([
+      { name: 'lab', keyEnv: 'JUDGE_TEST_KEY', keySet: true, models: ['named-model'] },
+    ]);
+    const refused = await run('named', ['--api-key-env', 'JUDGE_TEST_KEY'], 'named-model', { endpoint: 'lab' });
+    expect(refused.err).toContain("--api-key-env is the endpoint's own setting");
+    expect((await run('named', [], 'other-model', { endpoint: 'lab' })).err).toContain('does not offer the model "other-model"');
+    standIn.authorizations.clear();
+    const named = await run('named', ['--limit', '1'], 'named-model', { endpoint: 'lab' });
+    expect(named.code).toBe(0);
+    expect(JSON.parse(named.out)).toMatchObject({ requests: 6, answered: 6 });
+    expect([...standIn.authorizations]).toEqual([`Bearer ${SECRET}`]);
+  }, 120_000);
+
   it('loses nothing answered and sends nothing answered twice when the runner is killed with -9, then resumes', async () => {
     standIn.setDelay(25);
     const before = new Map(standIn.counts);

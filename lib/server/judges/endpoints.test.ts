@@ -206,6 +206,9 @@ describe('what an endpoint answers is stored without the key', () => {
       const stored = JSON.stringify([status, raws, cached, unreadableJudgeAnswers(lead, r.runId)]);
       expect(stored).not.toContain(KEY);
       expect(stored).not.toContain(KEY.slice(0, 12));
+      // text stored before this fix (or by a runner that did not redact) is shown without the key too
+      sql().prepare('UPDATE judge_launches SET reason = ? WHERE run_id = ?').run(`HTTP 401: bad key Bearer ${KEY}`, r.runId);
+      expect(judgeRunStatus(lead, r.runId).reason).toBe(`HTTP 401: bad key Bearer ${KEY_REMOVED}`);
     } finally {
       listener.always('ok');
     }

@@ -24,7 +24,7 @@ import type {
 } from './dto';
 import { endpointForLaunch } from './endpoints';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
-import { runnerEnvironment } from './run-endpoint';
+import { runnerEnvironment, shownTextOf } from './run-endpoint';
 import { STALE_MS, countRequests, processAlive } from './runner';
 
 /*
@@ -312,7 +312,7 @@ function statusOf(db: Db, l: q.LaunchRow): JudgeRunStatusDto {
     runId: l.runId,
     studyId: l.studyId,
     state: l.state,
-    reason: l.reason,
+    reason: l.reason === null ? null : shownTextOf(db, l)(l.reason),
     stalled: l.state === 'running' && l.startedAt !== null && (l.heartbeatAt ?? 0) < now - STALE_MS,
     model: l.model,
     endpoint: l.endpointName ?? l.endpoint,
@@ -356,10 +356,10 @@ export function listStudyJudgeRuns(actor: Actor, studyId: number): StudyJudgeRun
 /** The run's unreadable answers with the judge's raw text. Leads and admins only. */
 export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100): UnreadableAnswerDto[] {
   const db = getDb();
-  launchFor(db, actor, runId);
+  const shown = shownTextOf(db, launchFor(db, actor, runId));
   return q
     .unreadableAnswers(db, runId, limit)
-    .map((a) => ({ item: a.item, criterion: a.criterion, sample: a.sample, swapped: a.swapped === 1, raw: a.raw }));
+    .map((a) => ({ item: a.item, criterion: a.criterion, sample: a.sample, swapped: a.swapped === 1, raw: shown(a.raw) }));
 }
 
 /**

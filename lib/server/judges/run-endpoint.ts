@@ -4,6 +4,7 @@ import { findEndpoint, isEndpointKeyVariable } from '@/db/queries/judge-endpoint
 import type { LaunchRow } from '@/db/queries/judge-launches';
 import { databasePath } from '@/lib/env';
 import { endpointUrlRefusal, keyVariableRefusal } from '@/lib/validation/judge-endpoints';
+import { redactKey } from './redact';
 
 /*
  * Where a run sends its requests and which environment variable holds the key, read when its runner starts: the
@@ -31,6 +32,17 @@ export function runTarget(db: Db, launch: Pick<LaunchRow, 'endpointId' | 'endpoi
   const badKey = keyEnv === null ? null : keyVariableRefusal(keyEnv);
   if (badKey) return { ok: false, reason: `the endpoint's key variable is refused: ${badKey}` };
   return { ok: true, url, keyEnv };
+}
+
+/**
+ * Removes from a run's stored text, as it is shown, the values of the variables it names (its endpoint's and its
+ * own): text stored before answers were redacted as they arrive must not show a key either. The values are only
+ * compared here, never sent.
+ */
+export function shownTextOf(db: Db, launch: Parameters<typeof runTarget>[1], from: NodeJS.ProcessEnv = process.env) {
+  const names = new Set([launch.apiKeyEnv, launch.endpointId === null ? null : findEndpoint(db, launch.endpointId)?.keyEnv]);
+  const keys = [...names].flatMap((n) => (n && from[n] ? [from[n]] : []));
+  return (text: string) => keys.reduce((t, key) => redactKey(t, key), text);
 }
 
 /**
