@@ -137,6 +137,7 @@ function table(ids: Ids): Row[] {
   get('/studies/:id/adjudicate', 'flow study', `/studies/${F}/adjudicate`, page(404));
   get('/studies/:id/adjudicate', 'missing study', `/studies/${MISSING}/adjudicate`, page(404));
   get('/admin/users', 'accounts', '/admin/users', page(200, { lead: 404 }));
+  get('/admin/judge-endpoints', 'judge endpoints', '/admin/judge-endpoints', page(200, { lead: 404 }));
 
   /* ----- API ----- */
   get('GET /api/health', 'server', '/api/health', by(200));

@@ -292,4 +292,18 @@ describe("endpoints are an admin's", () => {
     expect(codeOf(() => deleteJudgeEndpoint(admin, lab.id))).toBe('conflict');
     cancelJudgeRun(lead, r.runId);
   });
+
+  it("takes effect on a run's next sitting: a model the admin no longer allows is not sent", async () => {
+    const lab = listJudgeEndpoints(admin).find((x) => x.name === 'lab')!;
+    const settings = { name: 'lab', baseUrl: listener.url, keyEnv: 'JUDGE_TEST_KEY', priceIn: '1.5' };
+    const r = launch('dropped-model', { model: 'm-2' });
+    updateJudgeEndpoint(admin, lab.id, { ...settings, models: 'm' });
+    try {
+      const before = listener.total();
+      expect(await runJudge(r.runId)).toEqual({ state: 'circuit_open', reason: 'the endpoint lab no longer offers the model m-2' });
+      expect(listener.total()).toBe(before);
+    } finally {
+      updateJudgeEndpoint(admin, lab.id, { ...settings, models: 'm\nm-2' });
+    }
+  });
 });

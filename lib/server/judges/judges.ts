@@ -372,7 +372,7 @@ export function startJudgeRunner(runId: number): void {
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify({ runId })], {
     cwd: process.cwd(),
     // Only what the runner needs and the run's one key: never the server's environment (issue 21).
-    env: runnerEnvironment(getDb(), q.findLaunch(getDb(), runId) ?? { endpointId: null, endpoint: '', apiKeyEnv: null }),
+    env: runnerEnvironment(getDb(), q.findLaunch(getDb(), runId) ?? { endpointId: null, endpoint: '', apiKeyEnv: null, model: '' }),
     detached: true,
     stdio: 'ignore',
   });

@@ -18,12 +18,13 @@ export const RUNNER_KEY_ENV = 'CONCORD_JUDGE_API_KEY';
 
 export type RunTarget = { ok: true; url: string; keyEnv: string | null } | { ok: false; reason: string };
 
-export function runTarget(db: Db, launch: Pick<LaunchRow, 'endpointId' | 'endpoint' | 'apiKeyEnv'>): RunTarget {
+export function runTarget(db: Db, launch: Pick<LaunchRow, 'endpointId' | 'endpoint' | 'apiKeyEnv' | 'model'>): RunTarget {
   let url = launch.endpoint;
   let keyEnv = launch.apiKeyEnv;
   if (launch.endpointId !== null) {
     const e = findEndpoint(db, launch.endpointId);
     if (!e) return { ok: false, reason: 'its judge endpoint was removed by an admin' };
+    if (!e.models.includes(launch.model)) return { ok: false, reason: `the endpoint ${e.name} no longer offers the model ${launch.model}` };
     url = e.baseUrl;
     keyEnv = e.keyEnv;
   }
