@@ -9,9 +9,10 @@ import { audit } from '../accounts/audit';
 import { conflict, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { NO_RULING, decide, needsAdjudication, outcomeLabel } from '../ground-truth/rule';
-import { getAdjudicationItem, studyForAdjudicator } from './adjudication';
+import { getAdjudicationItem, requireAdjudicable, studyForAdjudicator } from './adjudication';
 import type { AdjudicationItemDto, RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from './dto';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
+import { rubricNeedsAdjudication } from './rubric-disputes';
 import { blindRubricItem, codesOf, dimensionDto, rubricCatalog } from './rubric';
 
 /** Each dimension's label codes by reviewer slot (index 0 = Reviewer 1; −1 where that reviewer gave none). */
@@ -23,14 +24,31 @@ function codesBySlot(db: Db, itemId: number, dimensions: number) {
   return { byDimension, reviewerCount: slots.length };
 }
 
-function requireComplete(db: Db, itemId: number) {
+function isComplete(db: Db, itemId: number) {
   const states = pq.assignmentStates(db, itemId);
-  if (!states.length || states.some((s) => s.state !== 'submitted')) throw conflict('Not every reviewer has labelled this item yet.');
+  return states.length > 0 && states.every((s) => s.state === 'submitted');
 }
 
+function requireComplete(db: Db, itemId: number) {
+  if (!isComplete(db, itemId)) throw conflict('Not every reviewer has labelled this item yet.');
+}
+
+/** Whether a rubric item is complete and has a dimension for the adjudicator under the study's rule. */
+function isDisputed(db: Db, study: StudyRow, itemId: number) {
+  if (!isComplete(db, itemId)) return false;
+  const catalog = rubricCatalog(study);
+  // As the queue counts them (`rubricDisputedItems`): the labels given, a dimension nobody labelled left out.
+  return codesBySlot(db, itemId, catalog.length).byDimension.some((codes, k) => {
+    const given = codes.filter((c) => c >= 0);
+    return given.length > 0 && rubricNeedsAdjudication(given, catalog[k].labels.length, study.groundTruthRule);
+  });
+}
+
+/** The item, if it is one of the study's and the adjudicator may open it (`requireAdjudicable`); "not found" otherwise. */
 function rubricItemOf(db: Db, study: StudyRow, itemId: number) {
   const row = rq.rubricItemRow(db, itemId);
   if (!row || row.studyId !== study.id) throw notFound('That item');
+  requireAdjudicable(() => isDisputed(db, study, itemId), rq.hasRubricAdjudication(db, itemId));
   return row;
 }
 
