@@ -124,6 +124,8 @@ export type SubmissionHistoryDto = {
   kind: string;
   /** How many submissions match the search (all of them without one). */
   total: number;
+  /** The page shown, counted from 1 in pages of the asked size. */
+  page: number;
   items: SubmissionSummaryDto[];
 };
 

@@ -111,7 +111,7 @@ const HISTORY_PAGE = 50;
 
 /** What the reviewer submitted in a study, newest first, searchable by item number or the problem's text. */
 export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHistoryDto {
-  const { studyId, search, limit = HISTORY_PAGE, offset = 0 } = parseInput(historySchema, input);
+  const { studyId, search, limit = HISTORY_PAGE, page, offset = page ? (page - 1) * limit : 0 } = parseInput(historySchema, input);
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
   const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset });
@@ -120,6 +120,7 @@ export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHi
     studyName: study.name,
     kind: study.kind,
     total,
+    page: Math.floor(offset / limit) + 1,
     items: rows.map((r) => ({
       assignmentId: r.assignmentId,
       position: r.position,
