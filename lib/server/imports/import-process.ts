@@ -31,7 +31,9 @@ export function checkItemUpload(actor: Actor, studyId: number, format: string): 
   const formats: readonly string[] = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
   if (formats.includes(format)) return;
   const cli =
-    format === 'bridge' ? ' Bridge is read from its dataset directory: import it with `concord import items --format bridge`.' : '';
+    format === 'bridge'
+      ? ' Bridge is read from its dataset directory, which an upload cannot carry: import it with the command line (`concord import items --format bridge`).'
+      : '';
   throw invalid(`Unknown format "${format}" for an upload to a ${study.kind} study; use one of: ${formats.join(', ')}.${cli}`, {
     format: 'Unknown format',
   });
