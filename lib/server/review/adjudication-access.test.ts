@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
+import { refOf } from '@/test/item-refs';
 import { createRubricStudy } from '@/test/rubric-fixtures-rscreen';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { RubricItem } from '@/lib/validation/rubric';
@@ -114,7 +115,8 @@ describe('rubric', () => {
         submitAndQueue(who, { assignmentId: id, requestId: rid(), activeMs: 1, labels: labels(label) });
       }
     }
-    [item.agreed, item.disputed] = itemIds();
+    // The adjudicator names rubric items by their numbers, not row ids (docs/decisions/0012).
+    [item.agreed, item.disputed] = itemIds().map((id) => refOf(studyId, id));
   });
 
   const itemIds = () => getDb().$client.prepare('SELECT id FROM items WHERE study_id = ? ORDER BY id').pluck().all(studyId) as number[];

@@ -14,7 +14,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { parseInput } from '../parse';
 import { disputedItems, needsAdjudication } from './disputes';
-import { rubricDisputedItems } from './rubric-disputes';
+import { rubricAdjudicatorQueue } from './rubric-disputes';
 
 /**
  * The adjudicator named for the study, or staff. Anyone else learns nothing about the study. `kind` is the kind of
@@ -31,7 +31,7 @@ export function studyForAdjudicator(db: Db, actor: Actor, studyId: number, kind:
 export function getAdjudicationQueue(actor: Actor, studyId: number): AdjudicationQueueDto {
   const db = getDb();
   const study = studyForAdjudicator(db, actor, studyId, 'any');
-  const items = study.kind === 'rubric' ? rubricDisputedItems(db, study) : disputedItems(db, study);
+  const items = study.kind === 'rubric' ? rubricAdjudicatorQueue(db, study) : disputedItems(db, study);
   const open = items.filter((i) => i.resolved < i.disagreements);
   return {
     studyId,
