@@ -236,6 +236,7 @@ export type SubmissionRow = {
   assignmentId: number;
   itemId: number;
   position: number;
+  queuePosition: number;
   problem: string | null;
   submittedAt: number;
   revision: number;
@@ -247,21 +248,29 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * A reviewer's submitted assignments in a study, newest first, optionally only those whose item number is `search`
  * or whose problem contains it (case-insensitive for ASCII). Only the problem is searched: a reply's author or an
- * item's external id never decides what is found.
+ * item's external id never decides what is found. The item number is its position in the study, or with
+ * `numberBy: 'queue'` the reviewer's own queue position (rubric studies: docs/decisions/0012).
  */
-export function submissionsOf(db: Db, studyId: number, userId: number, o: { search?: string; limit: number; offset: number }) {
+export function submissionsOf(
+  db: Db,
+  studyId: number,
+  userId: number,
+  o: { search?: string; limit: number; offset: number; numberBy?: 'item' | 'queue' },
+) {
   const where = `a.user_id = ? AND a.study_id = ? AND a.state = 'submitted'`;
   const params: unknown[] = [userId, studyId];
   let filter = '';
   if (o.search) {
     const n = /^#?(\d+)$/.exec(o.search);
-    filter = ` AND (${PROBLEM_SQL} LIKE ? ESCAPE '\\'${n ? ' OR i.position = ?' : ''})`;
+    const number = o.numberBy === 'queue' ? 'a.queue_position' : 'i.position';
+    filter = ` AND (${PROBLEM_SQL} LIKE ? ESCAPE '\\'${n ? ` OR ${number} = ?` : ''})`;
     params.push(`%${likeLiteral(o.search)}%`);
     if (n) params.push(Number(n[1]));
   }
   const rows = stmt(
     db,
-    `SELECT a.id AS assignmentId, a.item_id AS itemId, i.position, substr(${PROBLEM_SQL}, 1, 240) AS problem,
+    `SELECT a.id AS assignmentId, a.item_id AS itemId, i.position, a.queue_position AS queuePosition,
+            substr(${PROBLEM_SQL}, 1, 240) AS problem,
             a.submitted_at AS submittedAt,
             (SELECT max(revision) FROM annotations n WHERE n.assignment_id = a.id) AS revision
        FROM assignments a JOIN items i ON i.id = a.item_id

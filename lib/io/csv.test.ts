@@ -43,10 +43,19 @@ describe('neutralizeCell', () => {
   it('neutralises formulas after a ; or , too, where a spreadsheet in another locale splits the cell', () => {
     expect(neutralizeCell("x;=cmd|' /C calc'!A0;y")).toBe("x;'=cmd|' /C calc'!A0;y");
     expect(neutralizeCell('a,+1;-2;@b')).toBe("a,'+1;'-2;'@b");
-    expect(neutralizeCell('a;\t=1,\r=2')).toBe("a;'\t=1,'\r=2");
+    // The CR after the comma starts a line of its own too: both get their quote.
+    expect(neutralizeCell('a;\t=1,\r=2')).toBe("a;'\t=1,'\r'=2");
     expect(neutralizeCell('=1;=2')).toBe("'=1;'=2");
     expect(neutralizeCell('hallucinated_material;other')).toBe('hallucinated_material;other');
     expect(neutralizeCell('a; =1, b')).toBe('a; =1, b');
+  });
+
+  it('neutralises formulas after a line break, where an importer that ignores quotes starts a new row', () => {
+    expect(neutralizeCell('x\n=HYPERLINK("http://evil.example","x")')).toBe('x\n\'=HYPERLINK("http://evil.example","x")');
+    expect(neutralizeCell('x\r\n+1')).toBe("x\r\n'+1");
+    expect(neutralizeCell('x\r@a\n-2')).toBe("x\r'@a\n'-2");
+    expect(neutralizeCell('x\n\t=1')).toBe("x\n'\t=1");
+    expect(neutralizeCell('first line\nsecond line')).toBe('first line\nsecond line');
   });
 
   it('leaves other strings and non-strings alone', () => {

@@ -7,14 +7,16 @@
 // Characters that make a spreadsheet read a cell as a formula (or, for tab and CR, let a formula follow);
 // see OWASP "CSV injection".
 const FORMULA_START = /^[=+\-@\t\r]/;
-// The same after a field separator: a spreadsheet set to another locale (`;` in much of Europe) or an importer
-// that ignores quotes splits a cell there, and the part after the separator starts a cell of its own.
-const FORMULA_AFTER_SEPARATOR = /([;,])(?=[=+\-@\t\r])/g;
+// The same after a field separator or a line break: a spreadsheet set to another locale (`;` in much of Europe)
+// or an importer that ignores quotes splits a cell at a separator, and reads each physical line (after CR, LF or
+// CRLF) as a row of its own; either way the part that follows starts a cell of its own.
+const FORMULA_AFTER_SEPARATOR = /([;,\r\n])(?=[=+\-@\t\r])/g;
 
 /**
  * Neutralises a string cell that a spreadsheet could execute as a formula by putting a single quote before
- * the formula: at the start of the cell, and after every `;` or `,` that a formula character follows (so that
- * `x;=cmd|' /C calc'!A0;y` becomes `x;'=cmd|' /C calc'!A0;y`). Only strings are touched: a number such as -1 is
+ * the formula: at the start of the cell, and after every `;`, `,`, CR or LF that a formula character follows (so
+ * that `x;=cmd|' /C calc'!A0;y` becomes `x;'=cmd|' /C calc'!A0;y`, and `x\n=HYPERLINK(…)` becomes
+ * `x\n'=HYPERLINK(…)`). Only strings are touched: a number such as -1 is
  * data, while the text "-1+A1" could be a formula.
  */
 export function neutralizeCell<T>(value: T): T | string {

@@ -36,6 +36,23 @@ export function externalId(maxLength: number) {
     .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' });
 }
 
+/**
+ * The highest page number a paged list accepts from a URL: far beyond any study's lists, and far below where an
+ * offset (page × page size) stops being an integer SQLite can bind.
+ */
+export const MAX_PAGE = 1_000_000;
+
+/** A page number as a URL gives it: blank is the first page; anything else a whole number from 1 to MAX_PAGE. */
+export const pageNumberSchema = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.coerce
+    .number({ error: 'must be a page number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be 1 or more' })
+    .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE.toLocaleString('en')}` })
+    .optional(),
+);
+
 export const ITEM_ID_MAX = 200;
 export const itemIdSchema = externalId(ITEM_ID_MAX);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageNumberSchema } from './common';
 import { COMMENT_MAX, FLAG_REASON_MAX } from './limits';
 
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
@@ -71,6 +72,8 @@ export const historySchema = z.object({
   search: z.string().trim().max(200, { error: 'at most 200 characters' }).optional(),
   limit: z.number().int().min(1).max(200).optional(),
   offset: z.number().int().min(0).optional(),
+  /** The page as its URL gives it (pages of `limit`); wins over `offset`. */
+  page: pageNumberSchema,
 });
 
 /** Opens one of the reviewer's submitted items again to revise it. */

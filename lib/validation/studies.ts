@@ -45,6 +45,17 @@ export const IMPORT_FORMATS = {
   rubric: ['concord', 'mrbench', 'mrbench-v1', 'aitutor-evalkit'],
 } as const;
 
+/**
+ * The item formats a file uploaded through the web may have, per study kind: Bridge is read from the dataset's
+ * directory (a file of responses per model beside the items), which one uploaded file cannot carry, so it is
+ * imported with the command line only.
+ */
+export const UPLOAD_FORMATS = {
+  flow_review: IMPORT_FORMATS.flow_review,
+  pairwise: IMPORT_FORMATS.pairwise.filter((f) => f !== 'bridge'),
+  rubric: IMPORT_FORMATS.rubric,
+} as const satisfies Record<keyof typeof IMPORT_FORMATS, readonly string[]>;
+
 /** Prior annotation formats per study kind (`mrbench`: the published gold labels, by the account `mrbench-gold`). */
 export const ANNOTATION_FORMATS = {
   pairwise: ['concord', 'pandalm'],

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
+import { DomainError } from '@/lib/server/errors';
 import { listStudiesView } from '@/lib/server/studies/studies';
 import { ProgressBar } from '@/components/ui/progress-bar';
 
@@ -24,7 +25,14 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const one = (k: string) => (typeof params[k] === 'string' ? (params[k] as string) : undefined);
   const query = { q: one('q') ?? '', kind: one('kind') || undefined, status: one('status') || undefined, sort: one('sort') || undefined };
-  const studies = listStudiesView(actor, query);
+  let studies;
+  try {
+    studies = listStudiesView(actor, query);
+  } catch (e) {
+    // A search longer than any study's name asks for a page that does not exist.
+    if (e instanceof DomainError && e.code === 'invalid') notFound();
+    throw e;
+  }
   const filtered = !!(query.q || query.kind || query.status);
   return (
     <div className="space-y-4">

@@ -2,21 +2,16 @@
 
 import { AuthError } from 'next-auth';
 import { signIn } from '@/lib/auth/config';
+import { safeNextPath } from '@/lib/auth/next-path';
 
 export type SignInState = { error?: string; username?: string };
-
-/** Only same-site paths are followed after sign-in, so a crafted link cannot send people elsewhere. */
-function safeNext(value: FormDataEntryValue | null): string {
-  const next = typeof value === 'string' ? value : '/';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
 
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
   const username = String(form.get('username') ?? '')
     .trim()
     .toLowerCase();
   try {
-    await signIn('credentials', { username, password: String(form.get('password') ?? ''), redirectTo: safeNext(form.get('next')) });
+    await signIn('credentials', { username, password: String(form.get('password') ?? ''), redirectTo: safeNextPath(form.get('next')) });
     return {};
   } catch (e) {
     if (e instanceof AuthError) {

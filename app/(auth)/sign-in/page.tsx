@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentActor } from '@/lib/auth/guards';
+import { safeNextPath } from '@/lib/auth/next-path';
 import { demoAccounts } from '@/lib/server/demo/accounts';
 import { SignInForm } from './sign-in-form';
 
@@ -16,7 +17,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
         <h1 className="text-2xl font-semibold">Concord</h1>
         <p className="mb-6 mt-1 text-sm text-slate-600">Sign in to review flows and judge tutor replies.</p>
-        <SignInForm next={typeof next === 'string' ? next : '/'} />
+        {/* Checked here too, so the form never carries a path the action would refuse. */}
+        <SignInForm next={safeNextPath(next)} />
       </div>
       {demo && (
         <section aria-labelledby="demo-accounts" className="w-full max-w-3xl rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm">

@@ -2,8 +2,11 @@ import 'server-only';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { getDb } from '@/db/client';
+import { UPLOAD_FORMATS } from '@/lib/validation/studies';
 import type { Actor } from '../actor';
-import { DomainError, type ErrorCode } from '../errors';
+import { DomainError, invalid, type ErrorCode } from '../errors';
+import { studyForStaff } from '../review/access';
 import { ImportRejected } from './import-report';
 import { importItems } from './imports';
 import type { ImportReportDto, JudgeImportReportDto } from './dto';
@@ -20,6 +23,23 @@ type ChildAnswer =
   | { ok: false; code: ErrorCode | 'internal'; message: string; fieldErrors?: Record<string, string>; details?: unknown };
 
 /**
+ * Who may upload items to the study, and in which formats (`UPLOAD_FORMATS`): checked before a byte of the upload is
+ * stored. Bridge needs its dataset's directory, which an upload cannot carry; it is named with the way to import it.
+ */
+export function checkItemUpload(actor: Actor, studyId: number, format: string): void {
+  const study = studyForStaff(getDb(), actor, studyId);
+  const formats: readonly string[] = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
+  if (formats.includes(format)) return;
+  const cli =
+    format === 'bridge'
+      ? ' Bridge is read from its dataset directory, which an upload cannot carry: import it with the command line (`concord import items --format bridge`).'
+      : '';
+  throw invalid(`Unknown format "${format}" for an upload to a ${study.kind} study; use one of: ${formats.join(', ')}.${cli}`, {
+    format: 'Unknown format',
+  });
+}
+
+/**
  * Imports items for a request of the web server. better-sqlite3 works synchronously, so a large import run in the
  * server would keep it from answering anyone until the import ended; a file above `IN_PROCESS_IMPORT_BYTES` is
  * imported by a child process instead (`import-child.ts`, same rules, same report and errors) while the server
@@ -33,6 +53,7 @@ export async function importItemsForRequest(
   filename: string,
   inProcessBytes = IN_PROCESS_IMPORT_BYTES,
 ): Promise<ImportReportDto> {
+  checkItemUpload(actor, studyId, format);
   if (fs.statSync(file).size <= inProcessBytes) return importItems(actor, studyId, file, format, filename);
   const job = JSON.stringify({ userId: actor.id, studyId, file, format, filename });
   const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'imports', 'import-child.ts');

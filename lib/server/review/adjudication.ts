@@ -14,7 +14,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { parseInput } from '../parse';
 import { disputedItems, needsAdjudication } from './disputes';
-import { rubricDisputedItems } from './rubric-disputes';
+import { rubricAdjudicatorQueue } from './rubric-disputes';
 
 /**
  * The adjudicator named for the study, or staff. Anyone else learns nothing about the study. `kind` is the kind of
@@ -31,7 +31,7 @@ export function studyForAdjudicator(db: Db, actor: Actor, studyId: number, kind:
 export function getAdjudicationQueue(actor: Actor, studyId: number): AdjudicationQueueDto {
   const db = getDb();
   const study = studyForAdjudicator(db, actor, studyId, 'any');
-  const items = study.kind === 'rubric' ? rubricDisputedItems(db, study) : disputedItems(db, study);
+  const items = study.kind === 'rubric' ? rubricAdjudicatorQueue(db, study) : disputedItems(db, study);
   const open = items.filter((i) => i.resolved < i.disagreements);
   return {
     studyId,
@@ -59,9 +59,28 @@ function labelsBySlot(db: Db, itemId: number) {
   return { byCriterion: out, reviewerCount: slots.size };
 }
 
-function requireComplete(db: Db, itemId: number) {
+function isComplete(db: Db, itemId: number) {
   const states = pq.assignmentStates(db, itemId);
-  if (!states.length || states.some((s) => s.state !== 'submitted')) throw conflict('Not every reviewer has judged this item yet.');
+  return states.length > 0 && states.every((s) => s.state === 'submitted');
+}
+
+function requireComplete(db: Db, itemId: number) {
+  if (!isComplete(db, itemId)) throw conflict('Not every reviewer has judged this item yet.');
+}
+
+/**
+ * The one rule of what an adjudicator may open: an item with something to settle, or one already ruled on. Any
+ * other item of the study is "not found", the same answer as a missing one, so its reviewers' labels stay theirs
+ * and nobody learns which items the reviewers agreed on.
+ */
+export function requireAdjudicable(disputed: () => boolean, ruled: boolean): void {
+  if (!ruled && !disputed()) throw notFound('That item');
+}
+
+/** Whether a pairwise item is complete and has a criterion for the adjudicator under the study's rule. */
+function isDisputed(db: Db, study: StudyRow, itemId: number) {
+  if (!isComplete(db, itemId)) return false;
+  return [...labelsBySlot(db, itemId).byCriterion.values()].some((labels) => needsAdjudication(labels, study.groundTruthRule));
 }
 
 export function getAdjudicationItem(actor: Actor, studyId: number, itemId: number): AdjudicationItemDto {
@@ -69,6 +88,7 @@ export function getAdjudicationItem(actor: Actor, studyId: number, itemId: numbe
   const study = studyForAdjudicator(db, actor, studyId);
   const row = pq.itemRow(db, itemId);
   if (!row || row.studyId !== studyId) throw notFound('That item');
+  requireAdjudicable(() => isDisputed(db, study, itemId), pq.hasAdjudication(db, itemId));
   requireComplete(db, itemId);
   const swapped = adjudicatorSwapped(study.seed, itemId, actor.id);
   const { criteria, ...item } = blindItem(study, itemId, swapped);
@@ -116,6 +136,7 @@ export function submitAdjudication(actor: Actor, input: unknown) {
     if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
     const row = pq.itemRow(db, itemId);
     if (!row || row.studyId !== studyId) throw notFound('That item');
+    requireAdjudicable(() => isDisputed(db, study, itemId), pq.hasAdjudication(db, itemId));
     requireComplete(db, itemId);
     const swapped = adjudicatorSwapped(study.seed, itemId, actor.id);
     const { byCriterion } = labelsBySlot(db, itemId);

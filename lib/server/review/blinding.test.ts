@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
+import { rowIdOf } from '@/test/item-refs';
 import { startStandIn } from '@/test/judge-standin';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
 import { createJudgeEndpoint } from '../judges/endpoints';
@@ -165,7 +166,8 @@ describe('rubric screens', () => {
     expect(history.items).toHaveLength(items.length);
     expect(seen.join('\n')).not.toContain('ZQXREMARK');
     // The lead's item page names them, beside the reviewer who left them.
-    const itemId = getAdjudicationQueue(adj, studyId).items[0].itemId;
+    // The adjudicator's number of the item, turned back into the row id the lead's page takes.
+    const itemId = rowIdOf(studyId, getAdjudicationQueue(adj, studyId).items[0].itemId);
     const page = getRubricItem(lead, studyId, itemId);
     expect(page.reviewers.find((r) => r.username === 'blindone')!.remarks).toMatchObject({
       flagReason: 'ZQXREMARK flag',

@@ -14,6 +14,7 @@ export type AdjudicationQueueDto = {
   resolved: number;
   currentItemId: number | null;
   nextItemId: number | null;
+  /** In a rubric study, `itemId` is the item's number and `position` its place in this list (decision 0012). */
   items: { itemId: number; position: number; disagreements: number; resolved: number }[];
 };
 
@@ -124,6 +125,8 @@ export type SubmissionHistoryDto = {
   kind: string;
   /** How many submissions match the search (all of them without one). */
   total: number;
+  /** The page shown, counted from 1 in pages of the asked size. */
+  page: number;
   items: SubmissionSummaryDto[];
 };
 
@@ -161,7 +164,9 @@ export type RubricDimensionDto = { id: string; name: string; description: string
  * the external id (ids can name the tutor) or the group key, nor any judge verdict.
  */
 export type BlindRubricItemDto = {
+  /** The item's number for reviewers and the adjudicator, not its row id, which follows the file (decision 0012). */
   itemId: number;
+  /** "Item N": the reviewer's own queue position, or the place in the adjudicator's queue; never the file position. */
   position: number;
   problem: string | null;
   history: { role: 'tutor' | 'student'; text: string }[];

@@ -111,18 +111,21 @@ const HISTORY_PAGE = 50;
 
 /** What the reviewer submitted in a study, newest first, searchable by item number or the problem's text. */
 export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHistoryDto {
-  const { studyId, search, limit = HISTORY_PAGE, offset = 0 } = parseInput(historySchema, input);
+  const { studyId, search, limit = HISTORY_PAGE, page, offset = page ? (page - 1) * limit : 0 } = parseInput(historySchema, input);
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
-  const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset });
+  // A rubric reviewer knows an item by their own queue position, never its place in the file (docs/decisions/0012).
+  const numberBy = study.kind === 'rubric' ? 'queue' : 'item';
+  const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset, numberBy });
   return {
     studyId,
     studyName: study.name,
     kind: study.kind,
     total,
+    page: Math.floor(offset / limit) + 1,
     items: rows.map((r) => ({
       assignmentId: r.assignmentId,
-      position: r.position,
+      position: numberBy === 'queue' ? r.queuePosition : r.position,
       problem: r.problem,
       submittedAt: new Date(r.submittedAt).toISOString(),
       revision: r.revision ?? 0,

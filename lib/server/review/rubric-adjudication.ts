@@ -2,16 +2,18 @@ import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import * as pq from '@/db/queries/pairwise';
 import * as rq from '@/db/queries/rubric-review';
-import type { StudyRow } from '@/db/queries/studies';
+import { findStudy, type StudyRow } from '@/db/queries/studies';
 import { submitRubricAdjudicationSchema } from '@/lib/validation/rubric-review';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { conflict, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { NO_RULING, decide, needsAdjudication, outcomeLabel } from '../ground-truth/rule';
-import { getAdjudicationItem, studyForAdjudicator } from './adjudication';
+import { getAdjudicationItem, requireAdjudicable, studyForAdjudicator } from './adjudication';
 import type { AdjudicationItemDto, RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from './dto';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
+import { itemIdOfRef } from './item-refs';
+import { rubricAdjudicatorQueue, rubricNeedsAdjudication } from './rubric-disputes';
 import { blindRubricItem, codesOf, dimensionDto, rubricCatalog } from './rubric';
 
 /** Each dimension's label codes by reviewer slot (index 0 = Reviewer 1; −1 where that reviewer gave none). */
@@ -23,28 +25,47 @@ function codesBySlot(db: Db, itemId: number, dimensions: number) {
   return { byDimension, reviewerCount: slots.length };
 }
 
-function requireComplete(db: Db, itemId: number) {
+function isComplete(db: Db, itemId: number) {
   const states = pq.assignmentStates(db, itemId);
-  if (!states.length || states.some((s) => s.state !== 'submitted')) throw conflict('Not every reviewer has labelled this item yet.');
+  return states.length > 0 && states.every((s) => s.state === 'submitted');
 }
 
+function requireComplete(db: Db, itemId: number) {
+  if (!isComplete(db, itemId)) throw conflict('Not every reviewer has labelled this item yet.');
+}
+
+/** Whether a rubric item is complete and has a dimension for the adjudicator under the study's rule. */
+function isDisputed(db: Db, study: StudyRow, itemId: number) {
+  if (!isComplete(db, itemId)) return false;
+  const catalog = rubricCatalog(study);
+  // As the queue counts them (`rubricDisputedItems`): the labels given, a dimension nobody labelled left out.
+  return codesBySlot(db, itemId, catalog.length).byDimension.some((codes, k) => {
+    const given = codes.filter((c) => c >= 0);
+    return given.length > 0 && rubricNeedsAdjudication(given, catalog[k].labels.length, study.groundTruthRule);
+  });
+}
+
+/** The item, if it is one of the study's and the adjudicator may open it (`requireAdjudicable`); "not found" otherwise. */
 function rubricItemOf(db: Db, study: StudyRow, itemId: number) {
   const row = rq.rubricItemRow(db, itemId);
   if (!row || row.studyId !== study.id) throw notFound('That item');
+  requireAdjudicable(() => isDisputed(db, study, itemId), rq.hasRubricAdjudication(db, itemId));
   return row;
 }
 
 /**
- * A disputed rubric item as its adjudicator sees it: the dialogue and reply (no source), and per dimension each
+ * A disputed rubric item as its adjudicator sees it, asked for by its number (`ref`, docs/decisions/0012): the dialogue and reply (no source), and per dimension each
  * reviewer's label as "Reviewer 1 / Reviewer 2", the ruling so far; the dimensions the rule leaves open first.
  */
-export function getRubricAdjudicationItem(actor: Actor, studyId: number, itemId: number): RubricAdjudicationItemDto {
+export function getRubricAdjudicationItem(actor: Actor, studyId: number, ref: number): RubricAdjudicationItemDto {
   const db = getDb();
   const study = studyForAdjudicator(db, actor, studyId, 'rubric');
+  const itemId = itemIdOfRef(study, ref);
   rubricItemOf(db, study, itemId);
   requireComplete(db, itemId);
   const catalog = rubricCatalog(study);
-  const { dimensions: _dimensions, ...item } = blindRubricItem(db, study, itemId);
+  const place = rubricAdjudicatorQueue(db, study).find((i) => i.itemId === ref)?.position ?? 0;
+  const { dimensions: _dimensions, ...item } = blindRubricItem(db, study, itemId, place);
   const { byDimension, reviewerCount } = codesBySlot(db, itemId, catalog.length);
   const rulings = new Map(rq.latestRubricRulings(db, itemId).map((r) => [r.dimension, r]));
   const rows = catalog.map((d, k): RubricAdjudicationDimensionDto => {
@@ -67,7 +88,10 @@ export function getRubricAdjudicationItem(actor: Actor, studyId: number, itemId:
   return { kind: 'rubric-adjudication', ...item, studyId, dimensions: rows, reviewerCount };
 }
 
-/** The adjudication view of an item of either kind of study with disagreements. */
+/**
+ * The adjudication view of an item of either kind of study with disagreements: `itemId` as the adjudicator's queue
+ * gives it (the item id in a pairwise study, the item's number in a rubric one).
+ */
 export function getAdjudicationView(actor: Actor, studyId: number, itemId: number): AdjudicationItemDto | RubricAdjudicationItemDto {
   const study = studyForAdjudicator(getDb(), actor, studyId, 'any');
   return study.kind === 'rubric' ? getRubricAdjudicationItem(actor, studyId, itemId) : getAdjudicationItem(actor, studyId, itemId);
@@ -79,8 +103,11 @@ export function getAdjudicationView(actor: Actor, studyId: number, itemId: numbe
  * to `rubric_adjudications`; the same request id again writes nothing (a conflict if it carries other rulings).
  */
 export function submitRubricAdjudication(actor: Actor, input: unknown) {
-  const { studyId, itemId, requestId, labels, rationales } = parseInput(submitRubricAdjudicationSchema, input);
+  const { studyId, itemId: ref, requestId, labels, rationales } = parseInput(submitRubricAdjudicationSchema, input);
   const db = getDb();
+  // The adjudicator names the item by its number (docs/decisions/0012); rulings are stored by item id.
+  const target = findStudy(db, studyId);
+  const itemId = target ? itemIdOfRef(target, ref) : 0;
   return inTransaction(
     db,
     () => {
@@ -93,7 +120,7 @@ export function submitRubricAdjudication(actor: Actor, input: unknown) {
       const prior = rq.rubricAdjudicationByRequest(db, actor.id, requestId);
       if (prior) {
         if (prior.itemId !== itemId || (prior.requestHash !== null && prior.requestHash !== hash)) throw conflict(DIFFERENT_SUBMISSION);
-        return { itemId, duplicate: true };
+        return { itemId: ref, duplicate: true };
       }
       const study = studyForAdjudicator(db, actor, studyId, 'rubric');
       if (study.status !== 'open') throw conflict(`The study is ${study.status}; nothing can be changed.`);
@@ -139,7 +166,7 @@ export function submitRubricAdjudication(actor: Actor, input: unknown) {
         objectId: itemId,
         detail: { dimensions: decided.map((x) => catalog[x.dimension].id) },
       });
-      return { itemId, duplicate: false };
+      return { itemId: ref, duplicate: false };
     },
     'immediate',
   );

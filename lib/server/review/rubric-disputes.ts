@@ -4,6 +4,7 @@ import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import { NO_RULING, decide, needsAdjudication } from '../ground-truth/rule';
 import type { DisputedItem } from './disputes';
+import { itemRefOf } from './item-refs';
 
 /**
  * Whether one dimension's label codes need an adjudicator under the study's rule, decided by the one ground-truth
@@ -28,4 +29,15 @@ export function rubricDisputedItems(db: Db, study: StudyRow): DisputedItem[] {
     byItem.set(row.itemId, item);
   }
   return [...byItem.values()];
+}
+
+/**
+ * The same items as the adjudicator receives them (docs/decisions/0012): each named by its number (`itemRefOf`),
+ * in the order of those numbers, and numbered 1, 2, … in that order; nothing follows the file's order.
+ */
+export function rubricAdjudicatorQueue(db: Db, study: StudyRow): DisputedItem[] {
+  return rubricDisputedItems(db, study)
+    .map((i) => ({ ...i, itemId: itemRefOf(study, i.itemId) }))
+    .sort((a, b) => a.itemId - b.itemId)
+    .map((i, k) => ({ ...i, position: k + 1 }));
 }

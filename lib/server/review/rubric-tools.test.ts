@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '@/test/errors';
+import { rowIdOf } from '@/test/item-refs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
@@ -98,34 +99,33 @@ describe('flags and comments on rubric replies', () => {
       expect(JSON.stringify(getMySubmission(r1, view.assignmentId))).not.toMatch(/cut off|Unsure/);
     }
 
-    // Leads: the item page names who flagged and why; the comment beside the other reviewer.
-    const page = getRubricItem(lead, studyId, a.itemId);
+    // Leads: the item page names who flagged and why; the comment beside the other reviewer. They go by row ids.
+    const [itemA, itemB] = [rowIdOf(studyId, a.itemId), rowIdOf(studyId, b.itemId)];
+    const page = getRubricItem(lead, studyId, itemA);
     const flagger = page.reviewers.find((r) => r.username === 'rtwo')!;
     expect(flagger.remarks.flagReason).toBe('The reply is cut off');
     expect(flagger.remarks.flaggedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(page.reviewers.find((r) => r.username === 'rone')!.remarks).toEqual({ flagReason: null, flaggedAt: null, comment: null });
-    expect(getRubricItem(lead, studyId, b.itemId).reviewers.find((r) => r.username === 'rtwo')!.remarks).toEqual({
+    expect(getRubricItem(lead, studyId, itemB).reviewers.find((r) => r.username === 'rtwo')!.remarks).toEqual({
       flagReason: null,
       flaggedAt: null,
       comment: 'Unsure about the location',
     });
     // The adjudicator is no lead: the item page is not theirs.
-    expect(codeOf(() => getRubricItem(r2, studyId, a.itemId))).toBe('forbidden');
+    expect(codeOf(() => getRubricItem(r2, studyId, itemA))).toBe('forbidden');
 
     // The flagged filter lists the flagged item only, and combines with the other filters.
     const all = listRubricItems(lead, studyId, {});
     const flagged = listRubricItems(lead, studyId, { flagged: '1' });
     expect(all.total).toBe(items.length);
-    expect(flagged.rows.map((r) => r.itemId)).toEqual([a.itemId]);
+    expect(flagged.rows.map((r) => r.itemId)).toEqual([itemA]);
     expect(flagged.total).toBe(1);
     expect(listRubricItems(lead, studyId, { flagged: '' }).total).toBe(items.length);
     expect(listRubricItems(lead, studyId, { flagged: '1', state: 'waiting' }).rows.map((r) => r.itemId)).toEqual(
-      all.rows.filter((r) => r.state === 'waiting' && r.itemId === a.itemId).map((r) => r.itemId),
+      all.rows.filter((r) => r.state === 'waiting' && r.itemId === itemA).map((r) => r.itemId),
     );
     expect(() => listRubricItems(lead, studyId, { flagged: 'maybe' })).toThrow(/flagged/);
-    expect(getFlaggedItems(lead, studyId).map((f) => [f.itemId, f.reviewer, f.reason])).toEqual([
-      [a.itemId, 'RTWO', 'The reply is cut off'],
-    ]);
+    expect(getFlaggedItems(lead, studyId).map((f) => [f.itemId, f.reviewer, f.reason])).toEqual([[itemA, 'RTWO', 'The reply is cut off']]);
 
     // A cleared flag leaves the filter.
     setFlag(r2, { assignmentId: a.assignmentId, reason: null });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
+import { refOf } from '@/test/item-refs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { addRubricJudgeRun, createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen';
 import { getRubricItem, listRubricItems } from '../studies/rubric-items';
@@ -372,7 +373,7 @@ describe('the rubric items list and item page for leads', () => {
     ]);
     expect(d.dimensions[0]).toMatchObject({ needsAdjudication: false, final: { label: 'Yes', provenance: 'agreed' }, judges: [] });
     // Judge verdicts never reach a reviewer's or the adjudicator's view.
-    expect(JSON.stringify(getRubricAdjudicationItem(adj, studyId, ruledId))).not.toContain('ZQXJUDGE reasoning');
+    expect(JSON.stringify(getRubricAdjudicationItem(adj, studyId, refOf(studyId, ruledId)))).not.toContain('ZQXJUDGE reasoning');
     expect(codeOf(() => getRubricItem(adj, studyId, ruledId))).toBe('forbidden');
   });
 });

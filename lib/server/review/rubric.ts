@@ -11,6 +11,7 @@ import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import type { BlindRubricItemDto, RubricAssignmentDto, RubricDimensionDto } from './dto';
+import { itemRefOf } from './item-refs';
 import { remarksOf } from './item-actions';
 import { submitAnnotation, type SubmitResult } from './submit';
 
@@ -26,13 +27,17 @@ export const dimensionDto = (d: RubricDimension): RubricDimensionDto => ({
   labels: [...d.labels],
 });
 
-/** The item as a reviewer may see it, field by field: no source, no external id, no group key. */
-export function blindRubricItem(db: Db, study: StudyRow, itemId: number): BlindRubricItemDto {
+/**
+ * The item as a reviewer or adjudicator may see it, field by field: no source, no external id, no group key, and
+ * nothing numbered in file order (docs/decisions/0012): the item goes by its adjudicator's number (`itemRefOf`),
+ * and `shownAs` is the number the screen shows, the person's own place for it.
+ */
+export function blindRubricItem(db: Db, study: StudyRow, itemId: number, shownAs: number): BlindRubricItemDto {
   const row = rq.rubricItemRow(db, itemId)!;
   const item = JSON.parse(row.payload) as RubricItem;
   return {
-    itemId,
-    position: row.position,
+    itemId: itemRefOf(study, itemId),
+    position: shownAs,
     problem: item.problem ?? null,
     history: (item.history ?? []).map((t) => ({ role: t.role, text: t.text })),
     reply: item.reply ? item.reply.text : null,
@@ -96,7 +101,8 @@ export function getRubricAssignment(actor: Actor, assignmentId: number): RubricA
   const groupIds = row.groupKey !== null ? rq.groupAssignmentIds(db, a.studyId, actor.id, row.groupKey) : [];
   return {
     kind: 'rubric',
-    ...blindRubricItem(db, study, a.itemId),
+    // "Item N" is the reviewer's own queue position, drawn per reviewer from the seed.
+    ...blindRubricItem(db, study, a.itemId, a.queuePosition),
     assignmentId: a.id,
     studyId: a.studyId,
     queuePosition: a.queuePosition,

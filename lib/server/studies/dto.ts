@@ -30,6 +30,8 @@ export type FlowReportDto = {
 
 export type FlowListDto = {
   total: number;
+  /** The page shown, counted from 1. */
+  page: number;
   rows: {
     itemId: number;
     externalId: string;

@@ -1,8 +1,11 @@
 import 'server-only';
+import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as fr from '@/db/queries/flow-review';
 import * as studiesQ from '@/db/queries/studies';
+import { pageNumberSchema } from '@/lib/validation/common';
 import type { Actor } from '../actor';
+import { parseInput } from '../parse';
 import { studyForStaff } from '../review/access';
 import type { FlowListDto, FlowReportDto } from './dto';
 
@@ -34,25 +37,37 @@ export function flowReport(actor: Actor, studyId: number): FlowReportDto {
   };
 }
 
-export function listFlowDecisions(
-  actor: Actor,
-  studyId: number,
-  filter: { decision?: string; reviewer?: string; search?: string; page?: number },
-): FlowListDto {
+export const FLOW_LIST_PAGE_SIZE = 50;
+
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const filterText = z.preprocess(
+  blankToUndefined,
+  z.string({ error: 'must be one text' }).trim().max(200, { error: 'must be at most 200 characters' }).optional(),
+);
+
+/** The flow list's filters as the page's URL gives them. An unknown decision shows every flow, as before. */
+const flowListFilterSchema = z.object({
+  decision: z.enum(['verify', 'truncate', 'discard', 'pending']).optional().catch(undefined),
+  reviewer: filterText,
+  search: filterText,
+  page: pageNumberSchema,
+});
+
+/** One page of a flow-review study's flows with their reviewers and decisions; a page or filter out of range is refused. */
+export function listFlowDecisions(actor: Actor, studyId: number, input: unknown): FlowListDto {
   const db = getDb();
   studyForStaff(db, actor, studyId);
-  const pageSize = 50;
-  const page = Math.max(1, Math.floor(filter.page ?? 1));
-  const decision = ['verify', 'truncate', 'discard', 'pending'].includes(filter.decision ?? '') ? filter.decision : undefined;
+  const { decision, reviewer, search, page = 1 } = parseInput(flowListFilterSchema, input);
   const { total, rows } = fr.listFlows(db, studyId, {
     decision,
-    reviewer: filter.reviewer || undefined,
-    search: filter.search?.slice(0, 200) || undefined,
-    limit: pageSize,
-    offset: (page - 1) * pageSize,
+    reviewer,
+    search,
+    limit: FLOW_LIST_PAGE_SIZE,
+    offset: (page - 1) * FLOW_LIST_PAGE_SIZE,
   });
   return {
     total,
+    page,
     rows: rows.map((r) => ({
       itemId: r.itemId,
       externalId: r.externalId,

@@ -14,7 +14,7 @@ import { RubricOverview } from './_components/rubric-overview';
 import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { ANNOTATION_FORMATS, IMPORT_FORMATS, JUDGE_IMPORT_FORMATS } from '@/lib/validation/studies';
+import { ANNOTATION_FORMATS, JUDGE_IMPORT_FORMATS, UPLOAD_FORMATS } from '@/lib/validation/studies';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
@@ -40,7 +40,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
   }
   const report = study.kind === 'flow_review' ? flowReport(actor, id) : null;
   // A Bridge import reads a folder, so it is only offered on the command line.
-  const formats = (IMPORT_FORMATS[study.kind as keyof typeof IMPORT_FORMATS] ?? []).filter((f) => f !== 'bridge');
+  const formats = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
 
   return (
     <div className="space-y-6">

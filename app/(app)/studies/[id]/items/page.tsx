@@ -60,7 +60,13 @@ export default async function ItemsPage({
       return <RubricItems study={study} sp={sp} list={null} problem={e.message} />;
     }
   }
-  const page = Math.max(1, Number(sp.page) || 1);
-  const list = listFlowDecisions(actor, id, { decision: sp.decision, reviewer: sp.reviewer, search: sp.q, page });
-  return <FlowItems study={study} sp={sp} list={list} page={page} />;
+  let list;
+  try {
+    list = listFlowDecisions(actor, id, { decision: sp.decision, reviewer: sp.reviewer, search: sp.q, page: sp.page });
+  } catch (e) {
+    // A page number out of range, or a filter too long to be one, asks for a page that does not exist.
+    if (e instanceof DomainError && e.code === 'invalid') notFound();
+    throw e;
+  }
+  return <FlowItems study={study} sp={sp} list={list} page={list.page} />;
 }

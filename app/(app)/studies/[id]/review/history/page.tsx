@@ -24,14 +24,16 @@ export default async function HistoryPage({
   if (!Number.isInteger(studyId) || studyId < 1) notFound();
   const sp = await searchParams;
   const search = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.slice(0, 200) ?? '';
-  const page = Math.max(1, Number.parseInt((Array.isArray(sp.page) ? sp.page[0] : sp.page) ?? '1', 10) || 1);
+  const asked = Array.isArray(sp.page) ? sp.page[0] : sp.page;
   let history;
   try {
-    history = getSubmissionHistory(actor, { studyId, search, limit: PAGE, offset: (page - 1) * PAGE });
+    history = getSubmissionHistory(actor, { studyId, search, limit: PAGE, page: asked });
   } catch (e) {
-    if (e instanceof DomainError && e.code === 'not_found') notFound();
+    // A page number out of range (or not a number) is a page that does not exist.
+    if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'invalid')) notFound();
     throw e;
   }
+  const page = history.page;
   const pages = Math.max(1, Math.ceil(history.total / PAGE));
   const link = (p: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
 
