@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ChatMessage } from '@/lib/validation/judge-template';
+import { MAX_RESPONSE_BYTES, capAnswer, readBodyUpTo } from './answer-limits';
 
 /*
  * One OpenAI-compatible chat-completions call (`POST {base}/chat/completions`, not streamed) with the platform's
@@ -101,11 +102,13 @@ export async function chatCompletion(
         // @ts-expect-error undici's option, not in the DOM RequestInit type
         dispatcher,
       });
-      const text = await res.text();
+      const text = await readBodyUpTo(res);
       latencyMs = Math.round(performance.now() - started);
+      if (text === null)
+        return { ok: false, reason: `the response body is larger than ${MAX_RESPONSE_BYTES} bytes`, attempts: attempt, latencyMs };
       if (res.ok) {
         const parsed = parseCompletion(text);
-        if (parsed) return { ok: true, ...parsed, latencyMs, attempts: attempt };
+        if (parsed) return { ok: true, ...parsed, text: capAnswer(parsed.text), latencyMs, attempts: attempt };
         reason = `HTTP ${res.status} with a body that is not a chat completion: ${text.slice(0, 200)}`;
       } else if (res.status === 429 || res.status >= 500) {
         reason = `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;

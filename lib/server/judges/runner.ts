@@ -5,6 +5,7 @@ import * as q from '@/db/queries/judge-launches';
 import { findStudy, type StudyRow } from '@/db/queries/studies';
 import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
+import { judgeText } from './answer-limits';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
 import {
   allowedLabels,
@@ -74,7 +75,7 @@ function storeVerdicts(db: Db, study: StudyRow, runId: number, r: PlannedRequest
 
 /** Reads an answer: the labels per criterion (canonical for pairwise) and how many criteria could not be read. */
 function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: PlannedRequest) {
-  const read = readVerdicts(template.answer, raw, r.criteria, (c) => allowedLabels(study, c), template.together);
+  const read = readVerdicts(template.answer, judgeText(raw), r.criteria, (c) => allowedLabels(study, c), template.together);
   if (study.kind === 'rubric') return { verdicts: read, unreadable: r.criteria.length - Object.keys(read).length };
   const verdicts: Record<string, string> = {};
   for (const [c, v] of Object.entries(read)) verdicts[c] = canonicalPairwise(v as PairwiseAnswer, r.swapped);
