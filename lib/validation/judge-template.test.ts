@@ -73,7 +73,9 @@ describe('judge templates', () => {
       expect(issues(p), p).toEqual([expect.stringMatching(/^answer\.pattern: uses lookaround .*linear time/)]);
     for (const p of ['(a)\\1', '(?<v>a)\\k<v>'])
       expect(issues(p), p).toEqual([expect.stringMatching(/^answer\.pattern: uses a backreference .*linear time/)]);
-    expect(issues('(first|second')).toEqual([expect.stringMatching(/^answer\.pattern: is not a valid RE2 regular expression: missing closing \)/)]);
+    expect(issues('(first|second')).toEqual([
+      expect.stringMatching(/^answer\.pattern: is not a valid RE2 regular expression: missing closing \)/),
+    ]);
     expect(issues('^(a+)+$')).toEqual([]); // nested repetition is fine: it runs in linear time
   });
 

@@ -154,8 +154,15 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   const queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
   q.setLaunchCounts(db, runId, total, 0);
 
-  const stopAll = new AbortController(); // cancel: in-flight requests are abandoned
+  const stopAll = new AbortController(); // cancel, SIGTERM: in-flight requests are abandoned
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
+  // `judge cancel` and the web app's cancel end the runner with SIGTERM (runner-process.ts): stop at once, storing
+  // nothing more if the run was cancelled (`flush` checks), what has arrived otherwise.
+  const terminate = () => {
+    stopDispatch = true;
+    stopAll.abort();
+  };
+  process.on('SIGTERM', terminate);
   let circuit: string | null = null;
   let failed = 0;
   let lastFailure = '';
@@ -266,8 +273,14 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     const batch = uncommitted;
     uncommitted = [];
     if (!batch.length) return;
+    let cancelled = false;
     try {
       q.inOneTransaction(db, () => {
+        // Checked in the transaction that would write: once a lead's cancel has committed, no verdict follows it.
+        if (q.launchState(db, runId) === 'cancelled') {
+          cancelled = true;
+          return;
+        }
         for (const { answer, request, key } of batch)
           q.insertAnswerInTransaction(db, answer, () => {
             if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
@@ -278,6 +291,10 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
       if (last || !isBusy(e)) throw e;
       uncommitted = batch.concat(uncommitted);
       retrying ??= setTimeout(() => ((retrying = null), flush()), BUSY_RETRY_MS);
+      return;
+    }
+    if (cancelled) {
+      terminate();
       return;
     }
     stored += batch.length;
@@ -293,18 +310,24 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   const progress = opts.log
     ? setInterval(() => opts.log!(`${launch.name}: ${answeredBefore + stored} of ${total} answered, ${failed} failed`), 2_000)
     : null;
-  try {
-    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
-  } finally {
+  async function flushAll() {
     if (flushing) clearTimeout(flushing);
     if (retrying) clearTimeout(retrying);
+    flushing = retrying = null;
     for (let attempt = 1; ; attempt++) {
       flush(attempt === FINAL_FLUSH_ATTEMPTS);
       if (!uncommitted.length) break;
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
+  } finally {
+    await flushAll();
     clearInterval(watch);
     if (progress) clearInterval(progress);
+    process.off('SIGTERM', terminate);
     await agent.close().catch(() => {});
   }
   q.setLaunchCounts(db, runId, total, failed);
