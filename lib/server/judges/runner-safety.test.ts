@@ -10,11 +10,12 @@ import { importItems } from '../imports/imports';
 import { createStudy, setStudyCriteria } from '../studies/studies';
 import { MAX_ANSWER_CHARS, MAX_RESPONSE_BYTES } from './answer-limits';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent } from './http';
-import { cancelJudgeRun, launchJudgeRun, startJudgeRunner } from './judges';
+import { cancelJudgeRun, judgeRunStatus, launchJudgeRun, pauseJudgeRun, resumeJudgeRun, startJudgeRunner } from './judges';
 import { runJudge } from './runner';
 import { processGone } from './runner-process';
 
-// Issue 21, point 3: a judge's answer cannot flood its runner, and a cancel ends the runner process. The runners here are real processes (runner-child.ts,
+// Issue 21, points 3 and 8: a judge's answer cannot hang or flood its runner, a cancel ends the runner process, and
+// a resume soon after a pause always leaves one live runner. The runners here are real processes (runner-child.ts,
 // started as the web app starts them) against a local stand-in that holds its answers until the test lets them go.
 
 const { dir } = useTestDatabase();
@@ -155,4 +156,27 @@ describe('cancel', () => {
     expect(processGone(stuck.pid!)).toBe(true);
     await gone;
   }, 30_000);
+});
+
+describe('resume soon after pause', () => {
+  it('while the paused runner still waits for slow answers: that runner goes on, and the run is done', async () => {
+    standIn.hold();
+    const r = launch('pause-resume', { limit: 2, concurrency: 2 });
+    const first = runner(r.runId);
+    await until('the runner claims the run with 2 requests in flight', () => launchRow(r.runId).pid === first.pid && standIn.held() === 2);
+    pauseJudgeRun(lead, r.runId);
+    const paused = Date.now();
+    // the runner has read 'paused' once a heartbeat begun after the pause is stored (it reads the state after it)
+    await until('the runner sees the pause', () => (launchRow(r.runId).beat ?? 0) > paused);
+    // What the web app's resume does: the run is set running and a runner started, which finds the first one alive.
+    resumeJudgeRun(lead, r.runId);
+    const second = runner(r.runId);
+    await second.exited;
+    // Only now do the slow answers come: the first runner stores them and must not leave the run without a runner.
+    standIn.releaseHeld();
+    await until('the run to be done', () => launchRow(r.runId).state !== 'running', 30_000);
+    expect(judgeRunStatus(lead, r.runId)).toMatchObject({ state: 'done', requests: 8, answered: 8, sent: 8 });
+    await first.exited;
+    expect(launchRow(r.runId).pid).toBeNull();
+  }, 60_000);
 });

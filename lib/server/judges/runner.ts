@@ -151,11 +151,13 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   // The plan is read a page of items at a time, never held whole: memory stays the same for any study size.
   const total = countRequests(db, study, template, launch.itemLimit, planOpts);
   const answeredBefore = q.answerCount(db, runId);
-  const queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+  let queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
   q.setLaunchCounts(db, runId, total, 0);
 
   const stopAll = new AbortController(); // cancel, SIGTERM: in-flight requests are abandoned
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
+  // A run paused (or cancelled) before this runner got to it: nothing is sent.
+  if (q.launchState(db, runId) !== 'running') stopDispatch = true;
   // `judge cancel` and the web app's cancel end the runner with SIGTERM (runner-process.ts): stop at once, storing
   // nothing more if the run was cancelled (`flush` checks), what has arrived otherwise.
   const terminate = () => {
@@ -322,7 +324,17 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   }
 
   try {
-    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
+    for (;;) {
+      const left = total - q.answerCount(db, runId);
+      await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, left)) }, worker));
+      await flushAll();
+      if (!stopDispatch || circuit || stopAll.signal.aborted) break;
+      // Paused: the requests in flight have drained. The run goes back unless a lead resumed it meanwhile; then the
+      // runner that resume started has found this one alive and left, so this one goes on (issue 21, point 8).
+      if (q.releaseUnlessRunning(db, runId, pid)) break;
+      stopDispatch = false;
+      queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+    }
   } finally {
     await flushAll();
     clearInterval(watch);
