@@ -158,13 +158,10 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
   // A run paused (or cancelled) before this runner got to it: nothing is sent.
   if (q.launchState(db, runId) !== 'running') stopDispatch = true;
-  // `judge cancel` and the web app's cancel end the runner with SIGTERM (runner-process.ts): stop at once, storing
-  // nothing more if the run was cancelled (`flush` checks), what has arrived otherwise.
   const terminate = () => {
     stopDispatch = true;
     stopAll.abort();
   };
-  process.on('SIGTERM', terminate);
   let circuit: string | null = null;
   let failed = 0;
   let lastFailure = '';
@@ -323,6 +320,9 @@ export async function runJudge(runId: number, opts: { log?: (line: string) => vo
     }
   }
 
+  // `judge cancel` and the web app's cancel end the runner with SIGTERM (runner-process.ts): stop at once, storing
+  // nothing more if the run was cancelled (`flush` checks), what has arrived otherwise.
+  process.on('SIGTERM', terminate);
   try {
     for (;;) {
       const left = total - q.answerCount(db, runId);
