@@ -32,18 +32,29 @@ export function processGone(pid: number): boolean {
 }
 
 /**
- * Whether `pid` is a Concord judge runner (the server's runner-child.ts or the CLI running `judge run`), so that a
- * pid reused by another program since the claim was written is never signalled. Where /proc cannot tell, only a
- * runner heard from within `staleMs` is taken for one.
+ * Whether `pid` is the Concord judge runner of this run — the server's runner-child.ts started for `runId`, or the
+ * CLI's `judge run --name NAME` — so that a pid reused since the claim was written (by another program, or by the
+ * runner of another run) is never signalled. Where /proc cannot tell, only a runner heard from within `staleMs` is
+ * taken for it.
  */
-function isRunner(pid: number, heartbeatAt: number | null, staleMs: number): boolean {
-  let cmdline: string;
+function isRunnerOf(pid: number, run: { runId: number; name: string }, heartbeatAt: number | null, staleMs: number): boolean {
+  let args: string[];
   try {
-    cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
     return (heartbeatAt ?? 0) >= Date.now() - staleMs;
   }
-  return /runner-child\.ts|cli[/\\]main\.ts/.test(cmdline);
+  const child = args.findIndex((a) => /runner-child\.ts$/.test(a));
+  if (child >= 0) {
+    try {
+      return (JSON.parse(args[child + 1] ?? '') as { runId?: unknown }).runId === run.runId;
+    } catch {
+      return false;
+    }
+  }
+  const cli = args.findIndex((a) => /cli[/\\]main\.ts$/.test(a));
+  if (cli < 0 || args[cli + 1] !== 'judge' || args[cli + 2] !== 'run') return false;
+  return args.some((a, i) => a === `--name=${run.name}` || (a === '--name' && args[i + 1] === run.name));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,13 +76,13 @@ export type RunnerEnd = 'none' | 'gone' | 'elsewhere' | 'still-running';
  * itself, whose `runJudge` stops at its next heartbeat).
  */
 export async function endRunnerProcess(
-  claim: { ownerPid: number | null; ownerHost: string | null; heartbeatAt: number | null },
+  claim: { runId: number; name: string; ownerPid: number | null; ownerHost: string | null; heartbeatAt: number | null },
   staleMs: number,
 ): Promise<RunnerEnd> {
   const pid = claim.ownerPid;
   if (pid === null || pid === process.pid) return 'none';
   if (claim.ownerHost !== os.hostname()) return 'elsewhere';
-  if (processGone(pid) || !isRunner(pid, claim.heartbeatAt, staleMs)) return 'none';
+  if (processGone(pid) || !isRunnerOf(pid, claim, claim.heartbeatAt, staleMs)) return 'none';
   const signal = (s: NodeJS.Signals) => {
     try {
       process.kill(pid, s);

@@ -143,7 +143,13 @@ describe('cancel', () => {
     // A runner-child process whose event loop never turns: it claimed the run, then stopped beating.
     const stuck = spawn(
       process.execPath,
-      ['-e', "process.on('SIGTERM', () => {}); process.stdout.write('stuck\\n'); for (;;) {}", '--', 'runner-child.ts'],
+      [
+        '-e',
+        "process.on('SIGTERM', () => {}); process.stdout.write('stuck\\n'); for (;;) {}",
+        '--',
+        '/x/lib/server/judges/runner-child.ts',
+        JSON.stringify({ runId: r.runId }),
+      ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     children.push(stuck);
@@ -156,6 +162,29 @@ describe('cancel', () => {
     expect(processGone(stuck.pid!)).toBe(true);
     await gone;
   }, 30_000);
+
+  it("leaves alone a process that took the claim's pid since: another run's runner is not signalled", async () => {
+    const r = launch('cancel-reused-pid', { limit: 1 });
+    const other = spawn(
+      process.execPath,
+      [
+        '-e',
+        "process.stdout.write('up\\n'); setInterval(() => {}, 1000)",
+        '--',
+        '/x/lib/server/judges/runner-child.ts',
+        '{"runId":999999}',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    children.push(other);
+    await new Promise((resolve) => other.stdout.once('data', resolve));
+    sql()
+      .prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ?, started_at = ? WHERE run_id = ?')
+      .run(other.pid, os.hostname(), Date.now(), Date.now(), r.runId);
+    expect((await cancelJudgeRun(lead, r.runId)).state).toBe('cancelled');
+    expect(processGone(other.pid!)).toBe(false);
+    other.kill('SIGKILL');
+  });
 });
 
 describe('resume soon after pause', () => {
