@@ -80,10 +80,11 @@ test('a backtracking answer pattern is refused at save, and Cancel ends the runn
 
     const run = page.getByRole('listitem', { name: 'Judge run cancel-me' });
     page.once('dialog', (d) => void d.accept());
-    // The cancel's server action (the page's poll may show 'cancelled' from the database before it has returned).
+    // The response of the cancel's server action, sent once the action has returned (the page's poll may show
+    // 'cancelled' from the database before that; the body itself may be cut short by the page's refresh).
     const cancelled = page.waitForResponse((r) => r.request().method() === 'POST' && !!r.request().headers()['next-action']);
     await run.getByRole('button', { name: 'Cancel' }).click();
-    await (await cancelled).finished();
+    await cancelled;
     // the action has returned: the runner process is gone by then
     expect(processGone(pid)).toBe(true);
     await expect(run.getByTestId('run-state')).toHaveText('cancelled');
