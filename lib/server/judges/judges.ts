@@ -316,7 +316,8 @@ export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100)
 /**
  * Starts the runner of a run in a process of its own, detached from the web server: it goes on when the page is
  * closed and when the server stops, and stores each answer as it comes. A second runner for the same run is
- * refused by the run's claim (`claimLaunch`), so starting one twice is harmless.
+ * refused by the run's claim (`claimLaunch`), so starting one twice is harmless. Returns the process, whose pid the
+ * run's claim then holds (tests wait for its exit).
  */
 export function startJudgeRunner(runId: number): ChildProcess {
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'judges', 'runner-child.ts');
