@@ -7,12 +7,18 @@ import type { AddressInfo } from 'node:net';
  * deterministically from the prompt (a verdict chosen by the prompt's hash, so both orders of one item may
  * disagree, as real judges do) and, on command, misbehaves: 429 with Retry-After, 500, an answer that never comes,
  * a closed connection, text without a verdict, truncated JSON, an error or an answer that quotes the request's
- * Authorization header back (as some servers do), a page that is not a chat completion. It counts requests per prompt hash — the same
- * hash the runner stores with each answer — so a test can prove that nothing answered was sent twice.
+ * Authorization header back (as some servers do), a page that is not a chat completion, an answer of
+ * HUGE_ANSWER_CHARS characters, a body that never ends. It can also hold every answer until the test lets them go
+ * (`hold`/`releaseHeld`). It counts requests per prompt hash — the same hash the runner stores with each answer — so
+ * a test can prove that nothing answered was sent twice.
  */
 
 export type Misbehaviour =
-  'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401' | 'echo-key' | 'echo-key-answer' | 'html';
+  | 'ok' | '429' | '500' | 'hang' | 'close' | 'noverdict' | 'truncated' | '401'
+  | 'echo-key' | 'echo-key-answer' | 'html' | 'huge' | 'endless';
+
+/** The length of a 'huge' answer: reasoning of this many characters, then the verdict. */
+export const HUGE_ANSWER_CHARS = 300_000;
 
 export type StandIn = {
   url: string;
@@ -22,6 +28,12 @@ export type StandIn = {
   /** Every request from now on behaves so (until `always('ok')`). */
   always(kind: Misbehaviour): void;
   setDelay(ms: number): void;
+  /** From now on, answers wait (the requests stay in flight) until `releaseHeld`. */
+  hold(): void;
+  /** Sends every answer held and stops holding. */
+  releaseHeld(): void;
+  /** How many requests are waiting for `releaseHeld`. */
+  held(): number;
   /** Requests seen per prompt hash (sha256 of the messages' JSON), answered or not. */
   counts: Map<string, number>;
   /** Times (ms) at which requests arrived, in order. */
@@ -41,6 +53,8 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
   const queue: { kind: Misbehaviour; retryAfter?: string }[] = [];
   let standing: Misbehaviour = 'ok';
   let delay = opts.delayMs ?? 0;
+  let holding = false;
+  let waiting: (() => void)[] = [];
   const counts = new Map<string, number>();
   const arrivals: number[] = [];
   const authorizations = new Set<string>();
@@ -112,6 +126,23 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
           case 'noverdict':
             res.writeHead(200, { 'content-type': 'application/json' }).end(answer('Both replies have their merits and I cannot decide.'));
             return;
+          case 'huge':
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(answer(`${'x'.repeat(HUGE_ANSWER_CHARS)}\n{"winner": "${verdictFor(hash)}"}`));
+            return;
+          case 'endless': {
+            // A body that never ends: 64 KiB at a time for as long as the client reads.
+            res.writeHead(200, { 'content-type': 'application/json' });
+            const chunk = Buffer.alloc(64 * 1024, 0x20);
+            const write = () => {
+              while (!res.destroyed && res.write(chunk));
+              if (!res.destroyed) res.once('drain', write);
+            };
+            res.on('close', () => res.removeAllListeners('drain'));
+            write();
+            return;
+          }
           case 'truncated':
             res.writeHead(200, { 'content-type': 'application/json' }).end(answer('Reasoning done. {"winner": "fir'));
             return;
@@ -121,7 +152,8 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
               .end(answer(`${opts.says ?? 'I compared them.'}\n{"winner": "${verdictFor(hash)}"}`));
         }
       };
-      if (delay > 0) setTimeout(respond, delay);
+      if (holding) waiting.push(respond);
+      else if (delay > 0) setTimeout(respond, delay);
       else respond();
     });
   });
@@ -144,6 +176,16 @@ export async function startStandIn(opts: { port?: number; delayMs?: number; says
     setDelay(ms) {
       delay = ms;
     },
+    hold() {
+      holding = true;
+    },
+    releaseHeld() {
+      holding = false;
+      const go = waiting;
+      waiting = [];
+      for (const respond of go) respond();
+    },
+    held: () => waiting.length,
     counts,
     arrivals,
     authorizations,

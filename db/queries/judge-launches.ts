@@ -233,6 +233,19 @@ export const releaseLaunch = (db: Db, runId: number, pid: number) =>
     pid,
   );
 
+/**
+ * Hands a paused (or cancelled) run back, releasing it as `releaseLaunch` does, unless it is running again: a lead
+ * resumed it while its runner was still waiting for requests in flight. Then the runner keeps it (the runner the
+ * resume started found this one alive and left) and false is returned. One transaction, so a resume is either
+ * before it (this runner goes on) or after it (the resume's runner finds the run free).
+ */
+export const releaseUnlessRunning = (db: Db, runId: number, pid: number) =>
+  inTransaction(db, () => {
+    if (launchState(db, runId) === 'running') return false;
+    releaseLaunch(db, runId, pid);
+    return true;
+  });
+
 export const setLaunchCounts = (db: Db, runId: number, requests: number, failed: number) =>
   stmt(db, 'UPDATE judge_launches SET requests = ?, failed = ? WHERE run_id = ?').run(requests, failed, runId);
 

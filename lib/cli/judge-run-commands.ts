@@ -143,10 +143,11 @@ export const JUDGE_RUN_COMMANDS: Command[] = [
   {
     name: 'judge cancel',
     usage: 'judge cancel RUN [--study S]',
-    summary: 'Cancels a judge run launched from Concord; its runner stops, the answers stored so far stay.',
+    summary:
+      'Cancels a judge run launched from Concord and ends the process running it (returning once it is gone); the answers stored so far stay.',
     options: { study: { type: 'string' } },
-    run(v, [name]) {
-      const s = cancelJudgeRun(cliActor(), runId(v, name));
+    async run(v, [name]) {
+      const s = await cancelJudgeRun(cliActor(), runId(v, name));
       process.stdout.write(`Judge run "${s.run}" cancelled: ${s.answered} of ${s.requests} requests answered.\n`);
     },
   },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 import { COMMIT_EVERY_MS } from '@/lib/server/judges/runner';
+import { processGone } from '@/lib/server/judges/runner-process';
 
 // `judge run`, `judge status` and `judge cancel` as a user runs them: the real CLI in a process of its own, against
 // a local OpenAI-compatible stand-in that misbehaves on command, on a temporary database.
@@ -318,9 +319,14 @@ describe('judge run', () => {
       await new Promise((r) => setTimeout(r, 50));
       if (one("SELECT count(*) FROM judge_answers a JOIN judge_runs r ON r.id = a.run_id WHERE r.name = 'to-cancel'") > 0) break;
     }
+    const [{ pid }] = query<{ pid: number }>(
+      "SELECT l.owner_pid AS pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = 'to-cancel'",
+    );
     const c = concord(['judge', 'cancel', 'to-cancel']);
     expect(c.code).toBe(0);
     expect(c.out).toContain('cancelled');
+    // `judge cancel` returns once the process running the judge has ended (it stops on the SIGTERM it is sent)
+    expect(processGone(pid)).toBe(true);
     const r = await going;
     standIn.setDelay(0);
     expect(r.code).toBe(1);

@@ -53,6 +53,40 @@ describe('judge templates', () => {
     expect(readVerdicts(answer, 'The first reply is better.', ['c'], pairwise, false)).toEqual({});
   });
 
+  it('reads an answer with a catastrophic pattern at once: patterns run in linear time (issue 21)', () => {
+    // ^(a+)+$ backtracks exponentially in JavaScript's RegExp: 28 letters took seconds, 41 held a runner for good.
+    const answer = { pattern: '^(a+)+$' };
+    const started = performance.now();
+    expect(readVerdicts(answer, `${'a'.repeat(28)}!`, ['c'], pairwise, false)).toEqual({});
+    expect(performance.now() - started).toBeLessThan(500);
+    const long = performance.now();
+    expect(readVerdicts(answer, `${'a'.repeat(100_000)}!`, ['c'], pairwise, false)).toEqual({});
+    expect(performance.now() - long).toBeLessThan(2_000);
+  });
+
+  it('refuses at save what cannot run in linear time, naming answer.pattern and why', () => {
+    const issues = (pattern: string) =>
+      (judgeTemplateSchema.safeParse({ name: 'x', user: 'u', answer: { pattern } }).error?.issues ?? []).map(
+        (i) => `${i.path.join('.')}: ${i.message}`,
+      );
+    for (const p of ['(?=first)(\\w+)', '(?!no)(\\w+)', '(?<=winner: )(\\w+)', '(?<!not )(first|second)'])
+      expect(issues(p), p).toEqual([expect.stringMatching(/^answer\.pattern: uses lookaround .*linear time/)]);
+    for (const p of ['(a)\\1', '(?<v>a)\\k<v>'])
+      expect(issues(p), p).toEqual([expect.stringMatching(/^answer\.pattern: uses a backreference .*linear time/)]);
+    expect(issues('(first|second')).toEqual([
+      expect.stringMatching(/^answer\.pattern: is not a valid RE2 regular expression: missing closing \)/),
+    ]);
+    expect(issues('^(a+)+$')).toEqual([]); // nested repetition is fine: it runs in linear time
+  });
+
+  it('keeps what a pattern means: case-insensitive, the first group that took part, named groups', () => {
+    const read = (pattern: string, raw: string) => readVerdicts({ pattern }, raw, ['c'], pairwise, false);
+    expect(read('winner:\\s*(\\w+)', 'Reasoning.\nWINNER: First')).toEqual({ c: 'first' });
+    expect(read('(nothing)|verdict (\\w+)', 'Verdict TIE')).toEqual({ c: 'tie' });
+    expect(read('(?<v>first|second)', 'the SECOND one')).toEqual({ c: 'second' });
+    expect(read('^(first)$', 'first\nsecond')).toEqual({}); // ^ and $ are the ends of the answer, as before
+  });
+
   it('reads a pattern and a together answer keyed by criterion', () => {
     const yesNo = () => ['No', 'Yes'];
     expect(readVerdicts({ pattern: '([01])\\s*$', map: { '1': 'Yes', '0': 'No' } }, 'Reasoning\n1\n', ['m'], yesNo, false)).toEqual({

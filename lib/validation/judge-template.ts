@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { compileAnswerPattern, matchAnswerPattern } from './answer-pattern';
 import { OVERALL, criterionIdSchema, nonEmptyText } from './common';
 import { endpointUrlSchema, keyVariableSchema } from './judge-endpoints';
 
@@ -37,16 +38,9 @@ const answerSchema = z.union([
     .object({ pattern: nonEmptyText, map: mapSchema })
     .strict()
     .superRefine((a, ctx) => {
-      let re: RegExp;
-      try {
-        re = new RegExp(a.pattern, 'i');
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', path: ['pattern'], message: `is not a valid regular expression: ${(e as Error).message}` });
-        return;
-      }
-      // A regex has at least one group when an alternation with an empty group matches it.
-      const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
-      if (groups < 1) ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'must have one capturing group (the verdict)' });
+      // Compiled by the engine that reads answers, so what is saved is exactly what runs (answer-pattern.ts).
+      const c = compileAnswerPattern(a.pattern);
+      if (!c.ok) ctx.addIssue({ code: 'custom', path: ['pattern'], message: c.reason });
     }),
 ]);
 
@@ -228,9 +222,8 @@ export function readVerdicts(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   if ('pattern' in answer) {
-    const m = new RegExp(answer.pattern, 'i').exec(raw);
-    const value = m?.slice(1).find((g) => g !== undefined);
-    const got = value === undefined ? null : matchAllowed(value, answer.map, allowed(criteria[0]));
+    const value = matchAnswerPattern(answer.pattern, raw);
+    const got = value === null ? null : matchAllowed(value, answer.map, allowed(criteria[0]));
     if (got !== null) out[criteria[0]] = got;
     return out;
   }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { chatCompletionsUrl } from '@/lib/validation/judge-endpoints';
 import type { ChatMessage } from '@/lib/validation/judge-template';
+import { MAX_RESPONSE_BYTES, capAnswer, readBodyUpTo } from './answer-limits';
 import { redactKey } from './redact';
 
 /*
@@ -121,12 +122,15 @@ export async function chatCompletion(
         // @ts-expect-error undici's option, not in the DOM RequestInit type
         dispatcher,
       });
-      // The key is taken out before anything of the answer is read, kept or shown (redact.ts).
-      const text = redactKey(await res.text(), req.apiKey);
+      const raw = await readBodyUpTo(res);
       latencyMs = Math.round(performance.now() - started);
+      if (raw === null)
+        return { ok: false, reason: `the response body is larger than ${MAX_RESPONSE_BYTES} bytes`, attempts: attempt, latencyMs };
+      // The key is taken out before anything of the answer is read, kept or shown (redact.ts).
+      const text = redactKey(raw, req.apiKey);
       if (res.ok) {
         const parsed = parseCompletion(text);
-        if (parsed) return { ok: true, ...parsed, latencyMs, attempts: attempt };
+        if (parsed) return { ok: true, ...parsed, text: capAnswer(parsed.text), latencyMs, attempts: attempt };
         reason = `the endpoint's answer is not a chat completion (HTTP ${res.status}, ${bodyShape(text, res)})`;
       } else if (res.status === 429 || res.status >= 500) {
         reason = `HTTP ${res.status}${describeBody(text, res)}`;

@@ -128,7 +128,7 @@ describe('a run launched from the web app', () => {
       .prepare('UPDATE judge_launches SET owner_pid = ?, owner_host = ?, heartbeat_at = ? WHERE run_id = ?')
       .run(process.pid, os.hostname(), Date.now(), live.runId);
     expect(resumeAbandonedJudgeRuns(getDb(), () => {})).not.toContain(live.runId);
-    cancelJudgeRun(lead, live.runId);
+    await cancelJudgeRun(lead, live.runId);
     // the verdicts are the run's, read by the alignment dashboard like an imported run's
     const listed = listStudyJudgeRuns(lead, studyId).find((x) => x.name === 'from-web')!;
     expect(listed).toMatchObject({ origin: 'launched', labels: 20 });

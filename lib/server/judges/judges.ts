@@ -1,5 +1,5 @@
 import 'server-only';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
@@ -26,6 +26,7 @@ import { endpointForLaunch } from './endpoints';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
 import { runnerEnvironment, shownTextOf } from './run-endpoint';
 import { STALE_MS, countRequests, processAlive } from './runner';
+import { endRunnerProcess } from './runner-process';
 
 /*
  * The use-cases of judges run from Concord, shared by the web app and the CLI: templates (versioned), launching
@@ -276,13 +277,19 @@ export function resumeJudgeRun(actor: Actor, runId: number): JudgeRunStatusDto {
   return judgeRunStatus(actor, runId);
 }
 
-export function cancelJudgeRun(actor: Actor, runId: number): JudgeRunStatusDto {
+/**
+ * Cancels a run and ends its runner process (`endRunnerProcess`): the checks and the cancel itself are done at the
+ * call, so a refused cancel throws there; the promise settles once the runner process of this machine is gone.
+ */
+export function cancelJudgeRun(actor: Actor, runId: number): Promise<JudgeRunStatusDto> {
   const db = getDb();
   const l = launchFor(db, actor, runId);
   if (!q.setLaunchState(db, runId, ['running', 'paused', 'circuit_open'], 'cancelled', 'cancelled by a lead'))
     throw conflict(`The judge run "${l.name}" is ${l.state.replace('_', ' ')}; there is nothing to cancel.`);
   audit(db, { userId: actor.id, action: 'judge_run.cancel', studyId: l.studyId, objectId: runId });
-  return judgeRunStatus(actor, runId);
+  // The claim as it is now: a runner that started between the read above and the cancel is the one to end.
+  const claim = q.findLaunch(db, runId)!;
+  return endRunnerProcess(claim, STALE_MS).then(() => judgeRunStatus(actor, runId));
 }
 
 const RATE_WINDOW_MS = 30_000;
@@ -365,9 +372,10 @@ export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100)
 /**
  * Starts the runner of a run in a process of its own, detached from the web server: it goes on when the page is
  * closed and when the server stops, and stores each answer as it comes. A second runner for the same run is
- * refused by the run's claim (`claimLaunch`), so starting one twice is harmless.
+ * refused by the run's claim (`claimLaunch`), so starting one twice is harmless. Returns the process, whose pid the
+ * run's claim then holds (tests wait for its exit).
  */
-export function startJudgeRunner(runId: number): void {
+export function startJudgeRunner(runId: number): ChildProcess {
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'judges', 'runner-child.ts');
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify({ runId })], {
     cwd: process.cwd(),
@@ -378,6 +386,7 @@ export function startJudgeRunner(runId: number): void {
   });
   child.on('error', () => {}); // its run stays 'running' and is picked up at the next start
   child.unref();
+  return child;
 }
 
 /**

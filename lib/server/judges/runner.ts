@@ -5,6 +5,7 @@ import * as q from '@/db/queries/judge-launches';
 import { findStudy, type StudyRow } from '@/db/queries/studies';
 import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
+import { judgeText } from './answer-limits';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
 import {
   allowedLabels,
@@ -75,7 +76,7 @@ function storeVerdicts(db: Db, study: StudyRow, runId: number, r: PlannedRequest
 
 /** Reads an answer: the labels per criterion (canonical for pairwise) and how many criteria could not be read. */
 function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: PlannedRequest) {
-  const read = readVerdicts(template.answer, raw, r.criteria, (c) => allowedLabels(study, c), template.together);
+  const read = readVerdicts(template.answer, judgeText(raw), r.criteria, (c) => allowedLabels(study, c), template.together);
   if (study.kind === 'rubric') return { verdicts: read, unreadable: r.criteria.length - Object.keys(read).length };
   const verdicts: Record<string, string> = {};
   for (const [c, v] of Object.entries(read)) verdicts[c] = canonicalPairwise(v as PairwiseAnswer, r.swapped);
@@ -154,11 +155,17 @@ export async function runJudge(
   // The plan is read a page of items at a time, never held whole: memory stays the same for any study size.
   const total = countRequests(db, study, template, launch.itemLimit, planOpts);
   const answeredBefore = q.answerCount(db, runId);
-  const queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+  let queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
   q.setLaunchCounts(db, runId, total, 0);
 
-  const stopAll = new AbortController(); // cancel: in-flight requests are abandoned
+  const stopAll = new AbortController(); // cancel, SIGTERM: in-flight requests are abandoned
   let stopDispatch = false; // pause, circuit: in-flight requests finish and are stored
+  // A run paused (or cancelled) before this runner got to it: nothing is sent.
+  if (q.launchState(db, runId) !== 'running') stopDispatch = true;
+  const terminate = () => {
+    stopDispatch = true;
+    stopAll.abort();
+  };
   let circuit: string | null = null;
   let failed = 0;
   let lastFailure = '';
@@ -273,8 +280,14 @@ export async function runJudge(
     const batch = uncommitted;
     uncommitted = [];
     if (!batch.length) return;
+    let cancelled = false;
     try {
       q.inOneTransaction(db, () => {
+        // Checked in the transaction that would write: once a lead's cancel has committed, no verdict follows it.
+        if (q.launchState(db, runId) === 'cancelled') {
+          cancelled = true;
+          return;
+        }
         for (const { answer, request, key } of batch)
           q.insertAnswerInTransaction(db, answer, () => {
             if (!answer.cached) q.putCachedAnswer(db, key, answer.raw, answer.tokensIn, answer.tokensOut);
@@ -285,6 +298,10 @@ export async function runJudge(
       if (last || !isBusy(e)) throw e;
       uncommitted = batch.concat(uncommitted);
       retrying ??= setTimeout(() => ((retrying = null), flush()), BUSY_RETRY_MS);
+      return;
+    }
+    if (cancelled) {
+      terminate();
       return;
     }
     stored += batch.length;
@@ -300,18 +317,37 @@ export async function runJudge(
   const progress = opts.log
     ? setInterval(() => opts.log!(`${launch.name}: ${answeredBefore + stored} of ${total} answered, ${failed} failed`), 2_000)
     : null;
-  try {
-    await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, total - answeredBefore)) }, worker));
-  } finally {
+  async function flushAll() {
     if (flushing) clearTimeout(flushing);
     if (retrying) clearTimeout(retrying);
+    flushing = retrying = null;
     for (let attempt = 1; ; attempt++) {
       flush(attempt === FINAL_FLUSH_ATTEMPTS);
       if (!uncommitted.length) break;
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
+  }
+
+  // `judge cancel` and the web app's cancel end the runner with SIGTERM (runner-process.ts): stop at once, storing
+  // nothing more if the run was cancelled (`flush` checks), what has arrived otherwise.
+  process.on('SIGTERM', terminate);
+  try {
+    for (;;) {
+      const left = total - q.answerCount(db, runId);
+      await Promise.all(Array.from({ length: Math.min(launch.concurrency, Math.max(1, left)) }, worker));
+      await flushAll();
+      if (!stopDispatch || circuit || stopAll.signal.aborted) break;
+      // Paused: the requests in flight have drained. The run goes back unless a lead resumed it meanwhile; then the
+      // runner that resume started has found this one alive and left, so this one goes on (issue 21, point 8).
+      if (q.releaseUnlessRunning(db, runId, pid)) break;
+      stopDispatch = false;
+      queue = pendingRequests(db, runId, study, template, launch.itemLimit, planOpts);
+    }
+  } finally {
+    await flushAll();
     clearInterval(watch);
     if (progress) clearInterval(progress);
+    process.off('SIGTERM', terminate);
     await agent.close().catch(() => {});
   }
   q.setLaunchCounts(db, runId, total, failed);
