@@ -9,6 +9,7 @@ import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { createStudy, setStudyCriteria } from '../studies/studies';
 import { MAX_ANSWER_CHARS, MAX_RESPONSE_BYTES } from './answer-limits';
+import { createJudgeEndpoint } from './endpoints';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent } from './http';
 import { cancelJudgeRun, judgeRunStatus, launchJudgeRun, pauseJudgeRun, resumeJudgeRun, startJudgeRunner } from './judges';
 import { runJudge } from './runner';
@@ -28,6 +29,12 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   standIn = await startStandIn();
   lead = await makeUser('lead', 'lead');
+  // Runs go to an endpoint an admin configured, chosen by name; each run its own model (see launch below).
+  createJudgeEndpoint(await makeUser('admin', 'admin'), {
+    name: 'stand-in',
+    baseUrl: standIn.url,
+    models: ['huge', 'cancel-in-flight', 'cancel-process', 'cancel-stuck', 'cancel-reused-pid', 'pause-resume'],
+  });
   studyId = createStudy(lead, { kind: 'pairwise', name: 'Safety' }).id;
   setStudyCriteria(lead, studyId, [{ id: 'clarity', name: 'Clarity', level: 'general', description: 'Which reply is clearer?' }]);
   const items = Array.from({ length: 3 }, (_, i) =>
@@ -46,7 +53,7 @@ afterAll(async () => {
 
 /** Each run its own model, so that no run is answered from another's cache. Clarity and overall, both orders: 4 per item. */
 const launch = (name: string, extra: Record<string, unknown> = {}) =>
-  launchJudgeRun(lead, studyId, { name, endpoint: standIn.url, model: name, template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
+  launchJudgeRun(lead, studyId, { name, endpoint: 'stand-in', model: name, template: PAIRWISE_CRITERION_TEMPLATE, ...extra });
 
 async function until(what: string, cond: () => boolean, ms = 20_000) {
   for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20)))
