@@ -38,7 +38,7 @@ const launchOf = (name: string) =>
 
 test('a backtracking answer pattern is refused at save, and Cancel ends the runner process', async ({ page }) => {
   test.setTimeout(120_000);
-  const standIn = await startStandIn({ port: 3721 });
+  const standIn = await startStandIn();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-runner-safety-'));
   try {
     const items = Array.from({ length: 4 }, (_, i) =>
@@ -54,6 +54,9 @@ test('a backtracking answer pattern is refused at save, and Cancel ends the runn
       .id as number;
     concord(['import', 'items', '--study', String(study), path.join(dir, 'items.jsonl')]);
 
+    // the endpoint is an admin's setting (here through the command line); the lead chooses it by name
+    concord(['judge', 'endpoint', 'add', '--name', 'stand-in-safety', '--url', standIn.url, '--models', 'stand-in']);
+
     await signIn(page, 'lead');
     await page.goto(`/studies/${study}/judges`);
     const editor = page.getByLabel('Template (JSON: name, criteria, together, system, user, answer)');
@@ -68,8 +71,8 @@ test('a backtracking answer pattern is refused at save, and Cancel ends the runn
     standIn.hold();
     const form = page.getByRole('form', { name: 'Start a judge run' });
     await form.getByLabel('Run name').fill('cancel-me');
-    await form.getByLabel('Endpoint base URL').fill(standIn.url);
-    await form.getByLabel('Model', { exact: true }).fill('stand-in');
+    await form.getByLabel('Endpoint', { exact: true }).selectOption('stand-in-safety');
+    await form.getByLabel('Model', { exact: true }).selectOption('stand-in');
     await form.getByLabel('Concurrent requests').fill('2');
     await form.getByRole('button', { name: 'Start run' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Started "cancel-me"' })).toBeVisible();
