@@ -49,7 +49,12 @@ test.beforeAll(() => {
   // tid1 reviews alone on the three review screens; tid2 and tid3 disagree on a pair and a rubric reply of their own
   // (in the adjudication tests), so the adjudicator has an item of each kind. Each test stands on its own data.
   const pair = tmpFile('pair.jsonl', `${fs.readFileSync(path.join(SEED, 'pairwise.jsonl'), 'utf8').trim().split('\n')[0]}\n`);
-  const reply = tmpFile('rubric.jsonl', `${mrbenchSlice(1, ['Sonnet']).map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const reply = tmpFile(
+    'rubric.jsonl',
+    `${mrbenchSlice(1, ['Sonnet'])
+      .map((r) => JSON.stringify(r))
+      .join('\n')}\n`,
+  );
   const rubric = ['--kind', 'rubric', '--dimensions', 'mrbench-v3'];
   studies.flow = study(['--kind', 'flow_review', '--name', 'Typing flows', '--reviewers', '1'], path.join(SEED, 'flows.jsonl'), ['tid1']);
   studies.pair = study(['--kind', 'pairwise', '--name', 'Typing pairs', '--reviewers', '1'], pair, ['tid1']);
@@ -77,12 +82,13 @@ function stored(studyId: number, username: string, assignmentId: number) {
       .pluck()
       .get(studyId, username) as number,
     submitted: db
-      .prepare(`SELECT count(*) FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.study_id = ? AND u.username = ? AND a.state = 'submitted'`)
+      .prepare(
+        `SELECT count(*) FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.study_id = ? AND u.username = ? AND a.state = 'submitted'`,
+      )
       .pluck()
       .get(studyId, username) as number,
     remarks: db.prepare('SELECT flag_reason AS flag, comment FROM assignment_remarks WHERE assignment_id = ?').get(assignmentId) as
-      | { flag: string | null; comment: string | null }
-      | undefined,
+      { flag: string | null; comment: string | null } | undefined,
     draft: db.prepare('SELECT count(*) FROM drafts WHERE assignment_id = ?').pluck().get(assignmentId) as number,
   }));
 }
@@ -111,7 +117,10 @@ async function flagAndCommentByTyping(page: Page, studyId: number, assignmentId:
   await page.keyboard.press('f');
   await typeIntoDialog(page, page.getByRole('dialog', { name: 'Flag this item' }));
   await expect(page.getByTestId('flag-reason')).toHaveText(`Flagged: ${SENTENCE}`);
-  await page.getByTestId('item-tools').getByRole('button', { name: /Comment/ }).click();
+  await page
+    .getByTestId('item-tools')
+    .getByRole('button', { name: /Comment/ })
+    .click();
   await typeIntoDialog(page, page.getByRole('dialog', { name: 'Comment on this item' }));
   await expect(page.getByTestId('item-comment')).toHaveText(`Your comment: ${SENTENCE}`);
 
@@ -121,7 +130,9 @@ async function flagAndCommentByTyping(page: Page, studyId: number, assignmentId:
   expect(after).toEqual({ ...before, remarks: { flag: SENTENCE, comment: SENTENCE } });
 }
 
-test('flow review: typing a reason into Flag and Comment stays in the dialog; nothing is undone, decided or skipped', async ({ browser }) => {
+test('flow review: typing a reason into Flag and Comment stays in the dialog; nothing is undone, decided or skipped', async ({
+  browser,
+}) => {
   const { page, context } = await open(browser, 'tid1');
   await page.goto(`/studies/${studies.flow}/review`);
   const flowId = page.getByTestId('flow-id');
@@ -133,9 +144,7 @@ test('flow review: typing a reason into Flag and Comment stays in the dialog; no
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1');
   const assignmentId = withReadonlyDb(process.env.CONCORD_E2E_DB!, (db) =>
     db
-      .prepare(
-        `SELECT a.id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.external_id = 'kmp-style-002'`,
-      )
+      .prepare(`SELECT a.id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? AND i.external_id = 'kmp-style-002'`)
       .pluck()
       .get(studies.flow),
   ) as number;
@@ -230,11 +239,15 @@ async function typeOnAdjudication(page: Page, rows: Locator, rationale: () => Lo
   await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 
-/** tid2 and tid3 submit the study's one item with opposite labels by keyboard: `label` sets every row to `key`. */
-async function disagree(browser: Browser, studyId: number, label: (page: Page, key: string) => Promise<void>) {
+/**
+ * tid2 and tid3 submit the study's one item by keyboard, every row with their own key (`label` sets every row to
+ * one key). Each reviewer sees a pair's replies in an order of their own, so opposite keys may well agree: a
+ * preference against a tie never does.
+ */
+async function disagree(browser: Browser, studyId: number, label: (page: Page, key: string) => Promise<void>, keys: [string, string]) {
   for (const [username, key] of [
-    ['tid2', '1'],
-    ['tid3', '3'],
+    ['tid2', keys[0]],
+    ['tid3', keys[1]],
   ]) {
     const { page, context } = await open(browser, username);
     await page.goto(`/studies/${studyId}/review`);
@@ -244,7 +257,7 @@ async function disagree(browser: Browser, studyId: number, label: (page: Page, k
 }
 
 test('pairwise adjudication: the shortcut list and a rationale take what is typed; no label is chosen', async ({ browser }) => {
-  await disagree(browser, studies.pairAdj, judgeAll);
+  await disagree(browser, studies.pairAdj, judgeAll, ['1', '2']);
   const { page, context } = await open(browser, 'tidadj');
   await page.goto(`/studies/${studies.pairAdj}/adjudicate`);
   await typeOnAdjudication(page, page.locator('[data-testid^="adjudicate-"]'), () => page.locator('textarea[data-rationale]:focus'));
@@ -253,7 +266,7 @@ test('pairwise adjudication: the shortcut list and a rationale take what is type
 });
 
 test('rubric adjudication: the shortcut list and a rationale take what is typed; no label is chosen', async ({ browser }) => {
-  await disagree(browser, studies.rubricAdj, labelAll);
+  await disagree(browser, studies.rubricAdj, labelAll, ['1', '3']);
   const { page, context } = await open(browser, 'tidadj');
   await page.goto(`/studies/${studies.rubricAdj}/adjudicate`);
   await typeOnAdjudication(page, page.locator('ol > [data-testid^="dimension-"]'), () => page.locator('textarea[data-rationale]').first());
