@@ -50,9 +50,10 @@ export function submitAnnotation<C extends object>(
       const hash = requestHash({ assignmentId, ...content });
       const prior = q.findAnnotationByRequest(db, actor.id, requestId);
       if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
+      const study = openStudyForWorker(db, actor, a.studyId);
       if (!takesWork(a)) throw conflict('This item was already submitted.');
       // A revision replaces a submission only while the item may still change (no ruling on it yet, as for undo).
-      const study = a.state === 'pending' ? openStudyForWorker(db, actor, a.studyId) : assertStillEditable(db, actor, a);
+      if (a.state !== 'pending') assertStillEditable(db, actor, a);
       const revision = kind.write(db, a, study, content, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
       const now = Date.now();
       creditActiveTime(db, a, activeMs, now);
