@@ -297,7 +297,9 @@ test('point 6: my submissions, newest first and searchable, open with my labels 
   await expect(page.getByTestId('item-label')).toHaveText(label);
   const overall = page.getByTestId('criterion-overall');
   await expect(overall.getByRole('radio', { name: /Tie/ })).toBeChecked();
-  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3');
+  // The submission still counts while it is revised.
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '4');
+  await expect(page.getByTestId('revising-banner')).toBeVisible();
   await overall.getByText('Response 1 better').click();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('all-done')).toBeVisible();

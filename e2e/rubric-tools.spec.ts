@@ -208,7 +208,9 @@ test('rubric history: my submissions newest first, shown with my labels, and Rev
   await page.getByRole('button', { name: 'Revise' }).dblclick();
   await expect(page).toHaveURL(new RegExp(`/studies/${studyId}/review$`));
   await expect(page.getByTestId('item-label')).toHaveText(label);
-  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(ITEMS.length - 1));
+  // The submission still counts while it is revised.
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(ITEMS.length));
+  await expect(page.getByTestId('revising-banner')).toBeVisible();
   const first = page.getByTestId(`dimension-${DIMS[0]}`);
   await expect(first.getByRole('radio', { name: 'No' })).toBeChecked();
   await expect(page.getByTestId('dimensions').getByRole('radio', { name: 'Yes', checked: true })).toHaveCount(3);

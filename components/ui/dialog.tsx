@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cn } from './cn';
+import { isEditableTarget } from './keyboard';
 
 export type DialogProps = {
   open: boolean;
@@ -21,9 +22,21 @@ export type DialogProps = {
 const WIDTHS = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-3xl' } as const;
 
 /**
+ * Where the focus goes when a dialog opens: its first text field, so what the user types lands there; without one,
+ * the dialog itself. Never a button: showModal() alone focuses the first focusable element, the close button, and
+ * a space typed at once would press it (React's autoFocus cannot help, it runs while the dialog is still closed).
+ */
+function focusOnOpen(dialog: HTMLDialogElement) {
+  const fields = dialog.querySelectorAll<HTMLElement>('input, textarea, select, [contenteditable]');
+  const field = [...fields].find((f) => isEditableTarget(f) && !f.matches(':disabled') && f.getClientRects().length > 0);
+  (field ?? dialog).focus();
+}
+
+/**
  * A modal on the native <dialog>: showModal() gives the focus trap, the inert
  * page behind, Escape to close and the top layer, so none of that is rebuilt
- * here. Focus goes back to whatever had it before opening.
+ * here. The focus goes to the dialog's first text field (focusOnOpen) and back
+ * to whatever had it before opening.
  */
 export function Dialog({
   open,
@@ -55,6 +68,7 @@ export function Dialog({
       const active = document.activeElement;
       returnFocusTo.current = active instanceof HTMLElement ? active : null;
       dialog.showModal();
+      focusOnOpen(dialog);
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -83,6 +97,8 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
+      // Focusable from script only: a dialog without a text field takes the focus itself (focusOnOpen).
+      tabIndex={-1}
       aria-labelledby={titleId}
       aria-describedby={description != null ? descriptionId : undefined}
       // The inner panel covers the whole dialog box, so a click whose target is
@@ -91,7 +107,7 @@ export function Dialog({
         if (closeOnBackdrop && event.target === event.currentTarget) event.currentTarget.close();
       }}
       className={cn(
-        'm-auto w-[calc(100%-2rem)] rounded-lg bg-white p-0 text-slate-900 shadow-xl',
+        'm-auto w-[calc(100%-2rem)] rounded-lg bg-white p-0 text-slate-900 shadow-xl focus:outline-none',
         'backdrop:bg-slate-900/40',
         WIDTHS[size],
         className,

@@ -82,6 +82,8 @@ describe('routeShortcut', () => {
   const press = (key: string, target: EventTarget | null, extra: Record<string, unknown> = {}) => ({ key, ...keyEvent(target, extra) });
   const dialogButton = element('BUTTON', { closest: (s: string) => (s === 'dialog' ? {} : null) });
   const scrollBox = element('DIV', { closest: (s: string) => (s === '[data-scroll-region]' ? {} : null) });
+  // The focus left on the body while a dialog is open elsewhere on the page.
+  const openDialogPage = element('BODY', { ownerDocument: { querySelector: (s: string) => (s === 'dialog[open]' ? {} : null) } });
 
   it.each([
     // Shortcuts on the page.
@@ -110,6 +112,9 @@ describe('routeShortcut', () => {
     ['Alt+1', press('1', element('BODY'), { altKey: true }), 'ignore'],
     ['a key already handled', press('j', element('BODY'), { defaultPrevented: true }), 'ignore'],
     ['a key inside the open dialog', press('j', dialogButton), 'ignore'],
+    ['a key on the page while a dialog is open', press('v', openDialogPage), 'ignore'],
+    ['Enter on the page while a dialog is open', press('Enter', openDialogPage), 'ignore'],
+    ['Ctrl+Enter on the page while a dialog is open', press('Enter', openDialogPage, { ctrlKey: true }), 'ignore'],
     ['↓ in a box that scrolls', press('ArrowDown', scrollBox), 'ignore'],
     ['j in a box that scrolls', press('j', scrollBox), 'command'],
     // Submit chord, also from a text field.

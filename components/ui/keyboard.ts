@@ -25,6 +25,7 @@ type TargetLike = {
   type?: string;
   isContentEditable?: boolean;
   closest?: (selector: string) => unknown;
+  ownerDocument?: { querySelector?: (selector: string) => unknown } | null;
 };
 
 /** True when a key press at `target` is typing, not a command. */
@@ -43,9 +44,15 @@ function closestOf(target: EventTarget | null, selector: string): boolean {
   return typeof element?.closest === 'function' && element.closest(selector) != null;
 }
 
-/** True when the key press happens inside an open dialog (the shortcut list), which owns the keyboard. */
+/**
+ * True while a dialog is open on the page, wherever the key press lands: an open dialog owns the keyboard until it
+ * closes. Not only presses inside it: a press that reaches the page while a dialog is open (focus left on the body,
+ * a dialog still closing) must not act on the item behind it either.
+ */
 export function inDialog(target: EventTarget | null): boolean {
-  return closestOf(target, 'dialog');
+  if (closestOf(target, 'dialog')) return true;
+  const doc = (target as TargetLike | null)?.ownerDocument;
+  return typeof doc?.querySelector === 'function' && doc.querySelector('dialog[open]') != null;
 }
 
 /** True when Enter on this element already does something of its own (press a button, follow a link, open a disclosure). */
@@ -66,8 +73,8 @@ type KeyEventLike = {
 /**
  * True when a page-level shortcut handler should leave this key press alone:
  * the user is typing, an IME is composing, a modifier makes it a browser or OS
- * shortcut, something already handled it, or it comes from inside a dialog
- * (an open dialog owns the keyboard until it closes). Shift is allowed because
+ * shortcut, something already handled it, or a dialog is open (an open dialog
+ * owns the keyboard until it closes, see inDialog). Shift is allowed because
  * `?` needs it on most layouts. Auto-repeated presses are ignored unless
  * `allowRepeat`: a held Enter must not submit item after item.
  */

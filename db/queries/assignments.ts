@@ -12,10 +12,13 @@ export type AssignmentRow = {
   activeMs: number;
   creditedUntil: number | null;
   submittedAt: number | null;
+  /** Set while a submitted assignment is being revised (it still counts until the revision is submitted). */
+  revisingSince: number | null;
 };
 
 const COLUMNS = `id, study_id AS studyId, item_id AS itemId, user_id AS userId, slot, queue_position AS queuePosition,
-  swapped, state, active_ms AS activeMs, credited_until AS creditedUntil, submitted_at AS submittedAt`;
+  swapped, state, active_ms AS activeMs, credited_until AS creditedUntil, submitted_at AS submittedAt,
+  revising_since AS revisingSince`;
 
 export const findAssignment = (db: Db, id: number) =>
   stmt(db, `SELECT ${COLUMNS} FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined;
@@ -37,6 +40,14 @@ export const nextPending = (db: Db, studyId: number, userId: number, limit: numb
   )
     .pluck()
     .all(userId, studyId, limit) as number[];
+
+/** A reviewer's submitted assignments that they are revising, the most recently started first (assignments_revising_idx). */
+export const revising = (db: Db, studyId: number, userId: number) =>
+  stmt(
+    db,
+    `SELECT ${COLUMNS} FROM assignments WHERE user_id = ? AND study_id = ? AND revising_since IS NOT NULL
+        ORDER BY revising_since DESC, id DESC`,
+  ).all(userId, studyId) as AssignmentRow[];
 
 export const lastSubmitted = (db: Db, studyId: number, userId: number) =>
   stmt(
@@ -138,12 +149,34 @@ export function insertAnnotation(
 export const markSubmitted = (db: Db, assignmentId: number, now: number) =>
   stmt(db, `UPDATE assignments SET state = 'submitted', submitted_at = ? WHERE id = ? AND state = 'pending'`).run(now, assignmentId);
 
-/** Gives a submitted assignment back to its reviewer; its active-time clock starts again now. */
+/** Gives a submitted assignment back to its reviewer (ending a revision under way); its active-time clock starts again now. */
 export const markPending = (db: Db, assignmentId: number, now: number) =>
-  stmt(db, `UPDATE assignments SET state = 'pending', submitted_at = NULL, credited_until = ? WHERE id = ? AND state = 'submitted'`).run(
-    now,
-    assignmentId,
-  );
+  stmt(
+    db,
+    `UPDATE assignments SET state = 'pending', submitted_at = NULL, revising_since = NULL, credited_until = ?
+      WHERE id = ? AND state = 'submitted'`,
+  ).run(now, assignmentId);
+
+/**
+ * Starts revising a submitted assignment: it stays submitted (its newest revision keeps counting), and its
+ * active-time clock starts again now, as after an undo. Nothing changes when a revision is already under way.
+ */
+export const markRevising = (db: Db, assignmentId: number, now: number) =>
+  stmt(
+    db,
+    `UPDATE assignments SET revising_since = ?, credited_until = ? WHERE id = ? AND state = 'submitted' AND revising_since IS NULL`,
+  ).run(now, now, assignmentId);
+
+/** A revision was submitted: the assignment counts as submitted now, with the new revision. */
+export const markRevised = (db: Db, assignmentId: number, now: number) =>
+  stmt(
+    db,
+    `UPDATE assignments SET submitted_at = ?, revising_since = NULL WHERE id = ? AND state = 'submitted' AND revising_since IS NOT NULL`,
+  ).run(now, assignmentId);
+
+/** Ends a revision without a new one: the submission stays as it was. */
+export const endRevising = (db: Db, assignmentId: number) =>
+  stmt(db, 'UPDATE assignments SET revising_since = NULL WHERE id = ?').run(assignmentId);
 
 export const markSeen = (db: Db, assignmentId: number, now: number) =>
   stmt(db, 'UPDATE assignments SET first_seen_at = coalesce(first_seen_at, ?) WHERE id = ?').run(now, assignmentId);

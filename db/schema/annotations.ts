@@ -39,12 +39,19 @@ export const assignments = sqliteTable(
     creditedUntil: integer('credited_until', { mode: 'timestamp_ms' }),
     firstSeenAt: integer('first_seen_at', { mode: 'timestamp_ms' }),
     submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
+    // Set while the reviewer revises this submitted assignment from their history (decision 0012): it stays
+    // submitted, and its newest revision keeps counting, until the new revision is submitted; null otherwise.
+    revisingSince: integer('revising_since', { mode: 'timestamp_ms' }),
   },
   (t) => [
     uniqueIndex('assignments_item_user_unique').on(t.itemId, t.userId),
     uniqueIndex('assignments_item_slot_unique').on(t.itemId, t.slot),
     index('assignments_queue_idx').on(t.userId, t.studyId, t.state, t.queuePosition),
     index('assignments_study_state_idx').on(t.studyId, t.state, t.submittedAt),
+    // The revisions a reviewer has under way: a handful at most, found without reading their submitted assignments.
+    index('assignments_revising_idx')
+      .on(t.userId, t.studyId)
+      .where(sql`${t.revisingSince} IS NOT NULL`),
     check('assignments_slot_positive', sql`${t.slot} >= 1`),
     check('assignments_active_ms_nonnegative', sql`${t.activeMs} >= 0`),
   ],

@@ -60,12 +60,20 @@ export function creditActiveTime(db: Db, a: AssignmentRow, reportedTotalMs: numb
   assignmentsQ.setActiveTime(db, a.id, a.activeMs + credit, since + credit);
 }
 
-/** Saves the draft of one of the actor's pending assignments with the active time reported so far. */
+/**
+ * Whether an assignment takes work from its reviewer (a draft, a submission): a pending one, or a submitted one they
+ * are revising, whose submission counts until the revision is submitted.
+ */
+export function takesWork(a: AssignmentRow): boolean {
+  return a.state === 'pending' || a.revisingSince !== null;
+}
+
+/** Saves the draft of one of the actor's pending assignments (or of a revision under way) with the active time reported so far. */
 export function savePendingDraft(db: Db, actor: Actor, assignmentId: number, draft: unknown, activeMs: number) {
   inTransaction(db, () => {
     const a = ownAssignment(db, actor, assignmentId);
     openStudyForWorker(db, actor, a.studyId);
-    if (a.state !== 'pending') throw conflict('This item was already submitted.');
+    if (!takesWork(a)) throw conflict('This item was already submitted.');
     const now = Date.now();
     assignmentsQ.upsertDraft(db, a.id, draft, now);
     creditActiveTime(db, a, activeMs, now);

@@ -66,10 +66,21 @@ export type QueueDto = {
   upcomingIds: number[];
   /** The reviewer's most recent submission, which `u` can take back while the study is open. */
   undoableId: number | null;
+  /**
+   * The submissions the reviewer is revising (from their history), which come first in the queue: each still counts,
+   * as submitted at `submittedAt`, until its new revision is submitted.
+   */
+  revising: RevisingDto[];
 };
 
+/** A submitted assignment under revision, and when the submission that still counts was made. */
+export type RevisingDto = { assignmentId: number; submittedAt: string; revision: number };
+
 /** Where a reviewer stands in a study: counts, the pending assignments ahead, what `u` would undo. */
-export type QueueStateDto = Pick<QueueDto, 'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'upcomingIds' | 'undoableId'>;
+export type QueueStateDto = Pick<
+  QueueDto,
+  'status' | 'total' | 'submitted' | 'currentId' | 'nextId' | 'upcomingIds' | 'undoableId' | 'revising'
+>;
 
 export type CriterionDto = {
   id: string;

@@ -32,9 +32,16 @@ export function getQueue(actor: Actor, studyId: number): QueueDto {
   return { studyId, studyName: study.name, kind: study.kind, guidelines: study.guidelines, ...queueState(db, actor, study) };
 }
 
+/**
+ * The reviewer's queue: the submissions they are revising first (those still editable: a revision the study's
+ * closing or a ruling has overtaken can no longer be submitted, so it is not offered), then their pending items.
+ * The counts are the submitted assignments, those under revision among them.
+ */
 function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
   const counts = q.queueCounts(db, study.id, actor.id);
-  const [currentId = null, ...upcomingIds] = q.nextPending(db, study.id, actor.id, UPCOMING + 1);
+  const revising = q.revising(db, study.id, actor.id).filter((a) => isStillEditable(db, actor, a));
+  const pending = q.nextPending(db, study.id, actor.id, UPCOMING + 1);
+  const [currentId = null, ...upcomingIds] = [...revising.map((a) => a.id), ...pending].slice(0, UPCOMING + 1);
   const last = study.status === 'open' ? q.lastSubmitted(db, study.id, actor.id) : undefined;
   return {
     status: study.status,
@@ -44,6 +51,11 @@ function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
     nextId: upcomingIds[0] ?? null,
     upcomingIds,
     undoableId: last?.id ?? null,
+    revising: revising.map((a) => ({
+      assignmentId: a.id,
+      submittedAt: new Date(a.submittedAt!).toISOString(),
+      revision: q.latestAnnotation(db, a.id)?.revision ?? 0,
+    })),
   };
 }
 
@@ -132,7 +144,8 @@ export function draftOfSubmission(db: Db, study: StudyRow, a: q.AssignmentRow, a
 
 /**
  * Takes back the reviewer's most recent submission in a study: the assignment is pending again, with the
- * submitted decision as its draft. The annotation itself stays in the history.
+ * submitted decision as its draft (a revision of it under way ends, its changes with it). The annotation itself
+ * stays in the history.
  */
 export function undoLastSubmission(actor: Actor, input: unknown) {
   const { studyId } = parseInput(undoSchema, input);
@@ -147,7 +160,10 @@ export function undoLastSubmission(actor: Actor, input: unknown) {
   });
 }
 
-/** Opens a submitted item from the reviewer's history again to revise it (`./item-actions`), whatever its kind. */
+/**
+ * Starts revising a submitted item from the reviewer's history (`./item-actions`), whatever its kind: it comes first
+ * in their queue and keeps counting as submitted until the new revision is.
+ */
 export function reviseSubmission(actor: Actor, input: unknown) {
   return reopenSubmission(actor, input, draftOfSubmission);
 }

@@ -192,11 +192,11 @@ describe('history and revising', () => {
     const h = getSubmissionHistory(a1, { studyId: pairStudy });
     const oldest = h.items.at(-1)!;
     expect(reviseSubmission(a1, { assignmentId: oldest.assignmentId })).toEqual({ assignmentId: oldest.assignmentId, studyId: pairStudy });
-    // Sent twice (a double click): still one reopened item, first in the queue.
+    // Sent twice (a double click): still one item under revision, first in the queue, and it still counts.
     reviseSubmission(a1, { assignmentId: oldest.assignmentId });
     const q = getQueue(a1, pairStudy);
     expect(q.currentId).toBe(oldest.assignmentId);
-    expect(q.submitted).toBe(h.total - 1);
+    expect(q.submitted).toBe(h.total);
     const view = getJudgeAssignment(a1, oldest.assignmentId);
     expect(Object.values(view.draft!.choices).every((c) => c === 'tie')).toBe(true);
     const { revision } = judgeAll(a1, oldest.assignmentId, 'r1');

@@ -169,9 +169,11 @@ export function reopenAs(db: Db, actor: Actor, a: q.AssignmentRow, asDraft: (ann
 }
 
 /**
- * Opens one of the reviewer's submitted items again from their history, while it is still editable: it becomes the
- * first item of their queue, with what they submitted as its draft. Opening an item that is already open again
- * (a double click, a retry) only puts it first.
+ * Starts revising one of the reviewer's submitted items from their history, while it is still editable: it comes
+ * first in their queue, with what they submitted as its draft, and it stays submitted meanwhile: its newest
+ * revision goes on counting (progress, payouts, ground truth, exports) until the new revision is submitted, and
+ * leaving the revision unfinished changes nothing. Starting again a revision under way (a double click, a retry,
+ * a return from elsewhere) keeps its draft. An item that is pending again (undone) is only put first.
  */
 export function reopenSubmission(
   actor: Actor,
@@ -186,10 +188,46 @@ export function reopenSubmission(
       const a = ownAssignment(db, actor, assignmentId);
       if (a.state === 'submitted') {
         const study = assertStillEditable(db, actor, a);
-        reopenAs(db, actor, a, (ann) => asDraft(db, study, a, ann), 'submission_reopened');
-      } else openStudyForWorker(db, actor, a.studyId);
+        if (a.revisingSince === null) {
+          const ann = q.latestAnnotation(db, a.id);
+          const now = Date.now();
+          q.markRevising(db, a.id, now);
+          q.upsertDraft(db, a.id, asDraft(db, study, a, ann), now);
+          audit(db, {
+            userId: actor.id,
+            action: 'revision_started',
+            studyId: a.studyId,
+            objectId: a.id,
+            detail: { revision: ann?.revision },
+          });
+        }
+        return { assignmentId, studyId: a.studyId };
+      }
+      openStudyForWorker(db, actor, a.studyId);
       const first = q.firstPendingPosition(db, a.studyId, actor.id);
       if (first !== null && first < a.queuePosition) q.setQueuePosition(db, a.id, first - 1);
+      return { assignmentId, studyId: a.studyId };
+    },
+    'immediate',
+  );
+}
+
+/**
+ * Gives up a revision under way: its draft is dropped and the submission stays as it was (it never stopped
+ * counting). Giving up one that is not under way (a retry, or it was submitted meanwhile) changes nothing.
+ */
+export function abandonRevision(actor: Actor, input: unknown): { assignmentId: number; studyId: number } {
+  const { assignmentId } = parseInput(reopenSchema, input);
+  const db = getDb();
+  return inTransaction(
+    db,
+    () => {
+      const a = ownAssignment(db, actor, assignmentId);
+      if (a.revisingSince !== null) {
+        q.endRevising(db, a.id);
+        q.deleteDraft(db, a.id);
+        audit(db, { userId: actor.id, action: 'revision_abandoned', studyId: a.studyId, objectId: a.id });
+      }
       return { assignmentId, studyId: a.studyId };
     },
     'immediate',

@@ -151,17 +151,17 @@ describe('the history of rubric submissions', () => {
     expect(mine.view.dimensions.map((d) => d.id)).toEqual(DIMS);
     expect(JSON.stringify(mine)).not.toMatch(/Sonnet|GPT4|Expert/);
 
-    // Revise: pending again, first in the queue, the labels as the draft; submitting writes revision 2.
+    // Revise: first in the queue, the labels as the draft, still submitted and counted until revision 2 is submitted.
     expect(reviseSubmission(r1, { assignmentId: newest.assignmentId })).toEqual({ assignmentId: newest.assignmentId, studyId });
     const q = getQueue(r1, studyId);
     expect(q.currentId).toBe(newest.assignmentId);
-    expect(q.submitted).toBe(items.length - 1);
+    expect(q.submitted).toBe(items.length);
     const reopened = getRubricAssignment(r1, newest.assignmentId);
-    expect(reopened.state).toBe('pending');
+    expect(reopened.state).toBe('submitted');
     expect(reopened.draft?.labels).toEqual(L('YYYN'));
     // A double click on Revise changes nothing more.
     reviseSubmission(r1, { assignmentId: newest.assignmentId });
-    expect(getQueue(r1, studyId).submitted).toBe(items.length - 1);
+    expect(getQueue(r1, studyId).submitted).toBe(items.length);
     submitRubric(r1, { assignmentId: newest.assignmentId, requestId: rid(), activeMs: 10, labels: L('YYYY') });
     const again = getMySubmission(r1, newest.assignmentId);
     expect(again.revision).toBe(2);

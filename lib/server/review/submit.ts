@@ -4,8 +4,9 @@ import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
 import type { Actor } from '../actor';
 import { conflict } from '../errors';
-import { creditActiveTime, openStudyForWorker, ownAssignment } from './access';
+import { creditActiveTime, openStudyForWorker, ownAssignment, takesWork } from './access';
 import { replayedAnnotation, requestHash } from './idempotency';
+import { assertStillEditable } from './item-actions';
 
 /** The annotation row's identity and request, as `insertAnnotation` takes it. */
 export type AnnotationBase = { assignmentId: number; requestId: string; requestHash: string; createdBy: number };
@@ -17,7 +18,10 @@ export type SubmissionKind<C extends object> = {
    * compares equal however its fields were ordered or padded. May reject a request that cannot fit the item.
    */
   content(db: Db, a: q.AssignmentRow): C;
-  /** Writes the annotation of a pending assignment of an open study (and its labels); returns its revision. */
+  /**
+   * Writes the annotation of a pending assignment of an open study, or the new revision of one under revision (and
+   * its labels); returns its revision.
+   */
   write(db: Db, a: q.AssignmentRow, study: StudyRow, content: C, base: AnnotationBase): number;
 };
 
@@ -26,8 +30,10 @@ export type SubmitResult = { assignmentId: number; revision: number; duplicate: 
 /**
  * The skeleton every submission follows, in one immediate transaction (two tabs or a retry racing the first
  * request cannot both write): the request id answers a replay with the first result or a conflict
- * (`./idempotency`); otherwise the study must be open and the assignment still pending, the kind writes the
- * annotation, and the assignment is finished: active time credited, seen and submitted, its draft dropped.
+ * (`./idempotency`); otherwise the study must be open and the assignment still pending, or under revision and still
+ * editable (`assertStillEditable`), the kind writes the annotation, and the assignment is finished: active time
+ * credited, seen and submitted (a revision: submitted now, the revising over), its draft dropped. A revision is
+ * written once: the first submission of it ends the revising, so a second one (another tab) is refused.
  */
 export function submitAnnotation<C extends object>(
   actor: Actor,
@@ -45,12 +51,15 @@ export function submitAnnotation<C extends object>(
       const prior = q.findAnnotationByRequest(db, actor.id, requestId);
       if (prior) return replayedAnnotation(db, prior, assignmentId, hash);
       const study = openStudyForWorker(db, actor, a.studyId);
-      if (a.state !== 'pending') throw conflict('This item was already submitted.');
+      if (!takesWork(a)) throw conflict('This item was already submitted.');
+      // A revision replaces a submission only while the item may still change (no ruling on it yet, as for undo).
+      if (a.state !== 'pending') assertStillEditable(db, actor, a);
       const revision = kind.write(db, a, study, content, { assignmentId, requestId, requestHash: hash, createdBy: actor.id });
       const now = Date.now();
       creditActiveTime(db, a, activeMs, now);
       q.markSeen(db, a.id, now);
-      q.markSubmitted(db, a.id, now);
+      if (a.state === 'pending') q.markSubmitted(db, a.id, now);
+      else q.markRevised(db, a.id, now);
       q.deleteDraft(db, a.id);
       return { assignmentId, revision, duplicate: false };
     },

@@ -3,7 +3,7 @@
 import { runAction } from '@/lib/auth/handlers';
 import { saveJudgmentDraft } from '@/lib/server/review/judging';
 import { getQueue, reviseSubmission, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
-import { setComment, setFlag, skipAssignment } from '@/lib/server/review/item-actions';
+import { abandonRevision, setComment, setFlag, skipAssignment } from '@/lib/server/review/item-actions';
 import { submitAndQueue } from '@/lib/server/review/submit-and-queue';
 import { saveRubricDraft } from '@/lib/server/review/rubric';
 
@@ -63,9 +63,17 @@ export async function commentItemAction(input: { assignmentId: number; comment: 
   return runAction((actor) => setComment(actor, input));
 }
 
-/** Opens a submitted item again from the reviewer's history; the review screen then shows it first. */
+/** Starts revising a submitted item from the reviewer's history; the review screen then shows it first. It still counts. */
 export async function reviseSubmissionAction(input: { assignmentId: number }) {
   return runAction((actor) => reviseSubmission(actor, input));
+}
+
+/** Gives up a revision under way (the submission stays as it was) and returns the reviewer's queue as it is now. */
+export async function abandonRevisionAction(input: { assignmentId: number }) {
+  return runAction((actor) => {
+    const result = abandonRevision(actor, input);
+    return { ...result, queue: getQueue(actor, result.studyId) };
+  });
 }
 
 export async function saveRubricDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {

@@ -6,6 +6,7 @@ import { ReviewDone, ReviewLoadError, ReviewLoading, ReviewShell } from '@/compo
 import type { Shortcut } from '@/components/ui/shortcut-help';
 import type { assignmentKey } from '@/lib/query/review';
 import type { QueueDto, RemarksDto } from '@/lib/server/review/dto';
+import { RevisingBanner } from './revising-banner';
 import { useItemTools } from './use-item-tools';
 import { useReviewQueue, type ReviewPanelProps } from './use-review-queue';
 
@@ -62,8 +63,15 @@ export function QueueReviewScreen<T extends { assignmentId: number; queuePositio
           ? `This study is ${queue.status}: you can read the ${thing}s, but nothing can be submitted or changed.`
           : null
       }
-      errors={[review.undoError, review.skipError, review.otherError]}
+      errors={[review.undoError, review.skipError, review.abandonError, review.otherError]}
     >
+      {review.revising ? (
+        <RevisingBanner
+          revising={review.revising}
+          onAbandon={() => review.abandonRevision(review.revising!.assignmentId)}
+          pending={review.abandonPending}
+        />
+      ) : null}
       {currentId === null ? (
         <ReviewDone title="All done — thank you!" undo={{ available: queue.undoableId !== null, onUndo, pending: undoPending }}>
           {done(queue.total.toLocaleString('en-US'))}

@@ -29,7 +29,8 @@ export function useItemTools<T extends Shown>(review: ReturnType<typeof useRevie
   return {
     assignmentId,
     remarks: shown.remarks ?? { flagReason: null, comment: null },
-    canSkip: open && queue.upcomingIds.length > 0 && !review.isSending(assignmentId),
+    // A revision is not in the queue's order (it comes first until it is submitted or given up): nothing to skip.
+    canSkip: open && queue.upcomingIds.length > 0 && !review.isSending(assignmentId) && review.revising === null,
     canRemark: open,
     onSkip: () => review.skip(assignmentId, shown.queuePosition),
     skipPending: review.skipPending,

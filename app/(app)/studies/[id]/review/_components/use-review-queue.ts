@@ -6,7 +6,7 @@ import { newRequestId } from '@/components/review/request-id';
 import type { ActionResult } from '@/lib/auth/handlers';
 import { assignmentKey, queueKey, queueOptions } from '@/lib/query/review';
 import type { QueueDto } from '@/lib/server/review/dto';
-import { skipItemAction, undoLastSubmissionAction } from '../actions';
+import { abandonRevisionAction, skipItemAction, undoLastSubmissionAction } from '../actions';
 
 export const UNREACHABLE = 'The server could not be reached; your choices are kept. Press Enter to try again.';
 
@@ -88,13 +88,16 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
         qc.getQueryData(assignmentKey(ahead)) !== undefined;
       if (advance) {
         void qc.cancelQueries({ queryKey: key, exact: true });
+        // A revision replaces a submission that was counted all along: the count stays.
+        const revision = before.revising.some((r) => r.assignmentId === assignmentId);
         qc.setQueryData<QueueDto>(key, {
           ...before,
           currentId: ahead,
           nextId: later[0] ?? null,
           upcomingIds: later,
-          submitted: before.submitted + 1,
+          submitted: before.submitted + (revision ? 0 : 1),
           undoableId: assignmentId,
+          revising: before.revising.filter((r) => r.assignmentId !== assignmentId),
         });
       }
       const track = (sending: boolean) => {
@@ -220,9 +223,45 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
         ? 'The server could not be reached; the item was not skipped.'
         : null;
 
+  // Giving up a revision waits for the submissions before it too; the queue moves on to what comes after it.
+  const abandonMutation = useMutation({
+    mutationFn: async (assignmentId: number) => {
+      const mine = epoch.current;
+      await chain.current;
+      if (epoch.current !== mine) return null;
+      return abandonRevisionAction({ assignmentId });
+    },
+    onSuccess: (res) => {
+      if (!res?.ok) return;
+      qc.setQueryData(queueKey(studyId), res.data.queue);
+      // Its draft is gone: if it is opened again, it is fetched anew.
+      qc.removeQueries({ queryKey: assignmentKey(res.data.assignmentId), exact: true });
+    },
+  });
+  const { mutate: abandonMutate, isPending: abandonPending } = abandonMutation;
+  const abandonRevision = useCallback(
+    (assignmentId: number) => {
+      if (abandonPending || undoPending.current || inFlight.current.has(assignmentId)) return;
+      abandonMutate(assignmentId);
+    },
+    [abandonMutate, abandonPending],
+  );
+  const abandonError =
+    abandonMutation.data && !abandonMutation.data.ok
+      ? abandonMutation.data.error
+      : abandonMutation.error
+        ? 'The server could not be reached; the revision is still under way.'
+        : null;
+
   return {
     queue,
     currentId,
+    /** The submission the item on screen revises, when it is a revision (from the reviewer's history). */
+    revising: queue.revising.find((r) => r.assignmentId === currentId) ?? null,
+    /** Gives up the revision on screen: the submission stays as it was. */
+    abandonRevision,
+    abandonPending,
+    abandonError,
     /** The item on screen, once its data is there. */
     shown: current.data && current.data.assignmentId === currentId ? current.data : null,
     current,

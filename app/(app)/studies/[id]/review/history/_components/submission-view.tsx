@@ -33,8 +33,8 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
         setPending(false);
         return;
       }
-      // The review screen must not show the queue or the item as they were cached before: the item is open again,
-      // first, with its labels as the draft.
+      // The review screen must not show the queue or the item as they were cached before: the item is under
+      // revision, first, with its labels as the draft.
       qc.removeQueries({ queryKey: queueKey(submission.studyId), exact: true });
       qc.removeQueries({ queryKey: assignmentKey(submission.assignmentId), exact: true });
       router.push(`/studies/${submission.studyId}/review`);
@@ -68,7 +68,8 @@ export function SubmissionView({ submission }: { submission: MySubmissionDto }) 
       </div>
       {submission.editable ? (
         <p className="text-sm text-slate-500">
-          Revising puts this item first in your queue with your labels filled in; submitting it again records a new revision.
+          Revising puts this item first in your queue with your labels filled in. This submission keeps counting until you submit the
+          revision, which is then recorded as a new one.
         </p>
       ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}

@@ -1,0 +1,2 @@
+ALTER TABLE `assignments` ADD `revising_since` integer;--> statement-breakpoint
+CREATE INDEX `assignments_revising_idx` ON `assignments` (`user_id`,`study_id`) WHERE "assignments"."revising_since" IS NOT NULL;
