@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -6,7 +7,7 @@ import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { flowsJsonl } from '@/e2e/support/server';
 import type { Actor } from '../actor';
-import { STALE_IMPORT_MS, recoverAbandonedImports } from './import-staging';
+import { STALE_IMPORT_MS, recoverAbandonedImports, recoverAbandonedImportsInBackground } from './import-staging';
 import { importItems } from './imports';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 
@@ -173,4 +174,71 @@ describe('an import killed while it writes', () => {
     expect(count('SELECT count(*) FROM imports WHERE study_id = ?', studyId)).toBe(0);
     expect(count('PRAGMA integrity_check')).toBe('ok' as unknown as number);
   }, 60_000);
+});
+
+describe('undoing a large abandoned import at start-up', () => {
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+
+  /** `n` items of a study in one transaction; returns their ids. */
+  function insertItems(studyId: number, prefix: string, n: number, importId: number | null): number[] {
+    const insert = sql().prepare(
+      "INSERT INTO items (study_id, external_id, position, payload, content_hash, import_id) VALUES (?, ?, ?, '{}', 'x', ?)",
+    );
+    return sql().transaction(() =>
+      Array.from({ length: n }, (_, k) => Number(insert.run(studyId, `${prefix}-${k}`, k + 1, importId).lastInsertRowid)),
+    )();
+  }
+
+  it('lets a writer of another process in between its short transactions, serves this process meanwhile, and removes every staged row', async () => {
+    // A finished judge run of another study: the tables that reference items hold rows, as on a server in use.
+    const judged = newStudy('Judged');
+    const judgedItems = insertItems(judged, 'judged', 20_000, null);
+    const run = Number(
+      sql()
+        .prepare(
+          "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, 'J', 'concord', 'j.jsonl', '[]', ?)",
+        )
+        .run(judged, lead.id).lastInsertRowid,
+    );
+    const label = sql().prepare("INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label) VALUES (?, ?, ?, 0, 'win')");
+    sql().transaction(() => {
+      for (const item of judgedItems) for (const criterion of ['c1', 'c2', 'c3', 'c4', 'c5']) label.run(run, item, criterion);
+    })();
+
+    // A 20,000-item import whose process was killed while it wrote.
+    const studyId = newStudy('Large abandoned');
+    const gone = sleeper();
+    const importId = fakeStaging(studyId, gone.pid!, Date.now(), 0);
+    insertItems(studyId, 'abandoned', 20_000, importId);
+    gone.kill('SIGKILL');
+    await new Promise((resolve) => gone.once('exit', resolve));
+
+    const probe = spawn(process.execPath, ['--import', tsx, 'test/write-probe.ts'], {
+      env: process.env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    probe.stdout.on('data', (d) => (out += d));
+    const probeDone = new Promise((resolve) => probe.once('exit', resolve));
+    for (let i = 0; i < 200 && !out.startsWith('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(out).toMatch(/^ready/);
+
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    const undone = await recoverAbandonedImportsInBackground(getDb());
+    clearInterval(ticker);
+    probe.stdin.end();
+    await probeDone;
+    const probed = JSON.parse(out.trim().split('\n').pop()!) as { writes: number; maxMs: number; failures: string[] };
+
+    expect(undone).toBe(1);
+    expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+    expect(count('SELECT count(*) FROM imports WHERE id = ?', importId)).toBe(0);
+    expect(count('SELECT count(*) FROM judge_labels WHERE run_id = ?', run)).toBe(100_000); // nobody else's rows
+    // The other process's writes all went in, none waited long; this process's timers ran during the undo.
+    expect(probed.failures).toEqual([]);
+    expect(probed.writes).toBeGreaterThan(10);
+    expect(probed.maxMs).toBeLessThan(1_000);
+    expect(ticks).toBeGreaterThan(10);
+  }, 120_000);
 });
