@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { databasePath } from '@/lib/env';
+import { makePrivateDatabaseFile, makePrivateDir } from './private-files';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -35,9 +36,13 @@ export function knownMigrations(): { count: number; newest: number } {
   return { count: journal.entries.length, newest: Math.max(0, ...journal.entries.map((e) => e.when)) };
 }
 
-/** Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. */
+/**
+ * Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. The file
+ * (and the folder, if this creates it) is readable by its owner only: it holds password hashes (private-files.ts).
+ */
 export function openDatabase(file: string): Db {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDir(path.dirname(file));
+  makePrivateDatabaseFile(file);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

@@ -9,8 +9,9 @@ import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { getFlowAssignment, getQueue, submitFlowReview } from '../review/flow-review';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
-import { copyAndVerify, goodBackups, lastBackupRun, scheduledBackup, scheduledName } from './backup';
+import { clearStaleBackupPartials, copyAndVerify, goodBackups, lastBackupRun, scheduledBackup, scheduledName } from './backup';
 import { BackupSchedule } from './backup-schedule';
+import { STATUS_FILE as STATUS } from './backup';
 import { restoreDatabase } from './restore';
 
 const { dir } = useTestDatabase();
@@ -35,6 +36,8 @@ const count = (file: string, table: string) => {
   }
 };
 const at = (iso: string) => new Date(iso);
+/** The permission bits of a file or folder. */
+const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
 /** One reviewer's next item submitted (verify); returns the assignment id. */
 function submitNext(rev: Actor, tag: string): number | null {
@@ -164,6 +167,8 @@ describe('scheduled backups', () => {
     const run = await schedule.runNow();
     expect(run).toMatchObject({ ok: true, counts: { annotations: count(databasePath(), 'annotations') } });
     expect(schedule.status().newest?.name).toBe(run.ok && run.name);
+    // Written by the child, readable by the owner only: it holds the password hashes.
+    expect(mode(path.join(d, run.ok ? run.name : ''))).toBe(0o600);
   });
 });
 
@@ -279,5 +284,59 @@ describe('restore', () => {
     const live = getDb().$client.prepare('SELECT count(*) FROM studies').pluck().get();
     expect(db.$client.prepare('SELECT count(*) FROM studies').pluck().get()).toBe(live);
     db.$client.close();
+  });
+});
+
+describe('files that hold the password hashes', () => {
+  // The test process's umask is the usual 022: anything created without a mode of its own would be 0644 / 0755.
+  it('are created 0600 in 0700 folders: the database, its WAL and shared memory', () => {
+    const file = path.join(sub('modes'), 'fresh', 'data', 'concord.db');
+    const db = openDatabase(file);
+    try {
+      db.$client.prepare("INSERT INTO app_settings (key, value) VALUES ('mode-test', '1')").run();
+      expect(fs.existsSync(`${file}-wal`)).toBe(true);
+      expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+      expect([path.dirname(file), path.dirname(path.dirname(file))].map(mode)).toEqual([0o700, 0o700]);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it('narrows an existing database left readable by everyone', () => {
+    const file = path.join(sub('old-modes'), 'concord.db');
+    openDatabase(file).$client.close();
+    fs.chmodSync(file, 0o644);
+    const db = openDatabase(file);
+    db.$client.close();
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('are backups and their folder, the backup status, and a restored database and its new folder', async () => {
+    const backups = path.join(sub('backup-modes'), 'backups');
+    const run = await scheduledBackup(databasePath(), backups, 2);
+    expect(run.ok).toBe(true);
+    expect(mode(backups)).toBe(0o700);
+    expect(fs.readdirSync(backups).map((f) => [f, mode(path.join(backups, f))])).toEqual(fs.readdirSync(backups).map((f) => [f, 0o600]));
+    const manual = path.join(sub('manual'), 'by-hand', 'copy.db');
+    await copyAndVerify(databasePath(), manual);
+    expect([mode(manual), mode(path.dirname(manual))]).toEqual([0o600, 0o700]);
+    const restored = path.join(sub('restored-modes'), 'new-data', 'concord.db');
+    await restoreDatabase(manual, restored);
+    expect([mode(restored), mode(path.dirname(restored))]).toEqual([0o600, 0o700]);
+  });
+});
+
+describe('half-written backups', () => {
+  it("are removed at the server's start (their .partial and its journal), and nothing else in the folder", async () => {
+    const d = sub('partials');
+    await scheduledBackup(databasePath(), d, 3, at('2026-03-01T00:00:00.000Z'));
+    const good = goodBackups(d).map((b) => b.name);
+    // What a backup killed mid-write leaves (the server or its child killed with -9), and an admin's own files.
+    const stale = ['concord-20260301T060000000Z.db.partial', 'concord-20260301T060000000Z.db.partial-journal'];
+    const mine = ['notes.partial', 'concord.db.partial', 'my-copy.db-journal'];
+    for (const f of [...stale, ...mine]) fs.writeFileSync(path.join(d, f), 'x');
+    expect(clearStaleBackupPartials(d).sort()).toEqual([...stale].sort());
+    expect(fs.readdirSync(d).sort()).toEqual([...good, STATUS, ...mine].sort());
+    expect(clearStaleBackupPartials(path.join(d, 'missing'))).toEqual([]);
   });
 });

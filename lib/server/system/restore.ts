@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { knownMigrations } from '@/db/client';
+import { makePrivateDir, makePrivateFile } from '@/db/private-files';
 import { COUNTED_TABLES, appliedMigrations, integrityCheck, tableCounts, tableNames } from '@/db/queries/system';
 import { invalid } from '../errors';
 import { fsyncDir } from './backup';
@@ -70,7 +71,7 @@ export async function restoreDatabase(source: string, target: string, { force = 
   if (from === to) throw invalid('The backup and the database to restore into are the same file.');
   const checked = inspect(from);
   const dir = path.dirname(to);
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
 
   const exists = fs.existsSync(to);
   if (exists) {
@@ -90,6 +91,7 @@ export async function restoreDatabase(source: string, target: string, { force = 
   };
   clean();
   try {
+    makePrivateFile(tmp); // 0600 before SQLite writes the password hashes into it (private-files.ts)
     const src = new Database(from, { readonly: true, fileMustExist: true });
     try {
       await src.backup(tmp);
