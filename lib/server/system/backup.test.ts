@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb, knownMigrations, openDatabase } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
+import { holdDatabase } from '@/test/hold-database';
 import { databasePath } from '@/lib/env';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
@@ -275,6 +276,44 @@ describe('restore', () => {
     expect(count(r.keptAs!, 'annotations')).toBe(0);
     expect(count(target, 'annotations')).toBe(count(good, 'annotations'));
     expect(fs.readdirSync(d).sort()).toEqual(['concord.db', path.basename(r.keptAs!)].sort());
+  });
+
+  it('replaces, with --force, a stopped database whose WAL a killed server left, keeping what the WAL held', async () => {
+    const d = sub('stopped');
+    const target = path.join(d, 'concord.db');
+    openDatabase(target).$client.close();
+    const server = await holdDatabase(target);
+    await server.kill9(); // as kill -9 of the server: its WAL stays, with a row that is nowhere else
+    expect(fs.statSync(`${target}-wal`).size).toBeGreaterThan(0);
+    const r = await restoreDatabase(good, target, { force: true });
+    expect(count(target, 'annotations')).toBe(count(good, 'annotations'));
+    const kept = new Database(r.keptAs!, { readonly: true });
+    try {
+      expect(kept.prepare('SELECT value FROM app_settings WHERE key = ?').pluck().get(`held-by-${server.pid}`)).toBe('x');
+    } finally {
+      kept.close();
+    }
+    expect(fs.readdirSync(d).sort()).toEqual(['concord.db', path.basename(r.keptAs!)].sort());
+  });
+
+  it('refuses a database another process has open, even one whose WAL was just checkpointed away, and leaves it as it was', async () => {
+    const d = sub('held');
+    const target = path.join(d, 'concord.db');
+    openDatabase(target).$client.close();
+    const server = await holdDatabase(target);
+    try {
+      await expect(restoreDatabase(good, target, { force: true })).rejects.toThrow(/in use.*Stop the Concord server/);
+      // A live process whose WAL file is gone (checkpointed and removed) is still refused: the lock decides, not the file.
+      const other = new Database(target);
+      other.pragma('wal_checkpoint(TRUNCATE)');
+      other.close();
+      fs.rmSync(`${target}-wal`, { force: true });
+      await expect(restoreDatabase(good, target, { force: true })).rejects.toThrow(/in use/);
+      expect(fs.readdirSync(d).filter((f) => f.includes('before-restore') || f.includes('.tmp'))).toEqual([]);
+    } finally {
+      await server.kill9();
+    }
+    expect(count(target, 'app_settings')).toBeGreaterThanOrEqual(1);
   });
 
   it('restores a copy of the live database that the next start opens and migrates as usual', async () => {
