@@ -1,9 +1,14 @@
-import { getDb, type Db } from '@/db/client';
+import { checkpointAndCloseDb, getDb, type Db } from '@/db/client';
 import { backupConfig } from '@/lib/env';
 import { recoverAbandonedImports, recoverAbandonedImportsInBackground } from '../imports/import-staging';
 import { clearStaleUploads } from '../imports/upload-dir';
 import { resumeAbandonedJudgeRuns } from '../judges/judges';
 import { clearStaleBackupPartials } from './backup';
+
+let closesAtExit = false;
+
+/** The server's background undo of abandoned imports (how many), for tests and logs. */
+export let recovered: Promise<number> = Promise.resolve(0);
 
 /**
  * What every Concord process does before it touches a study: open the database (which migrates it; a failed
@@ -19,6 +24,9 @@ import { clearStaleBackupPartials } from './backup';
  */
 export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   const db = getDb();
+  // However the process ends short of a crash (SIGTERM to the server, a command's last line), the database is left whole.
+  if (!closesAtExit) process.once('exit', checkpointAndCloseDb);
+  closesAtExit = true;
   if (!server) {
     recoverAbandonedImports(db);
     return db;
@@ -29,6 +37,3 @@ export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   resumeAbandonedJudgeRuns(db);
   return db;
 }
-
-/** The server's background undo of abandoned imports (how many), for tests and logs. */
-export let recovered: Promise<number> = Promise.resolve(0);
