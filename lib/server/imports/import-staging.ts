@@ -85,9 +85,23 @@ function* undoSteps(db: Db, importId: number): Generator<void, void> {
   });
 }
 
-/** Deletes what an unfinished import wrote, one short transaction after the other, without pausing. */
+const pauseBuffer = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Deletes what an unfinished import wrote, one short transaction after the other, and returns when it is done: for a
+ * failed import (in the request or the import process that ran it) and for the command line. Between two
+ * transactions the process sleeps as long as the last one held the lock (at least `UNDO_PAUSE_MS`), so that
+ * writers of other processes — the server's sign-ins and submissions while an orphaned import process undoes its
+ * own work — get the lock instead of timing out behind back-to-back transactions. Imports undone in the server's
+ * own request are small (up to `IN_PROCESS_IMPORT_BYTES`): a few batches, a few pauses.
+ */
 export function undoImport(db: Db, importId: number) {
-  for (const _ of undoSteps(db, importId));
+  const steps = undoSteps(db, importId);
+  for (;;) {
+    const started = performance.now();
+    if (steps.next().done) return;
+    Atomics.wait(pauseBuffer, 0, 0, Math.max(UNDO_PAUSE_MS, performance.now() - started));
+  }
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -134,11 +148,36 @@ function claimAbandonedImports(db: Db, studyId?: number): number[] {
     .map((row) => row.id);
 }
 
-/** Undoes every staging import whose process is gone (all studies, or one), before it returns. Returns how many. */
+let servesRequests = false;
+/**
+ * Called by the server's start: from then on an abandoned import found before an import into its study (or its
+ * opening) is undone in the background as well, and that request is told another import is still running, rather
+ * than being held while the undo runs.
+ */
+export function undoAbandonedImportsInBackground() {
+  servesRequests = true;
+}
+
+/**
+ * Undoes every staging import whose process is gone (all studies, or one). Returns how many. In the command line
+ * (and an import process) the undo is done when this returns; in the server it goes on in the background, and the
+ * claimed imports count as running until it is done.
+ */
 export function recoverAbandonedImports(db: Db, studyId?: number): number {
   const dead = claimAbandonedImports(db, studyId);
-  for (const id of dead) undoImport(db, id);
+  for (const id of dead) {
+    if (servesRequests) void undoInBackgroundLogged(db, id);
+    else undoImport(db, id);
+  }
   return dead.length;
+}
+
+async function undoInBackgroundLogged(db: Db, importId: number) {
+  try {
+    await undoImportInBackground(db, importId);
+  } catch (e) {
+    console.error(`Concord: undoing the abandoned import ${importId} failed; it will be tried again.`, e);
+  }
 }
 
 /**
@@ -149,13 +188,7 @@ export function recoverAbandonedImports(db: Db, studyId?: number): number {
  */
 export async function recoverAbandonedImportsInBackground(db: Db): Promise<number> {
   const dead = claimAbandonedImports(db);
-  for (const id of dead) {
-    try {
-      await undoImportInBackground(db, id);
-    } catch (e) {
-      console.error(`Concord: undoing the abandoned import ${id} failed; it will be tried again.`, e);
-    }
-  }
+  for (const id of dead) await undoInBackgroundLogged(db, id);
   return dead.length;
 }
 

@@ -1,6 +1,6 @@
 import { checkpointAndCloseDb, getDb, type Db } from '@/db/client';
 import { backupConfig } from '@/lib/env';
-import { recoverAbandonedImports, recoverAbandonedImportsInBackground } from '../imports/import-staging';
+import { recoverAbandonedImports, recoverAbandonedImportsInBackground, undoAbandonedImportsInBackground } from '../imports/import-staging';
 import { clearStaleUploads } from '../imports/upload-dir';
 import { resumeAbandonedJudgeRuns } from '../judges/judges';
 import { clearStaleBackupPartials } from './backup';
@@ -33,6 +33,7 @@ export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   }
   clearStaleUploads();
   clearStaleBackupPartials(backupConfig().dir);
+  undoAbandonedImportsInBackground();
   recovered = recoverAbandonedImportsInBackground(db);
   resumeAbandonedJudgeRuns(db);
   return db;
