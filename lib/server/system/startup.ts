@@ -7,18 +7,15 @@ import { clearStaleBackupPartials } from './backup';
 
 let closesAtExit = false;
 
-/** The server's background undo of abandoned imports (how many), for tests and logs. */
-export let recovered: Promise<number> = Promise.resolve(0);
-
 /**
  * What every Concord process does before it touches a study: open the database (which migrates it; a failed
  * migration throws) and undo the imports whose process was killed, so nobody reads half an import. The command
  * line undoes them before it goes on; the server claims them at once (their studies refuse imports until the undo is
  * done) and undoes them in the background, in short transactions with pauses between them, so that health checks
- * and sign-ins are answered within seconds of a restart even when a crash left a large import behind
- * (`recovered` resolves when that is done). The server also owns the uploads folder and the scheduled backups'
- * folder, and clears what a killed server left in them (uploads, half-written backups); the command line leaves
- * them alone, since a running server may be receiving an upload or writing a backup. The server also resumes the
+ * and sign-ins are answered within seconds of a restart even when a crash left a large import behind. The server
+ * also owns the uploads folder and the scheduled backups' folder, and clears what a killed server left in them
+ * (uploads, half-written backups); the command line leaves them alone, since a running server may be receiving an
+ * upload or writing a backup. The server also resumes the
  * judge runs left running whose runner process is gone (a new runner sends only what has no answer yet); the
  * command line resumes a run only when asked (`judge run` with the run's name).
  */
@@ -34,7 +31,9 @@ export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   clearStaleUploads();
   clearStaleBackupPartials(backupConfig().dir);
   undoAbandonedImportsInBackground();
-  recovered = recoverAbandonedImportsInBackground(db);
+  void recoverAbandonedImportsInBackground(db).then((n) => {
+    if (n) console.log(`Concord: undid ${n} import(s) left unfinished by a process that died.`);
+  });
   resumeAbandonedJudgeRuns(db);
   return db;
 }
