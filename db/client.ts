@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { databasePath } from '@/lib/env';
+import { makePrivateDatabaseFile, makePrivateDir } from './private-files';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -35,9 +36,13 @@ export function knownMigrations(): { count: number; newest: number } {
   return { count: journal.entries.length, newest: Math.max(0, ...journal.entries.map((e) => e.when)) };
 }
 
-/** Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. */
+/**
+ * Opens a connection with the pragmas Concord relies on and fails loudly if SQLite did not accept them. The file
+ * (and the folder, if this creates it) is readable by its owner only: it holds password hashes (private-files.ts).
+ */
 export function openDatabase(file: string): Db {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDir(path.dirname(file));
+  makePrivateDatabaseFile(file);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -68,6 +73,25 @@ const globalForDb = globalThis as unknown as { concordDb?: Db };
 export function getDb(): Db {
   if (!globalForDb.concordDb) globalForDb.concordDb = openDatabase(databasePath());
   return globalForDb.concordDb;
+}
+
+/**
+ * At the end of a process (the server stopped with SIGTERM or SIGINT, which Next answers with `process.exit`): the
+ * WAL is copied into the database file and cut to nothing, then the connection is closed, and the last connection
+ * to close removes the WAL file. A stopped Concord leaves one self-contained database file that a copy or
+ * `concord restore` can take as it is. A checkpoint that cannot finish (another process is reading) is left to them.
+ */
+export function checkpointAndCloseDb(): void {
+  const db = globalForDb.concordDb;
+  if (!db?.$client.open) return;
+  try {
+    db.$client.pragma('busy_timeout = 1000'); // an exit is not held up for the usual 5 s
+    db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  } catch (e) {
+    console.error('Concord: the WAL could not be checkpointed at exit', e);
+  } finally {
+    closeDb();
+  }
 }
 
 /** For tests and the CLI: close the process connection so the file can be removed or reopened. */

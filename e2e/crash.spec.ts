@@ -92,6 +92,12 @@ function importedCount(prefix: string): { items: number; importRows: number; int
   }));
 }
 
+/** Imports into the import study still being written or undone. */
+const stagingImports = () =>
+  withReadonlyDb(dbFile, (sql) =>
+    sql.prepare("SELECT count(*) FROM imports WHERE study_id = ? AND state = 'staging'").pluck().get(importStudy),
+  );
+
 /** The import of `prefix` is all or nothing, and recorded (once, unless sent again) if it happened. */
 function expectAllOrNothing(prefix: string, acknowledged: boolean, imports?: number) {
   const c = importedCount(prefix);
@@ -179,6 +185,8 @@ async function uploadRound(round: number) {
   await server.kill9();
   const answer = await upload;
   const restartMs = await restart();
+  // The restarted server answers at once and undoes a killed import in the background: wait for that to finish.
+  await expect.poll(stagingImports, { timeout: 30_000 }).toBe(0);
   const result = expectAllOrNothing(prefix, answer.status === 200 && answer.ok);
   // A killed server cannot remove the upload it was reading; the restarted one clears what was left.
   expect(uploadsLeft()).toEqual([]);

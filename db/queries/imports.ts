@@ -77,3 +77,14 @@ export const finishStagingImport = (db: Db, importId: number, counts: { records:
 /** Deletes an import's row if it is still staging. */
 export const deleteStagingImport = (db: Db, importId: number) =>
   stmt(db, "DELETE FROM imports WHERE id = ? AND state = 'staging'").run(importId);
+
+/**
+ * Takes over a staging import whose owner is gone, to undo it: true if the row still had the owner and heartbeat
+ * read in `row` (so two processes that both found it abandoned cannot both take it).
+ */
+export const claimStagingImport = (db: Db, row: StagingImportRow, owner: { pid: number; host: string; now: number }) =>
+  stmt(
+    db,
+    `UPDATE imports SET owner_pid = ?, owner_host = ?, heartbeat_at = ?
+      WHERE id = ? AND state = 'staging' AND owner_pid IS ? AND owner_host IS ? AND heartbeat_at IS ?`,
+  ).run(owner.pid, owner.host, owner.now, row.id, row.ownerPid, row.ownerHost, row.heartbeatAt).changes === 1;

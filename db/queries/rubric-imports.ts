@@ -1,4 +1,4 @@
-import { type Db, inTransaction, stmt } from '../client';
+import { type Db, stmt } from '../client';
 
 /*
  * Writes and reads of a rubric study's imports and of its opening: items with their group, prior labels and judge
@@ -63,27 +63,16 @@ export const insertRubricJudgeLabel = (db: Db, runId: number, v: RubricVerdict) 
 export const rubricJudgeLabelCount = (db: Db, runId: number) =>
   stmt(db, 'SELECT count(*) FROM rubric_judge_labels WHERE run_id = ?').pluck().get(runId) as number;
 
-const DELETE_BATCH = 2_000;
-
 /**
- * Deletes the rubric verdicts of the staging judge runs an import was writing, in short batches (a run of a
- * million verdicts deleted with its run in one statement would hold the write lock for seconds). The runs
- * themselves go with `deleteStagingJudgeRuns`.
+ * Deletes up to `limit` rubric verdicts of a staging judge run; returns how many. Called once per short transaction
+ * while an import is undone (lib/server/imports/import-staging.ts); the run itself goes with `deleteStagingJudgeRun`.
  */
-export function deleteStagingRubricVerdicts(db: Db, importId: number) {
-  const runs = stmt(db, "SELECT id FROM judge_runs WHERE import_id = ? AND state = 'staging'").pluck().all(importId) as number[];
-  for (const runId of runs) {
-    while (
-      inTransaction(db, () =>
-        stmt(
-          db,
-          `DELETE FROM rubric_judge_labels WHERE (run_id, item_id, dimension, sample) IN
-             (SELECT run_id, item_id, dimension, sample FROM rubric_judge_labels WHERE run_id = ? LIMIT ?)`,
-        ).run(runId, DELETE_BATCH),
-      ).changes === DELETE_BATCH
-    );
-  }
-}
+export const deleteRubricVerdictsBatch = (db: Db, runId: number, limit: number) =>
+  stmt(
+    db,
+    `DELETE FROM rubric_judge_labels WHERE (run_id, item_id, dimension, sample) IN
+       (SELECT run_id, item_id, dimension, sample FROM rubric_judge_labels WHERE run_id = ? LIMIT ?)`,
+  ).run(runId, limit).changes;
 
 /** The assignment of one reviewer on one item, if any. */
 export const assignmentIdOf = (db: Db, itemId: number, userId: number) =>

@@ -74,7 +74,7 @@ export const queueCounts = sqliteTable(
     total: integer('total').notNull().default(0),
     submitted: integer('submitted').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.studyId, t.userId] })],
+  (t) => [primaryKey({ columns: [t.studyId, t.userId] }), index('queue_counts_user_idx').on(t.userId)],
 );
 
 /** Append-only: every submission is a new revision; the newest revision of a submitted assignment counts. */

@@ -48,7 +48,7 @@ export const judgeRuns = sqliteTable(
       .references(() => users.id),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('judge_runs_study_name_unique').on(t.studyId, t.name)],
+  (t) => [uniqueIndex('judge_runs_study_name_unique').on(t.studyId, t.name), index('judge_runs_created_by_idx').on(t.createdBy)],
 );
 
 export const judgeLabels = sqliteTable(
@@ -69,6 +69,7 @@ export const judgeLabels = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.itemId, t.criterion, t.swapped] }),
     check('judge_labels_label_valid', sql`${t.label} IN ('lose', 'tie', 'win')`),
+    index('judge_labels_item_idx').on(t.itemId),
   ],
 );
 
@@ -101,6 +102,7 @@ export const judgeTemplates = sqliteTable(
   (t) => [
     uniqueIndex('judge_templates_study_name_version_unique').on(t.studyId, t.name, t.version),
     check('judge_templates_version_positive', sql`${t.version} >= 1`),
+    index('judge_templates_created_by_idx').on(t.createdBy),
   ],
 );
 
@@ -174,6 +176,7 @@ export const judgeLaunches = sqliteTable(
     check('judge_launches_samples_range', sql`${t.samples} BETWEEN 1 AND 100`),
     check('judge_launches_concurrency_range', sql`${t.concurrency} BETWEEN 1 AND 256`),
     index('judge_launches_state_idx').on(t.state),
+    index('judge_launches_template_idx').on(t.templateId),
   ],
 );
 
@@ -209,6 +212,7 @@ export const judgeAnswers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.itemId, t.criterion, t.sample, t.swapped] }),
     index('judge_answers_run_created_idx').on(t.runId, t.createdAt),
+    index('judge_answers_item_idx').on(t.itemId),
   ],
 );
 

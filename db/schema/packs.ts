@@ -1,6 +1,6 @@
 /** The packed labels the dashboards read, kept by triggers equal to the rows they mirror. */
 import { type SQL, sql } from 'drizzle-orm';
-import { check, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { annotations } from './annotations';
 import { judgeRuns } from './judges';
 import { items, studies } from './studies';
@@ -78,7 +78,7 @@ export const judgeLabelPacks = sqliteTable(
     packed: text('packed').notNull(),
     segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.itemId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.itemId] }), index('judge_label_packs_item_idx').on(t.itemId)],
 );
 
 /** The newest ruling on each criterion of one item packed in one string (WITHOUT ROWID, in study and item order). */
@@ -92,7 +92,7 @@ export const adjudicationPacks = sqliteTable(
     packed: text('packed').notNull(),
     segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
-  (t) => [primaryKey({ columns: [t.studyId, t.itemId] })],
+  (t) => [primaryKey({ columns: [t.studyId, t.itemId] }), index('adjudication_packs_item_idx').on(t.itemId)],
 );
 
 /**
@@ -114,5 +114,5 @@ export const rubricJudgeLabelPacks = sqliteTable(
     packed: text('packed').notNull(),
     segment: segment(sql`'/' || "item_id" || '.' || "packed"`),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.sample, t.itemId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.sample, t.itemId] }), index('rubric_judge_label_packs_item_idx').on(t.itemId)],
 );

@@ -78,5 +78,6 @@ export const rubricJudgeLabels = sqliteTable(
     check('rubric_judge_labels_dimension_range', sql`${t.dimension} BETWEEN 0 AND 63`),
     check('rubric_judge_labels_label_range', sql`${t.label} BETWEEN 0 AND 15`),
     check('rubric_judge_labels_sample_range', sql`${t.sample} BETWEEN 1 AND 100`),
+    index('rubric_judge_labels_item_idx').on(t.itemId),
   ],
 );

@@ -41,6 +41,8 @@ export const studies = sqliteTable(
   (t) => [
     check('studies_reviewers_range', sql`${t.reviewersPerItem} BETWEEN 1 AND 10`),
     check('studies_pay_rate_nonnegative', sql`${t.payRateCents} >= 0`),
+    index('studies_created_by_idx').on(t.createdBy),
+    index('studies_adjudicator_idx').on(t.adjudicatorId),
   ],
 );
 
@@ -59,7 +61,11 @@ export const studyGuidelineVersions = sqliteTable(
     createdBy: integer('created_by').references(() => users.id),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.studyId, t.version] }), check('study_guideline_versions_positive', sql`${t.version} >= 1`)],
+  (t) => [
+    primaryKey({ columns: [t.studyId, t.version] }),
+    check('study_guideline_versions_positive', sql`${t.version} >= 1`),
+    index('study_guideline_versions_created_by_idx').on(t.createdBy),
+  ],
 );
 
 export const studyMembers = sqliteTable(
@@ -74,7 +80,7 @@ export const studyMembers = sqliteTable(
     // For the KMP scheme: reviewers sharing a set number judge the same items.
     setIndex: integer('set_index'),
   },
-  (t) => [primaryKey({ columns: [t.studyId, t.userId] })],
+  (t) => [primaryKey({ columns: [t.studyId, t.userId] }), index('study_members_user_idx').on(t.userId)],
 );
 
 export const items = sqliteTable(

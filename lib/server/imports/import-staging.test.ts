@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -6,7 +7,7 @@ import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { flowsJsonl } from '@/e2e/support/server';
 import type { Actor } from '../actor';
-import { STALE_IMPORT_MS, recoverAbandonedImports } from './import-staging';
+import { STALE_IMPORT_MS, recoverAbandonedImports, recoverAbandonedImportsInBackground } from './import-staging';
 import { importItems } from './imports';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 
@@ -173,4 +174,87 @@ describe('an import killed while it writes', () => {
     expect(count('SELECT count(*) FROM imports WHERE study_id = ?', studyId)).toBe(0);
     expect(count('PRAGMA integrity_check')).toBe('ok' as unknown as number);
   }, 60_000);
+});
+
+describe('undoing a large abandoned import', () => {
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+
+  /** `n` items of a study in one transaction; returns their ids. */
+  function insertItems(studyId: number, prefix: string, n: number, importId: number | null): number[] {
+    const insert = sql().prepare(
+      "INSERT INTO items (study_id, external_id, position, payload, content_hash, import_id) VALUES (?, ?, ?, '{}', 'x', ?)",
+    );
+    return sql().transaction(() =>
+      Array.from({ length: n }, (_, k) => Number(insert.run(studyId, `${prefix}-${k}`, k + 1, importId).lastInsertRowid)),
+    )();
+  }
+
+  // A finished judge run of another study: the tables that reference items hold rows, as on a server in use.
+  let judgedRun = 0;
+  beforeAll(() => {
+    const judged = newStudy('Judged');
+    const judgedItems = insertItems(judged, 'judged', 20_000, null);
+    judgedRun = Number(
+      sql()
+        .prepare(
+          "INSERT INTO judge_runs (study_id, name, format, filename, unparsed, created_by) VALUES (?, 'J', 'concord', 'j.jsonl', '[]', ?)",
+        )
+        .run(judged, lead.id).lastInsertRowid,
+    );
+    const label = sql().prepare("INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label) VALUES (?, ?, ?, 0, 'win')");
+    sql().transaction(() => {
+      for (const item of judgedItems) for (const criterion of ['c1', 'c2', 'c3', 'c4', 'c5']) label.run(judgedRun, item, criterion);
+    })();
+  });
+
+  /**
+   * A 20,000-item import whose process was killed while it wrote, undone by `recover` while another process writes a
+   * row every few milliseconds (as sign-ins and submissions do). Returns what that process saw and how many timer
+   * ticks this process ran during the undo.
+   */
+  async function undoWhileAnotherProcessWrites(name: string, recover: () => number | Promise<number>) {
+    const studyId = newStudy(name);
+    const gone = sleeper();
+    const importId = fakeStaging(studyId, gone.pid!, Date.now(), 0);
+    insertItems(studyId, 'abandoned', 20_000, importId);
+    gone.kill('SIGKILL');
+    await new Promise((resolve) => gone.once('exit', resolve));
+
+    const probe = spawn(process.execPath, ['--import', tsx, 'test/write-probe.ts'], {
+      env: process.env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    probe.stdout.on('data', (d) => (out += d));
+    const probeDone = new Promise((resolve) => probe.once('exit', resolve));
+    for (let i = 0; i < 200 && !out.startsWith('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(out).toMatch(/^ready/);
+
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    const undone = await recover();
+    clearInterval(ticker);
+    probe.stdin.end();
+    await probeDone;
+    const probed = JSON.parse(out.trim().split('\n').pop()!) as { writes: number; maxMs: number; failures: string[] };
+
+    expect(undone).toBe(1);
+    expect(count('SELECT count(*) FROM items WHERE study_id = ?', studyId)).toBe(0);
+    expect(count('SELECT count(*) FROM imports WHERE id = ?', importId)).toBe(0);
+    expect(count('SELECT count(*) FROM judge_labels WHERE run_id = ?', judgedRun)).toBe(100_000); // nobody else's rows
+    // The other process's writes all went in, and none waited long.
+    expect(probed.failures).toEqual([]);
+    expect(probed.writes).toBeGreaterThan(10);
+    expect(probed.maxMs).toBeLessThan(1_000);
+    return { ticks };
+  }
+
+  it("at the server's start: lets a writer of another process in between its short transactions, serves this process meanwhile, and removes every staged row", async () => {
+    const { ticks } = await undoWhileAnotherProcessWrites('Undone at start', () => recoverAbandonedImportsInBackground(getDb()));
+    expect(ticks).toBeGreaterThan(10); // this process's timers ran during the undo
+  }, 120_000);
+
+  it('by the command line or an orphaned import process: lets a writer of another process in between its short transactions', async () => {
+    await undoWhileAnotherProcessWrites('Undone by a command', () => recoverAbandonedImports(getDb()));
+  }, 120_000);
 });

@@ -4,8 +4,8 @@ import os from 'node:os';
 import { inTransaction, type Db } from '@/db/client';
 import * as importsQ from '@/db/queries/imports';
 import { deleteImportItems, deleteImportItemsBatch } from '@/db/queries/items';
-import { deleteStagingJudgeRuns } from '@/db/queries/judge-runs';
-import { deleteStagingRubricVerdicts } from '@/db/queries/rubric-imports';
+import { deleteJudgeLabelPacksBatch, deleteJudgeLabelsBatch, deleteStagingJudgeRun, stagingRunsOfImport } from '@/db/queries/judge-runs';
+import { deleteRubricVerdictsBatch } from '@/db/queries/rubric-imports';
 
 /**
  * Large imports are written in short batches so that nobody else waits long for the database: the import's row is
@@ -24,7 +24,13 @@ export function checkBeforeEachCommit(check: () => void) {
 
 /** A staging import whose heartbeat is older than this is taken for dead, wherever it ran. */
 export const STALE_IMPORT_MS = 60_000;
-const DELETE_BATCH = 2_000;
+/**
+ * Rows deleted per transaction while an import is undone. With every foreign key indexed (migration 0019) a batch
+ * of 500 items holds the write lock for a few tens of milliseconds (BENCHMARKS.md, "Undoing an import").
+ */
+export const UNDO_BATCH = 500;
+/** The least pause between two undo transactions of a background undo (see `undoImportInBackground`). */
+const UNDO_PAUSE_MS = 10;
 
 function processAlive(pid: number): boolean {
   try {
@@ -47,18 +53,72 @@ function abandoned(row: importsQ.StagingImportRow, now: number): boolean {
   return false;
 }
 
-/** Deletes what an unfinished import wrote: its judge run or its items in short batches, then its row. */
-export function undoImport(db: Db, importId: number) {
-  deleteStagingRubricVerdicts(db, importId);
-  deleteStagingJudgeRuns(db, importId);
-  for (;;) {
-    const removed = inTransaction(db, () => deleteImportItemsBatch(db, importId, DELETE_BATCH));
-    if (removed < DELETE_BATCH) break;
+/**
+ * What undoing an import does, as a sequence of short IMMEDIATE transactions in the order the foreign keys need
+ * (verdicts and packs of its judge runs, the runs, its items in batches, its row), yielding after each one: the
+ * caller decides whether to go straight on (`undoImport`) or to let other writers in between (`undoImportInBackground`).
+ * Each batch also refreshes the import's heartbeat, so a long undo is not taken for dead by another process.
+ */
+function* undoSteps(db: Db, importId: number): Generator<void, void> {
+  function* batches(deleteBatch: () => number) {
+    for (;;) {
+      const removed = inTransaction(db, () => {
+        const n = deleteBatch();
+        importsQ.touchStagingImport(db, importId, Date.now());
+        return n;
+      });
+      if (removed < UNDO_BATCH) return;
+      yield;
+    }
   }
+  for (const runId of stagingRunsOfImport(db, importId)) {
+    yield* batches(() => deleteRubricVerdictsBatch(db, runId, UNDO_BATCH));
+    yield* batches(() => deleteJudgeLabelsBatch(db, runId, UNDO_BATCH));
+    yield* batches(() => deleteJudgeLabelPacksBatch(db, runId, UNDO_BATCH));
+    inTransaction(db, () => deleteStagingJudgeRun(db, runId));
+    yield;
+  }
+  yield* batches(() => deleteImportItemsBatch(db, importId, UNDO_BATCH));
   inTransaction(db, () => {
     deleteImportItems(db, importId);
     importsQ.deleteStagingImport(db, importId);
   });
+}
+
+const pauseBuffer = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Deletes what an unfinished import wrote, one short transaction after the other, and returns when it is done: for a
+ * failed import (in the request or the import process that ran it) and for the command line. Between two
+ * transactions the process sleeps as long as the last one held the lock (at least `UNDO_PAUSE_MS`), so that
+ * writers of other processes — the server's sign-ins and submissions while an orphaned import process undoes its
+ * own work — get the lock instead of timing out behind back-to-back transactions. Imports undone in the server's
+ * own request are small (up to `IN_PROCESS_IMPORT_BYTES`): a few batches, a few pauses.
+ */
+export function undoImport(db: Db, importId: number) {
+  const steps = undoSteps(db, importId);
+  for (;;) {
+    const started = performance.now();
+    if (steps.next().done) return;
+    Atomics.wait(pauseBuffer, 0, 0, Math.max(UNDO_PAUSE_MS, performance.now() - started));
+  }
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The same undo for a process that serves people meanwhile (the server at start-up): after each transaction it
+ * pauses at least as long as that transaction held the write lock. Requests of this process run in the pause, and
+ * a writer of another process (whose busy handler sleeps and retries) finds the lock free at least half the time,
+ * instead of timing out with SQLITE_BUSY behind back-to-back transactions.
+ */
+export async function undoImportInBackground(db: Db, importId: number) {
+  const steps = undoSteps(db, importId);
+  for (;;) {
+    const started = performance.now();
+    if (steps.next().done) return;
+    await pause(Math.max(UNDO_PAUSE_MS, performance.now() - started));
+  }
 }
 
 /** What a second import into a study is told while the first is still being written. */
@@ -73,11 +133,62 @@ export function undoFailedImport(db: Db, importId: number) {
   }
 }
 
-/** Undoes every staging import whose process is gone (all studies, or one). Returns how many were undone. */
-export function recoverAbandonedImports(db: Db, studyId?: number): number {
+/**
+ * The staging imports (all studies, or one) whose process is gone, each taken over by this process (its pid and a
+ * fresh heartbeat on the row) so that no other process undoes it at the same time and nobody imports into its study
+ * before the undo has finished.
+ */
+function claimAbandonedImports(db: Db, studyId?: number): number[] {
   const now = Date.now();
-  const dead = importsQ.stagingImports(db, studyId).filter((row) => abandoned(row, now));
-  for (const row of dead) undoImport(db, row.id);
+  const owner = { pid: process.pid, host: os.hostname(), now };
+  return importsQ
+    .stagingImports(db, studyId)
+    .filter((row) => abandoned(row, now))
+    .filter((row) => inTransaction(db, () => importsQ.claimStagingImport(db, row, owner)))
+    .map((row) => row.id);
+}
+
+let servesRequests = false;
+/**
+ * Called by the server's start: from then on an abandoned import found before an import into its study (or its
+ * opening) is undone in the background as well, and that request is told another import is still running, rather
+ * than being held while the undo runs.
+ */
+export function undoAbandonedImportsInBackground() {
+  servesRequests = true;
+}
+
+/**
+ * Undoes every staging import whose process is gone (all studies, or one). Returns how many. In the command line
+ * (and an import process) the undo is done when this returns; in the server it goes on in the background, and the
+ * claimed imports count as running until it is done.
+ */
+export function recoverAbandonedImports(db: Db, studyId?: number): number {
+  const dead = claimAbandonedImports(db, studyId);
+  for (const id of dead) {
+    if (servesRequests) void undoInBackgroundLogged(db, id);
+    else undoImport(db, id);
+  }
+  return dead.length;
+}
+
+async function undoInBackgroundLogged(db: Db, importId: number) {
+  try {
+    await undoImportInBackground(db, importId);
+  } catch (e) {
+    console.error(`Concord: undoing the abandoned import ${importId} failed; it will be tried again.`, e);
+  }
+}
+
+/**
+ * The server's start-up recovery: the abandoned imports are claimed at once (so their studies refuse imports as
+ * still busy) and undone in the background with `undoImportInBackground`, so the server answers while a large
+ * undo goes on. Resolves with how many were undone; a failure is logged, and the import, its heartbeat left to
+ * go stale, is undone by the next start or the next import into its study.
+ */
+export async function recoverAbandonedImportsInBackground(db: Db): Promise<number> {
+  const dead = claimAbandonedImports(db);
+  for (const id of dead) await undoInBackgroundLogged(db, id);
   return dead.length;
 }
 

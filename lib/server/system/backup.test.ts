@@ -4,13 +4,15 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb, knownMigrations, openDatabase } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
+import { holdDatabase } from '@/test/hold-database';
 import { databasePath } from '@/lib/env';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { getFlowAssignment, getQueue, submitFlowReview } from '../review/flow-review';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
-import { copyAndVerify, goodBackups, lastBackupRun, scheduledBackup, scheduledName } from './backup';
+import { clearStaleBackupPartials, copyAndVerify, goodBackups, lastBackupRun, scheduledBackup, scheduledName } from './backup';
 import { BackupSchedule } from './backup-schedule';
+import { STATUS_FILE as STATUS } from './backup';
 import { restoreDatabase } from './restore';
 
 const { dir } = useTestDatabase();
@@ -35,6 +37,8 @@ const count = (file: string, table: string) => {
   }
 };
 const at = (iso: string) => new Date(iso);
+/** The permission bits of a file or folder. */
+const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
 /** One reviewer's next item submitted (verify); returns the assignment id. */
 function submitNext(rev: Actor, tag: string): number | null {
@@ -164,6 +168,8 @@ describe('scheduled backups', () => {
     const run = await schedule.runNow();
     expect(run).toMatchObject({ ok: true, counts: { annotations: count(databasePath(), 'annotations') } });
     expect(schedule.status().newest?.name).toBe(run.ok && run.name);
+    // Written by the child, readable by the owner only: it holds the password hashes.
+    expect(mode(path.join(d, run.ok ? run.name : ''))).toBe(0o600);
   });
 });
 
@@ -272,6 +278,44 @@ describe('restore', () => {
     expect(fs.readdirSync(d).sort()).toEqual(['concord.db', path.basename(r.keptAs!)].sort());
   });
 
+  it('replaces, with --force, a stopped database whose WAL a killed server left, keeping what the WAL held', async () => {
+    const d = sub('stopped');
+    const target = path.join(d, 'concord.db');
+    openDatabase(target).$client.close();
+    const server = await holdDatabase(target);
+    await server.kill9(); // as kill -9 of the server: its WAL stays, with a row that is nowhere else
+    expect(fs.statSync(`${target}-wal`).size).toBeGreaterThan(0);
+    const r = await restoreDatabase(good, target, { force: true });
+    expect(count(target, 'annotations')).toBe(count(good, 'annotations'));
+    const kept = new Database(r.keptAs!, { readonly: true });
+    try {
+      expect(kept.prepare('SELECT value FROM app_settings WHERE key = ?').pluck().get(`held-by-${server.pid}`)).toBe('x');
+    } finally {
+      kept.close();
+    }
+    expect(fs.readdirSync(d).sort()).toEqual(['concord.db', path.basename(r.keptAs!)].sort());
+  });
+
+  it('refuses a database another process has open, even one whose WAL was just checkpointed away, and leaves it as it was', async () => {
+    const d = sub('held');
+    const target = path.join(d, 'concord.db');
+    openDatabase(target).$client.close();
+    const server = await holdDatabase(target);
+    try {
+      await expect(restoreDatabase(good, target, { force: true })).rejects.toThrow(/in use.*Stop the Concord server/);
+      // A live process whose WAL file is gone (checkpointed and removed) is still refused: the lock decides, not the file.
+      const other = new Database(target);
+      other.pragma('wal_checkpoint(TRUNCATE)');
+      other.close();
+      fs.rmSync(`${target}-wal`, { force: true });
+      await expect(restoreDatabase(good, target, { force: true })).rejects.toThrow(/in use/);
+      expect(fs.readdirSync(d).filter((f) => f.includes('before-restore') || f.includes('.tmp'))).toEqual([]);
+    } finally {
+      await server.kill9();
+    }
+    expect(count(target, 'app_settings')).toBeGreaterThanOrEqual(1);
+  });
+
   it('restores a copy of the live database that the next start opens and migrates as usual', async () => {
     const target = path.join(sub('live'), 'concord.db');
     await restoreDatabase(good, target);
@@ -279,5 +323,59 @@ describe('restore', () => {
     const live = getDb().$client.prepare('SELECT count(*) FROM studies').pluck().get();
     expect(db.$client.prepare('SELECT count(*) FROM studies').pluck().get()).toBe(live);
     db.$client.close();
+  });
+});
+
+describe('files that hold the password hashes', () => {
+  // The test process's umask is the usual 022: anything created without a mode of its own would be 0644 / 0755.
+  it('are created 0600 in 0700 folders: the database, its WAL and shared memory', () => {
+    const file = path.join(sub('modes'), 'fresh', 'data', 'concord.db');
+    const db = openDatabase(file);
+    try {
+      db.$client.prepare("INSERT INTO app_settings (key, value) VALUES ('mode-test', '1')").run();
+      expect(fs.existsSync(`${file}-wal`)).toBe(true);
+      expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+      expect([path.dirname(file), path.dirname(path.dirname(file))].map(mode)).toEqual([0o700, 0o700]);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it('narrows an existing database left readable by everyone', () => {
+    const file = path.join(sub('old-modes'), 'concord.db');
+    openDatabase(file).$client.close();
+    fs.chmodSync(file, 0o644);
+    const db = openDatabase(file);
+    db.$client.close();
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('are backups and their folder, the backup status, and a restored database and its new folder', async () => {
+    const backups = path.join(sub('backup-modes'), 'backups');
+    const run = await scheduledBackup(databasePath(), backups, 2);
+    expect(run.ok).toBe(true);
+    expect(mode(backups)).toBe(0o700);
+    expect(fs.readdirSync(backups).map((f) => [f, mode(path.join(backups, f))])).toEqual(fs.readdirSync(backups).map((f) => [f, 0o600]));
+    const manual = path.join(sub('manual'), 'by-hand', 'copy.db');
+    await copyAndVerify(databasePath(), manual);
+    expect([mode(manual), mode(path.dirname(manual))]).toEqual([0o600, 0o700]);
+    const restored = path.join(sub('restored-modes'), 'new-data', 'concord.db');
+    await restoreDatabase(manual, restored);
+    expect([mode(restored), mode(path.dirname(restored))]).toEqual([0o600, 0o700]);
+  });
+});
+
+describe('half-written backups', () => {
+  it("are removed at the server's start (their .partial and its journal), and nothing else in the folder", async () => {
+    const d = sub('partials');
+    await scheduledBackup(databasePath(), d, 3, at('2026-03-01T00:00:00.000Z'));
+    const good = goodBackups(d).map((b) => b.name);
+    // What a backup killed mid-write leaves (the server or its child killed with -9), and an admin's own files.
+    const stale = ['concord-20260301T060000000Z.db.partial', 'concord-20260301T060000000Z.db.partial-journal'];
+    const mine = ['notes.partial', 'concord.db.partial', 'my-copy.db-journal'];
+    for (const f of [...stale, ...mine]) fs.writeFileSync(path.join(d, f), 'x');
+    expect(clearStaleBackupPartials(d).sort()).toEqual([...stale].sort());
+    expect(fs.readdirSync(d).sort()).toEqual([...good, STATUS, ...mine].sort());
+    expect(clearStaleBackupPartials(path.join(d, 'missing'))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE } from '@/db/private-files';
 import { integrityCheck, tableCounts } from '@/db/queries/system';
 import { databasePath } from '@/lib/env';
 import type { Actor } from '../actor';
@@ -56,8 +57,10 @@ function removeDatabaseFile(file: string) {
 export async function copyAndVerify(source: string, target: string): Promise<BackupDto> {
   const partial = `${target}.partial`;
   removeDatabaseFile(partial);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  makePrivateDir(path.dirname(target));
   try {
+    // Created 0600 before SQLite writes into it: the copy holds the password hashes, and its journal takes its mode.
+    makePrivateFile(partial);
     // A read-write handle that only reads: it sees exactly what the server's connection has committed.
     const src = new Database(source, { fileMustExist: true });
     let counts: Record<string, number>;
@@ -146,7 +149,7 @@ export function lastBackupRun(dir: string): BackupRunDto | null {
 function writeStatus(dir: string, run: BackupRunDto) {
   const file = path.join(dir, STATUS_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(run, null, 2)}\n`);
+  fs.writeFileSync(tmp, `${JSON.stringify(run, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   fsyncFile(tmp);
   fs.renameSync(tmp, file);
 }
@@ -158,7 +161,7 @@ function writeStatus(dir: string, run: BackupRunDto) {
  */
 export async function scheduledBackup(source: string, dir: string, keep: number, now = new Date()): Promise<BackupRunDto> {
   if (!Number.isInteger(keep) || keep < 1) throw invalid(`Keep must be a whole number of backups, at least 1 (got ${keep}).`);
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const started = Date.now();
   let run: BackupRunDto;
   try {
@@ -183,4 +186,24 @@ export async function scheduledBackup(source: string, dir: string, keep: number,
   }
   writeStatus(dir, run);
   return run;
+}
+
+/** What a scheduled copy is called while it is written: `concord-<time>.db.partial`, and SQLite's files beside it. */
+const STALE_PARTIAL = /^concord-\d{8}T\d{9}Z\.db\.partial(-journal|-wal|-shm)?$/;
+
+/**
+ * Removes what scheduled backups killed mid-write (the server or its backup child killed) left in `dir`: their
+ * `.partial` copies and the journals beside them, which nothing else would ever remove. Only those names: the
+ * folder may hold an admin's own files. Called at the server's start, before its first backup. Returns the names.
+ */
+export function clearStaleBackupPartials(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return []; // no backup folder yet
+  }
+  const removed = names.filter((name) => STALE_PARTIAL.test(name));
+  for (const name of removed) fs.rmSync(path.join(dir, name), { force: true });
+  return removed;
 }

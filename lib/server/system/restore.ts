@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { knownMigrations } from '@/db/client';
+import { makePrivateDir, makePrivateFile } from '@/db/private-files';
 import { COUNTED_TABLES, appliedMigrations, integrityCheck, tableCounts, tableNames } from '@/db/queries/system';
 import { invalid } from '../errors';
 import { fsyncDir } from './backup';
@@ -56,13 +57,46 @@ const stamp = (d: Date) =>
     .replace(/\.\d+Z$/, 'Z');
 
 /**
+ * Takes the existing database `file` for this process alone, or says who has it. "In use" is decided by SQLite's
+ * own lock, not by files lying about (docs/decisions/0012-restore-lock.md): every Concord connection (server, CLI,
+ * their children) keeps a shared lock on its WAL-mode database file while it is open, and the kernel drops it when
+ * the process ends, even by kill -9. An exclusive lock granted at once therefore means nobody has the file open.
+ * Holding it, the WAL that a stopped server may have left is copied into the file and removed (the database is
+ * switched to a rollback journal, as a backup is; the next start switches it back), so the file is complete on its
+ * own and closing this connection later touches no WAL of whatever then has the name. Close the handle when done.
+ */
+function lockStoppedDatabase(file: string): Database.Database {
+  const lock = new Database(file, { fileMustExist: true });
+  try {
+    lock.pragma('busy_timeout = 0');
+    lock.pragma('locking_mode = EXCLUSIVE');
+    try {
+      lock.exec('BEGIN EXCLUSIVE');
+      lock.exec('COMMIT');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_BUSY')
+        throw invalid(`${file} is in use: a Concord server or command has it open. Stop the Concord server first.`);
+      throw e;
+    }
+    if (lock.pragma('journal_mode = DELETE', { simple: true }) !== 'delete')
+      throw invalid(`${file} could not be taken out of WAL mode; stop every process that uses it and try again.`);
+    return lock;
+  } catch (e) {
+    lock.close();
+    throw e;
+  }
+}
+
+/**
  * Puts the backup `source` in place as the database `target`, atomically: the backup is checked (an SQLite file
  * holding Concord's tables, `integrity_check` ok, no migration newer than this code), copied to a temporary file
  * in the target's folder through SQLite's backup API, checked again, fsynced and renamed over the target. A
  * crash at any point leaves either the old database or the restored one, never half of one.
- * An existing target is refused unless `force`; with `force` it is kept beside, as `TARGET.before-restore-TIME`.
- * A target in use (another process holds it open: its WAL file stays after this one closes) is always refused:
- * stop the server first. A backup older than this code is restored as it is; the next start migrates it.
+ * An existing target is refused unless `force`; with `force` it is kept beside, as `TARGET.before-restore-TIME`,
+ * with everything its WAL held. A target in use (another process has it open, `lockStoppedDatabase`) is always
+ * refused: stop the server first. The lock is held until the new file has the name, so a server started meanwhile
+ * cannot write into the old file (it waits for its busy timeout, then refuses to start). A backup older than this
+ * code is restored as it is; the next start migrates it.
  */
 export async function restoreDatabase(source: string, target: string, { force = false, now = new Date() } = {}): Promise<RestoreDto> {
   const from = path.resolve(source);
@@ -70,7 +104,7 @@ export async function restoreDatabase(source: string, target: string, { force = 
   if (from === to) throw invalid('The backup and the database to restore into are the same file.');
   const checked = inspect(from);
   const dir = path.dirname(to);
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
 
   const exists = fs.existsSync(to);
   if (exists) {
@@ -78,11 +112,8 @@ export async function restoreDatabase(source: string, target: string, { force = 
       throw invalid(
         `${to} already exists. Stop the server and add --force to replace it (it is kept as ${path.basename(to)}.before-restore-…).`,
       );
-    // Closing the last connection checkpoints the WAL into the file and removes it; if it stays, someone else has it open.
-    const current = new Database(to, { fileMustExist: true });
-    current.close();
-    if (fs.existsSync(`${to}-wal`)) throw invalid(`${to} is in use (its write-ahead log is open). Stop the Concord server first.`);
   }
+  const lock = exists ? lockStoppedDatabase(to) : null;
 
   const tmp = path.join(dir, `.${path.basename(to)}.restore-${process.pid}.tmp`);
   const clean = () => {
@@ -90,6 +121,7 @@ export async function restoreDatabase(source: string, target: string, { force = 
   };
   clean();
   try {
+    makePrivateFile(tmp); // 0600 before SQLite writes the password hashes into it (private-files.ts)
     const src = new Database(from, { readonly: true, fileMustExist: true });
     try {
       await src.backup(tmp);
@@ -126,6 +158,7 @@ export async function restoreDatabase(source: string, target: string, { force = 
     fsyncDir(dir);
     return { file: from, target: to, bytes: fs.statSync(to).size, migrations: checked.migrations, keptAs, counts };
   } finally {
+    lock?.close();
     clean();
   }
 }

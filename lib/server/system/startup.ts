@@ -1,22 +1,39 @@
-import { getDb, type Db } from '@/db/client';
-import { recoverAbandonedImports } from '../imports/import-staging';
+import { checkpointAndCloseDb, getDb, type Db } from '@/db/client';
+import { backupConfig } from '@/lib/env';
+import { recoverAbandonedImports, recoverAbandonedImportsInBackground, undoAbandonedImportsInBackground } from '../imports/import-staging';
 import { clearStaleUploads } from '../imports/upload-dir';
 import { resumeAbandonedJudgeRuns } from '../judges/judges';
+import { clearStaleBackupPartials } from './backup';
+
+let closesAtExit = false;
 
 /**
  * What every Concord process does before it touches a study: open the database (which migrates it; a failed
- * migration throws) and undo the imports whose process was killed, so nobody reads half an import. The server
- * also owns the uploads folder, and clears what a killed server left in it; the command line leaves it alone,
- * since a running server may be receiving an upload. The server also resumes the judge runs left running whose
- * runner process is gone (a new runner sends only what has no answer yet); the command line resumes a run only when
- * asked (`judge run` with the run's name).
+ * migration throws) and undo the imports whose process was killed, so nobody reads half an import. The command
+ * line undoes them before it goes on; the server claims them at once (their studies refuse imports until the undo is
+ * done) and undoes them in the background, in short transactions with pauses between them, so that health checks
+ * and sign-ins are answered within seconds of a restart even when a crash left a large import behind. The server
+ * also owns the uploads folder and the scheduled backups' folder, and clears what a killed server left in them
+ * (uploads, half-written backups); the command line leaves them alone, since a running server may be receiving an
+ * upload or writing a backup. The server also resumes the
+ * judge runs left running whose runner process is gone (a new runner sends only what has no answer yet); the
+ * command line resumes a run only when asked (`judge run` with the run's name).
  */
 export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   const db = getDb();
-  recoverAbandonedImports(db);
-  if (server) {
-    clearStaleUploads();
-    resumeAbandonedJudgeRuns(db);
+  // However the process ends short of a crash (SIGTERM to the server, a command's last line), the database is left whole.
+  if (!closesAtExit) process.once('exit', checkpointAndCloseDb);
+  closesAtExit = true;
+  if (!server) {
+    recoverAbandonedImports(db);
+    return db;
   }
+  clearStaleUploads();
+  clearStaleBackupPartials(backupConfig().dir);
+  undoAbandonedImportsInBackground();
+  void recoverAbandonedImportsInBackground(db).then((n) => {
+    if (n) console.log(`Concord: undid ${n} import(s) left unfinished by a process that died.`);
+  });
+  resumeAbandonedJudgeRuns(db);
   return db;
 }
