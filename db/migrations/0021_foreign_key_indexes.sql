@@ -4,8 +4,11 @@ CREATE INDEX `study_guideline_versions_created_by_idx` ON `study_guideline_versi
 CREATE INDEX `study_members_user_idx` ON `study_members` (`user_id`);--> statement-breakpoint
 CREATE INDEX `queue_counts_user_idx` ON `queue_counts` (`user_id`);--> statement-breakpoint
 CREATE INDEX `judge_answers_item_idx` ON `judge_answers` (`item_id`);--> statement-breakpoint
+CREATE INDEX `judge_endpoints_created_by_idx` ON `judge_endpoints` (`created_by`);--> statement-breakpoint
+CREATE INDEX `judge_endpoints_updated_by_idx` ON `judge_endpoints` (`updated_by`);--> statement-breakpoint
 CREATE INDEX `judge_labels_item_idx` ON `judge_labels` (`item_id`);--> statement-breakpoint
 CREATE INDEX `judge_launches_template_idx` ON `judge_launches` (`template_id`);--> statement-breakpoint
+CREATE INDEX `judge_launches_endpoint_idx` ON `judge_launches` (`endpoint_id`);--> statement-breakpoint
 CREATE INDEX `judge_runs_created_by_idx` ON `judge_runs` (`created_by`);--> statement-breakpoint
 CREATE INDEX `judge_templates_created_by_idx` ON `judge_templates` (`created_by`);--> statement-breakpoint
 CREATE INDEX `rubric_judge_labels_item_idx` ON `rubric_judge_labels` (`item_id`);--> statement-breakpoint

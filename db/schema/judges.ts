@@ -129,7 +129,11 @@ export const judgeEndpoints = sqliteTable(
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
   },
-  (t) => [uniqueIndex('judge_endpoints_name_unique').on(t.name)],
+  (t) => [
+    uniqueIndex('judge_endpoints_name_unique').on(t.name),
+    index('judge_endpoints_created_by_idx').on(t.createdBy),
+    index('judge_endpoints_updated_by_idx').on(t.updatedBy),
+  ],
 );
 
 /** The configuration and state of a judge run launched from Concord. The API key's value is never stored. */
@@ -177,6 +181,7 @@ export const judgeLaunches = sqliteTable(
     check('judge_launches_concurrency_range', sql`${t.concurrency} BETWEEN 1 AND 256`),
     index('judge_launches_state_idx').on(t.state),
     index('judge_launches_template_idx').on(t.templateId),
+    index('judge_launches_endpoint_idx').on(t.endpointId),
   ],
 );
 
