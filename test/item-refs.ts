@@ -3,7 +3,7 @@ import { findStudy } from '@/db/queries/studies';
 import { itemIdOfRef, itemRefOf } from '@/lib/server/review/item-refs';
 
 /*
- * A rubric study's reviewers and adjudicator name an item by its number, not its row id (docs/decisions/0012);
+ * A rubric study's reviewers and adjudicator name an item by its number, not its row id (docs/decisions/0013);
  * leads use row ids. Tests that cross between the two convert here.
  */
 

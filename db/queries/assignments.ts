@@ -282,7 +282,7 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * A reviewer's submitted assignments in a study, newest first, optionally only those whose item number is `search`
  * or whose problem contains it (case-insensitive for ASCII). Only the problem is searched: a reply's author or an
  * item's external id never decides what is found. The item number is its position in the study, or with
- * `numberBy: 'queue'` the reviewer's own queue position (rubric studies: docs/decisions/0012).
+ * `numberBy: 'queue'` the reviewer's own queue position (rubric studies: docs/decisions/0013).
  */
 export function submissionsOf(
   db: Db,

@@ -39,7 +39,7 @@ export const assignments = sqliteTable(
     creditedUntil: integer('credited_until', { mode: 'timestamp_ms' }),
     firstSeenAt: integer('first_seen_at', { mode: 'timestamp_ms' }),
     submittedAt: integer('submitted_at', { mode: 'timestamp_ms' }),
-    // Set while the reviewer revises this submitted assignment from their history (decision 0012): it stays
+    // Set while the reviewer revises this submitted assignment from their history (decision 0017): it stays
     // submitted, and its newest revision keeps counting, until the new revision is submitted; null otherwise.
     revisingSince: integer('revising_since', { mode: 'timestamp_ms' }),
   },

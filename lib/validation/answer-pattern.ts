@@ -4,7 +4,7 @@ import { RE2JS } from 're2js';
  * Answer patterns (`{"pattern": "…"}` in a judge prompt template) run on text an endpoint wrote, so they run in
  * RE2JS, a linear-time engine (RE2's automata in plain JavaScript): no pattern can make reading an answer take
  * longer than a pass over it. JavaScript's own RegExp backtracks, and `^(a+)+$` on a 41-character answer held a
- * runner at full CPU with its heartbeat stopped (issue 21, docs/decisions/0012-linear-time-answer-patterns.md).
+ * runner at full CPU with its heartbeat stopped (issue 21, docs/decisions/0015-linear-time-answer-patterns.md).
  * What RE2 cannot run in linear time (backreferences, lookaround) is refused when the template is saved.
  * Pure code: the template check, the editor's preview and the runner all read patterns through this file.
  */

@@ -115,7 +115,7 @@ describe('rubric', () => {
         submitAndQueue(who, { assignmentId: id, requestId: rid(), activeMs: 1, labels: labels(label) });
       }
     }
-    // The adjudicator names rubric items by their numbers, not row ids (docs/decisions/0012).
+    // The adjudicator names rubric items by their numbers, not row ids (docs/decisions/0013).
     [item.agreed, item.disputed] = itemIds().map((id) => refOf(studyId, id));
   });
 

@@ -14,7 +14,7 @@ export type AdjudicationQueueDto = {
   resolved: number;
   currentItemId: number | null;
   nextItemId: number | null;
-  /** In a rubric study, `itemId` is the item's number and `position` its place in this list (decision 0012). */
+  /** In a rubric study, `itemId` is the item's number and `position` its place in this list (decision 0013). */
   items: { itemId: number; position: number; disagreements: number; resolved: number }[];
 };
 
@@ -175,7 +175,7 @@ export type RubricDimensionDto = { id: string; name: string; description: string
  * the external id (ids can name the tutor) or the group key, nor any judge verdict.
  */
 export type BlindRubricItemDto = {
-  /** The item's number for reviewers and the adjudicator, not its row id, which follows the file (decision 0012). */
+  /** The item's number for reviewers and the adjudicator, not its row id, which follows the file (decision 0013). */
   itemId: number;
   /** "Item N": the reviewer's own queue position, or the place in the adjudicator's queue; never the file position. */
   position: number;

@@ -114,7 +114,7 @@ export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHi
   const { studyId, search, limit = HISTORY_PAGE, page, offset = page ? (page - 1) * limit : 0 } = parseInput(historySchema, input);
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
-  // A rubric reviewer knows an item by their own queue position, never its place in the file (docs/decisions/0012).
+  // A rubric reviewer knows an item by their own queue position, never its place in the file (docs/decisions/0013).
   const numberBy = study.kind === 'rubric' ? 'queue' : 'item';
   const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset, numberBy });
   return {

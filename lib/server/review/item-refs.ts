@@ -6,7 +6,7 @@ import { notFound } from '../errors';
 /*
  * The number by which an adjudicator of a rubric study names an item (in URLs, the queue's JSON and the rulings
  * they send back), instead of its row id. Row ids are handed out in file order, and a rubric file lists each
- * dialogue's tutors in a fixed order, so an id ranks a dialogue's replies by tutor (docs/decisions/0012).
+ * dialogue's tutors in a fixed order, so an id ranks a dialogue's replies by tutor (docs/decisions/0013).
  *
  * The number is a keyed permutation of the id: a four-round Feistel network over 30 bits whose round function is
  * drawn from the study's seed, id and creation time. It is a bijection, so it is decoded without a table and

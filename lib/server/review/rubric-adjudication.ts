@@ -54,7 +54,7 @@ function rubricItemOf(db: Db, study: StudyRow, itemId: number) {
 }
 
 /**
- * A disputed rubric item as its adjudicator sees it, asked for by its number (`ref`, docs/decisions/0012): the dialogue and reply (no source), and per dimension each
+ * A disputed rubric item as its adjudicator sees it, asked for by its number (`ref`, docs/decisions/0013): the dialogue and reply (no source), and per dimension each
  * reviewer's label as "Reviewer 1 / Reviewer 2", the ruling so far; the dimensions the rule leaves open first.
  */
 export function getRubricAdjudicationItem(actor: Actor, studyId: number, ref: number): RubricAdjudicationItemDto {
@@ -105,7 +105,7 @@ export function getAdjudicationView(actor: Actor, studyId: number, itemId: numbe
 export function submitRubricAdjudication(actor: Actor, input: unknown) {
   const { studyId, itemId: ref, requestId, labels, rationales } = parseInput(submitRubricAdjudicationSchema, input);
   const db = getDb();
-  // The adjudicator names the item by its number (docs/decisions/0012); rulings are stored by item id.
+  // The adjudicator names the item by its number (docs/decisions/0013); rulings are stored by item id.
   const target = findStudy(db, studyId);
   const itemId = target ? itemIdOfRef(target, ref) : 0;
   return inTransaction(

@@ -32,7 +32,7 @@ export function rubricDisputedItems(db: Db, study: StudyRow): DisputedItem[] {
 }
 
 /**
- * The same items as the adjudicator receives them (docs/decisions/0012): each named by its number (`itemRefOf`),
+ * The same items as the adjudicator receives them (docs/decisions/0013): each named by its number (`itemRefOf`),
  * in the order of those numbers, and numbered 1, 2, … in that order; nothing follows the file's order.
  */
 export function rubricAdjudicatorQueue(db: Db, study: StudyRow): DisputedItem[] {

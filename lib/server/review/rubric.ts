@@ -29,7 +29,7 @@ export const dimensionDto = (d: RubricDimension): RubricDimensionDto => ({
 
 /**
  * The item as a reviewer or adjudicator may see it, field by field: no source, no external id, no group key, and
- * nothing numbered in file order (docs/decisions/0012): the item goes by its adjudicator's number (`itemRefOf`),
+ * nothing numbered in file order (docs/decisions/0013): the item goes by its adjudicator's number (`itemRefOf`),
  * and `shownAs` is the number the screen shows, the person's own place for it.
  */
 export function blindRubricItem(db: Db, study: StudyRow, itemId: number, shownAs: number): BlindRubricItemDto {

@@ -58,7 +58,7 @@ const stamp = (d: Date) =>
 
 /**
  * Takes the existing database `file` for this process alone, or says who has it. "In use" is decided by SQLite's
- * own lock, not by files lying about (docs/decisions/0012-restore-lock.md): every Concord connection (server, CLI,
+ * own lock, not by files lying about (docs/decisions/0018-restore-lock.md): every Concord connection (server, CLI,
  * their children) keeps a shared lock on its WAL-mode database file while it is open, and the kernel drops it when
  * the process ends, even by kill -9. An exclusive lock granted at once therefore means nobody has the file open.
  * Holding it, the WAL that a stopped server may have left is copied into the file and removed (the database is
