@@ -1,10 +1,10 @@
 'use client';
 
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
+import { useActionFeedback } from '@/components/ui/use-action-feedback';
 import type { JudgeEndpointDto } from '@/lib/server/judges/dto';
 import { createJudgeEndpointAction, deleteJudgeEndpointAction, updateJudgeEndpointAction } from './actions';
 
-type Result = { ok: true } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 const input = 'mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm';
 
 const FIELDS = [
@@ -26,23 +26,8 @@ const formValues = (e: JudgeEndpointDto) => ({
 
 /** The admin's list of judge endpoints, with one form that creates an endpoint or edits the one chosen. */
 export function EndpointsManager({ endpoints }: { endpoints: JudgeEndpointDto[] }) {
-  const [pending, start] = useTransition();
   const [editing, setEditing] = useState<JudgeEndpointDto | null>(null);
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  const run = (fn: () => Promise<Result>, success: string, after?: () => void) =>
-    start(async () => {
-      const res = await fn();
-      if (res.ok) {
-        setMessage({ tone: 'ok', text: success });
-        setFieldErrors({});
-        after?.();
-      } else {
-        setMessage({ tone: 'error', text: res.error });
-        setFieldErrors(res.fieldErrors ?? {});
-      }
-    });
+  const { pending, message, fieldErrors, run } = useActionFeedback();
 
   const values = editing ? formValues(editing) : null;
   return (

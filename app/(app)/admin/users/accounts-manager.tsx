@@ -1,30 +1,14 @@
 'use client';
 
-import { useState, useTransition } from 'react';
+import { useActionFeedback } from '@/components/ui/use-action-feedback';
 import type { UserDto } from '@/lib/server/accounts/dto';
 import { createUserAction, resetPasswordAction, setUserActiveAction, setUserRoleAction } from './actions';
 
-type Result = { ok: true } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 const ROLES = ['annotator', 'lead', 'admin'] as const;
 const input = 'rounded-md border border-slate-300 px-2 py-1.5 text-sm';
 
 export function AccountsManager({ users, selfId }: { users: UserDto[]; selfId: number }) {
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  const run = (fn: () => Promise<Result>, success: string, after?: () => void) =>
-    start(async () => {
-      const res = await fn();
-      if (res.ok) {
-        setMessage({ tone: 'ok', text: success });
-        setFieldErrors({});
-        after?.();
-      } else {
-        setMessage({ tone: 'error', text: res.error });
-        setFieldErrors(res.fieldErrors ?? {});
-      }
-    });
+  const { pending, message, fieldErrors, run } = useActionFeedback();
 
   return (
     <div className="space-y-6">
