@@ -17,8 +17,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two workers share the two cores, and the server serves both: a test may take up to twice as long as alone.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   reporter: [['list'], ['json', { outputFile: '.test-reports/e2e.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
