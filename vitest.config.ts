@@ -58,6 +58,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,
@@ -76,6 +77,10 @@ export default defineConfig({
           name: 'heavy',
           include: HEAVY,
           fileParallelism: false,
+          // A whole dataset seeded in a beforeAll (all of MRBench) or a process started per command takes more than
+          // the fast lane's limits on a busy two-core machine.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
         },
       },
