@@ -11,11 +11,15 @@ process.env.CONCORD_E2E_DB ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), '
 export default defineConfig({
   testDir: './e2e',
   testMatch: /.*\.spec\.ts/,
+  // Spec files run side by side on two workers, each file's tests in order on one worker. Every spec makes the
+  // studies and people it changes (through the CLI, on the server's database), so no spec depends on another's
+  // order; a spec that kills or restarts a server starts its own, on a port of its own. E2E_WORKERS overrides.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two workers share the two cores, and the server serves both: a test may take up to twice as long as alone.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   reporter: [['list'], ['json', { outputFile: '.test-reports/e2e.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -1,6 +1,51 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
+/*
+ * Two lanes by cost. "fast": pure and service tests; every service test file makes its own SQLite file
+ * (test/db.ts), so files run in parallel. "heavy": files that measure their own memory, read whole public
+ * datasets, or start processes (the CLI, import and report children, concurrent writers); they run one at a time,
+ * after the fast lane, so a memory test's peak RSS is its own and spawned processes do not fight the fast lane for
+ * the two cores. `npm run test:fast` runs the first lane, `npm run test:unit` both.
+ */
+
+/** Files that measure their own peak RSS: nothing may run beside them. */
+const MEMORY = ['lib/io/hostile.test.ts', 'lib/server/imports/hostile-import.test.ts'];
+
+/** Files that read whole public datasets (MRBench, PandaLM, MathDial, Bridge, AITutor-EvalKit) from CONCORD_PUBLIC_DATA. */
+const PUBLIC_DATA = [
+  'lib/io/adapters/aitutor-evalkit.test.ts',
+  'lib/io/adapters/bridge.test.ts',
+  'lib/io/adapters/mathdial.test.ts',
+  'lib/io/adapters/mrbench.test.ts',
+  'lib/io/adapters/pandalm.test.ts',
+  'lib/stats/rubric-mrbench.test.ts',
+  'lib/server/analytics/certify-pandalm.test.ts',
+  'lib/server/analytics/pandalm.test.ts',
+  'lib/server/analytics/rubric-bias.test.ts',
+  'lib/server/analytics/rubric-corrected-mrbench.test.ts',
+  'lib/server/analytics/rubric-leaderboard-report.test.ts',
+  'lib/server/demo/rubric-demo.test.ts',
+  'lib/server/ground-truth/rubric-ground-truth.test.ts',
+  'lib/server/imports/rubric-imports.test.ts',
+  'lib/server/review/pairwise.test.ts',
+];
+
+/** Files that start processes: the CLI, import and report children, concurrent writers. */
+const PROCESSES = [
+  'lib/cli/*.test.ts',
+  'lib/server/analytics/report-process.test.ts',
+  'lib/server/analytics/rubric-certify.test.ts',
+  'lib/server/demo/seed.test.ts',
+  'lib/server/imports/import-process.test.ts',
+  'lib/server/imports/import-staging.test.ts',
+  'lib/server/imports/judge-import.test.ts',
+  'lib/server/review/concurrency.test.ts',
+  'lib/server/studies/exports.test.ts',
+];
+
+const HEAVY = [...MEMORY, ...PUBLIC_DATA, ...PROCESSES];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -10,12 +55,35 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    // One test file at a time: the importer's memory tests measure their own process's peak RSS, which a second
-    // file running beside them on a two-core machine inflates through delayed garbage collection.
-    fileParallelism: false,
     testTimeout: 30_000,
+    hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: HEAVY,
+          // Both cores: Vitest's default leaves one free, which on two cores is no parallelism at all.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'heavy',
+          include: HEAVY,
+          fileParallelism: false,
+          // A whole dataset seeded in a beforeAll (all of MRBench) or a process started per command takes more than
+          // the fast lane's limits on a busy two-core machine.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -66,10 +66,18 @@ test('backups taken while people submit hold every acknowledged submission; heal
   // Submissions go on until two backups have been taken since the first acknowledgement.
   const firstAck = Date.now();
   const taken = () => (fs.existsSync(backupDir) ? fs.readdirSync(backupDir).filter((f) => /^concord-\d{8}T\d{9}Z\.db$/.test(f)) : []);
+  const stamp = (t: number) => `concord-${new Date(t).toISOString().replace(/[-:.]/g, '')}`;
+  await expect.poll(() => taken().filter((f) => f > stamp(firstAck)).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  // …and the submissions go on past that backup: stop once more have been acknowledged after the newest one taken.
   await expect
-    .poll(() => taken().filter((f) => f > `concord-${new Date(firstAck).toISOString().replace(/[-:.]/g, '')}`).length, { timeout: 60_000 })
-    .toBeGreaterThanOrEqual(1);
-  await new Promise((r) => setTimeout(r, 5_000));
+    .poll(
+      () => {
+        const newest = taken().sort().at(-1)!;
+        return acked.filter((a) => stamp(a.at) > newest.replace(/\.db$/, '')).length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBeGreaterThanOrEqual(5);
   stop = true;
   await Promise.all(workers);
   expect(failures).toEqual([]);

@@ -343,7 +343,9 @@ test('imported TeX and Markdown never paint outside their card or over the other
       { width: 640, height: 900 },
     ]) {
       await page.setViewportSize(size);
-      await page.waitForTimeout(50);
+      // Measured once the page has laid itself out at the new size.
+      await page.waitForFunction((w) => window.innerWidth === w, size.width);
+      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
       const found = await page.evaluate(layoutProblems, selector);
       problems.push(...found.slice(0, 5).map((p) => `${label} at ${size.width}px: ${p}`));
     }

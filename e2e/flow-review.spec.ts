@@ -4,15 +4,27 @@ import { expect, test, type Request, type Route } from '@playwright/test';
 import { concord } from './support/cli';
 import { parseCsv } from '../test/csv';
 import { withReadonlyDb } from './support/server';
-import { asUser } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
-// The demo seed makes study 1 the KMP-style flows, reviewed in full by ann1 and ann2.
-const STUDY = 1;
+// The KMP-style flows in a study of this spec's own, reviewed in full by two reviewers of its own (so no other spec
+// sees or changes what they submit): with two reviewers per flow, each gets the flows in file order.
+const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
+const [REVIEWER, OTHER] = ['fr-ann1', 'fr-ann2'];
+let STUDY = 0;
 
+// The lead's test reads what the reviewer's test submitted.
 test.describe.configure({ mode: 'serial' });
 
+test.beforeAll(() => {
+  for (const u of [REVIEWER, OTHER]) concord(['user', 'add', u, '--role', 'annotator'], DEMO_PASSWORD);
+  STUDY = JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Flow review e2e', '--reviewers', '2', '--json'])).id;
+  concord(['import', 'items', '--study', String(STUDY), KMP]);
+  concord(['study', 'members', String(STUDY), REVIEWER, OTHER]);
+  concord(['study', 'open', String(STUDY)]);
+});
+
 test('a reviewer works through flows by keyboard, keeps a draft across a reload and undoes a submission', async ({ browser }) => {
-  const { page, context } = await asUser(browser, 'ann1');
+  const { page, context } = await asUser(browser, REVIEWER);
   await page.goto(`/studies/${STUDY}/review`);
   const flowId = page.getByTestId('flow-id');
   const progress = page.getByRole('progressbar');
@@ -66,7 +78,7 @@ test('the lead sees the decisions and downloads exports with the right content',
   await expect(page.getByTestId('count-discarded')).toContainText('1');
   await expect(page.getByTestId('reviewer-table')).toContainText('3 / 6');
 
-  // Every flow of this study has two reviewers and only ann1 has reviewed: no flow is verified yet. The verified
+  // Every flow of this study has two reviewers and only one has reviewed: no flow is verified yet. The verified
   // flows leave them out and say how many; the export with incomplete ones has them, marked as such.
   const [flows] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Verified flows (JSONL)' }).click()]);
   expect(fs.readFileSync((await flows.path())!, 'utf8')).toBe('');
@@ -83,13 +95,13 @@ test('the lead sees the decisions and downloads exports with the right content',
     .map((l) => JSON.parse(l));
   expect(lines.map((f) => f.id)).toEqual(['kmp-style-001', 'kmp-style-002']);
   expect(lines[1].steps).toHaveLength(3);
-  expect(lines[1].review).toMatchObject({ decision: 'truncate', afterStep: 3, reviewers: ['ann1'], complete: false });
+  expect(lines[1].review).toMatchObject({ decision: 'truncate', afterStep: 3, reviewers: [REVIEWER], complete: false });
   expect((await page.request.get(`/api/studies/${STUDY}/export?what=flows&include-incomplete=maybe`)).status()).toBe(400);
 
   const [decisions] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Decisions (CSV)' }).click()]);
   const rows = parseCsv(fs.readFileSync((await decisions.path())!, 'utf8'));
   expect(rows).toHaveLength(4);
-  expect(rows[3].slice(0, 5)).toEqual(['kmp-style-003', 'ann1', 'discard', '', 'illogical_sequence']);
+  expect(rows[3].slice(0, 5)).toEqual(['kmp-style-003', REVIEWER, 'discard', '', 'illogical_sequence']);
   await context.close();
 });
 
@@ -156,7 +168,8 @@ test('the next flow shows while a submit is on its way; a lost answer brings the
 
   // `u` while that submit is still waiting takes back the flow just submitted, once the submit has landed.
   await page.keyboard.press('u');
-  await page.waitForTimeout(300);
+  // The key has been handled and the screen drawn again (two frames) before it is checked unchanged.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   await expect(flowId).toHaveText(second);
   release();
   await expect(flowId).toHaveText(first);

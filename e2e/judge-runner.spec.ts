@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
+import { withReadonlyDb } from './support/server';
 import { asUser, signIn } from './support/session';
 
 // An admin configures a local OpenAI-compatible stand-in as a judge endpoint; a lead chooses it by name and runs a
@@ -90,22 +91,17 @@ test('an admin configures an endpoint; a lead starts a judge run on it, watches 
 
     await run.getByRole('button', { name: 'Pause' }).click();
     await expect(state).toHaveText('paused');
-    // once paused, nothing more arrives: the runner reads the state every second and lets the request in flight
-    // finish, so the stand-in goes quiet within about 1.4 s (waited for, not assumed, on a busy machine)
-    await expect
-      .poll(
-        async () => {
-          const before = standIn.total();
-          await page.waitForTimeout(1_500);
-          return standIn.total() - before;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(0);
+    // once paused, nothing more arrives: the runner reads the state every second, lets the request in flight
+    // finish, and then lets go of the run (its owner is cleared); from then on no process sends for it
+    const owner = () =>
+      withReadonlyDb(process.env.CONCORD_E2E_DB!, (db) =>
+        db.prepare('SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? AND r.study_id = ?').pluck().get('browser-run', study),
+      );
+    await expect.poll(owner, { timeout: 15_000 }).toBeNull();
     const atPause = standIn.total();
     const shownAtPause = await answered();
     expect(shownAtPause).toBeLessThan(REQUESTS);
-    await page.waitForTimeout(1_500);
+    await expect(state).toHaveText('paused');
     expect(standIn.total()).toBe(atPause);
 
     await run.getByRole('button', { name: 'Resume' }).click();

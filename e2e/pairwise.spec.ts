@@ -1,12 +1,28 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { parseCsv } from '../test/csv';
-import { asUser } from './support/session';
+import { concord } from './support/cli';
+import { withReadonlyDb } from './support/server';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
-// The demo seed makes study 3 the KMP-style pairwise items (3 items), judged by ann1 and ann2, adjudicated by adj.
-const STUDY = 3;
+// The KMP-style pairwise items (3 items, the default catalog) as the demo has them, in a study of this spec's own,
+// judged by two reviewers and adjudicated by one, all of its own: no other spec sees or changes what they do.
+const ITEMS = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl');
+const [ONE, TWO, ADJ] = ['pw-ann1', 'pw-ann2', 'pw-adj'];
+const NAME = 'Pairwise e2e';
+let STUDY = 0;
 
+// The study and its people are made once, for both tests: a failed test skips the rest rather than making them again.
 test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(() => {
+  for (const u of [ONE, TWO, ADJ]) concord(['user', 'add', u, '--role', 'annotator'], DEMO_PASSWORD);
+  STUDY = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', NAME, '--reviewers', '2', '--seed', '3', '--json'])).id;
+  concord(['import', 'items', '--study', String(STUDY), ITEMS]);
+  concord(['study', 'members', String(STUDY), ONE, TWO, '--adjudicator', ADJ]);
+  concord(['study', 'open', String(STUDY)]);
+});
 
 /** Waits until a new item is on screen: its overall verdict has no choice yet. */
 async function freshItem(page: Page) {
@@ -28,11 +44,11 @@ async function judgeItem(page: Page, choice: '1' | '2' | '3', overall?: '1' | '2
 }
 
 test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and the ground truth is exported', async ({ browser }) => {
-  const one = await asUser(browser, 'ann1');
-  const two = await asUser(browser, 'ann2');
+  const one = await asUser(browser, ONE);
+  const two = await asUser(browser, TWO);
   for (const { page } of [one, two]) await page.goto(`/studies/${STUDY}/review`);
 
-  // ann1 calls every criterion a tie on all three items.
+  // The first reviewer calls every criterion a tie on all three items.
   for (let i = 1; i <= 3; i++) {
     await expect(one.page.getByTestId('item-label')).toBeVisible();
     await judgeItem(one.page, '2');
@@ -40,7 +56,7 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   }
   await expect(one.page.getByTestId('all-done')).toBeVisible();
 
-  // ann2 agrees everywhere except the overall verdict of their first item.
+  // The second agrees everywhere except the overall verdict of their first item.
   await judgeItem(two.page, '2', '1');
   await expect(two.page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1');
   // A double press of Enter on the next item must not create two judgments.
@@ -56,9 +72,9 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   await expect(two.page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3');
 
   // The adjudicator sees exactly one disagreement, on overall, with the reviewers anonymised.
-  const adj = await asUser(browser, 'adj');
+  const adj = await asUser(browser, ADJ);
   await adj.page.goto('/');
-  await adj.page.getByRole('listitem').filter({ hasText: 'KMP-style pairwise' }).getByRole('link', { name: 'Adjudicate' }).click();
+  await adj.page.getByRole('listitem').filter({ hasText: NAME }).getByRole('link', { name: 'Adjudicate' }).click();
   await expect(adj.page).toHaveURL(new RegExp(`/studies/${STUDY}/adjudicate`));
   const row = adj.page.getByTestId('adjudicate-overall');
   await expect(row).toContainText('Reviewer 1');
@@ -86,7 +102,7 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
   const adjudicated = body.filter((r) => r[3] === 'adjudicated');
   expect(adjudicated).toHaveLength(1);
   expect(adjudicated[0][1]).toBe('overall');
-  expect(adjudicated[0][6]).toBe('adj');
+  expect(adjudicated[0][6]).toBe(ADJ);
   // One reviewer said tie, the other did not.
   expect(adjudicated[0].slice(4, 6).filter((l) => l === 'tie')).toHaveLength(1);
 
@@ -94,9 +110,15 @@ test('two reviewers judge blind by keyboard, a disagreement is adjudicated, and 
 });
 
 test('annotators cannot reach another reviewer’s assignment or the adjudication queue', async ({ browser }) => {
-  const one = await asUser(browser, 'ann1');
-  const two = await asUser(browser, 'ann2');
-  const theirs = (await (await one.page.request.get(`/api/studies/4/queue`)).json()).currentId as number;
+  const one = await asUser(browser, ONE);
+  const two = await asUser(browser, TWO);
+  // One of the first reviewer's assignments in the study (submitted or not: either way it is not the other's).
+  const theirs = withReadonlyDb(process.env.CONCORD_E2E_DB!, (db) =>
+    db
+      .prepare('SELECT a.id FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.study_id = ? AND u.username = ? ORDER BY a.id LIMIT 1')
+      .pluck()
+      .get(STUDY, ONE),
+  ) as number;
   expect(theirs).toBeGreaterThan(0);
   expect((await two.page.request.get(`/api/assignments/${theirs}`)).status()).toBe(404);
   expect((await two.page.request.get(`/api/studies/${STUDY}/adjudication`)).status()).toBe(403);

@@ -195,8 +195,10 @@ test('point 5: skip brings the item back at the end, flag and comment are kept, 
 
   // Skip (s): the next item comes, nothing counts as submitted, and the time spent on the skipped item is kept.
   const skippedId = Number(await page.getByTestId('judge').getAttribute('data-assignment'));
-  // The reviewer reads a little longer before skipping: active time worth reporting (more than a second).
-  await page.waitForTimeout(1_500);
+  // The reviewer reads a little longer before skipping: active time worth reporting (more than a second), waited
+  // for on the page's own clock from the moment this item was on screen.
+  const shownAt = await page.evaluate(() => performance.now());
+  await page.waitForFunction((t0) => performance.now() - t0 > 1_500, shownAt);
   await page.keyboard.press('s');
   await expect.poll(() => currentItem(page)).not.toBe(skipped);
   await expect(progress).toHaveAttribute('aria-valuenow', '0');

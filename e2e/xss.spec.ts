@@ -255,8 +255,12 @@ async function visit(
         expect(res?.status(), `${username} ${p.url}`).toBe(200);
         await page.waitForLoadState('networkidle');
         if (p.settle) await p.settle(page);
-        // Give onerror/onload/autofocus handlers a moment to fire if anything was planted.
-        await page.waitForTimeout(300);
+        // Let onerror/onload/autofocus handlers fire if anything was planted: every image settled (loaded or
+        // broken), then two frames painted and one more task run, by which time their events have been dispatched.
+        await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
+        await page.evaluate(
+          () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+        );
         const f = await inspect(page);
         if (f.xss !== undefined) problems.push(`${p.url}: window.__xss = ${String(f.xss)}`);
         for (const l of f.badLinks) problems.push(`${p.url}: link to ${l}`);

@@ -103,7 +103,7 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
     setErrors({});
     submitting.current = true;
     submitMutate(s);
-  }, [change, submitMutate]);
+  }, [change, submitMutate, stateRef]);
 
   const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
 

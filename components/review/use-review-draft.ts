@@ -111,7 +111,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
   // A submission that failed is no longer sent: choices changed while it was on its way are saved now.
   useEffect(() => {
     if (submitError && draftRef.current !== saved.current) saveDraft(draftRef.current);
-  }, [submitError, saveDraft]);
+  }, [submitError, saveDraft, draftRef]);
 
   // …and when the tab is hidden, also to record the active time of a reviewer who only read.
   useEffect(() => {
@@ -121,7 +121,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
     };
     document.addEventListener('visibilitychange', flush);
     return () => document.removeEventListener('visibilitychange', flush);
-  }, [saveDraft, activeMs, isSubmitted, assignmentId]);
+  }, [saveDraft, activeMs, isSubmitted, assignmentId, draftRef]);
 
   // Leaving the item (an undo brings back an earlier one, a skip, or a submit still on its way): keep what was chosen in
   // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
@@ -142,7 +142,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
         void saveDraft({ assignmentId, draft: toSaved(d), activeMs: ms }).catch(() => undefined);
       }
     },
-    [qc, assignmentId, activeMs, isSubmitted],
+    [qc, assignmentId, activeMs, isSubmitted, draftRef],
   );
 
   const trySubmit = useCallback(() => {
@@ -161,7 +161,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
     // The active time is fixed now: the item may be off screen by the time the submission goes out.
     const ms = Math.round(activeMs.current);
     onSubmit(assignmentId, (requestId) => send(d, ms, requestId));
-  }, [rows, change, onSubmit, undoPending, isSubmitted, assignmentId, activeMs]);
+  }, [rows, change, onSubmit, undoPending, isSubmitted, assignmentId, activeMs, draftRef]);
 
   const onFocusRow = useCallback((index: number) => change((d) => (d.focus === index ? d : { ...d, focus: index })), [change]);
 

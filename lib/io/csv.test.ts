@@ -11,7 +11,10 @@ function readRecord(text: string): string[] {
     if (text[i] === '"') {
       i++;
       for (;;) {
-        if (text[i] === '"' && text[i + 1] === '"') ((cell += '"'), (i += 2));
+        if (text[i] === '"' && text[i + 1] === '"') {
+          cell += '"';
+          i += 2;
+        }
         else if (text[i] === '"') break;
         else if (i >= text.length) throw new Error('unterminated quote');
         else cell += text[i++];

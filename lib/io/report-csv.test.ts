@@ -30,11 +30,17 @@ function cells(line: string): string[] {
   for (let k = 0; k < body.length; k++) {
     const ch = body[k];
     if (quoted) {
-      if (ch === '"' && body[k + 1] === '"') ((cell += '"'), k++);
+      if (ch === '"' && body[k + 1] === '"') {
+        cell += '"';
+        k++;
+      }
       else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') (out.push(cell), (cell = ''));
+    else if (ch === ',') {
+      out.push(cell);
+      cell = '';
+    }
     else cell += ch;
   }
   out.push(cell);

@@ -1,7 +1,7 @@
 /**
  * Result shapes and numerical building blocks shared by the judge-certification statistics
  * (rank agreement, PPI, confidence sequence, alt-test, position and length bias;
- * `../shared/stats/STATS-2.md`).
+ * `test/fixtures/stats/STATS-2.md`).
  *
  * They follow the core's convention (`types.ts`): an undefined output is `null` with the reason
  * STATS-2 §1.3 names, never NaN, ±Infinity, 0 or 1. Input errors (arrays of different lengths,

@@ -1,5 +1,5 @@
 /**
- * One test per reference vector in `<shared>/stats/vectors-2.json` (STATS-2.md §9). The dispatcher
+ * One test per reference vector in `test/fixtures/stats/vectors-2.json` (STATS-2.md §9). The dispatcher
  * maps each vector's `metric` to this module's functions; every expected number is checked as
  * |actual − expected| ≤ tol + rtol·|expected|, integer literals (counts) exactly, strings and
  * booleans exactly, null as null with the reason `null_reasons` names (STATS-2.md §1.2–1.3).
@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { computeVector2, type Vector2 } from './vectors-2.dispatch';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sharedDir = process.env.CONCORD_SHARED ?? path.resolve(repoRoot, '../shared');
-const vectorsFile = path.join(sharedDir, 'stats', 'vectors-2.json');
+// The vectors are small data kept in the repository, so the statistics can be checked from any clone.
+const vectorsFile = path.join(repoRoot, 'test', 'fixtures', 'stats', 'vectors-2.json');
 
 /** An integer literal of the JSON file (a count), compared exactly. */
 class IntLiteral {
@@ -62,7 +62,7 @@ function loadVectors(): Loaded[] {
   } catch (e) {
     throw new Error(
       `Reference vectors not found at ${vectorsFile} (${(e as Error).message}). ` +
-        'Set CONCORD_SHARED to the shared folder that contains stats/vectors-2.json.',
+        'It is part of the repository: restore test/fixtures/stats/vectors-2.json from git.',
     );
   }
   const parsed = parseKeepingIntegers(text);

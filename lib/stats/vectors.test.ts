@@ -1,5 +1,5 @@
 /**
- * One test per reference vector in `<shared>/stats/vectors.json` (STATS.md §9). The dispatcher
+ * One test per reference vector in `test/fixtures/stats/vectors.json` (STATS.md §9). The dispatcher
  * maps each vector's `metric` to this module's functions and compares every expected field
  * within the vector's absolute tolerance. A metric the dispatcher does not know fails.
  */
@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { computeVector, type Vector } from './vectors.dispatch';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sharedDir = process.env.CONCORD_SHARED ?? path.resolve(repoRoot, '../shared');
-const vectorsFile = path.join(sharedDir, 'stats', 'vectors.json');
+// The vectors are small data kept in the repository, so the statistics can be checked from any clone.
+const vectorsFile = path.join(repoRoot, 'test', 'fixtures', 'stats', 'vectors.json');
 
 function loadVectors(): Vector[] {
   let text: string;
@@ -20,7 +20,7 @@ function loadVectors(): Vector[] {
   } catch (e) {
     throw new Error(
       `Reference vectors not found at ${vectorsFile} (${(e as Error).message}). ` +
-        'Set CONCORD_SHARED to the shared folder that contains stats/vectors.json.',
+        'It is part of the repository: restore test/fixtures/stats/vectors.json from git.',
     );
   }
   const parsed: unknown = JSON.parse(text);

@@ -84,7 +84,7 @@ describe('rubric dimension catalogs', () => {
     expect(parseRubricCatalog('\uFEFF' + JSON.stringify([yes])).ok).toBe(true);
     const broken = parseRubricCatalog('[{"id": ');
     expect(broken.ok).toBe(false);
-    if (!broken.ok) expect(broken.errors[0]).toMatchObject({ line: 0, dimension: null, path: '' });
+    expect(!broken.ok && broken.errors[0]).toMatchObject({ line: 0, dimension: null, path: '' });
   });
 
   it('ships three catalogs that pass their own schema', () => {

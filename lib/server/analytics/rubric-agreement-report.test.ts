@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { cohenKappa, contingencyTable, fleissKappa, itemCountsFromRaters, krippendorffAlpha } from '@/lib/stats';
-import { CATALOG, MI, ROWS, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
+import { CATALOG, MI, ROWS, S, Y, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
 import { rubricAgreementReport } from './rubric-agreement';
 
 useReportsStudy();
@@ -50,24 +50,31 @@ describe('rubricAgreementReport', () => {
 describe('rubric labels and rulings are append-only (migration 0017)', () => {
   it('refuses an edit, and a delete that leaves their annotation or item behind', () => {
     const sql = getDb().$client;
-    const label = sql
+    // alice's label on i2's first dimension: "To some extent" (code 1), as the fixture wrote it.
+    const [annotationId, dimension, code] = sql
       .prepare(
-        'SELECT l.annotation_id, l.dimension FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id JOIN assignments a ON a.id = n.assignment_id WHERE a.study_id = ? LIMIT 1',
+        `SELECT l.annotation_id, l.dimension, l.label FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id
+         JOIN assignments a ON a.id = n.assignment_id JOIN items i ON i.id = a.item_id JOIN users u ON u.id = a.user_id
+         WHERE a.study_id = ? AND i.external_id = 'i2' AND u.username = 'alice' AND l.dimension = 0`,
       )
       .raw()
-      .get(studyId) as [number, number];
-    expect(label).toBeDefined();
+      .get(studyId) as [number, number, number];
+    expect([dimension, code]).toEqual([0, CATALOG[0].labels.indexOf(S)]);
+    const label = [annotationId, dimension] as const;
     expect(() => sql.prepare('UPDATE rubric_labels SET label = 0 WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(
       /append-only/,
     );
     expect(() => sql.prepare('DELETE FROM rubric_labels WHERE annotation_id = ? AND dimension = ?').run(...label)).toThrow(
       /deleted only with their annotation/,
     );
-    const ruling = sql
-      .prepare('SELECT r.id FROM rubric_adjudications r JOIN items i ON i.id = r.item_id WHERE i.study_id = ? LIMIT 1')
-      .pluck()
-      .get(studyId) as number;
-    expect(ruling).toBeDefined();
+    // The ruling on i2's first dimension: "Yes".
+    const [ruling, rulingDimension, rulingCode] = sql
+      .prepare(
+        "SELECT r.id, r.dimension, r.label FROM rubric_adjudications r JOIN items i ON i.id = r.item_id WHERE i.study_id = ? AND i.external_id = 'i2'",
+      )
+      .raw()
+      .get(studyId) as [number, number, number];
+    expect([rulingDimension, rulingCode]).toEqual([0, CATALOG[0].labels.indexOf(Y)]);
     expect(() => sql.prepare('UPDATE rubric_adjudications SET label = 0 WHERE id = ?').run(ruling)).toThrow(/append-only/);
     expect(() => sql.prepare('DELETE FROM rubric_adjudications WHERE id = ?').run(ruling)).toThrow(/deleted only with their item/);
   });

@@ -20,8 +20,7 @@ import { rubricBiasReport } from './rubric-bias';
 const { dir } = useTestDatabase();
 let lead: Actor;
 const MI = 'mistake_identification';
-const SCALE = ['No', 'To some extent', 'Yes'] as const;
-type Label = (typeof SCALE)[number];
+type Label = 'No' | 'To some extent' | 'Yes';
 
 let files = 0;
 const jsonl = (lines: unknown[]) => writeTemp(dir, `f${++files}.jsonl`, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);

@@ -351,7 +351,6 @@ export async function runJudge(
     await agent.close().catch(() => {});
   }
   q.setLaunchCounts(db, runId, total, failed);
-  let outcome: RunOutcome;
   if (circuit) {
     q.setLaunchState(db, runId, ['running'], 'circuit_open', circuit);
   } else if (!stopDispatch && failed > 0) {
@@ -366,7 +365,7 @@ export async function runJudge(
     q.setLaunchState(db, runId, ['running'], 'done', null);
   }
   const end = q.findLaunch(db, runId)!;
-  outcome = { state: end.state, reason: end.reason };
+  const outcome: RunOutcome = { state: end.state, reason: end.reason };
   q.releaseLaunch(db, runId, pid);
   return outcome;
 }

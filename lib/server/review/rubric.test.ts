@@ -63,8 +63,10 @@ describe('the rubric screen’s data', () => {
     expect(a.kind).toBe('rubric');
     expect(a.dimensions.map((d) => d.id)).toEqual(DIMS);
     expect(a.dimensions[0].labels).toEqual(['No', 'To some extent', 'Yes']);
-    const item = items.find((i) => i.reply!.text === a.reply)!;
-    expect(item).toBeDefined();
+    // The reply on screen is exactly one of the study's items.
+    const matching = items.filter((i) => i.reply!.text === a.reply);
+    expect(matching).toHaveLength(1);
+    const item = matching[0];
     expect(a.history).toEqual(item.history);
     expect(a.group).toMatchObject({ count: 3 });
     expect(a.group!.index).toBeGreaterThanOrEqual(1);

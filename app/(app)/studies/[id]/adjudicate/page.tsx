@@ -12,11 +12,13 @@ export default async function AdjudicatePage({ params }: { params: Promise<{ id:
   const actor = await requireUserPage();
   const studyId = Number((await params).id);
   if (!Number.isInteger(studyId) || studyId < 1) notFound();
+  // Only the read is inside the try: an error while rendering the screen is not a missing study.
+  let queue;
   try {
-    const queue = getAdjudicationQueue(actor, studyId);
-    return queue.kind === 'rubric' ? <RubricAdjudicator initialQueue={queue} /> : <Adjudicator initialQueue={queue} />;
+    queue = getAdjudicationQueue(actor, studyId);
   } catch (e) {
     if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'forbidden')) notFound();
     throw e;
   }
+  return queue.kind === 'rubric' ? <RubricAdjudicator initialQueue={queue} /> : <Adjudicator initialQueue={queue} />;
 }

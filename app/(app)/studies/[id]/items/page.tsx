@@ -36,29 +36,16 @@ export default async function ItemsPage({
   }
   if (study.kind === 'pairwise') {
     const runs = listJudgeRuns(actor, id).map((r) => r.name);
-    try {
-      const list = listPairwiseItems(actor, id, { state: sp.state, q: sp.q, judge: sp.judge, flagged: sp.flagged, page: sp.page });
-      return <PairwiseItems study={study} sp={sp} list={list} problem={null} judgeRuns={runs} />;
-    } catch (e) {
-      // A refused filter is shown on the page, with the filters to correct it.
-      if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
-      return <PairwiseItems study={study} sp={sp} list={null} problem={e.message} judgeRuns={runs} />;
-    }
+    const { list, problem } = refusedFilterShown(() =>
+      listPairwiseItems(actor, id, { state: sp.state, q: sp.q, judge: sp.judge, flagged: sp.flagged, page: sp.page }),
+    );
+    return <PairwiseItems study={study} sp={sp} list={list} problem={problem} judgeRuns={runs} />;
   }
   if (study.kind === 'rubric') {
-    try {
-      return (
-        <RubricItems
-          study={study}
-          sp={sp}
-          list={listRubricItems(actor, id, { state: sp.state, q: sp.q, flagged: sp.flagged, page: sp.page })}
-          problem={null}
-        />
-      );
-    } catch (e) {
-      if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
-      return <RubricItems study={study} sp={sp} list={null} problem={e.message} />;
-    }
+    const { list, problem } = refusedFilterShown(() =>
+      listRubricItems(actor, id, { state: sp.state, q: sp.q, flagged: sp.flagged, page: sp.page }),
+    );
+    return <RubricItems study={study} sp={sp} list={list} problem={problem} />;
   }
   let list;
   try {
@@ -69,4 +56,14 @@ export default async function ItemsPage({
     throw e;
   }
   return <FlowItems study={study} sp={sp} list={list} page={list.page} />;
+}
+
+/** A refused filter is shown on the page, with the filters to correct it; any other error is thrown. */
+function refusedFilterShown<T>(read: () => T): { list: T; problem: null } | { list: null; problem: string } {
+  try {
+    return { list: read(), problem: null };
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.code !== 'invalid') throw e;
+    return { list: null, problem: e.message };
+  }
 }

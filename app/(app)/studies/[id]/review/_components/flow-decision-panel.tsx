@@ -99,6 +99,8 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
       // Leaving this flow (undo, skip, navigation, or a submit still on its way): keep what was chosen in the cache,
       // so a failed submit brings it back intact, and on the server unless it is being submitted. A flow left
       // unsubmitted (skipped, say) also reports the time spent reading it.
+      // activeMs is the reading clock, not a DOM ref: its value when the flow is left is the one to report.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
       const unsentTime = activeMs.current - lastSentMs.current > 1000;
       if (!dirty.current && unsentTime && !isSubmitted(assignment.assignmentId)) saveRef.current(draftRef.current);
       if (dirty.current) {
