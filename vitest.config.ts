@@ -38,8 +38,11 @@ const PROCESSES = [
   'lib/server/analytics/rubric-certify.test.ts',
   'lib/server/demo/seed.test.ts',
   'lib/server/imports/import-process.test.ts',
+  'lib/server/imports/import-staging-server.test.ts',
   'lib/server/imports/import-staging.test.ts',
   'lib/server/imports/judge-import.test.ts',
+  'lib/server/judges/endpoints.test.ts',
+  'lib/server/judges/runner-safety.test.ts',
   'lib/server/review/concurrency.test.ts',
   'lib/server/studies/exports.test.ts',
 ];
