@@ -176,9 +176,13 @@ test('the next flow shows while a submit is on its way; a lost answer brings the
   await expect(progress).toHaveAttribute('aria-valuenow', '0');
   await expect(page.getByRole('button', { name: /Verify/ })).toHaveAttribute('aria-pressed', 'true');
   hold = (route) => route.continue();
+  // The screen moves on before the submission is sent (it waits behind the undo): wait for its answer, or the hold
+  // set below would catch it instead of the next one.
+  const resubmitted = page.waitForResponse((r) => submitOf(r.request()) !== null);
   await page.keyboard.press('Enter');
   await expect(flowId).toHaveText(second);
   await expect(progress).toHaveAttribute('aria-valuenow', '1');
+  await resubmitted;
   await page.waitForLoadState('networkidle');
 
   // 2. The server stores a submit but its answer is lost: the reviewer is brought back to the flow with the
