@@ -48,7 +48,7 @@ describe('shouldIgnoreShortcut', () => {
     ['IME composition', keyEvent(element('BODY'), { isComposing: true })],
     ['auto-repeat', keyEvent(element('BODY'), { repeat: true })],
     ['already handled', keyEvent(element('BODY'), { defaultPrevented: true })],
-    ['inside a dialog', keyEvent(element('BUTTON', { closest: (s: string) => (s === 'dialog' ? {} : null) }))],
+    ['inside a dialog', keyEvent(element('BUTTON', { closest: (s: string) => (s === 'dialog[open]' ? {} : null) }))],
   ])('ignores %s', (_name, event) => {
     expect(shouldIgnoreShortcut(event)).toBe(true);
   });
@@ -80,7 +80,9 @@ describe('enterActivates', () => {
 
 describe('routeShortcut', () => {
   const press = (key: string, target: EventTarget | null, extra: Record<string, unknown> = {}) => ({ key, ...keyEvent(target, extra) });
-  const dialogButton = element('BUTTON', { closest: (s: string) => (s === 'dialog' ? {} : null) });
+  const dialogButton = element('BUTTON', { closest: (s: string) => (s === 'dialog[open]' ? {} : null) });
+  // The focus still on a dialog that Escape has just closed: it matches `dialog`, no longer `dialog[open]`.
+  const closedDialog = element('DIALOG', { closest: (s: string) => (s === 'dialog' ? {} : null) });
   const scrollBox = element('DIV', { closest: (s: string) => (s === '[data-scroll-region]' ? {} : null) });
   // The focus left on the body while a dialog is open elsewhere on the page.
   const openDialogPage = element('BODY', { ownerDocument: { querySelector: (s: string) => (s === 'dialog[open]' ? {} : null) } });
@@ -113,6 +115,7 @@ describe('routeShortcut', () => {
     ['a key already handled', press('j', element('BODY'), { defaultPrevented: true }), 'ignore'],
     ['a key inside the open dialog', press('j', dialogButton), 'ignore'],
     ['a key on the page while a dialog is open', press('v', openDialogPage), 'ignore'],
+    ['a key on a dialog just closed, the focus not yet handed back', press('1', closedDialog), 'command'],
     ['Enter on the page while a dialog is open', press('Enter', openDialogPage), 'ignore'],
     ['Ctrl+Enter on the page while a dialog is open', press('Enter', openDialogPage, { ctrlKey: true }), 'ignore'],
     ['↓ in a box that scrolls', press('ArrowDown', scrollBox), 'ignore'],

@@ -50,7 +50,8 @@ function closestOf(target: EventTarget | null, selector: string): boolean {
  * a dialog still closing) must not act on the item behind it either.
  */
 export function inDialog(target: EventTarget | null): boolean {
-  if (closestOf(target, 'dialog')) return true;
+  // An open one only: a dialog just closed (Escape) can still hold the focus for a moment, and owns nothing then.
+  if (closestOf(target, 'dialog[open]')) return true;
   const doc = (target as TargetLike | null)?.ownerDocument;
   return typeof doc?.querySelector === 'function' && doc.querySelector('dialog[open]') != null;
 }
