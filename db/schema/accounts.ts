@@ -1,4 +1,4 @@
-/** People who sign in, and the throttling of their sign-in attempts. */
+/** People who sign in, the throttling of their sign-in attempts, and their API tokens. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt } from './columns';
@@ -42,4 +42,33 @@ export const signInAttempts = sqliteTable(
     lastAttemptAt: integer('last_attempt_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.kind, t.key] }), index('sign_in_attempts_last_idx').on(t.lastAttemptAt)],
+);
+
+/**
+ * Personal access tokens for the HTTP API (`/api/v1`). Only a SHA-256 hash of the secret is kept: the secret is 32
+ * random bytes, so a slow password hash would add nothing but a cost on every request. `last4` lets a person tell
+ * their tokens apart in a list. A token acts as its user with the user's current role and active flag; revoking it
+ * sets `revoked_at` (the row stays, so the audit log can still name it).
+ */
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    last4: text('last4').notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    revokedBy: integer('revoked_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_unique').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+    index('api_tokens_revoked_by_idx').on(t.revokedBy),
+  ],
 );
