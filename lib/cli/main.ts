@@ -10,9 +10,11 @@ import { JUDGE_COMMANDS } from './judge-commands';
 import { DATA_COMMANDS } from './data-commands';
 import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
 import { REPORT_COMMANDS } from './report-commands';
+import { TOKEN_COMMANDS } from './token-commands';
 
 const COMMANDS: Command[] = [
   ...BASE_COMMANDS,
+  ...TOKEN_COMMANDS,
   ...REPORT_COMMANDS,
   ...CERTIFY_COMMANDS,
   ...JUDGE_COMMANDS,
