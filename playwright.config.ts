@@ -39,7 +39,8 @@ export default defineConfig({
   webServer: {
     // A fresh temporary database, migrated and seeded with the demo, behind the production build.
     command: `node e2e/support/start-server.mjs ${PORT}`,
-    env: { CONCORD_DB: process.env.CONCORD_E2E_DB },
+    // A small API rate limit, so that e2e/api.spec.ts can reach it in a few dozen requests (each spec's own tokens).
+    env: { CONCORD_DB: process.env.CONCORD_E2E_DB, CONCORD_API_BURST: '40', CONCORD_API_RATE: '5' },
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

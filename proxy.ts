@@ -17,6 +17,10 @@ export function proxy(request: NextRequest) {
 // Next copies the body of every request the proxy matches and keeps only its first 10 MB (in memory), so an
 // upload seen by the proxy reaches its route cut short. The upload routes (`/api/studies/<id>/import` and
 // `/api/studies/<id>/judge`) are therefore not matched; `route()` signs their callers in as for every route.
+// The HTTP API (`/api/v1/…`) carries a bearer token, not a cookie, and takes streamed uploads: `apiRoute()` checks
+// the token on every call. Its OpenAPI document and the page that shows it (`/docs/api`) are public.
 export const config = {
-  matcher: ['/((?!sign-in|api/auth|api/health|api/studies/[^/]+/(?:import|judge)$|_next/static|_next/image|favicon.ico|icon.svg).*)'],
+  matcher: [
+    '/((?!sign-in|api/auth|api/health|api/studies/[^/]+/(?:import|judge)$|api/v1/|api/openapi\\.json$|docs/api$|_next/static|_next/image|favicon.ico|icon.svg).*)',
+  ],
 };

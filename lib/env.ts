@@ -26,6 +26,16 @@ const envSchema = z.object({
     .min(1, { error: 'CONCORD_BACKUP_KEEP must be a whole number of backups, at least 1' })
     .default(14),
   CONCORD_BACKUP_DIR: z.string().min(1).optional(),
+  // The HTTP API's limit per token (docs/api.md): a bucket of CONCORD_API_BURST requests refilled at CONCORD_API_RATE a second.
+  CONCORD_API_RATE: z.coerce
+    .number({ error: 'CONCORD_API_RATE must be a number of requests per second, above 0' })
+    .positive({ error: 'CONCORD_API_RATE must be a number of requests per second, above 0' })
+    .default(20),
+  CONCORD_API_BURST: z.coerce
+    .number({ error: 'CONCORD_API_BURST must be a whole number of requests, at least 1' })
+    .int({ error: 'CONCORD_API_BURST must be a whole number of requests, at least 1' })
+    .min(1, { error: 'CONCORD_API_BURST must be a whole number of requests, at least 1' })
+    .default(120),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -31,9 +31,14 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
               </Link>
             </>
           )}
-          <span className="ml-auto text-slate-600" data-testid="signed-in-as">
+          <Link
+            href="/account"
+            className="ml-auto text-slate-600 hover:text-slate-900"
+            data-testid="signed-in-as"
+            aria-label={`Your account: ${actor.displayName} (${actor.role})`}
+          >
             {actor.displayName} <span className="text-slate-400">({actor.role})</span>
-          </span>
+          </Link>
           <form action={signOutAction}>
             <button type="submit" className="text-slate-600 underline-offset-2 hover:underline">
               Sign out

@@ -16,5 +16,9 @@ export const auditLog = sqliteTable(
     detail: text('detail', { mode: 'json' }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_study_idx').on(t.studyId, t.createdAt), index('audit_log_user_idx').on(t.userId), index('audit_log_token_idx').on(t.tokenId)],
+  (t) => [
+    index('audit_log_study_idx').on(t.studyId, t.createdAt),
+    index('audit_log_user_idx').on(t.userId),
+    index('audit_log_token_idx').on(t.tokenId),
+  ],
 );

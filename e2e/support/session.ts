@@ -11,9 +11,9 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
 }
 
 /** A separate browser context (its own cookies) signed in as `username`. */
-export async function asUser(browser: Browser, username: string) {
+export async function asUser(browser: Browser, username: string, password = DEMO_PASSWORD) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, username);
+  await signIn(page, username, password);
   return { context, page };
 }

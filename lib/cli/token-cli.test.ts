@@ -27,7 +27,9 @@ describe('concord token', () => {
 
     const listed = concord(['token', 'list', '--user', 'pipeline', '--json']);
     expect(listed.out).not.toContain(token.slice(4));
-    expect(JSON.parse(listed.out)).toMatchObject([{ id, name: 'nightly import', username: 'pipeline', state: 'active', last4: token.slice(-4) }]);
+    expect(JSON.parse(listed.out)).toMatchObject([
+      { id, name: 'nightly import', username: 'pipeline', state: 'active', last4: token.slice(-4) },
+    ]);
     expect(concord(['token', 'list']).out).toContain(`${id}\tpipeline\tnightly import\t…${token.slice(-4)}\tactive`);
 
     const db = new Database(env.CONCORD_DB, { readonly: true });

@@ -34,7 +34,8 @@ export const TOKEN_COMMANDS: Command[] = [
     summary: "Lists an account's tokens (every account's without --user): name, last four characters, state, expiry, last use.",
     options: { user: { type: 'string' }, json: { type: 'boolean' } },
     run(v) {
-      const tokens = typeof v.user === 'string' ? listApiTokens(cliActor(), { username: v.user }) : listApiTokens(cliActor(), { all: true });
+      const tokens =
+        typeof v.user === 'string' ? listApiTokens(cliActor(), { username: v.user }) : listApiTokens(cliActor(), { all: true });
       if (v.json) {
         process.stdout.write(`${JSON.stringify(tokens)}\n`);
         return;

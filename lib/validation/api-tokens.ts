@@ -6,7 +6,11 @@ export const TOKEN_DEFAULT_DAYS = 90;
 export const TOKEN_MAX_DAYS = 365;
 
 export const createTokenSchema = z.object({
-  name: z.string().trim().min(1, { error: 'Give the token a name, so you can tell it apart later.' }).max(100, { error: 'Use at most 100 characters.' }),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'Give the token a name, so you can tell it apart later.' })
+    .max(100, { error: 'Use at most 100 characters.' }),
   expiresInDays: z.coerce
     .number({ error: 'Give the days as a whole number.' })
     .int({ error: 'Give the days as a whole number.' })

@@ -48,7 +48,8 @@ describe('personal access tokens', () => {
   it('refuses a wrong or malformed token, and one whose account is disabled, until it is enabled again', async () => {
     const made = createApiToken(lead, { name: 'pipeline' });
     const wrong = made.token.slice(0, -1) + (made.token.endsWith('A') ? 'B' : 'A');
-    for (const bad of [wrong, '', 'cnc_', made.token + 'x', `Bearer ${made.token}`]) expect(codeOf(() => actorForToken(bad))).toBe('unauthenticated');
+    for (const bad of [wrong, '', 'cnc_', made.token + 'x', `Bearer ${made.token}`])
+      expect(codeOf(() => actorForToken(bad))).toBe('unauthenticated');
     await setUserActive(admin, lead.id, false);
     expect(codeOf(() => actorForToken(made.token))).toBe('unauthenticated');
     await setUserActive(admin, lead.id, true);
@@ -113,7 +114,9 @@ describe('personal access tokens', () => {
     withToken(made.id, () => audit(getDb(), { userId: ann.id, action: 'probe_through_token' }));
     audit(getDb(), { userId: ann.id, action: 'probe_on_screen' });
     const rows = sql()
-      .prepare("SELECT a.action, t.name FROM audit_log a LEFT JOIN api_tokens t ON t.id = a.token_id WHERE a.action LIKE 'probe_%' ORDER BY a.id")
+      .prepare(
+        "SELECT a.action, t.name FROM audit_log a LEFT JOIN api_tokens t ON t.id = a.token_id WHERE a.action LIKE 'probe_%' ORDER BY a.id",
+      )
       .all();
     expect(rows).toEqual([
       { action: 'probe_through_token', name: 'audited' },

@@ -53,7 +53,12 @@ export function createApiToken(actor: Actor, input: CreateTokenInput, now = new 
   const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
   const row = inTransaction(db, () => {
     const r = q.insertApiToken(db, { userId: owner.id, name, tokenHash: hashSecret(token), last4: token.slice(-4), expiresAt });
-    audit(db, { userId: actor.id, action: 'token_created', objectId: r.id, detail: { name, owner: owner.username, expiresAt: expiresAt.toISOString() } });
+    audit(db, {
+      userId: actor.id,
+      action: 'token_created',
+      objectId: r.id,
+      detail: { name, owner: owner.username, expiresAt: expiresAt.toISOString() },
+    });
     return r;
   });
   return { id: row.id, token, expiresAt: expiresAt.toISOString(), name, username: owner.username };
@@ -92,7 +97,8 @@ export function revokeApiToken(actor: Actor, tokenId: number, now = new Date()):
 /** The person a bearer token acts as, with the token that carried it. */
 export type TokenActor = { actor: Actor; token: { id: number; name: string } };
 
-const refused = () => new DomainError('unauthenticated', 'The token is not valid: it is unknown, expired or revoked, or its account is disabled.');
+const refused = () =>
+  new DomainError('unauthenticated', 'The token is not valid: it is unknown, expired or revoked, or its account is disabled.');
 
 /**
  * Who a bearer token acts as, read afresh on every request: the account's current role and active flag count at once,

@@ -292,3 +292,6 @@ export type ItemDetailDto =
       warnings: import('@/lib/validation/flow-warnings').FlowWarning[];
     })
   | { kind: 'rubric'; studyId: number; rubric: RubricItemDetailDto };
+
+/** A study's progress: its items, the reviews assigned (planned) and those submitted. */
+export type StudyProgressDto = { items: number; assigned: number; submitted: number };
