@@ -284,6 +284,22 @@ describe('the docs', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('give every decision record a date and a status, and a superseded one the record that replaces it', () => {
+    const records = fs.readdirSync(path.join(ROOT, 'docs/decisions')).filter((f) => /^\d{4}-.*\.md$/.test(f));
+    expect(records.length).toBeGreaterThanOrEqual(19);
+    const wrong: string[] = [];
+    for (const record of records) {
+      const head = read(`docs/decisions/${record}`).split('\n').slice(0, 8).join('\n');
+      if (!/^Date: \d{4}-\d{2}-\d{2}$/m.test(head)) wrong.push(`${record}: no "Date: YYYY-MM-DD" line under the title`);
+      const status = /^Status: (.+)$/m.exec(head)?.[1];
+      if (!status) wrong.push(`${record}: no "Status:" line under the title`);
+      else if (!/^(accepted|superseded by)\b/.test(status)) wrong.push(`${record}: status "${status}" is neither accepted nor superseded by …`);
+      const by = status && /^superseded by \[?(\d{4})/.exec(status)?.[1];
+      if (by && !records.some((r) => r.startsWith(`${by}-`))) wrong.push(`${record}: superseded by ${by}, which does not exist`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('name every command the CLI registers in docs/cli.md', async () => {
     const reference = read('docs/cli.md');
     const undocumented = (await cliCommands())
