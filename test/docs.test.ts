@@ -1,8 +1,9 @@
 /**
- * The docs a reader follows stay true: every relative link and anchor in README.md, docs/**.md and the folder
- * READMEs under lib/ leads somewhere, every `npx concord <command>` they show is a command the CLI registers (with
+ * The docs a reader follows stay true: every relative link and anchor in README.md, docs/**.md, the folder READMEs
+ * under lib/, BENCHMARKS.md and bench/README.md leads somewhere, every `npx concord <command>` they show is a command the CLI registers (with
  * the options it takes), every `npm run <script>` is in package.json, and the README stays a front page
- * (at most 15,000 characters). Nothing runs here but file reads and the import of the CLI's command modules.
+ * (at most 15,000 characters). Every CLI command is in docs/cli.md and every decision record has a date and a status.
+ * Nothing runs here but file reads and the import of the CLI's command modules (no database, no network).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const README_LIMIT = 15_000;
 
 function markdownFiles(): string[] {
-  const out = ['README.md'];
+  const out = ['README.md', 'BENCHMARKS.md', 'bench/README.md'];
   const walk = (dir: string, keep: (name: string) => boolean) => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
@@ -196,9 +197,7 @@ function wrongCommands(commands: CliCommand[], mentions: Mention[]): string[] {
     const known = new Set<string>(['help']);
     for (const words of spellings(mention.words)) {
       const starts = (c: CliCommand) =>
-        mention.family
-          ? words.every((w, k) => c.name.split(' ')[k] === w)
-          : c.name.split(' ').every((w, k) => words[k] === w);
+        mention.family ? words.every((w, k) => c.name.split(' ')[k] === w) : c.name.split(' ').every((w, k) => words[k] === w);
       const matching = commands.filter(starts);
       if (!matching.length) wrong.push(`${mention.where} (no command "${words.join(' ')}")`);
       // `judge endpoint add x` is `judge endpoint add`, not `judge endpoint list`: the longest matching name.
@@ -256,7 +255,7 @@ describe('the docs', () => {
     expect(read('README.md').length).toBeLessThanOrEqual(README_LIMIT);
   });
 
-  it('have no dead relative link or anchor (README.md, docs/, the READMEs under lib/)', () => {
+  it('have no dead relative link or anchor (README.md, docs/, the READMEs under lib/, the benchmarks)', () => {
     expect(markdownFiles().flatMap((file) => deadLinksIn(file, read(file)))).toEqual([]);
   });
 
@@ -293,7 +292,8 @@ describe('the docs', () => {
       if (!/^Date: \d{4}-\d{2}-\d{2}$/m.test(head)) wrong.push(`${record}: no "Date: YYYY-MM-DD" line under the title`);
       const status = /^Status: (.+)$/m.exec(head)?.[1];
       if (!status) wrong.push(`${record}: no "Status:" line under the title`);
-      else if (!/^(accepted|superseded by)\b/.test(status)) wrong.push(`${record}: status "${status}" is neither accepted nor superseded by …`);
+      else if (!/^(accepted|superseded by)\b/.test(status))
+        wrong.push(`${record}: status "${status}" is neither accepted nor superseded by …`);
       const by = status && /^superseded by \[?(\d{4})/.exec(status)?.[1];
       if (by && !records.some((r) => r.startsWith(`${by}-`))) wrong.push(`${record}: superseded by ${by}, which does not exist`);
     }
