@@ -189,6 +189,33 @@ function concordMentions(where: string, text: string): Mention[] {
   return mentions;
 }
 
+/**
+ * The usage lines of docs/cli.md's code blocks, written without `npx concord`: `report bias --study S [--json]`,
+ * two on a line separated by `·`. Lines of examples (`npx concord …`, caught above), comments and JSON are left out.
+ */
+function usageMentions(where: string, text: string): Mention[] {
+  const mentions: Mention[] = [];
+  let fenced = false;
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      return;
+    }
+    if (!fenced || !/^[a-z]/.test(line) || line.includes('npx concord')) return;
+    for (const usage of line.split('·')) {
+      const tokens = usage.trim().split(/\s+/).filter(Boolean);
+      const words: string[] = [];
+      for (const t of tokens) {
+        if (!/^[a-z][a-z-]*$/.test(t) || words.length >= 3) break;
+        words.push(t);
+      }
+      const options = tokens.filter((t) => /^\[?--[a-z]/.test(t)).map((t) => /--([a-z][a-z-]*)/.exec(t)![1]);
+      if (words.length) mentions.push({ where: `${where}:${i + 1}: ${tokens.join(' ')}`, words, options, family: false });
+    }
+  });
+  return mentions;
+}
+
 /** What a mention gets wrong against the registered commands: an unknown command, or an option it does not take. */
 function wrongCommands(commands: CliCommand[], mentions: Mention[]): string[] {
   const wrong: string[] = [];
@@ -248,6 +275,23 @@ describe('the docs checker itself', () => {
       'x.md:4: concord reset (no command "reset")',
     ]);
   });
+
+  it('reads the usage lines of a code block, two on a line', () => {
+    const commands: CliCommand[] = [
+      { name: 'judge endpoint list', options: { json: {} } },
+      { name: 'judge endpoint remove', options: {} },
+    ];
+    const text = [
+      '```',
+      'judge endpoint list [--json]   ·   judge endpoint remove NAME [--force]',
+      'judge endpoint rename A B',
+      '```',
+    ].join('\n');
+    expect(wrongCommands(commands, usageMentions('cli.md', text))).toEqual([
+      'cli.md:2: judge endpoint remove NAME [--force] (no option --force)',
+      'cli.md:3: judge endpoint rename A B (no command "judge endpoint rename")',
+    ]);
+  });
 });
 
 describe('the docs', () => {
@@ -280,6 +324,7 @@ describe('the docs', () => {
     for (const file of markdownFiles().filter((f) => !f.startsWith('docs/decisions/'))) {
       wrong.push(...wrongCommands(commands, concordMentions(file, read(file))));
     }
+    wrong.push(...wrongCommands(commands, usageMentions('docs/cli.md', read('docs/cli.md'))));
     expect(wrong).toEqual([]);
   });
 
