@@ -2,7 +2,8 @@
  * The docs a reader follows stay true: every relative link and anchor in README.md, docs/**.md, the folder READMEs
  * under lib/, BENCHMARKS.md and bench/README.md leads somewhere, every `npx concord <command>` they show is a command the CLI registers (with
  * the options it takes), every `npm run <script>` is in package.json, and the README stays a front page
- * (at most 15,000 characters). Every CLI command is in docs/cli.md and every decision record has a date and a status.
+ * (at most 15,000 characters). Every CLI command is in docs/cli.md, every route of app/api in docs/api.md, and every
+ * decision record has a date and a status.
  * Nothing runs here but file reads and the import of the CLI's command modules (no database, no network).
  */
 import fs from 'node:fs';
@@ -343,6 +344,26 @@ describe('the docs', () => {
       if (by && !records.some((r) => r.startsWith(`${by}-`))) wrong.push(`${record}: superseded by ${by}, which does not exist`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('list every route under app/api, with each method it exports, in docs/api.md, and no other', () => {
+    const routes: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(rel);
+        else if (entry.name === 'route.ts' && !rel.includes('[...')) {
+          // app/api/studies/[id]/queue/route.ts → /api/studies/:id/queue; Auth.js's catch-all is Auth.js's own.
+          const url = `/${dir.replace(/^app\//, '').replace(/\[(\w+)\]/g, ':$1')}`;
+          for (const m of read(rel).matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g))
+            routes.push(`${m[1]} ${url}`);
+        }
+      }
+    };
+    walk('app/api');
+    expect(routes.length).toBeGreaterThan(10);
+    const documented = [...read('docs/api.md').matchAll(/`((?:GET|POST|PUT|PATCH|DELETE) \/api\/[^`\s]*)`/g)].map((m) => m[1]);
+    expect([...new Set(documented)].sort()).toEqual(routes.sort());
   });
 
   it('name every command the CLI registers in docs/cli.md', async () => {
