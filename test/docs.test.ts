@@ -127,7 +127,9 @@ async function cliCommands(): Promise<CliCommand[]> {
   visit(sf);
   const names: string[] = list
     ? list.elements.map((el) => {
-        const expr = ts.isSpreadElement(el) ? el.expression : el;
+        let expr = ts.isSpreadElement(el) ? el.expression : el;
+        // `...reportCommands()`: a list made by an imported function without arguments.
+        if (ts.isCallExpression(expr) && !expr.arguments.length) expr = expr.expression;
         if (!ts.isIdentifier(expr)) throw new Error(`${mainFile}: COMMANDS holds ${expr.getText(sf)}, which this test cannot follow`);
         return expr.text;
       })
@@ -141,7 +143,8 @@ async function cliCommands(): Promise<CliCommand[]> {
     if (!source) throw new Error(`${mainFile}: ${name} is not imported from a module`);
     const specifier = source.module.startsWith('.') ? path.join(ROOT, 'lib/cli', source.module) : source.module;
     const mod = (await import(specifier)) as Record<string, unknown>;
-    const value = mod[source.exported];
+    const exported = mod[source.exported];
+    const value: unknown = typeof exported === 'function' ? (exported as () => unknown)() : exported;
     for (const c of (Array.isArray(value) ? value : [value]) as CliCommand[]) commands.push(c);
   }
   return commands;
