@@ -37,7 +37,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             data-testid="signed-in-as"
             aria-label={`Your account: ${actor.displayName} (${actor.role})`}
           >
-            {actor.displayName} <span className="text-slate-400">({actor.role})</span>
+            {actor.displayName} <span className="text-slate-500">({actor.role})</span>
           </Link>
           <form action={signOutAction}>
             <button type="submit" className="text-slate-600 underline-offset-2 hover:underline">

@@ -23,8 +23,9 @@ const METHOD_TONE: Record<string, string> = {
 };
 
 function Schema({ value }: { value: unknown }) {
+  // Focusable, so that a keyboard can scroll a long schema.
   return (
-    <pre className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs leading-relaxed text-slate-800">
+    <pre tabIndex={0} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs leading-relaxed text-slate-800">
       {JSON.stringify(value, null, 2)}
     </pre>
   );
