@@ -24,3 +24,7 @@ export * from './confidence-sequence';
 export * from './alt-test';
 export * from './position-bias';
 export * from './length-bias';
+export * from './stats3-types';
+export * from './digamma';
+export * from './crowd-annotations';
+export * from './dawid-skene';
