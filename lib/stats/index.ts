@@ -28,3 +28,4 @@ export * from './stats3-types';
 export * from './digamma';
 export * from './crowd-annotations';
 export * from './dawid-skene';
+export * from './mace';

@@ -4,7 +4,7 @@
  * produced (keyed by the concrete path, e.g. `confusion.A[1]`). Unknown metrics throw, so a new kind
  * of vector fails until it is implemented.
  */
-import { type Maybe, dawidSkene, digamma } from './index';
+import { type Maybe, dawidSkene, digamma, mace } from './index';
 
 export interface Vector3 {
   readonly name: string;
@@ -81,6 +81,27 @@ function dawidSkeneVector(input: Input, o: Out) {
   };
 }
 
+function maceVector(input: Input, o: Out) {
+  const data = crowd(input);
+  const r = mace(data, { ...emOptions(input), alpha: req<number>(input, 'alpha'), beta: req<number>(input, 'beta') });
+  const perAnnotator = <T>(values: ReadonlyArray<Maybe<T>>, key: string) =>
+    byName(
+      data.annotators,
+      values.map((v, j) => o.s(v, `${key}.${data.annotators[j]}`)),
+    );
+  return {
+    iterations: r.iterations,
+    converged: r.converged,
+    log_marginal_likelihood: r.logMarginalLikelihood,
+    competence: perAnnotator(r.competence, 'competence'),
+    spamming: perAnnotator(r.spamming, 'spamming'),
+    strategy: perAnnotator(r.strategy, 'strategy'),
+    posteriors: r.posteriors,
+    entropy: r.entropy,
+    labels: r.labels.map((k) => data.labels[k]),
+  };
+}
+
 /** Computes a vector of vectors-3.json with the public API; throws on an unknown metric. */
 export function computeVector3(vec: Vector3): Computed {
   const o = new Out();
@@ -89,6 +110,9 @@ export function computeVector3(vec: Vector3): Computed {
   switch (vec.metric) {
     case 'dawid_skene':
       actual = dawidSkeneVector(input, o);
+      break;
+    case 'mace':
+      actual = maceVector(input, o);
       break;
     case 'digamma':
       actual = { digamma: req<number[]>(input, 'x').map(digamma) };
