@@ -29,3 +29,5 @@ export * from './digamma';
 export * from './crowd-annotations';
 export * from './dawid-skene';
 export * from './mace';
+export * from './binomial-bound';
+export * from './error-bounded-acceptance';

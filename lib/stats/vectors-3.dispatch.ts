@@ -4,7 +4,17 @@
  * produced (keyed by the concrete path, e.g. `confusion.A[1]`). Unknown metrics throw, so a new kind
  * of vector fails until it is implemented.
  */
-import { type Maybe, dawidSkene, digamma, mace } from './index';
+import {
+  type AcceptanceMethod,
+  type AcceptanceHypotheses,
+  type AcceptanceStratum,
+  type Maybe,
+  binomialErrorBound,
+  dawidSkene,
+  digamma,
+  errorBoundedAcceptance,
+  mace,
+} from './index';
 
 export interface Vector3 {
   readonly name: string;
@@ -102,6 +112,52 @@ function maceVector(input: Input, o: Out) {
   };
 }
 
+function acceptanceVector(input: Input, o: Out) {
+  const r = errorBoundedAcceptance(req<AcceptanceStratum[]>(input, 'strata'), {
+    epsilon: req<number>(input, 'epsilon'),
+    delta: req<number>(input, 'delta'),
+    method: req<AcceptanceMethod>(input, 'method'),
+    hypotheses: req<AcceptanceHypotheses>(input, 'hypotheses'),
+  });
+  return {
+    m: r.m,
+    per_stratum: r.perStratum.map((s, j) => {
+      const p = `per_stratum[${j}]`;
+      return {
+        name: s.name,
+        n: s.n,
+        errors: s.errors,
+        error_rate: o.s(s.errorRate, `${p}.error_rate`),
+        p_value: s.pValue,
+        cp_upper_delta: o.s(s.cpUpperDelta, `${p}.cp_upper_delta`),
+        cp_upper_bonferroni: o.s(s.cpUpperBonferroni, `${p}.cp_upper_bonferroni`),
+        ...(s.pAdjusted === undefined ? {} : { p_adjusted: o.s(s.pAdjusted, `${p}.p_adjusted`) }),
+        alpha_used: o.s(s.alphaUsed, `${p}.alpha_used`),
+        accepted: s.accepted,
+      };
+    }),
+    accepted: r.accepted,
+    ...(r.cumulativeSteps === undefined
+      ? {}
+      : {
+          cumulative_steps: r.cumulativeSteps.map((c, j) => ({
+            through: c.through,
+            n: c.n,
+            errors: c.errors,
+            p_value: c.pValue,
+            cp_upper_delta: o.s(c.cpUpperDelta, `cumulative_steps[${j}].cp_upper_delta`),
+          })),
+        }),
+    judge_labelled_items: r.judgeLabelledItems,
+    human_labels: r.humanLabels,
+    coverage: o.s(r.coverage, 'coverage'),
+    effort_saved: o.s(r.effortSaved, 'effort_saved'),
+    error_bound: o.s(r.errorBound, 'error_bound'),
+    final_error_rate_bound: o.s(r.finalErrorRateBound, 'final_error_rate_bound'),
+    estimated_judge_errors: r.estimatedJudgeErrors,
+  };
+}
+
 /** Computes a vector of vectors-3.json with the public API; throws on an unknown metric. */
 export function computeVector3(vec: Vector3): Computed {
   const o = new Out();
@@ -113,6 +169,14 @@ export function computeVector3(vec: Vector3): Computed {
       break;
     case 'mace':
       actual = maceVector(input, o);
+      break;
+    case 'binomial_error_bound': {
+      const r = binomialErrorBound(req(input, 'errors'), req(input, 'n'), req(input, 'epsilon'), req(input, 'gamma'));
+      actual = { p_value: r.pValue, cp_upper: r.cpUpper, accept: r.accept };
+      break;
+    }
+    case 'error_bounded_acceptance':
+      actual = acceptanceVector(input, o);
       break;
     case 'digamma':
       actual = { digamma: req<number[]>(input, 'x').map(digamma) };
