@@ -31,3 +31,4 @@ export * from './dawid-skene';
 export * from './mace';
 export * from './binomial-bound';
 export * from './error-bounded-acceptance';
+export * from './calibration';

@@ -9,7 +9,9 @@ import {
   type AcceptanceHypotheses,
   type AcceptanceStratum,
   type Maybe,
+  type ReliabilityBin,
   binomialErrorBound,
+  calibration,
   dawidSkene,
   digamma,
   errorBoundedAcceptance,
@@ -158,6 +160,45 @@ function acceptanceVector(input: Input, o: Out) {
   };
 }
 
+function reliabilityRows(bins: readonly ReliabilityBin[], key: string, o: Out) {
+  return bins.map((b, k) => ({
+    bin: b.bin,
+    lower: b.lower,
+    upper: b.upper,
+    n: b.n,
+    mean_confidence: o.s(b.meanConfidence, `${key}[${k}].mean_confidence`),
+    accuracy: o.s(b.accuracy, `${key}[${k}].accuracy`),
+    gap: o.s(b.gap, `${key}[${k}].gap`),
+  }));
+}
+
+function calibrationVector(input: Input, o: Out) {
+  const labels = req<string[]>(input, 'labels');
+  const gold = req<string[]>(input, 'gold');
+  const sampled = 'samples' in input;
+  const r = calibration(
+    sampled
+      ? { labels, gold, samples: req<string[][]>(input, 'samples') }
+      : { labels, gold, predicted: req<string[]>(input, 'predicted'), confidence: req<number[]>(input, 'confidence') },
+    { nBins: req<number>(input, 'n_bins') },
+  );
+  const adaptive = o.s(r.adaptiveReliability, 'adaptive_reliability');
+  return {
+    n: r.n,
+    ...(sampled ? { predicted: r.predicted.map((k) => labels[k]), confidence: r.confidence } : {}),
+    correct: r.correct,
+    accuracy: o.s(r.accuracy, 'accuracy'),
+    mean_confidence: o.s(r.meanConfidence, 'mean_confidence'),
+    brier_top_label: o.s(r.brierTopLabel, 'brier_top_label'),
+    brier_multiclass: o.s(r.brierMulticlass, 'brier_multiclass'),
+    ece: o.s(r.ece, 'ece'),
+    reliability: reliabilityRows(r.reliability, 'reliability', o),
+    adaptive_edges: o.s(r.adaptiveEdges, 'adaptive_edges'),
+    adaptive_ece: o.s(r.adaptiveEce, 'adaptive_ece'),
+    adaptive_reliability: adaptive === null ? null : reliabilityRows(adaptive, 'adaptive_reliability', o),
+  };
+}
+
 /** Computes a vector of vectors-3.json with the public API; throws on an unknown metric. */
 export function computeVector3(vec: Vector3): Computed {
   const o = new Out();
@@ -177,6 +218,9 @@ export function computeVector3(vec: Vector3): Computed {
     }
     case 'error_bounded_acceptance':
       actual = acceptanceVector(input, o);
+      break;
+    case 'calibration':
+      actual = calibrationVector(input, o);
       break;
     case 'digamma':
       actual = { digamma: req<number[]>(input, 'x').map(digamma) };
