@@ -32,3 +32,4 @@ export * from './mace';
 export * from './binomial-bound';
 export * from './error-bounded-acceptance';
 export * from './calibration';
+export * from './active-inference';

@@ -6,6 +6,9 @@
  */
 import {
   type AcceptanceMethod,
+  type ActiveEstimate,
+  activeMean,
+  tuneTau,
   type AcceptanceHypotheses,
   type AcceptanceStratum,
   type Maybe,
@@ -199,6 +202,33 @@ function calibrationVector(input: Input, o: Out) {
   };
 }
 
+function activeVector(input: Input, o: Out) {
+  const r = activeMean({
+    yhat: req(input, 'yhat'),
+    uncertainty: req(input, 'uncertainty'),
+    budget: req(input, 'budget'),
+    tau: req(input, 'tau'),
+    alpha: req(input, 'alpha'),
+    xiActive: req(input, 'xi_active'),
+    xiUniform: req(input, 'xi_uniform'),
+    y: req(input, 'y'),
+  });
+  const est = (e: ActiveEstimate, key: string) => ({
+    estimate: o.s(e.estimate, `${key}.estimate`),
+    se: o.s(e.se, `${key}.se`),
+    ci: o.s(e.ci, `${key}.ci`),
+    labels_used: e.labelsUsed,
+  });
+  return {
+    pi: r.pi,
+    expected_labels: r.expectedLabels,
+    z: r.z,
+    active: est(r.active, 'active'),
+    uniform: est(r.uniform, 'uniform'),
+    classical: est(r.classical, 'classical'),
+  };
+}
+
 /** Computes a vector of vectors-3.json with the public API; throws on an unknown metric. */
 export function computeVector3(vec: Vector3): Computed {
   const o = new Out();
@@ -222,6 +252,14 @@ export function computeVector3(vec: Vector3): Computed {
     case 'calibration':
       actual = calibrationVector(input, o);
       break;
+    case 'active_mean':
+      actual = activeVector(input, o);
+      break;
+    case 'active_mean_tau_tuning': {
+      const r = tuneTau(req(input, 'yhat_tuning'), req(input, 'y_tuning'), req(input, 'budget'), req(input, 'tau_grid'));
+      actual = { tau: r.tau, objective_at_tau: r.objectiveAtTau, objective: r.objective };
+      break;
+    }
     case 'digamma':
       actual = { digamma: req<number[]>(input, 'x').map(digamma) };
       break;
