@@ -33,3 +33,4 @@ export * from './binomial-bound';
 export * from './error-bounded-acceptance';
 export * from './calibration';
 export * from './active-inference';
+export * from './annotator-quality';

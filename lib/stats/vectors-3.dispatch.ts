@@ -8,6 +8,7 @@ import {
   type AcceptanceMethod,
   type ActiveEstimate,
   activeMean,
+  annotatorQuality,
   tuneTau,
   type AcceptanceHypotheses,
   type AcceptanceStratum,
@@ -229,6 +230,43 @@ function activeVector(input: Input, o: Out) {
   };
 }
 
+function qualityVector(input: Input, o: Out) {
+  const names = req<string[]>(input, 'annotators');
+  const r = annotatorQuality(
+    {
+      labels: req<string[]>(input, 'labels'),
+      annotators: names,
+      ratings: req<Array<Array<string | null>>>(input, 'ratings'),
+      gold: req<Array<string | null>>(input, 'gold'),
+      adjudicated: req<Array<string | null>>(input, 'adjudicated'),
+    },
+    { z: req<number>(input, 'z') },
+  );
+  if (r.length !== names.length) throw new Error(`${r.length} annotators computed, ${names.length} declared`);
+  return {
+    per_annotator: byName(
+      names,
+      r.map((a, j) => {
+        const p = `per_annotator.${names[j]}`;
+        return {
+          gold_n: a.goldN,
+          gold_correct: a.goldCorrect,
+          gold_accuracy: o.s(a.goldAccuracy, `${p}.gold_accuracy`),
+          gold_wilson95: o.s(a.goldWilson95, `${p}.gold_wilson95`),
+          loo_n: a.looN,
+          loo_agree: a.looAgree,
+          loo_tied: a.looTied,
+          loo_no_others: a.looNoOthers,
+          loo_rate: o.s(a.looRate, `${p}.loo_rate`),
+          loo_wilson95: o.s(a.looWilson95, `${p}.loo_wilson95`),
+          kappa_n: a.kappaN,
+          kappa_vs_adjudicated: o.s(a.kappaVsAdjudicated, `${p}.kappa_vs_adjudicated`),
+        };
+      }),
+    ),
+  };
+}
+
 /** Computes a vector of vectors-3.json with the public API; throws on an unknown metric. */
 export function computeVector3(vec: Vector3): Computed {
   const o = new Out();
@@ -248,6 +286,9 @@ export function computeVector3(vec: Vector3): Computed {
     }
     case 'error_bounded_acceptance':
       actual = acceptanceVector(input, o);
+      break;
+    case 'annotator_quality':
+      actual = qualityVector(input, o);
       break;
     case 'calibration':
       actual = calibrationVector(input, o);
