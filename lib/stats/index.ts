@@ -34,3 +34,4 @@ export * from './error-bounded-acceptance';
 export * from './calibration';
 export * from './active-inference';
 export * from './annotator-quality';
+export * from './straight-lining';
