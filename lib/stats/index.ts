@@ -1,7 +1,7 @@
 /**
  * Public API of Concord's statistics core: pure functions, no I/O. Inputs carry the declared
  * label set (as codes into it, count tables, or labels plus the set); undefined values are
- * `null` with a reason. Formulas and decisions: `test/fixtures/stats/STATS.md`.
+ * `null` with a reason. Formulas and decisions: `test/fixtures/stats/STATS.md`, `STATS-2.md`, `STATS-3.md`.
  */
 export * from './types';
 export * from './encode';
