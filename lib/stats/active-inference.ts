@@ -163,8 +163,9 @@ export function tuneTau(
   grid: { start: number; stop: number; num: number } = { start: 0.01, stop: 0.99, num: 100 },
 ): TauTuningResult {
   if (yhatTuning.length !== yTuning.length || yTuning.length === 0) throw new RangeError('tuning set needs matching, non-empty ŷ and y');
-  // numpy.linspace: start + i·step, the last point exactly `stop`.
-  const step = (grid.stop - grid.start) / (grid.num - 1);
+  if (!(Number.isInteger(grid.num) && grid.num >= 1)) throw new RangeError(`the τ grid needs a positive number of points, got ${grid.num}`);
+  // numpy.linspace: start + i·step, the last point exactly `stop`; a single point is `start`.
+  const step = grid.num > 1 ? (grid.stop - grid.start) / (grid.num - 1) : 0;
   const taus = Array.from({ length: grid.num }, (_, i) => (i === grid.num - 1 && grid.num > 1 ? grid.stop : i * step + grid.start));
   const u = binaryUncertainty(yhatTuning);
   const sq = yTuning.map((v, i) => (v - yhatTuning[i]) ** 2);

@@ -43,6 +43,7 @@ export interface DawidSkeneResult {
 export function dawidSkene<I, A, L>(data: CrowdLabels<I, A, L>, opts: EmOptions = {}): DawidSkeneResult {
   const maxIter = opts.maxIter ?? 1000;
   const tol = opts.tol ?? 1e-12;
+  if (!(Number.isInteger(maxIter) && maxIter >= 1)) throw new RangeError(`max_iter must be a positive integer, got ${maxIter}`);
   const x = indexAnnotations(data);
   const { nItems: I, nAnnotators: J, nLabels: K } = x;
   if (I === 0) throw new RangeError('Dawid–Skene needs at least one item');

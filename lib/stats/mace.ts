@@ -51,6 +51,8 @@ export function mace<I, A, L>(data: CrowdLabels<I, A, L>, opts: MaceOptions = {}
   const tol = opts.tol ?? 1e-12;
   const alpha = opts.alpha ?? 0.5;
   const beta = opts.beta ?? 0.5;
+  if (!(Number.isInteger(maxIter) && maxIter >= 1)) throw new RangeError(`max_iter must be a positive integer, got ${maxIter}`);
+  if (!(alpha > 0 && beta > 0)) throw new RangeError(`the Beta prior needs α, β > 0, got ${alpha}, ${beta}`);
   const x = indexAnnotations(data, { oneLabelPerAnnotator: true });
   const { nItems: I, nAnnotators: J, nLabels: K } = x;
   if (I === 0) throw new RangeError('MACE needs at least one item');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeMean } from './active-inference';
+import { activeMean, tuneTau } from './active-inference';
 import { annotatorQuality } from './annotator-quality';
 import { binomialErrorBound } from './binomial-bound';
 import { calibration } from './calibration';
@@ -63,5 +63,17 @@ describe('STATS-3 input errors', () => {
     expect(() => errorBoundedAcceptance([{ name: 'a', n: 5, errors: 1, pool: 10 }], { ...opts, hypotheses: 'cumulative' })).toThrow(
       /cumulative hypotheses need fixed_sequence/,
     );
+  });
+
+  it('an iteration cap below 1 is refused, so EM always reports the parameters of an iteration it ran', () => {
+    const data = { ...base, annotations: [['x1', 'A', 'Yes'], ['x2', 'B', 'No']] as const };
+    expect(() => dawidSkene(data, { maxIter: 0 })).toThrow(/max_iter/);
+    expect(() => mace(data, { maxIter: 0 })).toThrow(/max_iter/);
+  });
+
+  it('a τ grid of one point is that point, as numpy.linspace gives it', () => {
+    const r = tuneTau([0.2, 0.7], [0, 1], 0.5, { start: 0.3, stop: 0.9, num: 1 });
+    expect(r.grid).toEqual([0.3]);
+    expect(r.tau).toBe(0.3);
   });
 });
