@@ -6,6 +6,7 @@
  */
 import { Z_975 } from './certification-types';
 import { zForLevel } from './intervals';
+import { createRng } from './random';
 import { type Maybe, none, some } from './stats3-types';
 
 export interface ActiveMeanInput {
@@ -69,6 +70,21 @@ export function labellingProbabilities(uncertainty: readonly number[], budget: n
   if (uBar === 0) return uncertainty.map(() => budget);
   const eta = budget / uBar;
   return uncertainty.map((u) => Math.min(1, Math.max(0, (1 - tau) * eta * u + tau * budget)));
+}
+
+/**
+ * The design's draw: ξ_i ~ Bernoulli(π_i), independently, from a seeded xoshiro128** stream, so the same seed
+ * gives the same items. Draw it once, before any label is seen, and ask people for exactly the items with
+ * ξ_i = 1; choosing the items after seeing labels would void the unbiasedness (STATS-3 §6.3 step 2).
+ * Formula: ξ_i = [U_i < π_i], U_i uniform on [0, 1) in item order.
+ * @see Zrnic & Candès (2024) §2; Blackman & Vigna (2018) xoshiro128**.
+ */
+export function drawLabelledItems(pi: readonly number[], seed: number): number[] {
+  const rng = createRng(seed);
+  return pi.map((p, i) => {
+    if (!(p > 0 && p <= 1)) throw new RangeError(`item ${i}: labelling probability ${p} is not in (0, 1]`);
+    return rng.nextFloat() < p ? 1 : 0;
+  });
 }
 
 /** Mean, population-SD standard error and normal interval of the terms Δ_i (STATS-3 §6.3 steps 3 and 7). */
