@@ -50,7 +50,8 @@ export interface CalibrationResult {
   /** (1/N) Σ_i Σ_k (v_ik − [gold_i = k])², in [0, 2]; samples only (`no_distribution` otherwise). */
   readonly brierMulticlass: Maybe<number>;
   readonly ece: Maybe<number>;
-  readonly reliability: ReliabilityBin[];
+  /** B equal-width bins; null (`no_items`) when there is no item, like every other figure. */
+  readonly reliability: Maybe<ReliabilityBin[]>;
   /** The B + 1 type-7 quantile edges of the confidences. */
   readonly adaptiveEdges: Maybe<number[]>;
   readonly adaptiveEce: Maybe<number>;
@@ -154,7 +155,6 @@ export function calibration<L>(input: CalibrationInput<L>, opts: { nBins?: numbe
   const correct = scored.map((s, i) => (s.predicted === goldIdx[i] ? 1 : 0));
   const equalWidth = (b: number): [number, number] => [(b - 1) / B, b / B];
   if (N === 0) {
-    const empty = binStats([], [], [], equalWidth, B);
     return {
       n: 0,
       predicted: [],
@@ -165,7 +165,7 @@ export function calibration<L>(input: CalibrationInput<L>, opts: { nBins?: numbe
       brierTopLabel: none('no_items'),
       brierMulticlass: none('no_items'),
       ece: none('no_items'),
-      reliability: empty.bins,
+      reliability: none('no_items'),
       adaptiveEdges: none('no_items'),
       adaptiveEce: none('no_items'),
       adaptiveReliability: none('no_items'),
@@ -199,7 +199,7 @@ export function calibration<L>(input: CalibrationInput<L>, opts: { nBins?: numbe
       ? some(mean(scored.map((s, i) => (s.shares as number[]).reduce((acc, v, k) => acc + (v - (k === goldIdx[i] ? 1 : 0)) ** 2, 0))))
       : none('no_distribution'),
     ece: some(widthBins.ece),
-    reliability: widthBins.bins,
+    reliability: some(widthBins.bins),
     adaptiveEdges: some(edges),
     adaptiveEce: some(massBins.ece),
     adaptiveReliability: some(massBins.bins),

@@ -186,6 +186,7 @@ function calibrationVector(input: Input, o: Out) {
       : { labels, gold, predicted: req<string[]>(input, 'predicted'), confidence: req<number[]>(input, 'confidence') },
     { nBins: req<number>(input, 'n_bins') },
   );
+  const width = o.s(r.reliability, 'reliability');
   const adaptive = o.s(r.adaptiveReliability, 'adaptive_reliability');
   return {
     n: r.n,
@@ -196,7 +197,7 @@ function calibrationVector(input: Input, o: Out) {
     brier_top_label: o.s(r.brierTopLabel, 'brier_top_label'),
     brier_multiclass: o.s(r.brierMulticlass, 'brier_multiclass'),
     ece: o.s(r.ece, 'ece'),
-    reliability: reliabilityRows(r.reliability, 'reliability', o),
+    reliability: width === null ? null : reliabilityRows(width, 'reliability', o),
     adaptive_edges: o.s(r.adaptiveEdges, 'adaptive_edges'),
     adaptive_ece: o.s(r.adaptiveEce, 'adaptive_ece'),
     adaptive_reliability: adaptive === null ? null : reliabilityRows(adaptive, 'adaptive_reliability', o),
