@@ -35,3 +35,4 @@ export * from './calibration';
 export * from './active-inference';
 export * from './annotator-quality';
 export * from './straight-lining';
+export * from './acceptance-strata';
