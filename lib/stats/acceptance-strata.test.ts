@@ -23,7 +23,11 @@ describe('strataByPredictedLabel', () => {
   });
 
   it('feeds errorBoundedAcceptance to the worked example of STATS-3 §7.6 (ε = 0.2: one class, coverage 0.7)', () => {
-    const r = errorBoundedAcceptance(strataByPredictedLabel(labels, calibration, pool), { epsilon: 0.2, delta: 0.05, method: 'bonferroni' });
+    const r = errorBoundedAcceptance(strataByPredictedLabel(labels, calibration, pool), {
+      epsilon: 0.2,
+      delta: 0.05,
+      method: 'bonferroni',
+    });
     expect(r.m).toBe(2);
     expect(r.accepted).toEqual(['correct']);
     expect(r.coverage.value).toBeCloseTo(0.7, 12);

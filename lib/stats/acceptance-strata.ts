@@ -34,7 +34,10 @@ export function strataByPredictedLabel<L>(
   });
   poolPredicted.forEach((p, i) => pool[declaredIndex(labels, p, `pool item ${i}`)]++);
   return labels.map((label, k) => {
-    if (n[k] > pool[k]) throw new RangeError(`label ${String(label)}: ${n[k]} calibration items but only ${pool[k]} in the pool (the pool must include them)`);
+    if (n[k] > pool[k])
+      throw new RangeError(
+        `label ${String(label)}: ${n[k]} calibration items but only ${pool[k]} in the pool (the pool must include them)`,
+      );
     return { name: String(label), n: n[k], errors: errors[k], pool: pool[k] };
   });
 }

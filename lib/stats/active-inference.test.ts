@@ -46,7 +46,14 @@ describe('drawLabelledItems', () => {
       yhat.map(() => 0.25),
       6,
     );
-    const r = activeMean({ yhat, budget: 0.25, tau: 0.2, xiActive, xiUniform, y: y.map((v, i) => (xiActive[i] || xiUniform[i] ? v : null)) });
+    const r = activeMean({
+      yhat,
+      budget: 0.25,
+      tau: 0.2,
+      xiActive,
+      xiUniform,
+      y: y.map((v, i) => (xiActive[i] || xiUniform[i] ? v : null)),
+    });
     // Every term Δ_i equals y_i, whatever was drawn for the sure items.
     expect(r.active.estimate.value).toBeCloseTo(y.reduce((a, b) => a + b, 0) / y.length, 12);
     expect(r.active.se.value).toBeGreaterThan(0);

@@ -66,7 +66,8 @@ export function annotatorQuality<L, A>(input: AnnotatorQualityInput<L, A>, opts:
   const { labels, ratings, gold, adjudicated } = input;
   const z = opts.z ?? Z_975;
   const K = labels.length;
-  if (gold.length !== ratings.length || adjudicated.length !== ratings.length) throw new RangeError('ratings, gold and adjudicated have different lengths');
+  if (gold.length !== ratings.length || adjudicated.length !== ratings.length)
+    throw new RangeError('ratings, gold and adjudicated have different lengths');
   const J = input.annotators.length;
   const code = (l: L | null, where: string) => (l === null ? -1 : declaredIndex(labels, l, where));
   const r = ratings.map((row, i) => {

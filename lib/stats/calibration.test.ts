@@ -6,7 +6,17 @@ describe('calibration without items', () => {
   it('gives every figure as null with no_items, not an ECE of 0 that would read as perfect calibration', () => {
     const r = calibration({ labels: ['No', 'Yes'], gold: [], predicted: [], confidence: [] }, { nBins: 5 });
     expect(r.n).toBe(0);
-    for (const figure of [r.accuracy, r.meanConfidence, r.brierTopLabel, r.brierMulticlass, r.ece, r.reliability, r.adaptiveEdges, r.adaptiveEce, r.adaptiveReliability]) {
+    for (const figure of [
+      r.accuracy,
+      r.meanConfidence,
+      r.brierTopLabel,
+      r.brierMulticlass,
+      r.ece,
+      r.reliability,
+      r.adaptiveEdges,
+      r.adaptiveEce,
+      r.adaptiveReliability,
+    ]) {
       expect(figure).toEqual({ value: null, reason: 'no_items' });
     }
   });

@@ -102,7 +102,13 @@ function quantileEdges(sorted: readonly number[], B: number): number[] {
   });
 }
 
-function binStats(binOf: readonly number[], conf: readonly number[], correct: readonly number[], edges: (b: number) => [number, number], B: number) {
+function binStats(
+  binOf: readonly number[],
+  conf: readonly number[],
+  correct: readonly number[],
+  edges: (b: number) => [number, number],
+  B: number,
+) {
   const n = new Array<number>(B).fill(0);
   const sumC = new Array<number>(B).fill(0);
   const sumA = new Array<number>(B).fill(0);
@@ -115,7 +121,8 @@ function binStats(binOf: readonly number[], conf: readonly number[], correct: re
   let ece = 0;
   const bins: ReliabilityBin[] = n.map((nb, k) => {
     const [lower, upper] = edges(k + 1);
-    if (nb === 0) return { bin: k + 1, lower, upper, n: 0, meanConfidence: none('empty_bin'), accuracy: none('empty_bin'), gap: none('empty_bin') };
+    if (nb === 0)
+      return { bin: k + 1, lower, upper, n: 0, meanConfidence: none('empty_bin'), accuracy: none('empty_bin'), gap: none('empty_bin') };
     const mc = sumC[k] / nb;
     const acc = sumA[k] / nb;
     ece += (nb / N) * Math.abs(acc - mc);
@@ -142,7 +149,8 @@ export function calibration<L>(input: CalibrationInput<L>, opts: { nBins?: numbe
     scored = input.samples.map((s, i) => fromSamples(s, labels, B, `item ${i}`));
   } else {
     const { predicted, confidence } = input;
-    if (predicted.length !== gold.length || confidence.length !== gold.length) throw new RangeError('predicted, confidence and gold have different lengths');
+    if (predicted.length !== gold.length || confidence.length !== gold.length)
+      throw new RangeError('predicted, confidence and gold have different lengths');
     scored = predicted.map((p, i) => {
       const c = confidence[i];
       if (!(c >= 0 && c <= 1)) throw new RangeError(`item ${i}: confidence ${c} is outside [0, 1]`);
@@ -180,7 +188,10 @@ export function calibration<L>(input: CalibrationInput<L>, opts: { nBins?: numbe
     equalWidth,
     B,
   );
-  const edges = quantileEdges(conf.slice().sort((a, b) => a - b), B);
+  const edges = quantileEdges(
+    conf.slice().sort((a, b) => a - b),
+    B,
+  );
   const massBinOf = conf.map((c) => {
     let b = 1;
     for (let e = 1; e < B; e++) if (c > edges[e]) b++;

@@ -19,10 +19,7 @@ export function digamma(x: number): number {
     x += 1;
   }
   const r = 1 / (x * x);
-  const series =
-    r *
-    (-1 / 12 +
-      r * (1 / 120 + r * (-1 / 252 + r * (1 / 240 + r * (-1 / 132 + r * (691 / 32760 + r * (-1 / 12)))))));
+  const series = r * (-1 / 12 + r * (1 / 120 + r * (-1 / 252 + r * (1 / 240 + r * (-1 / 132 + r * (691 / 32760 + r * (-1 / 12)))))));
   return shift + Math.log(x) - 1 / (2 * x) + series;
 }
 

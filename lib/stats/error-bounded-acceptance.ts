@@ -121,7 +121,10 @@ export function errorBoundedAcceptance(strata: readonly AcceptanceStratum[], opt
     pAdjusted = strata.map((_, j) => (testable[j] ? Math.min(1, m * p[j]) : null));
   } else if (method === 'holm') {
     // Ascending p; Array.prototype.sort is stable, so ties keep list order (STATS-3 §7.4).
-    const order = strata.map((_, j) => j).filter((j) => testable[j]).sort((a, b) => p[a] - p[b]);
+    const order = strata
+      .map((_, j) => j)
+      .filter((j) => testable[j])
+      .sort((a, b) => p[a] - p[b]);
     for (let r = 0; r < order.length; r++) {
       const j = order[r];
       level[j] = delta / (m - r);
@@ -165,7 +168,8 @@ export function errorBoundedAcceptance(strata: readonly AcceptanceStratum[], opt
   }
 
   const perStratum: AcceptedStratum[] = strata.map((s, j) => {
-    const bound = (gamma: number): Maybe<number> => (testable[j] ? some(clopperPearsonUpper(s.errors, s.n, gamma)) : none('no_calibration_items'));
+    const bound = (gamma: number): Maybe<number> =>
+      testable[j] ? some(clopperPearsonUpper(s.errors, s.n, gamma)) : none('no_calibration_items');
     const lv = level[j];
     return {
       name: s.name,

@@ -31,13 +31,21 @@ describe('STATS-3 input errors', () => {
   });
 
   it('a label outside the declared set is refused everywhere labels come in', () => {
-    const data = { ...base, annotations: [['x1', 'A', 'Maybe'], ['x2', 'B', 'No']] as const };
+    const data = {
+      ...base,
+      annotations: [
+        ['x1', 'A', 'Maybe'],
+        ['x2', 'B', 'No'],
+      ] as const,
+    };
     expect(() => dawidSkene(data)).toThrow(/not in the declared set/);
     expect(() => mace(data)).toThrow(/not in the declared set/);
     expect(() =>
       annotatorQuality({ labels: ['No', 'Yes'], annotators: ['A'], ratings: [['Maybe']], gold: [null], adjudicated: [null] }),
     ).toThrow(/not in the declared set/);
-    expect(() => calibration({ labels: ['No', 'Yes'], gold: ['Yes'], predicted: ['Maybe'], confidence: [0.5] })).toThrow(/not in the declared set/);
+    expect(() => calibration({ labels: ['No', 'Yes'], gold: ['Yes'], predicted: ['Maybe'], confidence: [0.5] })).toThrow(
+      /not in the declared set/,
+    );
   });
 
   it('a confidence outside [0, 1] or an item with no sample is refused by the calibration', () => {
@@ -52,7 +60,9 @@ describe('STATS-3 input errors', () => {
   });
 
   it('a labelled item without its label is refused rather than read as 0', () => {
-    expect(() => activeMean({ yhat: [0.2, 0.5], budget: 0.5, tau: 0.5, xiActive: [1, 1], xiUniform: [0, 0], y: [null, 1] })).toThrow(/item 0 is labelled/);
+    expect(() => activeMean({ yhat: [0.2, 0.5], budget: 0.5, tau: 0.5, xiActive: [1, 1], xiUniform: [0, 0], y: [null, 1] })).toThrow(
+      /item 0 is labelled/,
+    );
   });
 
   it('errors > n or n > pool are refused by the acceptance', () => {
@@ -66,7 +76,13 @@ describe('STATS-3 input errors', () => {
   });
 
   it('an iteration cap below 1 is refused, so EM always reports the parameters of an iteration it ran', () => {
-    const data = { ...base, annotations: [['x1', 'A', 'Yes'], ['x2', 'B', 'No']] as const };
+    const data = {
+      ...base,
+      annotations: [
+        ['x1', 'A', 'Yes'],
+        ['x2', 'B', 'No'],
+      ] as const,
+    };
     expect(() => dawidSkene(data, { maxIter: 0 })).toThrow(/max_iter/);
     expect(() => mace(data, { maxIter: 0 })).toThrow(/max_iter/);
   });
