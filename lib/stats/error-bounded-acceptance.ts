@@ -64,7 +64,10 @@ export interface AcceptanceResult {
   readonly perStratum: AcceptedStratum[];
   /** Names of the accepted strata, in list order. */
   readonly accepted: string[];
-  /** The pooled tests that were run, in order, up to and including the first that failed (cumulative only). */
+  /**
+   * The pooled tests that were run, in order, up to and including the first that failed (cumulative only); a
+   * stratum without calibration items fails its step with p = 1.
+   */
   readonly cumulativeSteps?: CumulativeStep[];
   /** Items the judge's label is kept for: Σ_accepted (pool − n). */
   readonly judgeLabelledItems: number;
@@ -153,7 +156,9 @@ export function errorBoundedAcceptance(strata: readonly AcceptanceStratum[], opt
       n += strata[j].n;
       errors += strata[j].errors;
       level[j] = delta;
-      const pj = n >= 1 ? binomialCdf(errors, n, epsilon) : 1;
+      // A stratum without calibration items is never accepted (STATS-3 §7.4), and pooling it would break the
+      // same-rate assumption, so it ends the sequence here like a failing test.
+      const pj = strata[j].n >= 1 ? binomialCdf(errors, n, epsilon) : 1;
       cumulativeSteps.push({
         through: strata[j].name,
         n,
