@@ -1,7 +1,7 @@
 /**
  * Public API of Concord's statistics core: pure functions, no I/O. Inputs carry the declared
  * label set (as codes into it, count tables, or labels plus the set); undefined values are
- * `null` with a reason. Formulas and decisions: `test/fixtures/stats/STATS.md`.
+ * `null` with a reason. Formulas and decisions: `test/fixtures/stats/STATS.md`, `STATS-2.md`, `STATS-3.md`.
  */
 export * from './types';
 export * from './encode';
@@ -24,3 +24,15 @@ export * from './confidence-sequence';
 export * from './alt-test';
 export * from './position-bias';
 export * from './length-bias';
+export * from './stats3-types';
+export * from './digamma';
+export * from './crowd-annotations';
+export * from './dawid-skene';
+export * from './mace';
+export * from './binomial-bound';
+export * from './error-bounded-acceptance';
+export * from './calibration';
+export * from './active-inference';
+export * from './annotator-quality';
+export * from './straight-lining';
+export * from './acceptance-strata';
