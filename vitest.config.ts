@@ -19,6 +19,7 @@ const PUBLIC_DATA = [
   'lib/io/adapters/mathdial.test.ts',
   'lib/io/adapters/mrbench.test.ts',
   'lib/io/adapters/pandalm.test.ts',
+  'lib/stats/crowd-pandalm.test.ts',
   'lib/stats/rubric-mrbench.test.ts',
   'lib/server/analytics/certify-pandalm.test.ts',
   'lib/server/analytics/pandalm.test.ts',
