@@ -88,7 +88,13 @@ async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
 }
 
 async function check(page: Page, url: string, ready: (page: Page) => Promise<void>) {
@@ -104,6 +110,11 @@ const main = async (page: Page) => {
   await expect(page.locator('main')).toBeVisible();
   await page.waitForLoadState('networkidle');
 };
+/** The screen has drawn what it is for (so that axe reads the real screen, not a loading state). */
+const showing = (text: string | RegExp) => async (page: Page) => {
+  await main(page);
+  await expect(page.locator('main')).toContainText(text);
+};
 
 test('signed out: the sign-in page and the API page', async ({ page }) => {
   await check(page, '/sign-in', heading('Concord'));
@@ -113,9 +124,9 @@ test('signed out: the sign-in page and the API page', async ({ page }) => {
 test("an annotator's screens: My work, the three review screens, history and the account page", async ({ browser }) => {
   const { page, context } = await asUser(browser, ANN, PASSWORD);
   await check(page, '/', main);
-  await check(page, `/studies/${ids.flow}/review`, main);
-  await check(page, `/studies/${ids.pair}/review`, main);
-  await check(page, `/studies/${ids.rubric}/review`, main);
+  await check(page, `/studies/${ids.flow}/review`, showing(/verify/i));
+  await check(page, `/studies/${ids.pair}/review`, showing('Response 1'));
+  await check(page, `/studies/${ids.rubric}/review`, showing('Notices the mistake'));
   await check(page, `/studies/${ids.pair}/review/history`, main);
   await check(page, '/account', heading('Your account'));
   await context.close();
@@ -124,8 +135,8 @@ test("an annotator's screens: My work, the three review screens, history and the
 test("an adjudicator's screens: pairwise and rubric adjudication", async ({ browser }) => {
   const { page, context } = await asUser(browser, ADJ, PASSWORD);
   await check(page, '/', main);
-  await check(page, `/studies/${ids.pair}/adjudicate`, main);
-  await check(page, `/studies/${ids.rubric}/adjudicate`, main);
+  await check(page, `/studies/${ids.pair}/adjudicate`, showing('Lena reads 15 pages'));
+  await check(page, `/studies/${ids.rubric}/adjudicate`, showing('3/4 cup of sugar'));
   await context.close();
 });
 
@@ -141,7 +152,7 @@ test("a lead's screens: studies, a study of each kind, items, an item, the new-s
   const first = page.getByRole('link', { name: /kmp-style-pw-001/ }).first();
   await first.click();
   await main(page);
-  expect.soft(await violations(page), "axe on a pairwise item page").toEqual([]);
+  expect.soft(await violations(page), 'axe on a pairwise item page').toEqual([]);
   await check(page, `/studies/${ids.pair}/judges`, main);
   await check(page, `/studies/${ids.rubric}/judges`, main);
   await context.close();
