@@ -1,0 +1,19 @@
+import { ItemDetail } from '@/components/study/item-detail';
+import type { KindScreens } from '../screens';
+import { Adjudicator } from './adjudicator';
+import { PairwiseCatalog } from './catalog';
+import { PairwiseItems } from './items';
+import { PairwiseOverview } from './overview';
+import { PairwiseJudge } from './reviewer';
+
+/** Pairwise judgment's screens: two blinded replies judged per criterion. */
+export const pairwiseScreens = {
+  Reviewer: PairwiseJudge,
+  Adjudicator,
+  Overview: PairwiseOverview,
+  Items: PairwiseItems,
+  Item: ItemDetail,
+  HeaderLinks: null,
+  Catalog: PairwiseCatalog,
+  Imports: null,
+} satisfies KindScreens;
