@@ -1,16 +1,16 @@
-import { ItemDetail } from '@/components/study/item-detail';
 import type { KindScreens } from '../screens';
+import { FlowItemPage } from './item';
 import { FlowItems } from './items';
 import { FlowOverview } from './overview';
 import { FlowReviewer } from './reviewer';
 
-/** Flow review's screens. A flow has one reviewer's decision per assignment and nothing to adjudicate. */
+/** Flow review's screens: each flow verified, truncated or discarded by its reviewers, with nothing to adjudicate. */
 export const flowScreens = {
   Reviewer: FlowReviewer,
   Adjudicator: null,
   Overview: FlowOverview,
   Items: FlowItems,
-  Item: ItemDetail,
+  Item: FlowItemPage,
   HeaderLinks: null,
   Catalog: null,
   Imports: null,

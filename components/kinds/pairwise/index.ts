@@ -1,7 +1,7 @@
-import { ItemDetail } from '@/components/study/item-detail';
 import type { KindScreens } from '../screens';
 import { Adjudicator } from './adjudicator';
 import { PairwiseCatalog } from './catalog';
+import { PairwiseItemPage } from './item';
 import { PairwiseItems } from './items';
 import { PairwiseOverview } from './overview';
 import { PairwiseJudge } from './reviewer';
@@ -12,7 +12,7 @@ export const pairwiseScreens = {
   Adjudicator,
   Overview: PairwiseOverview,
   Items: PairwiseItems,
-  Item: ItemDetail,
+  Item: PairwiseItemPage,
   HeaderLinks: null,
   Catalog: PairwiseCatalog,
   Imports: null,

@@ -1,112 +1,32 @@
-import Link from 'next/link';
-import { FlowContext } from '@/components/flow/flow-view';
-import { ItemContext } from '@/components/kinds/pairwise/item-context';
+import { ItemPageFrame, ItemReviewers, when } from '@/components/study/item-page';
 import { Badge } from '@/components/ui/badge';
 import { RichText } from '@/components/ui/rich-text';
-import type { ItemDetailDto, ItemReviewerDto, ItemRevisionDto } from '@/lib/server/studies/dto';
+import type { ItemDetailDto, ItemRevisionDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
-import { FlowStepsView } from './flow-steps-view';
-import { ReviewerRemarks } from './reviewer-remarks';
+import { ItemContext } from './item-context';
 
 // Labels are stored from reply a's side.
 const LABEL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '–');
 
 function LabelCell({ label }: { label: Label | null }) {
   return label ? <span>{LABEL_TEXT[label]}</span> : <span className="text-slate-400">–</span>;
 }
 
-function flowText(f: NonNullable<ItemRevisionDto['flow']>) {
-  const parts: string[] = [f.decision === 'truncate' ? `truncate after step ${f.afterStep}` : f.decision];
-  if (f.reasons.length) parts.push(`reasons: ${f.reasons.join(', ')}`);
-  if (f.note) parts.push(`note: ${f.note}`);
-  return parts.join(' · ');
-}
-
 /** What changed in a pairwise revision against the one before it. */
 function changes(prev: ItemRevisionDto | undefined, rev: ItemRevisionDto, names: Map<string, string>) {
-  if (!rev.labels) return rev.flow ? flowText(rev.flow) : '(no labels)';
+  if (!rev.labels) return '(no labels)';
   const entries = Object.entries(rev.labels);
   const changed = prev?.labels ? entries.filter(([c, l]) => prev.labels![c] !== l) : entries;
   if (!changed.length) return 'same labels as before';
   return changed.map(([c, l]) => `${names.get(c) ?? c}: ${LABEL_TEXT[l]}`).join(' · ');
 }
 
-function Reviewers({ reviewers, pairwise, names }: { reviewers: ItemReviewerDto[]; pairwise: boolean; names: Map<string, string> }) {
-  if (!reviewers.length) return <p className="text-sm text-slate-500">No reviewer is assigned to this item.</p>;
-  return (
-    <ol className="space-y-3" data-testid="item-reviewers">
-      {reviewers.map((r) => (
-        <li key={r.slot} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <p className="flex flex-wrap items-baseline gap-2">
-            <span className="font-medium">{r.displayName}</span>
-            <span className="text-slate-500">({r.username})</span>
-            <Badge tone={r.state === 'submitted' ? 'success' : 'neutral'}>{r.state}</Badge>
-            {pairwise && <span className="text-slate-500">saw reply {r.sawAFirst ? 'a' : 'b'} as Response 1</span>}
-            <span className="text-slate-500">· active {r.activeSeconds} s</span>
-          </p>
-          <ReviewerRemarks username={r.username} remarks={r.remarks} />
-          {r.revisions.length > 0 ? (
-            <ol className="mt-2 space-y-1" aria-label={`Revisions of ${r.username}`}>
-              {r.revisions.map((v, i) => (
-                <li key={v.revision} className="text-slate-700">
-                  <span className="font-mono text-xs text-slate-500">
-                    rev {v.revision} · {when(v.at)}
-                  </span>{' '}
-                  {changes(r.revisions[i - 1], v, names)}
-                  {i === r.revisions.length - 1 && r.state === 'pending' && <span className="ml-1 text-amber-700">(undone)</span>}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="mt-1 text-slate-500">Nothing submitted yet.</p>
-          )}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-export function ItemDetail({ detail }: { detail: Exclude<ItemDetailDto, { kind: 'rubric' }> }) {
-  const { studyId } = detail;
-  const nav = (
-    <nav aria-label="Items" className="flex items-center gap-4 text-sm">
-      <Link href={`/studies/${studyId}/items`} className="text-accent-700 hover:underline">
-        ← All items of {detail.studyName}
-      </Link>
-      {detail.previousId && <Link href={`/studies/${studyId}/items/${detail.previousId}`}>Previous item</Link>}
-      {detail.nextId && <Link href={`/studies/${studyId}/items/${detail.nextId}`}>Next item</Link>}
-    </nav>
-  );
-  const title = (
-    <h1 className="text-2xl font-semibold">
-      Item {detail.position} <span className="font-mono text-base font-normal text-slate-500">{detail.externalId}</span>
-    </h1>
-  );
-
-  if (detail.kind === 'flow_review') {
-    return (
-      <div className="space-y-6">
-        {nav}
-        {title}
-        <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
-          <FlowContext flow={detail.flow} />
-          <FlowStepsView flow={detail.flow} warnings={detail.warnings} />
-        </div>
-        <section className="space-y-2">
-          <h2 className="text-lg font-semibold">Reviewers and their decisions</h2>
-          <Reviewers reviewers={detail.reviewers} pairwise={false} names={new Map()} />
-        </section>
-      </div>
-    );
-  }
-
+/** One pairwise item for the study's leads: the item, both replies with their sources, every label, rulings and judges. */
+export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { kind: 'pairwise' }> }) {
   const names = new Map(detail.criteria.map((c) => [c.id, c.name]));
   const rulings = detail.criteria.filter((c) => c.rulings.length);
   return (
-    <div className="space-y-6">
-      {nav}
-      {title}
+    <ItemPageFrame detail={detail}>
       <div className="grid gap-6 lg:grid-cols-2">
         <ItemContext problem={detail.problem} instructions={detail.instructions} principles={detail.principles} history={detail.history} />
         <section aria-label="Replies" className="space-y-4">
@@ -237,8 +157,12 @@ export function ItemDetail({ detail }: { detail: Exclude<ItemDetailDto, { kind: 
 
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Reviewers and their revisions</h2>
-        <Reviewers reviewers={detail.reviewers} pairwise names={names} />
+        <ItemReviewers
+          reviewers={detail.reviewers}
+          describe={(previous, rev) => changes(previous, rev, names)}
+          aside={(r) => <span className="text-slate-500">saw reply {r.sawAFirst ? 'a' : 'b'} as Response 1</span>}
+        />
       </section>
-    </div>
+    </ItemPageFrame>
   );
 }
