@@ -1,7 +1,7 @@
 'use client';
 
 import { assignmentOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review/dto';
+import type { FlowAssignmentDto, QueueDto } from '@/lib/server/review/dto';
 import { FlowDecisionPanel } from './decision-panel';
 import { QueueReviewScreen } from '@/components/review/queue-review-screen';
 
@@ -23,7 +23,7 @@ export function FlowReviewer({ initialQueue }: { initialQueue: QueueDto }) {
   return (
     <QueueReviewScreen
       initialQueue={initialQueue}
-      itemOptions={assignmentOptions}
+      itemOptions={assignmentOptions<FlowAssignmentDto>}
       kind="Flow review"
       shortcuts={FLOW_SHORTCUTS}
       thing="flow"

@@ -1,7 +1,7 @@
 'use client';
 
 import { adjudicationItemOptions } from '@/lib/query/review';
-import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
+import type { AdjudicationItemDto, AdjudicationQueueDto } from '@/lib/server/review/dto';
 import { AdjudicationScreen } from '@/components/review/adjudication-screen';
 import { AdjudicationPanel } from './adjudication-panel';
 
@@ -22,7 +22,7 @@ export function Adjudicator({ initialQueue }: { initialQueue: AdjudicationQueueD
   return (
     <AdjudicationScreen
       initialQueue={initialQueue}
-      itemOptions={adjudicationItemOptions}
+      itemOptions={adjudicationItemOptions<AdjudicationItemDto>}
       shortcuts={ADJUDICATE_SHORTCUTS}
       waitingFor="once both reviews are in"
       panel={(item) => <AdjudicationPanel key={item.itemId} item={item} />}

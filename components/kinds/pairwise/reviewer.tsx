@@ -1,7 +1,7 @@
 'use client';
 
-import { judgeAssignmentOptions } from '@/lib/query/review';
-import type { QueueDto } from '@/lib/server/review/dto';
+import { assignmentOptions } from '@/lib/query/review';
+import type { JudgeAssignmentDto, QueueDto } from '@/lib/server/review/dto';
 import { JudgePanel } from './judge-panel';
 import { QueueReviewScreen } from '@/components/review/queue-review-screen';
 
@@ -22,7 +22,7 @@ export function PairwiseJudge({ initialQueue }: { initialQueue: QueueDto }) {
   return (
     <QueueReviewScreen
       initialQueue={initialQueue}
-      itemOptions={judgeAssignmentOptions}
+      itemOptions={assignmentOptions<JudgeAssignmentDto>}
       testId="judge"
       anchor={(shown) => shown?.assignmentId}
       kind="Pairwise judgment"

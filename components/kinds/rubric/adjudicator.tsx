@@ -1,7 +1,7 @@
 'use client';
 
-import { rubricAdjudicationItemOptions } from '@/lib/query/review';
-import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
+import { adjudicationItemOptions } from '@/lib/query/review';
+import type { AdjudicationQueueDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
 import { AdjudicationScreen } from '@/components/review/adjudication-screen';
 import { RubricAdjudicationPanel } from './adjudication-panel';
 
@@ -19,7 +19,7 @@ export function RubricAdjudicator({ initialQueue }: { initialQueue: Adjudication
   return (
     <AdjudicationScreen
       initialQueue={initialQueue}
-      itemOptions={rubricAdjudicationItemOptions}
+      itemOptions={adjudicationItemOptions<RubricAdjudicationItemDto>}
       shortcuts={RUBRIC_ADJUDICATE_SHORTCUTS}
       waitingFor="once every review is in"
       panel={(item) => <RubricAdjudicationPanel key={item.itemId} item={item} />}

@@ -1,7 +1,7 @@
 'use client';
 
 import { RubricDialogue } from '@/components/kinds/rubric/dialogue';
-import { rubricAssignmentOptions } from '@/lib/query/review';
+import { assignmentOptions } from '@/lib/query/review';
 import type { QueueDto, RubricAssignmentDto } from '@/lib/server/review/dto';
 import { QueueReviewScreen } from '@/components/review/queue-review-screen';
 import { RubricPanel } from './panel';
@@ -31,7 +31,7 @@ export function RubricReviewer({ initialQueue }: { initialQueue: QueueDto }) {
   return (
     <QueueReviewScreen
       initialQueue={initialQueue}
-      itemOptions={rubricAssignmentOptions}
+      itemOptions={assignmentOptions<RubricAssignmentDto>}
       testId="rubric"
       anchor={dialogueOf}
       kind="Rubric labelling"
