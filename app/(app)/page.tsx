@@ -4,6 +4,7 @@ import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { listMyStudies } from '@/lib/server/studies/studies';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { kindName } from '@/lib/kinds/names';
 
 export default async function HomePage() {
   const actor = await requireUserPage();
@@ -24,7 +25,7 @@ export default async function HomePage() {
                 <div className="flex items-baseline justify-between gap-2">
                   <h2 className="font-medium">{s.name}</h2>
                   <span className="text-xs uppercase tracking-wide text-slate-500">
-                    {s.kind === 'flow_review' ? 'Flow review' : s.kind === 'rubric' ? 'Rubric' : 'Pairwise'} · {s.status}
+                    {kindName(s.kind)} · {s.status}
                   </span>
                 </div>
                 {s.deadline && <p className="mt-1 text-xs text-slate-600">Due {s.deadline.slice(0, 10)}</p>}

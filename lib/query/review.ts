@@ -31,24 +31,16 @@ export const assignmentKey = (assignmentId: number) => ['assignment', assignment
 export const queueOptions = (studyId: number) =>
   queryOptions({ queryKey: queueKey(studyId), queryFn: () => getJson<QueueDto>(`/api/studies/${studyId}/queue`) });
 
-export const assignmentOptions = (assignmentId: number) =>
+/**
+ * One assignment as its kind's panel reads it; the kind names the shape (`assignmentOptions<RubricAssignmentDto>`),
+ * the route and the cache entry are the same for every kind.
+ */
+export const assignmentOptions = <T extends FlowAssignmentDto | JudgeAssignmentDto | RubricAssignmentDto = FlowAssignmentDto>(
+  assignmentId: number,
+) =>
   queryOptions({
     queryKey: assignmentKey(assignmentId),
-    queryFn: () => getJson<FlowAssignmentDto>(`/api/assignments/${assignmentId}`),
-    staleTime: 5 * 60_000,
-  });
-
-export const judgeAssignmentOptions = (assignmentId: number) =>
-  queryOptions({
-    queryKey: assignmentKey(assignmentId),
-    queryFn: () => getJson<JudgeAssignmentDto>(`/api/assignments/${assignmentId}`),
-    staleTime: 5 * 60_000,
-  });
-
-export const rubricAssignmentOptions = (assignmentId: number) =>
-  queryOptions({
-    queryKey: assignmentKey(assignmentId),
-    queryFn: () => getJson<RubricAssignmentDto>(`/api/assignments/${assignmentId}`),
+    queryFn: () => getJson<T>(`/api/assignments/${assignmentId}`),
     staleTime: 5 * 60_000,
   });
 
@@ -61,16 +53,13 @@ export const adjudicationQueueOptions = (studyId: number) =>
     queryFn: () => getJson<AdjudicationQueueDto>(`/api/studies/${studyId}/adjudication`),
   });
 
-export const adjudicationItemOptions = (studyId: number, itemId: number) =>
+/** One disputed item as its kind's adjudication panel reads it; as with assignments, the kind names the shape. */
+export const adjudicationItemOptions = <T extends AdjudicationItemDto | RubricAdjudicationItemDto = AdjudicationItemDto>(
+  studyId: number,
+  itemId: number,
+) =>
   queryOptions({
     queryKey: adjudicationItemKey(studyId, itemId),
-    queryFn: () => getJson<AdjudicationItemDto>(`/api/studies/${studyId}/adjudication/${itemId}`),
-    staleTime: 60_000,
-  });
-
-export const rubricAdjudicationItemOptions = (studyId: number, itemId: number) =>
-  queryOptions({
-    queryKey: adjudicationItemKey(studyId, itemId),
-    queryFn: () => getJson<RubricAdjudicationItemDto>(`/api/studies/${studyId}/adjudication/${itemId}`),
+    queryFn: () => getJson<T>(`/api/studies/${studyId}/adjudication/${itemId}`),
     staleTime: 60_000,
   });

@@ -6,10 +6,11 @@ import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
 import { listStudiesView } from '@/lib/server/studies/studies';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { kindName } from '@/lib/kinds/names';
+import { STUDY_KINDS } from '@/lib/validation/labels';
 
 export const metadata: Metadata = { title: 'Studies' };
 
-const KIND_NAMES: Record<string, string> = { flow_review: 'Flow review', pairwise: 'Pairwise', rubric: 'Rubric' };
 const SORTS = [
   ['newest', 'Newest first'],
   ['oldest', 'Oldest first'],
@@ -51,9 +52,11 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
           Kind
           <select name="kind" defaultValue={query.kind ?? ''} className={`${field} ml-2`}>
             <option value="">All kinds</option>
-            <option value="flow_review">Flow review</option>
-            <option value="pairwise">Pairwise</option>
-            <option value="rubric">Rubric</option>
+            {STUDY_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {kindName(k)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="text-sm text-slate-700">
@@ -100,7 +103,7 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
                   {s.name}
                 </Link>
               </td>
-              <td className="px-3 py-2">{KIND_NAMES[s.kind] ?? s.kind}</td>
+              <td className="px-3 py-2">{kindName(s.kind)}</td>
               <td className="px-3 py-2">{s.archived ? 'archived' : s.status}</td>
               <td className="px-3 py-2 text-right tabular-nums">{s.items.toLocaleString('en-US')}</td>
               <td className="px-3 py-2">

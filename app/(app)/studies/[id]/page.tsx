@@ -1,30 +1,42 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
-import { isStaff } from '@/lib/server/actor';
+import { isStaff, type Actor } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
 import { flowReport } from '@/lib/server/studies/flow-report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { pairwiseReport } from '@/lib/server/studies/pairwise-report';
-import { CriteriaUpload } from './_components/criteria-panel';
-import { FlowOverview } from './_components/flow-overview';
-import { PairwiseOverview } from './_components/pairwise-overview';
-import { RubricOverview } from './_components/rubric-overview';
 import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { ANNOTATION_FORMATS, JUDGE_IMPORT_FORMATS, UPLOAD_FORMATS } from '@/lib/validation/studies';
+import { UPLOAD_FORMATS } from '@/lib/validation/studies';
+import type { StudyKind } from '@/lib/validation/labels';
+import { kindName } from '@/lib/kinds/names';
+import { KIND_SCREENS, kindPanel, type ScreenProps } from '@/components/kinds/registry';
+import { Section, money } from '@/components/study/section';
 import { ImportPanel } from './_components/import-panel';
 import { MembersEditor } from './_components/members-editor';
 import { StudyActions } from './_components/study-actions';
 import { ArchiveButton, StudySettings } from './_components/study-settings';
 import { guidelineVersions } from '@/lib/server/studies/editing';
-import { Section, money } from './_components/section';
 import { FlaggedItems } from './_components/flagged-items';
 import { getFlaggedItems } from '@/lib/server/review/item-actions';
 
 export const metadata: Metadata = { title: 'Study' };
+
+/**
+ * What each kind's overview reads. The panels are the kind's (components/kinds); the reads stay with the page
+ * because only a page may call use-cases.
+ */
+const OVERVIEW: { [K in StudyKind]: (actor: Actor, studyId: number) => ScreenProps<K, 'Overview'> } = {
+  flow_review: (actor, studyId) => ({ report: flowReport(actor, studyId), studyId }),
+  pairwise: (actor, studyId) => ({ report: pairwiseReport(actor, studyId), studyId, runs: listJudgeRuns(actor, studyId) }),
+  rubric: (actor, studyId) => ({ summary: rubricGroundTruthSummary(actor, studyId), studyId, runs: listJudgeRuns(actor, studyId) }),
+};
+
+function overview<K extends StudyKind>(kind: K, actor: Actor, studyId: number) {
+  return kindPanel(kind, 'Overview', OVERVIEW[kind](actor, studyId));
+}
 
 export default async function StudyPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireUserPage();
@@ -38,7 +50,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
-  const report = study.kind === 'flow_review' ? flowReport(actor, id) : null;
+  const { HeaderLinks, Catalog, Imports, Adjudicator } = KIND_SCREENS[study.kind];
   // A Bridge import reads a folder, so it is only offered on the command line.
   const formats = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
 
@@ -47,7 +59,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <p className="text-xs uppercase tracking-wide text-slate-500">
-            {study.kind === 'flow_review' ? 'Flow review' : study.kind} · <span data-testid="study-status">{study.status}</span>
+            {kindName(study.kind)} · <span data-testid="study-status">{study.status}</span>
           </p>
           <h1 className="text-2xl font-semibold">{study.name}</h1>
           <p className="mt-1 text-sm text-slate-600">
@@ -56,13 +68,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
             {study.deadline && <> · due {study.deadline.slice(0, 10)}</>}
             {study.archived && <> · archived</>}
           </p>
-          {study.kind === 'rubric' && (
-            <p className="mt-1 text-sm">
-              <Link href={`/studies/${id}/judges`} className="text-accent-700 hover:underline">
-                Judge runs
-              </Link>
-            </p>
-          )}
+          {HeaderLinks && <HeaderLinks studyId={id} />}
         </div>
         <div className="flex items-center gap-3">
           <StudyActions studyId={id} status={study.status} />
@@ -99,7 +105,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
           <Section title="People">
             <MembersEditor
               studyId={id}
-              kind={study.kind}
+              adjudicated={Adjudicator !== null}
               reviewersPerItem={study.reviewersPerItem}
               people={listAssignablePeople(actor)}
               chosen={study.members.map((m) => m.username)}
@@ -107,64 +113,13 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
               adjudicator={study.adjudicator?.username ?? null}
             />
           </Section>
-          {study.dimensions && (
-            <Section title={`Dimensions (${study.dimensions.length})`}>
-              <ul className="max-h-64 space-y-1 overflow-auto text-sm" data-testid="study-dimensions">
-                {study.dimensions.map((d) => (
-                  <li key={d.id}>
-                    <span className="font-medium">{d.name}</span>{' '}
-                    <span className="text-slate-500">
-                      — {d.labels.join(' / ')}; desired {d.desired}
-                      {d.lenient && Object.keys(d.lenient).length > 0
-                        ? `; lenient ${Object.entries(d.lenient)
-                            .map(([from, to]) => `${from} → ${to}`)
-                            .join(', ')}`
-                        : ''}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-              <p className="mt-2 text-xs text-slate-500">The catalog is fixed once the study exists.</p>
-            </Section>
-          )}
-          {study.kind === 'pairwise' && (
-            <Section title={`Criteria (${study.criteria.length} + overall)`}>
-              <ul className="mb-3 max-h-64 space-y-1 overflow-auto text-sm">
-                {study.criteria.map((c) => (
-                  <li key={c.id}>
-                    <span className="font-medium">{c.name}</span>{' '}
-                    <span className="text-slate-500">
-                      ({c.level === 'principle' ? c.principle : 'general'}) — {c.description}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-              <CriteriaUpload studyId={id} />
-            </Section>
-          )}
+          {Catalog && <Catalog study={study} />}
         </div>
       )}
 
-      {study.kind === 'rubric' && study.status !== 'closed' && (
-        <div className="grid gap-6 lg:grid-cols-2">
-          <Section title="Import prior annotations">
-            <ImportPanel studyId={id} formats={ANNOTATION_FORMATS.rubric} what="annotations" />
-          </Section>
-          <Section title="Import a judge run">
-            <ImportPanel studyId={id} formats={JUDGE_IMPORT_FORMATS.rubric} what="judge" />
-          </Section>
-        </div>
-      )}
+      {Imports && study.status !== 'closed' && <Imports studyId={id} />}
 
-      {study.status !== 'draft' && study.kind === 'pairwise' && (
-        <PairwiseOverview report={pairwiseReport(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />
-      )}
-
-      {study.status !== 'draft' && study.kind === 'rubric' && (
-        <RubricOverview summary={rubricGroundTruthSummary(actor, id)} studyId={id} runs={listJudgeRuns(actor, id)} />
-      )}
-
-      {study.status !== 'draft' && report && <FlowOverview report={report} studyId={id} />}
+      {study.status !== 'draft' && overview(study.kind, actor, id)}
 
       {study.status !== 'draft' && <FlaggedItems flagged={getFlaggedItems(actor, id)} />}
     </div>

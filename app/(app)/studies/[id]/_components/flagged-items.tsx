@@ -1,6 +1,6 @@
 import type { FlaggedItemDto } from '@/lib/server/review/dto';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
-import { Section } from './section';
+import { Section } from '@/components/study/section';
 
 /** The items reviewers flagged, with who flagged each and why, newest first (leads and admins only). */
 export function FlaggedItems({ flagged }: { flagged: FlaggedItemDto[] }) {

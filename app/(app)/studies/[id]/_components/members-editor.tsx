@@ -6,7 +6,11 @@ import { setMembersAction } from '../../actions';
 
 type Props = {
   studyId: number;
-  kind: string;
+  /**
+   * Whether the study's kind settles disagreements by an adjudicator; the lead then also chooses how the items are
+   * spread over the reviewers and who adjudicates.
+   */
+  adjudicated: boolean;
   reviewersPerItem: number;
   people: PersonDto[];
   chosen: string[];
@@ -16,7 +20,7 @@ type Props = {
 
 export function MembersEditor({
   studyId,
-  kind,
+  adjudicated,
   reviewersPerItem,
   people,
   chosen,
@@ -65,7 +69,7 @@ export function MembersEditor({
           </label>
         ))}
       </fieldset>
-      {kind !== 'flow_review' && (
+      {adjudicated && (
         <>
           <fieldset className="space-y-1 text-sm">
             <legend className="mb-1 text-slate-600">Assignment</legend>

@@ -3,8 +3,7 @@ import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { getAdjudicationQueue } from '@/lib/server/review/adjudication';
 import { DomainError } from '@/lib/server/errors';
-import { Adjudicator } from './_components/adjudicator';
-import { RubricAdjudicator } from './_components/rubric-adjudicator';
+import { kindScreens } from '@/components/kinds/registry';
 
 export const metadata: Metadata = { title: 'Adjudicate' };
 
@@ -20,5 +19,8 @@ export default async function AdjudicatePage({ params }: { params: Promise<{ id:
     if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'forbidden')) notFound();
     throw e;
   }
-  return queue.kind === 'rubric' ? <RubricAdjudicator initialQueue={queue} /> : <Adjudicator initialQueue={queue} />;
+  // A kind with nothing to adjudicate has no screen; the read above already refuses its studies.
+  const Adjudicator = kindScreens(queue.kind)?.Adjudicator;
+  if (!Adjudicator) notFound();
+  return <Adjudicator initialQueue={queue} />;
 }

@@ -3,9 +3,7 @@ import { notFound } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { DomainError } from '@/lib/server/errors';
 import { getQueue } from '@/lib/server/review/flow-review';
-import { FlowReviewer } from './_components/flow-reviewer';
-import { PairwiseJudge } from './_components/pairwise-judge';
-import { RubricReviewer } from './_components/rubric-reviewer';
+import { kindScreens } from '@/components/kinds/registry';
 
 export const metadata: Metadata = { title: 'Review' };
 
@@ -20,8 +18,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
-  if (queue.kind === 'pairwise') return <PairwiseJudge initialQueue={queue} />;
-  if (queue.kind === 'rubric') return <RubricReviewer initialQueue={queue} />;
-  if (queue.kind !== 'flow_review') notFound();
-  return <FlowReviewer initialQueue={queue} />;
+  const Reviewer = kindScreens(queue.kind)?.Reviewer;
+  if (!Reviewer) notFound();
+  return <Reviewer initialQueue={queue} />;
 }

@@ -4,8 +4,8 @@ import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
 import { itemDetail } from '@/lib/server/studies/item-detail';
-import { ItemDetail } from './_components/item-detail';
-import { RubricItemView } from './_components/rubric-item';
+import type { ItemDetailDto } from '@/lib/server/studies/dto';
+import { kindPanel, type ScreenProps } from '@/components/kinds/registry';
 
 export const metadata: Metadata = { title: 'Item' };
 
@@ -24,5 +24,6 @@ export default async function ItemPage({ params }: { params: Promise<{ id: strin
     if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'invalid')) notFound();
     throw e;
   }
-  return detail.kind === 'rubric' ? <RubricItemView studyId={studyId} item={detail.rubric} /> : <ItemDetail detail={detail} />;
+  // The DTO carries its kind, which picks the panel that takes it.
+  return kindPanel(detail.kind, 'Item', { detail } as ScreenProps<ItemDetailDto['kind'], 'Item'>);
 }
