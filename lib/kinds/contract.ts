@@ -8,6 +8,7 @@
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { ImportsFacet } from './facets/imports';
+import type { JudgesFacet } from './facets/judges';
 
 export type { StudyKindId };
 
@@ -16,4 +17,6 @@ export interface StudyKindContract {
   /** How the kind is named to people: "Flow review", "Pairwise", "Rubric". */
   name: string;
   imports: ImportsFacet;
+  /** Null: the kind has no LLM judges (flow review). */
+  judges: JudgesFacet | null;
 }

@@ -6,4 +6,5 @@ export const flowKind = {
   id: 'flow_review',
   name: KIND_NAMES.flow_review.name,
   imports: flowImports,
+  judges: null,
 } satisfies StudyKindContract;
