@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
 import { formatIdsOf, type ImportPurpose } from '@/lib/kinds/import-formats';
 import type { StudyKind } from '@/lib/validation/labels';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
@@ -77,4 +78,17 @@ describe('import formats, one list per kind', () => {
       });
     }
   }
+});
+
+describe('one rule for every kind', () => {
+  it('refuses a judge file with no readable verdict, even named, in a pairwise study as in a rubric one', () => {
+    // The pairwise twin made an empty run of it when a run name was given; the rubric twin refused it.
+    const studyId = createStudy(lead, { kind: 'pairwise', name: 'Unreadable', reviewersPerItem: 1 }).id;
+    const item = { id: 'pandalm-0', problem: 'p', a: { source: 'm', text: 'a' }, b: { source: 'ref', text: 'b' } };
+    importItems(lead, studyId, writeTemp(dir, 'one-item.jsonl', `${JSON.stringify(item)}\n`), 'concord');
+    const file = writeTemp(dir, 'unreadable-testset-v1.json', JSON.stringify([{ idx: 0, judge_result: 'maybe' }]));
+    const e = refusal(() => importJudge(lead, studyId, file, 'pandalm', 'named-run'));
+    expect(e.message).toBe('The file has no readable verdicts.');
+    expect(getDb().$client.prepare('SELECT count(*) FROM judge_runs WHERE study_id = ?').pluck().get(studyId)).toBe(0);
+  });
 });
