@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { publicDataDir } from '@/lib/io/public-data';
-import { rubricItemRecords } from '@/lib/io/rubric-records';
+import { rubricItemRecords } from '@/lib/kinds/rubric/records';
 import type { Actor } from '@/lib/server/actor';
 import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';

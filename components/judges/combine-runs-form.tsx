@@ -5,7 +5,9 @@ import { useState, useTransition } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { combineRulesOf } from '@/lib/kinds/judge-rules';
 import type { CombineRule, CombinedRunDto } from '@/lib/server/judges/dto';
+import type { StudyKind } from '@/lib/validation/labels';
 import { recipeSentence } from './recipe';
 
 export type CombineRunsInput = { runs: string[]; rule: CombineRule; name: string; missing: 'unjudged' | 'ignore' };
@@ -30,7 +32,7 @@ export function CombineRunsForm({
 }: {
   studyId: number;
   runs: readonly string[];
-  kind: 'pairwise' | 'rubric';
+  kind: StudyKind;
   action: (studyId: number, input: CombineRunsInput) => Promise<CombineRunsResult>;
 }) {
   const router = useRouter();
@@ -40,12 +42,12 @@ export function CombineRunsForm({
   const [name, setName] = useState('');
   const [result, setResult] = useState<CombineRunsResult | null>(null);
   const [pending, start] = useTransition();
-  // Pairwise labels (lose < tie < win) have no desired label: only the majority rule applies.
-  const rules = kind === 'pairwise' ? RULES.filter((r) => r.value === 'majority') : RULES;
+  // What the kind's labels allow (pairwise: no desired label, so majority only), as the use-case checks it.
+  const allowed = combineRulesOf(kind);
+  const rules = RULES.filter((r) => allowed?.rules.includes(r.value));
   const suggested = chosen.length ? `${rule} of ${chosen.join(', ')}`.slice(0, 100) : '';
-  const minimum = kind === 'pairwise' ? 2 : 1;
 
-  if (runs.length < minimum) return null;
+  if (!allowed || runs.length < allowed.minimumRuns) return null;
   const toggle = (run: string) => setChosen((c) => (c.includes(run) ? c.filter((r) => r !== run) : [...c, run]));
   const submit = () =>
     start(async () => {
@@ -74,8 +76,7 @@ export function CombineRunsForm({
       </h3>
       <p className="text-xs text-slate-600">
         A new run from the verdicts of several runs
-        {kind === 'rubric' ? ' (every sample counts as one verdict, so one run’s samples combine too)' : ''}; it appears on every dashboard
-        like an imported run.
+        {allowed.verdicts}; it appears on every dashboard like an imported run.
       </p>
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Runs, in this order</legend>
@@ -95,11 +96,7 @@ export function CombineRunsForm({
           value={rule}
           onChange={(e) => setRule(e.target.value as CombineRule)}
           disabled={pending}
-          hint={
-            kind === 'pairwise'
-              ? 'Pairwise labels have no desired label, so runs combine by majority.'
-              : RULES.find((r) => r.value === rule)?.help
-          }
+          hint={allowed.ruleHint ?? RULES.find((r) => r.value === rule)?.help}
           error={error?.fieldErrors?.rule}
         >
           {rules.map((r) => (
@@ -128,11 +125,11 @@ export function CombineRunsForm({
         />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={pending || chosen.length < minimum}>
+        <Button type="submit" disabled={pending || chosen.length < allowed.minimumRuns}>
           {pending ? 'Combining…' : 'Combine runs'}
         </Button>
-        {chosen.length < minimum ? (
-          <span className="text-xs text-slate-500">Choose at least {minimum === 2 ? 'two runs' : 'one run'}.</span>
+        {chosen.length < allowed.minimumRuns ? (
+          <span className="text-xs text-slate-500">Choose at least {allowed.minimumRuns === 2 ? 'two runs' : 'one run'}.</span>
         ) : null}
       </div>
       {error ? (

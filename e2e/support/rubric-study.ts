@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { publicDataDir } from '../../lib/io/public-data';
-import { rubricItemRecords } from '../../lib/io/rubric-records';
+import { rubricItemRecords } from '../../lib/kinds/rubric/records';
 import type { RubricItem } from '../../lib/validation/rubric';
 import { concord } from './cli';
 

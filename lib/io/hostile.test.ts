@@ -7,7 +7,9 @@ import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
 import { zodIssuesToImportErrors } from '@/lib/validation/import-errors';
 import { csvLine } from './csv';
 import { readJsonlSync } from './jsonl';
-import { annotationRecords, flowRecords, judgeRecords, pairwiseRecords, type RecordResult } from './records';
+import { flowRecords } from '@/lib/kinds/flow/records';
+import { annotationRecords, judgeRecords, pairwiseRecords } from '@/lib/kinds/pairwise/records';
+import type { RecordResult } from './records';
 
 /*
  * The hostile corpus (test/hostile-corpus.ts) through the line reader and the record schemas alone:

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { annotationRecords, flowRecords, judgeRecords, pairwiseRecords, type RecordResult } from './records';
+import { flowRecords } from '@/lib/kinds/flow/records';
+import { annotationRecords, judgeRecords, pairwiseRecords } from '@/lib/kinds/pairwise/records';
+import type { RecordResult } from './records';
 import { contentHash } from './canonical';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-records-'));

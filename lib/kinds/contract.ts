@@ -7,6 +7,8 @@
  * Each facet below is declared in the file that owns it; the kinds' `index.ts` files put their facets together.
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
+import type { ImportsFacet } from './facets/imports';
+import type { JudgesFacet } from './facets/judges';
 
 export type { StudyKindId };
 
@@ -14,4 +16,7 @@ export interface StudyKindContract {
   id: StudyKindId;
   /** How the kind is named to people: "Flow review", "Pairwise", "Rubric". */
   name: string;
+  imports: ImportsFacet;
+  /** Null: the kind has no LLM judges (flow review). */
+  judges: JudgesFacet | null;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Test only: the statistics are checked on real data read through the MRBench adapter.
 import { publicDataPath } from '@/lib/io/public-data';
-import { rubricAnnotationRecords, rubricItemRecords } from '@/lib/io/rubric-records';
+import { rubricAnnotationRecords, rubricItemRecords } from '@/lib/kinds/rubric/records';
 import { MRBENCH_V1_CATALOG, MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { desiredShareBy, rubricAlignment } from './rubric';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publicDataPath } from '../public-data';
-import { rubricItemRecords, rubricJudgeRecords } from '../rubric-records';
+import { rubricItemRecords, rubricJudgeRecords } from '@/lib/kinds/rubric/records';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { RubricJudgeLine } from '@/lib/validation/rubric';
 import { EVALKIT_AUTO_JUDGE, evalkitDefaultJudge, evalkitJudgeNames } from './aitutor-evalkit';

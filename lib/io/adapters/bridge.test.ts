@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pairwiseRecords } from '../records';
+import { pairwiseRecords } from '@/lib/kinds/pairwise/records';
 import { publicDataPath } from '../public-data';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import { bridgeItems, bridgeResponseNames, bridgeSourceName } from './bridge';

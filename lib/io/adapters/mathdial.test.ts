@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowRecords } from '../records';
+import { flowRecords } from '@/lib/kinds/flow/records';
 import { publicDataPath } from '../public-data';
 import type { FlowItem } from '@/lib/validation/flow';
 import { finalAnswer, mathdialFlowId, mathdialSteps } from './mathdial';

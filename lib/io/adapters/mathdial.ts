@@ -2,6 +2,10 @@ import * as z from 'zod';
 import type { FlowItem, FlowStep } from '@/lib/validation/flow';
 import { numberTokens } from '@/lib/validation/answer-match';
 import { nonEmptyText } from '@/lib/validation/common';
+import { zodIssuesToImportErrors } from '@/lib/validation/import-errors';
+import type { JsonlOptions } from '../jsonl';
+import { failure, type RecordResult } from '../record-result';
+import { jsonlValues } from '../records';
 
 /*
  * MathDial (Macina et al., Findings of EMNLP 2023; CC BY-SA 4.0) → Concord flows.
@@ -128,4 +132,29 @@ export function mathdialToFlow(record: MathdialRecord, occurrence = 1): FlowItem
     student_profile: record.student_profile,
     steps: mathdialSteps(record.conversation, studentName),
   };
+}
+
+/** The flows of a MathDial JSONL file, unvalidated (the flow reader checks them against the flow schema). */
+export function* mathdialFlows(path: string, opts?: JsonlOptions): Generator<RecordResult<unknown>> {
+  const seen = new Map<string, number>();
+  for (const r of jsonlValues(path, opts)) {
+    if (!r.ok) {
+      yield r;
+      continue;
+    }
+    const parsed = mathdialRecordSchema.safeParse(r.value, { reportInput: true });
+    if (!parsed.success) {
+      yield { line: r.line, ok: false, errors: zodIssuesToImportErrors(r.line, parsed.error) };
+      continue;
+    }
+    const qid = String(parsed.data.qid);
+    const occurrence = (seen.get(qid) ?? 0) + 1;
+    seen.set(qid, occurrence);
+    try {
+      yield { line: r.line, ok: true, value: mathdialToFlow(parsed.data, occurrence) };
+    } catch (e) {
+      if (!(e instanceof MathdialFormatError)) throw e;
+      yield failure(r.line, e.path, e.message);
+    }
+  }
 }

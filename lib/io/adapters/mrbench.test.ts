@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publicDataPath } from '../public-data';
-import { rubricAnnotationRecords, rubricItemRecords } from '../rubric-records';
+import { rubricAnnotationRecords, rubricItemRecords } from '@/lib/kinds/rubric/records';
 import { MRBENCH_V1_CATALOG, MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { mrbenchHistory, mrbenchItemId, mrbenchRunLines, mrbenchSafeId } from './mrbench';
 

@@ -27,7 +27,7 @@ import { failure, type RecordResult } from '../record-result';
  * The problem statement is part of the first tutor turn ("… The question is:
  * …"), so items carry no separate `problem`.
  *
- * All results yielded here are candidates; rubric-records.ts validates them.
+ * All results yielded here are candidates; the rubric readers (lib/kinds/rubric/records.ts) validate them.
  */
 
 export const MRBENCH_GOLD_ANNOTATOR = 'mrbench-gold';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { annotationRecords, judgeRecords, pairwiseRecords } from '../records';
+import { annotationRecords, judgeRecords, pairwiseRecords } from '@/lib/kinds/pairwise/records';
 import { publicDataPath } from '../public-data';
 import type { AnnotationLine, JudgeLine } from '@/lib/validation/pairwise';
 import { LABELS, type Label } from '@/lib/validation/labels';

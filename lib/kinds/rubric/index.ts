@@ -1,7 +1,11 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { rubricImports } from './imports';
+import { rubricJudges } from './judges';
 
 export const rubricKind = {
   id: 'rubric',
   name: KIND_NAMES.rubric.name,
+  imports: rubricImports,
+  judges: rubricJudges,
 } satisfies StudyKindContract;

@@ -10,7 +10,7 @@ import { findUserByUsername } from '@/db/queries/users';
 import { MRBENCH_GOLD_ANNOTATOR, mrbenchRunLines } from '@/lib/io/adapters/mrbench';
 import { EVALKIT_AUTO_JUDGE } from '@/lib/io/adapters/aitutor-evalkit';
 import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
-import { rubricJudgeRecords } from '@/lib/io/rubric-records';
+import { rubricJudgeRecords } from '@/lib/kinds/rubric/records';
 import type { RubricCatalog, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '@/lib/server/actor';
 import { importItems } from '@/lib/server/imports/imports';

@@ -4,7 +4,7 @@ export type ImportReportDto = {
   records: number;
   inserted: number;
   unchanged: number;
-  /** Prior annotations that came with the items (PandaLM). */
+  /** Prior annotations that came with the items (PandaLM's annotators, MRBench's gold labels). */
   annotations?: { records: number; inserted: number; unchanged: number };
 };
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { getDb } from '@/db/client';
-import { UPLOAD_FORMATS } from '@/lib/validation/studies';
+import { findImportFormat, formatIdsOf } from '@/lib/kinds/import-formats';
 import type { Actor } from '../actor';
 import { DomainError, invalid, type ErrorCode } from '../errors';
 import { studyForStaff } from '../review/access';
@@ -23,20 +23,19 @@ type ChildAnswer =
   | { ok: false; code: ErrorCode | 'internal'; message: string; fieldErrors?: Record<string, string>; details?: unknown };
 
 /**
- * Who may upload items to the study, and in which formats (`UPLOAD_FORMATS`): checked before a byte of the upload is
- * stored. Bridge needs its dataset's directory, which an upload cannot carry; it is named with the way to import it.
+ * Who may upload items to the study, and in which formats (the kind's item formats but those read from a dataset's
+ * directory, which an upload cannot carry: those are named with the way to import them): checked before a byte of
+ * the upload is stored.
  */
 export function checkItemUpload(actor: Actor, studyId: number, format: string): void {
   const study = studyForStaff(getDb(), actor, studyId);
-  const formats: readonly string[] = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
+  const formats = formatIdsOf(study.kind, 'items', { upload: true });
   if (formats.includes(format)) return;
-  const cli =
-    format === 'bridge'
-      ? ' Bridge is read from its dataset directory, which an upload cannot carry: import it with the command line (`concord import items --format bridge`).'
-      : '';
-  throw invalid(`Unknown format "${format}" for an upload to a ${study.kind} study; use one of: ${formats.join(', ')}.${cli}`, {
-    format: 'Unknown format',
-  });
+  const commandLineOnly = findImportFormat(study.kind, 'items', format)?.commandLineOnly;
+  throw invalid(
+    `Unknown format "${format}" for an upload to a ${study.kind} study; use one of: ${formats.join(', ')}.${commandLineOnly ? ` ${commandLineOnly}` : ''}`,
+    { format: 'Unknown format' },
+  );
 }
 
 /**

@@ -2,23 +2,22 @@ import 'server-only';
 import path from 'node:path';
 import { getDb } from '@/db/client';
 import * as itemsQ from '@/db/queries/items';
-import * as judgeRunsQ from '@/db/queries/judge-runs';
-import { judgeRecords, JUDGE_FORMATS } from '@/lib/io/records';
-import type { PairwiseItem } from '@/lib/validation/pairwise';
+import { studyKind } from '@/lib/kinds/registry';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
-import { conflict, invalid } from '../errors';
+import { conflict } from '../errors';
+import { importFormatFor } from './formats';
 import { ErrorCollector, ImportRejected } from './import-report';
 import { ANOTHER_IMPORT, runningImport } from './import-staging';
 import { writeStagedJudgeRun } from './judge-run-staging';
-import { criteriaForItem } from '../review/judging';
 import type { JudgeImportReportDto } from './dto';
-import { importRubricJudge } from './rubric-judge-import';
 
 /**
- * Imports one judge run, all or nothing. Unknown items and criteria are errors that refuse the file; a verdict
- * that cannot be read is left out, counted and listed, and its item counts as unjudged. A first read-only pass
- * checks the whole file; only a clean file is read again and written (`judge-run-staging.ts`).
+ * Imports one judge run into a study of any kind that has judges, all or nothing. Unknown items, and verdicts the
+ * kind refuses (a criterion that does not apply, a dimension's label outside its set, a verdict given twice), refuse
+ * the file; a verdict that cannot be read is left out, counted and listed, and its item counts as unjudged. A first
+ * read-only pass checks the whole file; only a clean file is read again and written (`judge-run-staging.ts`). How
+ * a kind's verdicts are read, checked and stored is its imports facet (`lib/kinds/<kind>/imports.ts`).
  */
 export function importJudge(
   actor: Actor,
@@ -30,15 +29,12 @@ export function importJudge(
 ): JudgeImportReportDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind === 'rubric') return importRubricJudge(actor, study, file, format, judgeName, filename);
-  if (study.kind !== 'pairwise') throw invalid('Judge labels can only be imported into a pairwise or rubric study.');
-  if (!(JUDGE_FORMATS as readonly string[]).includes(format))
-    throw invalid(`Unknown format "${format}"; use ${JUDGE_FORMATS.join(' or ')}.`);
-  const readRecords = () => judgeRecords(file, format as (typeof JUDGE_FORMATS)[number], judgeName);
-  const criteriaCache = new Map<number, Set<string>>();
+  const fmt = importFormatFor(study, 'judge', format);
+  const kind = studyKind(study.kind).imports.judge!;
+  const readRecords = () => kind.read(file, format, study, judgeName);
+  const verdicts = kind.verdictsOf(db, study);
   const collector = new ErrorCollector();
   const unparsed: JudgeImportReportDto['unparsed'] = [];
-  const seen = new Set<string>();
   const runs = new Set<string>();
   let count = 0;
   if (runningImport(db, studyId)) throw conflict(ANOTHER_IMPORT);
@@ -50,46 +46,29 @@ export function importJudge(
       else rec.errors.forEach(collector.add);
       continue;
     }
-    const { item, judge, labels, swapped } = rec.value;
-    runs.add(judge);
-    const row = itemsQ.itemByExternalId(db, studyId, item);
-    if (!row) {
-      collector.add({ line: rec.line, path: 'item', message: `no item "${item}" in this study` });
+    runs.add(rec.value.judge);
+    const itemId = itemsQ.itemIdByExternalId(db, studyId, rec.value.item);
+    if (itemId === undefined) {
+      collector.add({ line: rec.line, path: 'item', message: `no item "${rec.value.item}" in this study` });
       continue;
     }
-    let applicable = criteriaCache.get(row.id);
-    if (!applicable) {
-      applicable = new Set(criteriaForItem(study, JSON.parse(row.payload) as PairwiseItem).map((c) => c.id));
-      criteriaCache.set(row.id, applicable);
-    }
-    for (const criterion of Object.keys(labels)) {
-      if (!applicable.has(criterion)) {
-        collector.add({ line: rec.line, path: `labels.${criterion}`, message: `"${criterion}" is not a criterion of item "${item}"` });
-        continue;
-      }
-      const key = `${judge}\u0000${item}\u0000${criterion}\u0000${swapped}`;
-      if (seen.has(key))
-        collector.add({
-          line: rec.line,
-          path: `labels.${criterion}`,
-          message: `a second ${swapped ? 'swapped ' : ''}verdict on "${criterion}" for "${item}"`,
-        });
-      seen.add(key);
-    }
+    verdicts.problems(itemId, rec.value, rec.line).forEach(collector.add);
   }
   if (runs.size > 1)
     collector.add({ line: 0, path: 'judge', message: `the file mixes judge runs (${[...runs].join(', ')}); import one run per file` });
   if (collector.errorCount) throw new ImportRejected(collector.errors, collector.errorCount);
+  const named = [...runs][0];
   return writeStagedJudgeRun(db, actor, {
     studyId,
-    name: judgeName ?? [...runs][0],
+    // A run needs a readable verdict. A file of several judges (EvalKit) names its run after the judge the name
+    // picked; elsewhere the name given with the import overrides the one the lines give.
+    name: named === undefined ? undefined : fmt.judgeInFile ? named : (judgeName ?? named),
     format,
     filename,
     unparsed,
     checkedRecords: count,
     records: readRecords,
-    rowsOf: (id, v): judgeRunsQ.JudgeVerdict[] =>
-      Object.entries(v.labels).map(([criterion, label]) => [id, criterion, v.swapped ? 1 : 0, label, v.rationale ?? null]),
-    insert: judgeRunsQ.insertJudgeLabel,
+    rowsOf: verdicts.rowsOf,
+    insert: verdicts.insert,
   });
 }

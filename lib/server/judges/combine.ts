@@ -13,6 +13,7 @@ import {
   PAIRWISE_SCALE,
   combineVerdicts,
 } from '@/lib/stats/combine';
+import { studyKind } from '@/lib/kinds/registry';
 import { combineRunsSchema } from '@/lib/validation/judges';
 import { rubricCatalogSchema } from '@/lib/validation/rubric';
 import { audit } from '../accounts/audit';
@@ -37,7 +38,8 @@ export function combineJudgeRuns(actor: Actor, studyId: number, input: unknown):
   const { runs: names, rule, name, missing } = parseInput(combineRunsSchema, input);
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind === 'flow_review') throw invalid('A flow review study has no judge runs to combine.');
+  const judges = studyKind(study.kind).judges;
+  if (!judges) throw invalid(`A ${study.kind.replace('_', ' ')} study has no judge runs to combine.`);
   const runs = names.map((n) => {
     const run = aq.findJudgeRun(db, studyId, n);
     if (!run) {
@@ -48,6 +50,12 @@ export function combineJudgeRuns(actor: Actor, studyId: number, input: unknown):
   });
   if (judgeRunsQ.judgeRunExists(db, studyId, name))
     throw conflict(`A judge run named "${name}" already exists in this study; choose another name.`);
+  // What the kind's labels allow (the combine form offers the same, from the same rules).
+  const allowed = judges.rules.combine;
+  if (!allowed.rules.includes(rule)) throw invalid(allowed.refusedRule!(rule), { rule: `use ${allowed.rules.join(' or ')}` });
+  if (runs.length < allowed.minimumRuns) throw invalid(allowed.tooFewRuns, { runs: 'two or more' });
+  // The one branch on the kind left here: a pairwise combination reads the analytics frame (verdicts that count on
+  // the dashboards), which lib/kinds may not import (it is a use-case of lib/server); a rubric one reads its codes.
   const combined =
     study.kind === 'rubric' ? combineRubric(db, study, runs, rule, missing) : combinePairwise(db, study, runs, rule, missing);
   if (combined.counts.pairs === 0) throw invalid('The runs have no verdicts on this study’s items; there is nothing to combine.');
@@ -81,14 +89,6 @@ function tally(counts: Counts, c: CombinedLabel) {
  * desired label, so only `majority` applies.
  */
 function combinePairwise(db: Db, study: StudyRow, runs: Run[], rule: CombineRule, missing: MissingPolicy): Combined {
-  if (rule !== 'majority') {
-    throw invalid(
-      `The rule "${rule}" needs a desired label, and pairwise labels (lose < tie < win) have none: combine pairwise runs by majority.`,
-      { rule: 'use majority' },
-    );
-  }
-  if (runs.length < 2)
-    throw invalid('Choose at least two runs to combine: a pairwise run has one verdict per item and criterion.', { runs: 'two or more' });
   const frame = loadFrame(db, study);
   const { n } = frame;
   const codes = runs.map((r) => loadJudge(db, frame, r.id).verdict);

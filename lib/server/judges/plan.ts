@@ -1,17 +1,20 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { StudyRow } from '@/db/queries/studies';
-import { type ChatMessage, type JudgeTemplate, PAIRWISE_ANSWERS, judgeTemplateSchema, renderPrompt } from '@/lib/validation/judge-template';
+import type { Judged, JudgesFacet } from '@/lib/kinds/facets/judges';
+import { ALL_KINDS, studyKind } from '@/lib/kinds/registry';
+import { type ChatMessage, type JudgeTemplate, judgeTemplateSchema, renderPrompt } from '@/lib/validation/judge-template';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
-import { rubricCatalogSchema, type RubricCatalog, type RubricItem } from '@/lib/validation/rubric';
 import { criteriaForItem } from '../review/judging';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 
 /*
  * What a run sends: one request per item, criterion (or '*' for all of the template's criteria together), sample
- * and order, each with its rendered prompt. Pairwise items are sent in one or both orders and read as first /
- * second / tie; rubric items are sent once per dimension with `{{reply}}` and read against the dimension's labels.
+ * and order, each with its rendered prompt. What is judged on an item, which placeholders it fills, whether it can be
+ * sent in both orders and which labels an answer is read against are the kind's (`lib/kinds/<kind>/judges.ts`):
+ * pairwise items are sent in one or both orders and read as first / second / tie; rubric items are sent once per
+ * dimension with `{{reply}}` and read against the dimension's labels.
  */
 
 export const TOGETHER = '*';
@@ -33,35 +36,33 @@ export function parseTemplate(body: unknown): JudgeTemplate {
   return parseInput(judgeTemplateSchema, body);
 }
 
+/** The judges facet of the study's kind; refused for a kind without judges, naming the kinds that have them. */
+export function judgesOf(study: Pick<StudyRow, 'kind'>): JudgesFacet {
+  const judges = studyKind(study.kind).judges;
+  if (!judges) {
+    const kinds = ALL_KINDS.filter((k) => k.judges).map((k) => k.id);
+    throw invalid(`Judges can be run from Concord on ${kinds.join(' and ')} studies; this study is ${study.kind.replace('_', ' ')}.`);
+  }
+  return judges;
+}
+
 export function assertJudgeable(study: Pick<StudyRow, 'kind'>) {
-  if (study.kind !== 'pairwise' && study.kind !== 'rubric')
-    throw invalid(`Judges can be run from Concord on pairwise and rubric studies; this study is ${study.kind.replace('_', ' ')}.`);
+  judgesOf(study);
 }
 
 type Item = { id: number; payload: string };
 
-/** What a template can judge on an item: a pairwise criterion or a rubric dimension, with the labels it reads. */
-export type Judged = { id: string; name: string; description: string; aspects: readonly string[]; labels: readonly string[] };
+export type { Judged };
+export { rubricDimensions } from '@/lib/kinds/rubric/judges';
 
-const catalogs = new WeakMap<StudyRow, RubricCatalog>();
-/** A rubric study's dimensions, in catalog order (their index is the code stored with a verdict). */
-export function rubricDimensions(study: StudyRow): RubricCatalog {
-  let c = catalogs.get(study);
-  if (!c) catalogs.set(study, (c = rubricCatalogSchema.parse(study.criteria)));
-  return c;
-}
-
-/** Everything the study judges on this item, in the study's order. */
+/**
+ * Everything the study judges on this item, in the study's order: the kind's, or by default the criteria of the
+ * study's catalog that apply to the item, each read against the kind's labels.
+ */
 function judgedOn(study: StudyRow, item: unknown): Judged[] {
-  if (study.kind === 'rubric')
-    return rubricDimensions(study).map((d) => ({
-      id: d.id,
-      name: d.name,
-      description: d.description ?? '',
-      aspects: [],
-      labels: d.labels,
-    }));
-  return criteriaForItem(study, item as PairwiseItem).map((c) => ({ ...c, labels: PAIRWISE_ANSWERS }));
+  const judges = judgesOf(study);
+  if (judges.judgedOn) return judges.judgedOn(study, item);
+  return criteriaForItem(study, item as PairwiseItem).map((c) => ({ ...c, labels: judges.labelsOf(study, c.id) }));
 }
 
 /** What this template judges on `item`, in the study's order. */
@@ -72,8 +73,7 @@ function templateCriteria(study: StudyRow, template: JudgeTemplate, item: unknow
 
 /** The labels a verdict on `criterion` is read against (first/second/tie for pairwise). */
 export function allowedLabels(study: StudyRow, criterion: string): readonly string[] {
-  if (study.kind !== 'rubric') return PAIRWISE_ANSWERS;
-  return rubricDimensions(study).find((d) => d.id === criterion)?.labels ?? [];
+  return judgesOf(study).labelsOf(study, criterion);
 }
 
 /** Every request of the run, item by item (an item's criteria, samples and orders together). */
@@ -94,8 +94,8 @@ export function* requestsForItem(
   item: unknown,
   opts: { samples: number; bothOrders: boolean },
 ): Generator<PlannedRequest> {
-  // a rubric item has one reply: there is no order to swap
-  const orders = opts.bothOrders && study.kind === 'pairwise' ? [false, true] : [false];
+  // an item with one reply (rubric) has no order to swap
+  const orders = opts.bothOrders && judgesOf(study).rules.bothOrders ? [false, true] : [false];
   const criteria = templateCriteria(study, template, item).map((c) => c.id);
   if (!criteria.length) return;
   const groups = template.together ? [{ criterion: TOGETHER, criteria }] : criteria.map((c) => ({ criterion: c, criteria: [c] }));
@@ -121,24 +121,10 @@ export function renderRequest(
     description: criterion.description,
     aspects: criterion.aspects,
   };
-  if (study.kind === 'rubric') {
-    const it = item as RubricItem;
-    return renderPrompt(template, {
-      problem: it.problem ?? '',
-      history: it.history ?? [],
-      reply: it.reply?.text ?? '',
-      criterion: criterionCtx,
-      labels: criterion?.labels ?? [],
-    });
-  }
-  const it = item as PairwiseItem;
   return renderPrompt(template, {
-    problem: it.problem,
-    instructions: it.instructions ?? '',
-    history: it.history ?? [],
-    responses: r.swapped ? [it.b.text, it.a.text] : [it.a.text, it.b.text],
+    ...judgesOf(study).prompt(item, r.swapped),
     criterion: criterionCtx,
-    labels: PAIRWISE_ANSWERS,
+    labels: criterion?.labels ?? allowedLabels(study, r.criterion),
   });
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import { findStudy, type StudyRow } from '@/db/queries/studies';
-import { canonicalPairwise, readVerdicts, type JudgeTemplate, type PairwiseAnswer } from '@/lib/validation/judge-template';
+import { readVerdicts, type JudgeTemplate } from '@/lib/validation/judge-template';
 import { conflict, notFound } from '../errors';
 import { judgeText } from './answer-limits';
 import { DEFAULT_BACKOFF, chatCompletion, platformAgent, type RetryPolicy } from './http';
@@ -17,7 +17,7 @@ import {
   renderRequest,
   requestKey,
   requestsForItem,
-  rubricDimensions,
+  judgesOf,
   type PlannedRequest,
 } from './plan';
 import { runTarget } from './run-endpoint';
@@ -57,29 +57,17 @@ const isBusy = (e: unknown) =>
 export type RunOutcome = { state: q.LaunchRow['state']; reason: string | null };
 
 /**
- * The step that writes an answer's verdicts as the run's verdicts, by study kind: pairwise verdicts of sample 1
- * go to `judge_labels` (canonical label from reply a's side, with the order sent), where every dashboard reads them.
+ * The step that writes an answer's verdicts as the run's verdicts, as the study's kind stores them (pairwise: sample
+ * 1 only, from reply a's side, with the order sent; rubric: every sample, as codes of the catalog).
  */
 function storeVerdicts(db: Db, study: StudyRow, runId: number, r: PlannedRequest, verdicts: Record<string, string>) {
-  if (study.kind === 'rubric') {
-    // rubric verdicts keep every sample (`rubric_judge_labels` is keyed by sample), as codes of the catalog
-    const dims = rubricDimensions(study);
-    for (const [dimension, label] of Object.entries(verdicts)) {
-      const d = dims.findIndex((x) => x.id === dimension);
-      q.insertRubricVerdict(db, runId, r.itemId, d, r.sample, dims[d].labels.indexOf(label));
-    }
-    return;
-  }
-  if (r.sample !== 1) return;
-  for (const [criterion, label] of Object.entries(verdicts)) q.insertPairwiseVerdict(db, runId, r.itemId, criterion, r.swapped, label);
+  judgesOf(study).storeVerdicts(db, study, runId, r, verdicts);
 }
 
-/** Reads an answer: the labels per criterion (canonical for pairwise) and how many criteria could not be read. */
+/** Reads an answer: the labels per criterion (as the kind stores them) and how many criteria could not be read. */
 function readAnswer(study: StudyRow, template: JudgeTemplate, raw: string, r: PlannedRequest) {
   const read = readVerdicts(template.answer, judgeText(raw), r.criteria, (c) => allowedLabels(study, c), template.together);
-  if (study.kind === 'rubric') return { verdicts: read, unreadable: r.criteria.length - Object.keys(read).length };
-  const verdicts: Record<string, string> = {};
-  for (const [c, v] of Object.entries(read)) verdicts[c] = canonicalPairwise(v as PairwiseAnswer, r.swapped);
+  const verdicts = judgesOf(study).stored(read, r.swapped);
   return { verdicts, unreadable: r.criteria.length - Object.keys(verdicts).length };
 }
 

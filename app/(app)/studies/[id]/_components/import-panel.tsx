@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { importFormat } from '@/lib/kinds/import-formats';
 import type { ImportError } from '@/lib/validation/import-errors';
 
 type ItemsReport = { records: number; inserted: number; unchanged: number; annotations?: { inserted: number; unchanged: number } };
@@ -9,16 +10,6 @@ type JudgeReport = { run: string; records: number; labels: number; unparsed: { i
 
 type Outcome =
   { ok: true; data: ItemsReport | JudgeReport } | { ok: false; error: string; details?: { errors?: ImportError[]; errorCount?: number } };
-
-const FORMAT_NAMES: Record<string, string> = {
-  concord: 'Concord JSONL',
-  mathdial: 'MathDial JSONL',
-  pandalm: 'PandaLM JSON',
-  bridge: 'Bridge',
-  mrbench: 'MRBench V3 JSON (with gold labels)',
-  'mrbench-v1': 'MRBench V1 JSON (with gold labels)',
-  'aitutor-evalkit': 'AITutor-EvalKit JSON',
-};
 
 const ENDPOINT = { items: 'import', judge: 'judge', annotations: 'annotations' } as const;
 const FORM_NAME = { items: 'Import items', judge: 'Import a judge run', annotations: 'Import prior annotations' } as const;
@@ -73,7 +64,7 @@ export function ImportPanel({
           >
             {formats.map((f) => (
               <option key={f} value={f}>
-                {FORMAT_NAMES[f] ?? f}
+                {importFormat(what, f)?.name ?? f}
               </option>
             ))}
           </select>
@@ -81,7 +72,7 @@ export function ImportPanel({
         {what === 'judge' && (
           <label className="text-sm">
             <span className="block text-slate-600">
-              {format === 'aitutor-evalkit' ? 'Judge in the file (optional)' : 'Run name (optional)'}
+              {importFormat('judge', format)?.judgeInFile ? 'Judge in the file (optional)' : 'Run name (optional)'}
             </span>
             <input
               value={run}

@@ -2,13 +2,16 @@ import Link from 'next/link';
 import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
+import { judgeRulesOf } from '@/lib/kinds/judge-rules';
+import { STUDY_KINDS } from '@/lib/validation/labels';
 import { SHIPPED_TEMPLATES } from '@/lib/validation/judge-templates';
 import { analyticsContext, type SearchParams } from '../analytics/_lib/context';
 import { JudgeRunsPanel } from './_components/judge-runs-panel';
-import { RubricRunComparison } from './_components/rubric-run-comparison';
-import { RunComparison } from './_components/run-comparison';
+import { RubricRunComparison, RunComparison } from './_components/run-comparison';
 
 export const dynamic = 'force-dynamic';
+
+const judgeKinds = STUDY_KINDS.filter((k) => judgeRulesOf(k));
 
 /** Judge runs of a study (leads and admins): launch one against an endpoint, watch it, compare runs. */
 export default async function JudgeRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
@@ -17,6 +20,8 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
   const compare = ([] as string[]).concat(sp.compare ?? []).filter(Boolean);
   const runs = listStudyJudgeRuns(actor, studyId);
   const templates = listJudgeTemplates(actor, studyId);
+  // Two branches on the kind, left for now: the comparisons differ in shape (pairwise: per criterion and order;
+  // rubric: per dimension, one sample at a time) and each has its own screen.
   const comparison = compare.length && study.kind === 'pairwise' ? compareJudgeRuns(actor, studyId, compare) : null;
   const sample = Number(([] as string[]).concat(sp.sample ?? [])[0] ?? 1);
   const rubricComparison =
@@ -38,8 +43,8 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           arrive.
         </p>
       </div>
-      {study.kind === 'flow_review' ? (
-        <p className="text-sm text-slate-600">Judges can be run from Concord on pairwise and rubric studies.</p>
+      {!judgeRulesOf(study.kind) ? (
+        <p className="text-sm text-slate-600">Judges can be run from Concord on {judgeKinds.join(' and ')} studies.</p>
       ) : (
         <JudgeRunsPanel
           studyId={studyId}

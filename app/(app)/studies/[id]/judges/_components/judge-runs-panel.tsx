@@ -3,207 +3,25 @@
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { judgeRunsKey, judgeRunsOptions, unreadableOptions } from '@/lib/query/judges';
-import type { JudgeEndpointChoiceDto, JudgeRunStatusDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/lib/server/judges/dto';
-import { cancelRunAction, pauseRunAction, previewTemplateAction, resumeRunAction, saveTemplateAction, startRunAction } from '../actions';
+import { judgeRulesOf } from '@/lib/kinds/judge-rules';
+import { judgeRunsKey, judgeRunsOptions } from '@/lib/query/judges';
+import type { StudyKind } from '@/lib/validation/labels';
+import type { JudgeEndpointChoiceDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/lib/server/judges/dto';
+import { previewTemplateAction, saveTemplateAction, startRunAction } from '../actions';
+import { field, Message, primary, btn } from './panel-parts';
+import { RunRow } from './run-row';
+import { Preview } from './template-preview';
 
 type Template = { name: string; version?: number; body: string };
 type Props = {
   studyId: number;
-  kind: 'pairwise' | 'rubric';
+  kind: StudyKind;
   initialRuns: StudyJudgeRunDto[];
   templates: Template[];
   shipped: Template[];
   /** The admin-configured endpoints a run may use, by name. */
   endpoints: JudgeEndpointChoiceDto[];
 };
-
-const btn = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm hover:bg-slate-50 disabled:opacity-50';
-const primary = 'rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50';
-const field = 'mt-1 block w-full rounded-md border border-slate-300 px-2 py-1 text-sm';
-
-function duration(s: number | null) {
-  if (s === null) return '—';
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
-
-function Message({ m }: { m: { tone: 'ok' | 'error'; text: string } | null }) {
-  if (!m) return null;
-  return (
-    <p role={m.tone === 'error' ? 'alert' : 'status'} className={m.tone === 'error' ? 'text-sm text-red-700' : 'text-sm text-emerald-700'}>
-      {m.text}
-    </p>
-  );
-}
-
-function Unreadable({ studyId, runId }: { studyId: number; runId: number }) {
-  const q = useQuery(unreadableOptions(studyId, runId));
-  if (q.isPending) return <p className="text-sm text-slate-500">Loading…</p>;
-  if (q.isError) return <p className="text-sm text-red-700">{q.error.message}</p>;
-  if (!q.data.length) return <p className="text-sm text-slate-500">No unreadable answers.</p>;
-  return (
-    <ul className="space-y-2" aria-label="Unreadable answers">
-      {q.data.map((a, i) => (
-        <li key={i} className="rounded border border-slate-200 p-2 text-sm">
-          <p className="text-xs text-slate-500">
-            {a.item} · {a.criterion} · sample {a.sample} · {a.swapped ? 'order b, a' : 'order a, b'}
-          </p>
-          <pre className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{a.raw}</pre>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function RunRow({
-  studyId,
-  run,
-  selected,
-  onSelect,
-}: {
-  studyId: number;
-  run: StudyJudgeRunDto;
-  selected: boolean;
-  onSelect: (on: boolean) => void;
-}) {
-  const qc = useQueryClient();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const [showUnreadable, setShowUnreadable] = useState(false);
-  const s: JudgeRunStatusDto | null = run.status;
-  const act = (fn: (id: number) => Promise<{ ok: true; data: unknown } | { ok: false; error: string }>) =>
-    start(async () => {
-      const res = await fn(s!.runId);
-      setMessage(res.ok ? null : { tone: 'error', text: res.error });
-      await qc.invalidateQueries({ queryKey: judgeRunsKey(studyId) });
-    });
-  return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4" aria-label={`Judge run ${run.name}`}>
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <label className="flex items-center gap-2 font-medium">
-          <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} aria-label={`Compare ${run.name}`} />
-          {run.name}
-        </label>
-        <span className="text-xs text-slate-500">
-          {run.origin === 'imported'
-            ? `imported · ${run.labels.toLocaleString('en-US')} verdicts`
-            : `${s!.model} · ${s!.template.name} v${s!.template.version}`}
-        </span>
-      </div>
-      {s && (
-        <div className="mt-2 space-y-2">
-          <p className="text-sm">
-            State: <strong data-testid="run-state">{s.state.replace('_', ' ')}</strong>
-            {s.reason ? <span className="text-slate-600"> — {s.reason}</span> : null}
-            {s.stalled ? <span className="text-amber-700"> — its runner has stopped answering; resume it to start a new one</span> : null}
-          </p>
-          <ProgressBar done={s.answered} total={s.requests} label="Requests answered" />
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-600 sm:grid-cols-4">
-            <div>
-              <dt className="inline">Rate: </dt>
-              <dd className="inline tabular-nums">{s.rate} / s</dd>
-            </div>
-            <div>
-              <dt className="inline">ETA: </dt>
-              <dd className="inline">{s.state === 'running' ? duration(s.etaSeconds) : '—'}</dd>
-            </div>
-            <div>
-              <dt className="inline">Tokens: </dt>
-              <dd className="inline tabular-nums">
-                {s.tokensIn.toLocaleString('en-US')} in · {s.tokensOut.toLocaleString('en-US')} out
-              </dd>
-            </div>
-            <div>
-              <dt className="inline">Estimated cost: </dt>
-              <dd className="inline tabular-nums">{s.cost === null ? 'no prices given' : `$${s.cost.toFixed(4)}`}</dd>
-            </div>
-            <div>
-              <dt className="inline">From the cache: </dt>
-              <dd className="inline tabular-nums">{s.cached}</dd>
-            </div>
-            <div>
-              <dt className="inline">Unreadable: </dt>
-              <dd className="inline tabular-nums">{s.unreadable}</dd>
-            </div>
-            <div>
-              <dt className="inline">Failed: </dt>
-              <dd className="inline tabular-nums">{s.failed}</dd>
-            </div>
-            <div>
-              <dt className="inline">Mean latency: </dt>
-              <dd className="inline tabular-nums">{s.meanLatencyMs === null ? '—' : `${s.meanLatencyMs} ms`}</dd>
-            </div>
-          </dl>
-          <div className="flex flex-wrap gap-2">
-            {s.state === 'running' && (
-              <button type="button" className={btn} disabled={pending} onClick={() => act(pauseRunAction)}>
-                Pause
-              </button>
-            )}
-            {(s.state === 'paused' || s.state === 'circuit_open' || s.stalled) && (
-              <button type="button" className={btn} disabled={pending} onClick={() => act(resumeRunAction)}>
-                Resume
-              </button>
-            )}
-            {s.state !== 'done' && s.state !== 'cancelled' && (
-              <button
-                type="button"
-                className={btn}
-                disabled={pending}
-                onClick={() => {
-                  if (window.confirm(`Cancel the judge run "${run.name}"? Its answers so far stay; it cannot be resumed.`))
-                    act(cancelRunAction);
-                }}
-              >
-                Cancel
-              </button>
-            )}
-            <button type="button" className={btn} onClick={() => setShowUnreadable((v) => !v)} aria-expanded={showUnreadable}>
-              {showUnreadable ? 'Hide' : 'Show'} unreadable answers
-            </button>
-            <Link href={`/studies/${studyId}/analytics/alignment?judge=${encodeURIComponent(run.name)}`} className={btn}>
-              Alignment dashboard
-            </Link>
-          </div>
-          <Message m={message} />
-          {showUnreadable && <Unreadable studyId={studyId} runId={s.runId} />}
-        </div>
-      )}
-      {!s && (
-        <p className="mt-2 text-sm">
-          <Link
-            href={`/studies/${studyId}/analytics/alignment?judge=${encodeURIComponent(run.name)}`}
-            className="text-accent-700 hover:underline"
-          >
-            Alignment dashboard
-          </Link>
-        </p>
-      )}
-    </li>
-  );
-}
-
-function Preview({ preview }: { preview: TemplatePreviewDto }) {
-  return (
-    <div className="space-y-2" aria-label="Rendered prompt">
-      <p className="text-xs text-slate-500">
-        Item {preview.item}, criterion {preview.criterion}, replies in the order a, b · {preview.requestsPerItem} request(s) per item and
-        sample in one order · prompt hash {preview.promptHash.slice(0, 12)}
-      </p>
-      {preview.messages.map((m, i) => (
-        <div key={i}>
-          <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{m.role}</p>
-          <pre className="whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs" data-testid={`preview-${m.role}`}>
-            {m.content}
-          </pre>
-        </div>
-      ))}
-    </div>
-  );
-}
 
 export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints }: Props) {
   const [endpointName, setEndpointName] = useState(endpoints[0]?.name ?? '');
@@ -434,16 +252,7 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
           </div>
         </form>
         <Message m={startMessage} />
-        {kind === 'pairwise' ? (
-          <p className="text-xs text-slate-500">
-            Samples: in a pairwise study only the verdicts of sample 1 become the run&apos;s verdicts, which the dashboards read; the
-            answers of further samples are kept with the run (raw text and verdicts) but no dashboard reads them.
-          </p>
-        ) : (
-          <p className="text-xs text-slate-500">
-            Samples: a rubric run keeps the verdicts of every sample; the dashboards read one sample at a time.
-          </p>
-        )}
+        <p className="text-xs text-slate-500">{judgeRulesOf(kind)?.samples}</p>
         <p className="text-xs text-slate-500">
           Endpoints, their models, keys and prices are configured by an admin (Judge endpoints); no key or URL is entered here.
           {endpoint && (endpoint.priceIn !== null || endpoint.priceOut !== null)

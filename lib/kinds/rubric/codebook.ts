@@ -1,12 +1,10 @@
-import 'server-only';
 import { type StudyRow } from '@/db/queries/studies';
 import { type RubricCatalog, rubricCatalogSchema } from '@/lib/validation/rubric';
-import { invalid } from '../errors';
 
-/* The name ↔ code tables every rubric import writes labels through (docs/decisions/0010-rubric-labels.md). */
+/* The name ↔ code tables every rubric label is written and read through (docs/decisions/0010-rubric-labels.md). */
 
 /** The study's catalog as it was fixed at creation. */
-export function studyCatalog(study: StudyRow): RubricCatalog {
+export function studyCatalog(study: Pick<StudyRow, 'criteria'>): RubricCatalog {
   return rubricCatalogSchema.parse(study.criteria);
 }
 
@@ -25,13 +23,4 @@ export function codebook(catalog: RubricCatalog) {
       return Object.fromEntries(rows.map((r) => [catalog[r.dimension].id, catalog[r.dimension].labels[r.label]]));
     },
   };
-}
-
-export function oneOf<T extends string>(formats: readonly T[], format: string, what: string): T {
-  if (!(formats as readonly string[]).includes(format)) {
-    throw invalid(`Unknown format "${format}" for ${what} of a rubric study; use one of: ${formats.join(', ')}.`, {
-      format: 'Unknown format',
-    });
-  }
-  return format as T;
 }

@@ -1,0 +1,28 @@
+/**
+ * A kind's rules for judge runs, as data: pure, so the judge screens (browser) and the use-cases (server) read the
+ * same rules — whether a request may be sent in both orders, which samples a run keeps, how runs may be combined.
+ */
+import type { CombineRule } from '@/lib/stats/combine';
+
+export type CombineRules = {
+  /** The rules the kind's labels allow (`all` and `any` need a desired label). */
+  rules: readonly CombineRule[];
+  /** Why the other rules are refused: the form's hint; absent when every rule applies. */
+  ruleHint?: string;
+  /** The use-case's message refusing another rule; absent when every rule applies. */
+  refusedRule?: (rule: string) => string;
+  /** The fewest runs a combination takes (1: the samples of one run combine). */
+  minimumRuns: number;
+  /** Why fewer runs are refused, said to the user. */
+  tooFewRuns: string;
+  /** What one verdict is, said on the form. */
+  verdicts: string;
+};
+
+export type JudgeRules = {
+  /** Whether a request may be sent in both orders (two replies that can swap places). */
+  bothOrders: boolean;
+  /** Which samples of a run become its verdicts, said on the launch form. */
+  samples: string;
+  combine: CombineRules;
+};
