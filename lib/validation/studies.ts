@@ -1,8 +1,4 @@
 import { z } from 'zod';
-import { formatIdsOf } from '@/lib/kinds/import-formats';
-import { FLOW_IMPORT_FORMATS } from '@/lib/kinds/flow/import-formats';
-import { PAIRWISE_IMPORT_FORMATS } from '@/lib/kinds/pairwise/import-formats';
-import { RUBRIC_IMPORT_FORMATS } from '@/lib/kinds/rubric/import-formats';
 
 export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise', 'rubric'] as const;
 
@@ -42,37 +38,6 @@ export const studyMembersSchema = z.object({
   mode: z.enum(['balanced', 'fixed_sets']).default('balanced'),
   adjudicator: z.string().trim().toLowerCase().min(1).nullable().optional(),
 });
-
-/*
- * The import formats per study kind, derived from each kind's one list (`lib/kinds/<kind>/import-formats.ts`, read
- * through `lib/kinds/import-formats.ts`); kept under these names for the pages that offer them.
- */
-const ids = <L extends readonly { id: string }[]>(list: L) => list.map((f) => f.id) as L[number]['id'][];
-
-export const IMPORT_FORMATS = {
-  flow_review: ids(FLOW_IMPORT_FORMATS.items),
-  pairwise: ids(PAIRWISE_IMPORT_FORMATS.items),
-  rubric: ids(RUBRIC_IMPORT_FORMATS.items),
-} as const;
-
-/** The item formats a file uploaded through the web may have, per study kind (not those read from a dataset's directory). */
-export const UPLOAD_FORMATS = {
-  flow_review: formatIdsOf('flow_review', 'items', { upload: true }),
-  pairwise: formatIdsOf('pairwise', 'items', { upload: true }),
-  rubric: formatIdsOf('rubric', 'items', { upload: true }),
-} as const satisfies Record<keyof typeof IMPORT_FORMATS, readonly string[]>;
-
-/** Prior annotation formats per study kind (`mrbench`: the published gold labels, by the account `mrbench-gold`). */
-export const ANNOTATION_FORMATS = {
-  pairwise: ids(PAIRWISE_IMPORT_FORMATS.annotations),
-  rubric: ids(RUBRIC_IMPORT_FORMATS.annotations),
-} as const;
-
-/** Judge-run formats per study kind. */
-export const JUDGE_IMPORT_FORMATS = {
-  pairwise: ids(PAIRWISE_IMPORT_FORMATS.judge),
-  rubric: ids(RUBRIC_IMPORT_FORMATS.judge),
-} as const;
 
 /** Editing an open (or draft) study: either field may be left out; what is given replaces the current value. */
 export const editStudySchema = z

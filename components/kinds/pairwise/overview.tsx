@@ -7,6 +7,7 @@ import { ImportPanel } from '@/app/(app)/studies/[id]/_components/import-panel';
 import { GroundTruthExports } from '@/components/study/ground-truth-exports';
 import { JudgeRunsSection } from '@/components/study/judge-runs-section';
 import { Section, money, pct } from '@/components/study/section';
+import { formatIdsOf } from '@/lib/kinds/import-formats';
 
 export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseReportDto; studyId: number; runs: JudgeRunDto[] }) {
   const gt = report.groundTruth;
@@ -160,7 +161,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
       </div>
 
       <JudgeRunsSection studyId={studyId} runs={runs} countLabel="Verdicts" kind="pairwise">
-        <ImportPanel studyId={studyId} formats={['concord', 'pandalm']} what="judge" />
+        <ImportPanel studyId={studyId} formats={formatIdsOf('pairwise', 'judge', { upload: true })} what="judge" />
       </JudgeRunsSection>
 
       <Section title="Ground truth">

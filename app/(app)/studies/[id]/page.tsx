@@ -9,7 +9,7 @@ import { pairwiseReport } from '@/lib/server/studies/pairwise-report';
 import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { UPLOAD_FORMATS } from '@/lib/validation/studies';
+import { formatIdsOf } from '@/lib/kinds/import-formats';
 import type { StudyKind } from '@/lib/validation/labels';
 import { kindName } from '@/lib/kinds/names';
 import { KIND_SCREENS, kindPanel, type ScreenProps } from '@/components/kinds/registry';
@@ -52,7 +52,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
   }
   const { HeaderLinks, Catalog, Imports, Adjudicator } = KIND_SCREENS[study.kind];
   // A Bridge import reads a folder, so it is only offered on the command line.
-  const formats = UPLOAD_FORMATS[study.kind as keyof typeof UPLOAD_FORMATS] ?? [];
+  const formats = formatIdsOf(study.kind, 'items', { upload: true });
 
   return (
     <div className="space-y-6">
