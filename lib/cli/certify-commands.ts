@@ -2,31 +2,17 @@ import { biasReport } from '@/lib/server/analytics/bias';
 import { certifyReport } from '@/lib/server/analytics/certify';
 import { rubricBiasReport } from '@/lib/server/analytics/rubric-bias';
 import { rubricCertifyReport } from '@/lib/server/analytics/rubric-certify';
-import type { IntervalDto, StatDto } from '@/lib/server/analytics/dto';
-import { reportJson } from '@/lib/server/analytics/json';
 import { invalid } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
 import { isRubricStudy } from './rubric-report-commands';
+import { ci, num, out, printJson, required, str } from './format';
 
 type Values = Parameters<Command['run']>[0];
 
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
 
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
 
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
-const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
-
-const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
-const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
 const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
 
 /** --lenient and --sample mean something only for rubric studies: refused elsewhere rather than ignored. */

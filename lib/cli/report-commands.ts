@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { agreementReport } from '@/lib/server/analytics/agreement';
 import { alignmentReport } from '@/lib/server/analytics/alignment';
-import type { AlignmentSummaryDto, IntervalDto, StatDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
+import type { AlignmentSummaryDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
 import { hybridReport } from '@/lib/server/analytics/hybrid';
-import { reportJson } from '@/lib/server/analytics/json';
 import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
 import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
@@ -18,16 +17,8 @@ import {
   rubricLeaderboardCommand,
 } from './rubric-report-commands';
 import type { Command } from './commands';
+import { num, out, pct, printJson, required, str, withCi } from './format';
 
-type Values = Parameters<Command['run']>[0];
-
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
 
 function existingFile(file: string | undefined): string {
   if (!file) throw invalid('Name the file to import.');
@@ -36,17 +27,9 @@ function existingFile(file: string | undefined): string {
   return resolved;
 }
 
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
-const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
 
 /* ----- plain-text rendering ----- */
 
-const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
-const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
-const withCi = (s: StatDto, i: IntervalDto) => `${num(s)}${s.value === null ? '' : ci(i)}`;
-const pct = (s: StatDto) => (s.value === null ? `— (${s.reason})` : `${(100 * s.value).toFixed(1)} %`);
 
 function summaryLine(label: string, s: AlignmentSummaryDto) {
   return (

@@ -1,11 +1,11 @@
-import type { IntervalDto, RubricAlignmentSummaryDto, RubricSummaryDto, StatDto } from '@/lib/server/analytics/dto';
-import { reportJson } from '@/lib/server/analytics/json';
+import type { RubricAlignmentSummaryDto, RubricSummaryDto, StatDto } from '@/lib/server/analytics/dto';
 import { rubricAgreementReport } from '@/lib/server/analytics/rubric-agreement';
 import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-alignment';
 import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
 import { rubricLeaderboardReport } from '@/lib/server/analytics/rubric-leaderboard';
 import { getStudy } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
+import { ci, num, out, pct, printJson, str, withCi } from './format';
 
 /*
  * `report agreement|alignment|leaderboard|hybrid` on a rubric study: the same commands as for pairwise studies
@@ -13,16 +13,7 @@ import { cliActor } from '@/lib/server/system/system';
  */
 
 type Values = Record<string, string | boolean | undefined>;
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
-const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
 
-const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
-const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
-const withCi = (s: StatDto, i: IntervalDto) => `${num(s)}${s.value === null ? '' : ci(i)}`;
-const pct = (s: StatDto) => (s.value === null ? `— (${s.reason})` : `${(100 * s.value).toFixed(1)} %`);
 
 /** Whether the study is a rubric study (the CLI's reports then read it as one). */
 export const isRubricStudy = (studyId: number) => getStudy(cliActor(), studyId).kind === 'rubric';
