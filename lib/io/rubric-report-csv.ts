@@ -1,6 +1,5 @@
 import type {
   HybridPlanDto,
-  RubricAgreementReportDto,
   RubricAlignmentReportDto,
   RubricAlignmentSummaryDto,
   RubricHybridReportDto,
@@ -13,68 +12,6 @@ import { csvTable as table, statCells, statCols, valueCells, valueCols } from '.
  * The tables of the rubric reports as CSV, in the conventions of lib/io/report-csv.ts: a statistic takes
  * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; numbers at full precision; string cells neutralised.
  */
-
-export const RUBRIC_REPORT_TABLES = {
-  'rubric-agreement': ['criteria', 'pairs'],
-  'rubric-alignment': ['summaries', 'classwise', 'confusion'],
-  'rubric-leaderboard': ['leaderboard', 'corrected'],
-  'rubric-hybrid': ['plans', 'classes'],
-} as const;
-
-export function rubricAgreementTables(dto: RubricAgreementReportDto) {
-  return {
-    criteria: () =>
-      table(
-        [
-          'dimension',
-          'name',
-          'labels',
-          'items',
-          'ratings',
-          ...statCols('percent_agreement'),
-          ...statCols('fleiss_kappa'),
-          ...statCols('krippendorff_alpha_nominal'),
-          ...statCols('krippendorff_alpha_ordinal'),
-        ],
-        dto.criteria.map((c) => [
-          c.criterion,
-          c.name,
-          c.labels.join(';'),
-          c.items,
-          c.ratings,
-          ...statCells(c.percentAgreement, c.intervals.percentAgreement),
-          ...statCells(c.fleissKappa, c.intervals.fleissKappa),
-          ...statCells(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal),
-          ...statCells(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal),
-        ]),
-      ),
-    pairs: () =>
-      table(
-        [
-          'dimension',
-          'annotator_1',
-          'annotator_2',
-          'items',
-          ...statCols('percent_agreement'),
-          ...statCols('cohen_kappa'),
-          ...statCols('cohen_kappa_linear'),
-          ...statCols('cohen_kappa_quadratic'),
-        ],
-        dto.criteria.flatMap((c) =>
-          c.pairs.map((p) => [
-            c.criterion,
-            p.annotators[0],
-            p.annotators[1],
-            p.items,
-            ...statCells(p.percentAgreement, p.intervals.percentAgreement),
-            ...statCells(p.cohenKappa, p.intervals.cohenKappa),
-            ...statCells(p.cohenKappaLinear, p.intervals.cohenKappaLinear),
-            ...statCells(p.cohenKappaQuadratic, p.intervals.cohenKappaQuadratic),
-          ]),
-        ),
-      ),
-  };
-}
 
 /** Every summary of an alignment report: scope (overall, dimension, tutor, tutor × dimension), scoring, the summary. */
 export function alignmentSummaries(

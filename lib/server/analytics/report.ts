@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
+import type { ReportDtos, ReportName } from './dto';
 import type { Actor } from '../actor';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
