@@ -7,6 +7,7 @@
  * Each facet below is declared in the file that owns it; the kinds' `index.ts` files put their facets together.
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
+import type { ReportsFacet } from './facets/reports';
 
 export type { StudyKindId };
 
@@ -14,4 +15,5 @@ export interface StudyKindContract {
   id: StudyKindId;
   /** How the kind is named to people: "Flow review", "Pairwise", "Rubric". */
   name: string;
+  reports: ReportsFacet;
 }
