@@ -1,67 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CRITERION_STATS,
-  PAIR_STATS,
-  REPORT_SPECS,
-  REPORT_TABLES,
-  type AgreementReportDto,
-  type IntervalDto,
-  type RubricAgreementReportDto,
-  type StatDto,
-} from '@/lib/server/analytics/dto';
+import { CRITERION_STATS, PAIR_STATS, REPORT_SPECS, REPORT_TABLES, type AgreementReportDto } from '@/lib/server/analytics/dto';
 import { parseCsv } from '@/test/csv';
+import { rubricAgreement as rubric } from '@/test/report-fixtures';
 import { reportCsv } from './report-csv';
 
 /*
  * The agreement report of every kind is one set of column specs: the rubric CSV keeps its own headers where a
  * rubric names things its own way (dimension, labels) and has the same statistics, the macro table included.
  */
-
-const v = (value: number): StatDto => ({ value });
-const off: IntervalDto = { method: 'bootstrap', lower: null, upper: null, reason: 'not_computed' };
-const wil = (lower: number, upper: number): IntervalDto => ({ method: 'wilson', lower, upper });
-const BOOT = { replicates: 0, seed: 7, level: 0.95, quantile: 'linear' } as const;
-
-const rubric: RubricAgreementReportDto = {
-  studyId: 9,
-  kind: 'rubric',
-  bootstrap: BOOT,
-  dimensions: [{ id: 'mi', name: 'Notices the mistake', labels: ['No', 'To some extent', 'Yes'], desired: 'Yes' }],
-  criteria: [
-    {
-      criterion: 'mi',
-      name: 'Notices the mistake',
-      level: 'general',
-      labels: ['No', 'To some extent', 'Yes'],
-      items: 7,
-      ratings: 15,
-      percentAgreement: v(0.714),
-      fleissKappa: { value: null, reason: 'unequal_ratings' },
-      krippendorffAlphaNominal: v(0.5),
-      krippendorffAlphaOrdinal: v(0.6),
-      intervals: { percentAgreement: wil(0.35, 0.92), fleissKappa: off, krippendorffAlphaNominal: off, krippendorffAlphaOrdinal: off },
-      pairs: [
-        {
-          annotators: ['r1', 'r2'],
-          items: 7,
-          percentAgreement: v(0.714),
-          cohenKappa: v(0.5),
-          cohenKappaLinear: v(0.55),
-          cohenKappaQuadratic: v(0.6),
-          intervals: { percentAgreement: wil(0.35, 0.92), cohenKappa: off, cohenKappaLinear: off, cohenKappaQuadratic: off },
-        },
-      ],
-    },
-  ],
-  macro: {
-    percentAgreement: v(0.714),
-    fleissKappa: { value: null, reason: 'no_defined_values' },
-    krippendorffAlphaNominal: v(0.5),
-    krippendorffAlphaOrdinal: v(0.6),
-    criteriaIncluded: { percentAgreement: 1, fleissKappa: 0, krippendorffAlphaNominal: 1, krippendorffAlphaOrdinal: 1 },
-    intervals: { percentAgreement: off, fleissKappa: off, krippendorffAlphaNominal: off, krippendorffAlphaOrdinal: off },
-  },
-};
 
 const statNames = (csv: string) => [csv, `${csv}_lower`, `${csv}_upper`, `${csv}_reason`];
 const header = (lines: string[]) => parseCsv(lines.join(''))[0];

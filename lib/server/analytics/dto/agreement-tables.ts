@@ -68,7 +68,8 @@ export function agreementTables(scope: AgreementScope): AgreementTables {
     ...PAIR_STATS,
   ];
   const macroColumns: ColumnSpec<AgreementMacroRow>[] = [
-    { id: 'statistic', csv: 'statistic', header: 'Statistic', value: 'text', get: (m) => m.statistic },
+    { id: 'statistic', csv: 'statistic', header: 'Statistic', value: 'text', get: (m) => m.statistic, csvOnly: true },
+    { id: 'name', csv: '', header: 'Statistic', value: 'text', get: (m) => m.header, screenOnly: true },
     { id: 'value', key: 'value', csv: 'value', csvParts: ['value', 'lower', 'upper', 'reason'], header: 'Mean', value: 'ratio' },
     { id: 'included', csv: 'criteria_included', header: `${scope.noun[1]} included`, value: 'count', get: (m) => m.included },
   ];
