@@ -66,6 +66,8 @@ export type CriterionInfo = { id: string; name: string; level: 'general' | 'prin
 /** A pairwise study the actor may analyse (leads and admins only). */
 export function analysableStudy(db: Db, actor: Actor, studyId: number): StudyRow {
   const study = studyForStaff(db, actor, studyId);
+  // The pairwise reports' loaders read pairwise packs; the CLI and the pages ask the kind which report to run, and
+  // this refuses a direct call on another kind.
   if (study.kind !== 'pairwise') throw invalid('Agreement, alignment, leaderboard and hybrid reports are for pairwise studies.');
   return study;
 }

@@ -22,6 +22,7 @@ import type { RubricDimensionDto } from './dto';
 /** A rubric study the actor may analyse (leads and admins only). */
 export function analysableRubricStudy(db: Db, actor: Actor, studyId: number): StudyRow {
   const study = studyForStaff(db, actor, studyId);
+  // As analysableStudy: the rubric loaders read rubric packs only.
   if (study.kind !== 'rubric') throw invalid('This report is for rubric studies.');
   return study;
 }
