@@ -1,7 +1,6 @@
 import type {
   AlignmentReportDto,
   AlignmentSummaryDto,
-  HybridReportDto,
   IntervalDto,
   LeaderboardReportDto,
   StatDto,
@@ -18,8 +17,8 @@ import {
   isStatColumn,
 } from '@/lib/server/analytics/dto';
 import { biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
-import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
-import { rubricAlignmentTables, rubricHybridTables, rubricLeaderboardTables } from './rubric-report-csv';
+import { csvTable as table, statCells, statCols } from './report-cells';
+import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
 import { rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
 
 
@@ -203,84 +202,19 @@ function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leade
   };
 }
 
-/* ----- hybrid ----- */
-
-function hybridTables(dto: HybridReportDto): Record<ReportTable<'hybrid'>, () => string[]> {
-  return {
-    classes: () =>
-      table(
-        ['judge', 'criterion', 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
-        dto.classes.map((k) => [
-          dto.judge,
-          dto.criterion,
-          k.label,
-          k.predicted,
-          k.correct,
-          ...statCells(k.classwiseAccuracy, k.interval),
-          k.decision,
-        ]),
-      ),
-    plan: () =>
-      table(
-        [
-          'judge',
-          'criterion',
-          'target',
-          'n',
-          'unjudged',
-          ...statCols('acc_judge'),
-          'accepted_class',
-          'reviewed_classes',
-          'unpredicted_labels',
-          'reviewed',
-          ...statCols('acc_hybrid'),
-          ...statCols('effort_saved'),
-          'errors_to_fix',
-          'extra_reviews_expected',
-          ...valueCols('acc_expected_after'),
-          ...valueCols('effort_saved_expected_after'),
-          'extra_reviews_worst_case',
-          ...valueCols('effort_saved_worst_case'),
-        ],
-        [
-          [
-            dto.judge,
-            dto.criterion,
-            dto.target,
-            dto.n,
-            dto.unjudged,
-            ...statCells(dto.accJudge, dto.intervals.accJudge),
-            dto.acceptedClass,
-            dto.reviewedClasses.join(';'),
-            dto.unpredictedLabels.join(';'),
-            dto.reviewed,
-            ...statCells(dto.accHybrid, dto.intervals.accHybrid),
-            ...statCells(dto.effortSaved, dto.intervals.effortSaved),
-            dto.errorsToFix,
-            dto.extraReviewsExpected,
-            ...valueCells(dto.accExpectedAfter),
-            ...valueCells(dto.effortSavedExpectedAfter),
-            dto.extraReviewsWorstCase,
-            ...valueCells(dto.effortSavedWorstCase),
-          ],
-        ],
-      ),
-  };
-}
-
 /* ----- entry point ----- */
 
 const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
   agreement: (dto) => fromSpecs(REPORT_SPECS.agreement, dto),
   alignment: alignmentTables,
   leaderboard: leaderboardTables,
-  hybrid: hybridTables,
+  hybrid: (dto) => fromSpecs(REPORT_SPECS.hybrid, dto) as Record<ReportTable<'hybrid'>, () => string[]>,
   certify: certifyTables,
   bias: biasTables,
   'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
-  'rubric-hybrid': rubricHybridTables,
+  'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
   'rubric-certify': rubricCertifyTables,
   'rubric-bias': rubricBiasTables,
 };

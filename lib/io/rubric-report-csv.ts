@@ -1,8 +1,6 @@
 import type {
-  HybridPlanDto,
   RubricAlignmentReportDto,
   RubricAlignmentSummaryDto,
-  RubricHybridReportDto,
   RubricLeaderboardReportDto,
   RubricSummaryDto,
 } from '@/lib/server/analytics/dto';
@@ -137,62 +135,6 @@ export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
             ...valueCells(c.effectiveLabels),
             c.caution ?? '',
           ]),
-        ),
-      ),
-  };
-}
-
-export function rubricHybridTables(dto: RubricHybridReportDto) {
-  const plans: { tutor: string; criterion: string; lenient: boolean; p: HybridPlanDto }[] = [
-    { tutor: 'all', criterion: dto.criterion, lenient: dto.lenient, p: dto },
-    ...dto.byModel.map((m) => ({ tutor: m.model, criterion: dto.criterion, lenient: dto.lenient, p: m })),
-    ...dto.byCriterion
-      .filter((c) => c.criterion !== dto.criterion)
-      .map((c) => ({ tutor: 'all', criterion: c.criterion, lenient: c.lenient, p: c })),
-  ];
-  const head = ['judge', 'sample', 'target', 'tutor', 'dimension', 'scoring'];
-  const key = (x: (typeof plans)[number]) => [dto.judge, dto.sample, dto.target, x.tutor, x.criterion, x.lenient ? 'lenient' : 'strict'];
-  return {
-    plans: () =>
-      table(
-        [
-          ...head,
-          'n',
-          'unjudged',
-          ...statCols('acc_judge'),
-          'accepted_class',
-          'reviewed_classes',
-          'reviewed',
-          ...statCols('acc_hybrid'),
-          ...statCols('effort_saved'),
-          'errors_to_fix',
-          'extra_reviews_expected',
-          ...valueCols('acc_expected_after'),
-          ...valueCols('effort_saved_expected_after'),
-          'extra_reviews_worst_case',
-        ],
-        plans.map((x) => [
-          ...key(x),
-          x.p.n,
-          x.p.unjudged,
-          ...statCells(x.p.accJudge, x.p.intervals.accJudge),
-          x.p.acceptedClass,
-          x.p.reviewedClasses.join(';'),
-          x.p.reviewed,
-          ...statCells(x.p.accHybrid, x.p.intervals.accHybrid),
-          ...statCells(x.p.effortSaved, x.p.intervals.effortSaved),
-          x.p.errorsToFix,
-          x.p.extraReviewsExpected,
-          ...valueCells(x.p.accExpectedAfter),
-          ...valueCells(x.p.effortSavedExpectedAfter),
-          x.p.extraReviewsWorstCase,
-        ]),
-      ),
-    classes: () =>
-      table(
-        [...head, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
-        plans.flatMap((x) =>
-          x.p.classes.map((c) => [...key(x), c.label, c.predicted, c.correct, ...statCells(c.classwiseAccuracy, c.interval), c.decision]),
         ),
       ),
   };

@@ -1,4 +1,4 @@
-import type { AgreementScope } from '@/lib/server/analytics/dto';
+import type { AgreementScope, HybridPlanRow, HybridReportDto, HybridScope, PlainColumnSpec } from '@/lib/server/analytics/dto';
 
 /*
  * What a pairwise study's reports say about its criteria: a criterion of the catalog, with its level and principle.
@@ -23,4 +23,20 @@ export const pairwiseAgreementScope: AgreementScope = {
     { id: 'level', csv: 'level', header: 'Level', value: 'text', get: (c) => c.level, csvOnly: true },
     { id: 'principle', csv: 'principle', header: 'Principle', value: 'text', get: (c) => c.principle ?? null, csvOnly: true },
   ],
+};
+
+const about = (id: string, header: string): PlainColumnSpec<HybridPlanRow> => ({
+  id,
+  csv: id,
+  header,
+  value: 'text',
+  get: (p) => p.about[id] as string | number,
+});
+
+/** A pairwise hybrid report holds one plan: a judge run on one criterion for one target. */
+export const pairwiseHybridScope: HybridScope<HybridReportDto> = {
+  plans: (r) => [{ ...r, about: { judge: r.judge, criterion: r.criterion, target: r.target } }],
+  planKeys: [about('judge', 'Judge'), about('criterion', 'Criterion'), about('target', 'Target')],
+  classKeys: [about('judge', 'Judge'), about('criterion', 'Criterion')],
+  planTable: 'plan',
 };

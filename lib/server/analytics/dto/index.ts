@@ -9,4 +9,5 @@ export type * from './certify';
 export type * from './rubric';
 export * from './columns';
 export * from './agreement-tables';
+export * from './hybrid-tables';
 export * from './reports';

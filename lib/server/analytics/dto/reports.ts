@@ -5,9 +5,10 @@
  *
  * Pure data: the browser imports it through `@/lib/server/analytics/dto`.
  */
-import { pairwiseAgreementScope } from '@/lib/kinds/pairwise/report-columns';
-import { rubricAgreementScope } from '@/lib/kinds/rubric/report-columns';
+import { pairwiseAgreementScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
+import { rubricAgreementScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { hybridTables } from './hybrid-tables';
 import type { BiasReportDto, CertifyReportDto } from './certify';
 import type {
   AgreementReportDto,
@@ -28,6 +29,8 @@ import type {
 export const REPORT_SPECS = {
   agreement: agreementTables(pairwiseAgreementScope),
   'rubric-agreement': agreementTables(rubricAgreementScope),
+  hybrid: hybridTables(pairwiseHybridScope),
+  'rubric-hybrid': hybridTables(rubricHybridScope),
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
