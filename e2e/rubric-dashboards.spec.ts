@@ -29,7 +29,7 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
 
   // Agreement per dimension (i7's second review is pending, so 7 replies carry two labels).
   await page.goto(`/studies/${study}/analytics/agreement`);
-  const agreement = page.getByTestId('rubric-agreement-table');
+  const agreement = page.getByTestId('criteria-table');
   await expect(agreement.getByRole('row', { name: /Notices the mistake/ })).toContainText('71.4 %');
   await expect(agreement.getByRole('row', { name: /Notices the mistake/ })).toContainText('No < To some extent < Yes');
   const criteria = await download(page, page.getByRole('region', { name: 'Agreement per dimension' }).getByRole('link', { name: 'CSV' }));

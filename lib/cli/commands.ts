@@ -25,6 +25,7 @@ import { cliActor } from '@/lib/server/system/system';
 import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
 import { isRubricCatalogName, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
+import { required, str } from './format';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -39,13 +40,6 @@ export type Command = {
   run: (values: Values, positionals: string[]) => Promise<void | number> | void | number;
 };
 
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
 
 function readJson(file: string): unknown {
   try {

@@ -1,24 +1,12 @@
 import type { JudgeRunRecipeDto } from '@/lib/server/judges/dto';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
-import { invalid } from '@/lib/server/errors';
 import { combineJudgeRuns } from '@/lib/server/judges/combine';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
+import { out, required, str } from './format';
 
-type Values = Parameters<Command['run']>[0];
 
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
-
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
 
 /** One line saying how a combined run was made. */
 export function recipeText(r: JudgeRunRecipeDto): string {

@@ -8,15 +8,9 @@ import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
 import { invalid } from '@/lib/server/errors';
 import type { Command } from './commands';
+import { required, str } from './format';
 
 type Values = Record<string, string | boolean | undefined>;
-
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
 
 /** DESIGN's `--json` shape, in its order. */
 const statusJson = (s: JudgeRunStatusDto) => ({

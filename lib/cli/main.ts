@@ -5,7 +5,6 @@ import { checkBeforeEachCommit } from '@/lib/server/imports/import-staging';
 import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
-import { CERTIFY_COMMANDS } from './certify-commands';
 import { JUDGE_COMMANDS } from './judge-commands';
 import { DATA_COMMANDS } from './data-commands';
 import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
@@ -16,7 +15,6 @@ const COMMANDS: Command[] = [
   ...BASE_COMMANDS,
   ...TOKEN_COMMANDS,
   ...REPORT_COMMANDS,
-  ...CERTIFY_COMMANDS,
   ...JUDGE_COMMANDS,
   ...JUDGE_RUN_COMMANDS,
   ...DATA_COMMANDS,

@@ -1,33 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { agreementReport } from '@/lib/server/analytics/agreement';
-import { alignmentReport } from '@/lib/server/analytics/alignment';
-import type { AlignmentSummaryDto, IntervalDto, StatDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
-import { hybridReport } from '@/lib/server/analytics/hybrid';
-import { reportJson } from '@/lib/server/analytics/json';
-import { leaderboardReport } from '@/lib/server/analytics/leaderboard';
+import type { ReportRole } from '@/lib/server/analytics/dto';
+import { REPORTS, type ReportOptions, computeReport, reportKinds, reportOptionNames, requireReportFor } from '@/lib/server/analytics/report';
 import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
-import { parseStudyId } from '@/lib/server/studies/studies';
+import { getStudy, parseStudyId } from '@/lib/server/studies/studies';
+import { kindName } from '@/lib/kinds/names';
 import { cliActor } from '@/lib/server/system/system';
-import {
-  isRubricStudy,
-  rubricAgreementCommand,
-  rubricAlignmentCommand,
-  rubricHybridCommand,
-  rubricLeaderboardCommand,
-} from './rubric-report-commands';
 import type { Command } from './commands';
+import { type Values, out, printJson, required, str } from './format';
+import { REPORT_TEXT } from './report-text';
 
-type Values = Parameters<Command['run']>[0];
-
-const str = (v: Values, key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-
-function required(v: Values, key: string): string {
-  const value = str(v, key);
-  if (!value) throw invalid(`--${key} is required.`);
-  return value;
-}
+/*
+ * `concord report <dashboard>`: one command per dashboard, whatever the kind of study. The study's kind says which
+ * report serves it (lib/kinds/<kind>/reports.ts); the report registry computes it (lib/server/analytics/report.ts),
+ * as the web app's route does; the text is the report's (report-text.ts), the JSON the route's.
+ */
 
 function existingFile(file: string | undefined): string {
   if (!file) throw invalid('Name the file to import.');
@@ -36,162 +24,123 @@ function existingFile(file: string | undefined): string {
   return resolved;
 }
 
-const out = (text: string): void => {
-  process.stdout.write(text);
+/** The report options as the command line gives them (`--tie-policy`, the switch `--lenient`). */
+const reportOptions = (v: Values): ReportOptions => ({
+  judge: str(v, 'judge'),
+  criterion: str(v, 'criterion'),
+  target: str(v, 'target'),
+  epsilon: str(v, 'epsilon'),
+  tiePolicy: str(v, 'tie-policy'),
+  bootstrap: str(v, 'bootstrap'),
+  sample: str(v, 'sample'),
+  lenient: v.lenient === true ? 'true' : undefined,
+});
+
+const FLAG: Record<string, string> = { tiePolicy: 'tie-policy' };
+
+type ReportCommand = Omit<Command, 'run' | 'name'> & {
+  role: ReportRole;
+  /** Options the command cannot do without. */
+  required?: string[];
+  /**
+   * Refuse the options that only another kind's report reads, instead of ignoring them (certify and bias, whose
+   * kind-specific options change what is measured).
+   */
+  refuseOthers?: boolean;
 };
-const printJson = (dto: unknown) => out(`${JSON.stringify(reportJson(dto), null, 2)}\n`);
 
-/* ----- plain-text rendering ----- */
-
-const num = (s: StatDto, digits = 3) => (s.value === null ? `— (${s.reason})` : s.value.toFixed(digits));
-const ci = (i: IntervalDto) => (i.lower === null ? '' : ` [${i.lower.toFixed(3)}, ${i.upper!.toFixed(3)}]`);
-const withCi = (s: StatDto, i: IntervalDto) => `${num(s)}${s.value === null ? '' : ci(i)}`;
-const pct = (s: StatDto) => (s.value === null ? `— (${s.reason})` : `${(100 * s.value).toFixed(1)} %`);
-
-function summaryLine(label: string, s: AlignmentSummaryDto) {
-  return (
-    `${label}: n ${s.n}, alignment ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, ` +
-    `without ties ${withCi(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies)} (n ${s.nNoTies}), κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n`
+/** The options some report of the dashboard reads and this one does not, in the command's order. */
+function othersGiven(c: ReportCommand, name: keyof typeof REPORTS): { flags: string[]; kinds: string[] } {
+  const mine = new Set(reportOptionNames(name).map((o) => FLAG[o] ?? o));
+  const siblings = (Object.keys(REPORTS) as (keyof typeof REPORTS)[]).filter((r) => REPORTS[r].role === c.role && r !== name);
+  const flags = Object.keys(c.options ?? {}).filter(
+    (f) => !mine.has(f) && siblings.some((r) => reportOptionNames(r).some((o) => (FLAG[o] ?? o) === f)),
   );
+  const kinds = siblings.filter((r) => reportOptionNames(r).some((o) => flags.includes(FLAG[o] ?? o))).flatMap(reportKinds);
+  return { flags, kinds: kinds.map((k) => kindName(k).toLowerCase()) };
 }
 
-const votesLine = (label: string, v: VoteAgreementDto) =>
-  `${label}: ${withCi(v.agreement, v.intervals.agreement)} of ${v.n} votes; without ties ${withCi(v.agreementNoTies, v.intervals.agreementNoTies)} of ${v.nNoTies}\n`;
+function reportCommand(c: ReportCommand): Command {
+  return {
+    ...c,
+    name: `report ${c.role}`,
+    run(v) {
+      const studyId = parseStudyId(required(v, 'study'));
+      const name = requireReportFor(getStudy(cliActor(), studyId).kind, c.role);
+      for (const key of c.required ?? []) required(v, key);
+      if (c.refuseOthers) {
+        const { flags, kinds } = othersGiven(c, name);
+        if (flags.some((f) => v[f] !== undefined && v[f] !== false))
+          throw invalid(`${flags.map((f) => `--${f}`).join(' and ')} ${flags.length > 1 ? 'are' : 'is'} for ${kinds.join(' and ')} studies.`);
+      }
+      const report = computeReport(cliActor(), studyId, name, reportOptions(v));
+      if (v.json) return printJson(report);
+      out((REPORT_TEXT[name] as (r: typeof report) => string)(report));
+    },
+  };
+}
 
-const common = { study: { type: 'string' }, bootstrap: { type: 'string' }, json: { type: 'boolean' } } as const;
 
+const common = { study: { type: 'string' }, json: { type: 'boolean' } } as const;
+const judged = { judge: { type: 'string' }, criterion: { type: 'string' }, target: { type: 'string' } } as const;
+const rubricOnly = { lenient: { type: 'boolean' }, sample: { type: 'string' } } as const;
+
+/** One command per dashboard, in the order `concord --help` lists them. */
 export const REPORT_COMMANDS: Command[] = [
-  {
-    name: 'report agreement',
+  reportCommand({
+    role: 'agreement',
     usage: 'report agreement --study STUDY [--bootstrap 1000] [--json]',
     summary:
       'Inter-annotator agreement before adjudication per criterion and macro: percent agreement, Fleiss κ, Krippendorff α,\n' +
       '      Cohen κ per annotator pair, with 95 % intervals (item bootstrap with B replicates; 0 = none).',
-    options: common,
-    run(v) {
-      const studyId = parseStudyId(required(v, 'study'));
-      if (isRubricStudy(studyId)) return rubricAgreementCommand(v, studyId);
-      const r = agreementReport(cliActor(), studyId, { bootstrap: str(v, 'bootstrap') });
-      if (v.json) return printJson(r);
-      let text = `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n`;
-      for (const c of r.criteria) {
-        text +=
-          `\n${c.criterion} (${c.name}): ${c.items} items, ${c.ratings} labels\n` +
-          `  percent agreement ${withCi(c.percentAgreement, c.intervals.percentAgreement)}\n` +
-          `  Fleiss κ ${withCi(c.fleissKappa, c.intervals.fleissKappa)}\n` +
-          `  Krippendorff α nominal ${withCi(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal)}, ordinal ${withCi(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal)}\n`;
-        for (const p of c.pairs) {
-          text +=
-            `  ${p.annotators[0]} × ${p.annotators[1]}: ${p.items} items, agreement ${withCi(p.percentAgreement, p.intervals.percentAgreement)}, ` +
-            `κ ${withCi(p.cohenKappa, p.intervals.cohenKappa)}, linear ${num(p.cohenKappaLinear)}, quadratic ${num(p.cohenKappaQuadratic)}\n`;
-        }
-      }
-      const m = r.macro;
-      text +=
-        `\nmacro (mean over criteria): percent agreement ${withCi(m.percentAgreement, m.intervals.percentAgreement)}, Fleiss κ ${withCi(m.fleissKappa, m.intervals.fleissKappa)}, ` +
-        `α nominal ${withCi(m.krippendorffAlphaNominal, m.intervals.krippendorffAlphaNominal)}, α ordinal ${withCi(m.krippendorffAlphaOrdinal, m.intervals.krippendorffAlphaOrdinal)}\n`;
-      out(text);
-    },
-  },
-  {
-    name: 'report alignment',
+    options: { ...common, bootstrap: { type: 'string' } },
+  }),
+  reportCommand({
+    role: 'alignment',
     usage: 'report alignment --study STUDY --judge NAME [--sample 1] [--bootstrap 1000] [--json]',
     summary:
       'How well a judge run matches ground truth: alignment rate (± ties), Cohen κ, confusion matrix, per criterion, principle and model;\n' +
       '      rubric studies: accuracy, macro-F1, class-wise accuracy and recall, strict and lenient, per dimension, tutor and tutor × dimension.',
-    options: { ...common, judge: { type: 'string' }, sample: { type: 'string' } },
-    run(v) {
-      const studyId = parseStudyId(required(v, 'study'));
-      if (isRubricStudy(studyId)) return rubricAlignmentCommand(v, studyId, required(v, 'judge'));
-      const r = alignmentReport(cliActor(), studyId, {
-        judge: required(v, 'judge'),
-        bootstrap: str(v, 'bootstrap'),
-      });
-      if (v.json) return printJson(r);
-      let text =
-        `Judge "${r.judge}" against ground truth (${r.groundTruthRule}) in study ${r.studyId}: ${r.groundTruth.labels} ground-truth labels, ` +
-        `${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled, ${r.unparsedVerdicts} unreadable verdict(s)\n\n` +
-        summaryLine('overall', r.overall) +
-        `confusion (rows = ground truth, columns = judge; lose, tie, win):\n${r.overall.confusion.map((row, k) => `  ${r.labelSet[k].padEnd(4)} ${row.map((x) => String(x).padStart(6)).join('')}\n`).join('')}\n`;
-      for (const c of r.byCriterion) text += summaryLine(`criterion ${c.criterion}`, c);
-      for (const p of r.byPrinciple) text += summaryLine(`principle ${p.principle}`, p);
-      for (const m of r.byModel) text += summaryLine(`model ${m.model}`, m);
-      text += '\n';
-      for (const a of r.judgeVsAnnotators) text += votesLine(`judge vs ${a.annotator}`, a);
-      text += votesLine('judge vs all human votes', r.judgeVsHuman) + votesLine('human vs human', r.humanVsHuman);
-      const pc = r.positionConsistency;
-      text +=
-        'n' in pc
-          ? `position consistency: ${withCi(pc.rate, pc.interval)} (${pc.consistent} of ${pc.n})\n`
-          : `position consistency: — (${pc.reason})\n`;
-      out(text);
-    },
-  },
-  {
-    name: 'report leaderboard',
+    options: { ...common, bootstrap: { type: 'string' }, judge: { type: 'string' }, sample: { type: 'string' } },
+    required: ['judge'],
+  }),
+  reportCommand({
+    role: 'leaderboard',
     usage: 'report leaderboard --study STUDY [--tie-policy half|non_win|exclude] [--sample 1] [--bootstrap 1000] [--json]',
     summary:
       'KMP-Bench leaderboard per model and grader (ground truth, each judge run): win rates per criterion and their aggregates;\n' +
       '      rubric studies: share of desired labels per tutor and dimension (strict, lenient), judge-corrected shares.',
-    options: { ...common, 'tie-policy': { type: 'string', default: 'half' }, sample: { type: 'string' } },
-    run(v) {
-      const studyId = parseStudyId(required(v, 'study'));
-      if (isRubricStudy(studyId)) return rubricLeaderboardCommand(v, studyId);
-      const r = leaderboardReport(cliActor(), studyId, {
-        tiePolicy: str(v, 'tie-policy'),
-        bootstrap: str(v, 'bootstrap'),
-      });
-      if (v.json) return printJson(r);
-      let text = `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n`;
-      for (const row of r.rows) {
-        const principles = Object.entries(row.principleLevelAcc)
-          .map(([p, s]) => `${p} ${num(s)}`)
-          .join(', ');
-        text +=
-          `\n${row.model} — graded by ${row.grader} (${row.items} item(s))\n` +
-          `  Overall Judgement ${withCi(row.overallJudgement, row.intervals.overallJudgement)}, Overall Acc ${withCi(row.overallAcc, row.intervals.overallAcc)}, ` +
-          `General-Level Acc ${withCi(row.generalLevelAcc, row.intervals.generalLevelAcc)}\n` +
-          (principles ? `  Principle-Level Acc: ${principles}\n` : '') +
-          (row.alignmentRate.value === null
-            ? ''
-            : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
-      }
-      out(text);
-    },
-  },
-  {
-    name: 'report hybrid',
+    options: { ...common, bootstrap: { type: 'string' }, 'tie-policy': { type: 'string', default: 'half' }, sample: { type: 'string' } },
+  }),
+  reportCommand({
+    role: 'hybrid',
     usage: 'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--lenient] [--sample 1] [--json]',
     summary: "Padó's hybrid review plan for a judge run: which predicted classes to accept, which to review, accuracy and effort saved.",
-    options: {
-      study: { type: 'string' },
-      judge: { type: 'string' },
-      criterion: { type: 'string' },
-      target: { type: 'string' },
-      lenient: { type: 'boolean' },
-      sample: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    run(v) {
-      const studyId = parseStudyId(required(v, 'study'));
-      if (isRubricStudy(studyId)) return rubricHybridCommand(v, studyId, required(v, 'judge'));
-      const r = hybridReport(cliActor(), studyId, {
-        judge: required(v, 'judge'),
-        criterion: str(v, 'criterion'),
-        target: str(v, 'target'),
-      });
-      if (v.json) return printJson(r);
-      let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}, calibration sample of ${r.n} items (target ${pct({ value: r.target })})\n`;
-      for (const c of r.classes)
-        text += `  ${c.label}: predicted ${c.predicted}, correct ${c.correct}, class-wise accuracy ${pct(c.classwiseAccuracy)} → ${c.decision}\n`;
-      text +=
-        `judge alone ${pct(r.accJudge)}; review ${r.reviewed} item(s) → hybrid ${pct(r.accHybrid)}, effort saved ${pct(r.effortSaved)}\n` +
-        (r.extraReviewsExpected
-          ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
-          : 'the target is reached without further reviews\n');
-      out(text);
-    },
-  },
+    options: { ...common, ...judged, ...rubricOnly },
+    required: ['judge'],
+  }),
+  reportCommand({
+    role: 'certify',
+    usage:
+      'report certify --study STUDY --judge NAME [--criterion overall] [--target 0.9] [--epsilon 0.2] [--lenient] [--sample 1] [--json]',
+    summary:
+      'Certifies a judge run while people label: anytime-valid 95 % bounds on its alignment with ground truth (items in the\n' +
+      '      order their ground truth was settled), certified / refuted / keep labelling; and the alternative annotator test.\n' +
+      '      Rubric studies: --criterion names a dimension (the first by default), --lenient folds labels, --sample picks one.',
+    options: { ...common, ...judged, epsilon: { type: 'string' }, ...rubricOnly },
+    required: ['judge'],
+    refuseOthers: true,
+  }),
+  reportCommand({
+    role: 'bias',
+    usage: 'report bias --study STUDY [--lenient] [--sample 1] [--json]',
+    summary:
+      'Position bias of each judge run (verdicts in both orders) and of the reviewers (stored display order), and length\n' +
+      '      bias of the ground truth and of each judge run (win share by length-difference quintile, logistic slope).\n' +
+      "      Rubric studies: each judge run's leniency against the ground truth, and the length bias of the desired label.",
+    options: { ...common, ...rubricOnly },
+    refuseOthers: true,
+  }),
   {
     name: 'import judge',
     usage: 'import judge --study STUDY [--judge NAME] [--format concord|pandalm|aitutor-evalkit] FILE',

@@ -1,4 +1,4 @@
-import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto } from '@/lib/server/analytics/dto';
+import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto, ReportTable } from '@/lib/server/analytics/dto';
 import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 
 /*
@@ -82,8 +82,6 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
   };
 }
 
-export const CERTIFY_TABLES = ['decision', 'path', 'alt-test'] as const;
-export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as const;
 
 /**
  * The certification's tables; `extra` adds columns after `judge` on every row (a rubric study's sample and
@@ -92,7 +90,7 @@ export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as con
 export function certifyTables(
   dto: CertifyReportDto,
   extra: { columns: string[]; cells: unknown[] } = { columns: [], cells: [] },
-): Record<(typeof CERTIFY_TABLES)[number], () => string[]> {
+): Record<ReportTable<'certify'>, () => string[]> {
   const withExtra = (columns: string[], rows: unknown[][]) =>
     table(
       [columns[0], ...extra.columns, ...columns.slice(1)],
@@ -186,7 +184,7 @@ export function certifyTables(
 const firstCols = ['first_preferred', 'decisive', ...statCols('first_preferred_rate'), ...valueCols('binomial_p_value')];
 const firstCells = (f: FirstPreferenceDto) => [f.count, f.decisive, ...statCells(f.rate, f.interval), ...valueCells(f.pValue)];
 
-export function biasTables(dto: BiasReportDto): Record<(typeof BIAS_TABLES)[number], () => string[]> {
+export function biasTables(dto: BiasReportDto): Record<ReportTable<'bias'>, () => string[]> {
   return {
     'judge-position': () =>
       table(

@@ -9,7 +9,8 @@ import type {
   LeaderboardRowDto,
   StatDto,
 } from '@/lib/server/analytics/dto';
-import { REPORT_TABLES, isReportTable, reportCsv } from './report-csv';
+import { REPORT_TABLES, isReportTable } from '@/lib/server/analytics/dto';
+import { reportCsv } from './report-csv';
 
 const v = (value: number): StatDto => ({ value });
 const none = (reason: 'no_variation' | 'unequal_ratings' | 'no_items' | 'not_applicable' | 'empty_class'): StatDto => ({

@@ -1,31 +1,26 @@
 import type {
-  AgreementReportDto,
   AlignmentReportDto,
   AlignmentSummaryDto,
-  BiasReportDto,
-  CertifyReportDto,
-  HybridReportDto,
   IntervalDto,
   LeaderboardReportDto,
-  RubricAgreementReportDto,
-  RubricBiasReportDto,
-  RubricCertifyReportDto,
-  RubricAlignmentReportDto,
-  RubricHybridReportDto,
-  RubricLeaderboardReportDto,
   StatDto,
   VoteAgreementDto,
 } from '@/lib/server/analytics/dto';
-import { BIAS_TABLES, CERTIFY_TABLES, biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
-import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 import {
-  RUBRIC_REPORT_TABLES,
-  rubricAgreementTables,
-  rubricAlignmentTables,
-  rubricHybridTables,
-  rubricLeaderboardTables,
-} from './rubric-report-csv';
-import { RUBRIC_CERTIFY_TABLES, rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
+  type ReportDtos,
+  type ReportName,
+  type ReportTable,
+  REPORT_SPECS,
+  type TableSpec,
+  csvCells,
+  csvNames,
+  isStatColumn,
+} from '@/lib/server/analytics/dto';
+import { biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
+import { csvTable as table, statCells, statCols } from './report-cells';
+import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
+import { rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
+
 
 /*
  * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every
@@ -39,114 +34,20 @@ import { RUBRIC_CERTIFY_TABLES, rubricBiasTables, rubricCertifyTables } from './
  * `<name>` and `<name>_reason`.
  */
 
-export const REPORT_TABLES = {
-  agreement: ['criteria', 'pairs', 'macro'],
-  alignment: ['overall', 'confusion', 'criteria', 'principles', 'models', 'annotators'],
-  leaderboard: ['leaderboard', 'criteria', 'corrected', 'ranks'],
-  hybrid: ['classes', 'plan'],
-  certify: CERTIFY_TABLES,
-  bias: BIAS_TABLES,
-  ...RUBRIC_REPORT_TABLES,
-  ...RUBRIC_CERTIFY_TABLES,
-} as const;
-
-export type ReportName = keyof typeof REPORT_TABLES;
-export type ReportTable<R extends ReportName = ReportName> = (typeof REPORT_TABLES)[R][number];
-
-export type ReportDtos = {
-  agreement: AgreementReportDto;
-  alignment: AlignmentReportDto;
-  leaderboard: LeaderboardReportDto;
-  hybrid: HybridReportDto;
-  certify: CertifyReportDto;
-  bias: BiasReportDto;
-  'rubric-agreement': RubricAgreementReportDto;
-  'rubric-alignment': RubricAlignmentReportDto;
-  'rubric-leaderboard': RubricLeaderboardReportDto;
-  'rubric-hybrid': RubricHybridReportDto;
-  'rubric-certify': RubricCertifyReportDto;
-  'rubric-bias': RubricBiasReportDto;
-};
-
-export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
-
-export function isReportTable<R extends ReportName>(report: R, table: string): table is ReportTable<R> {
-  return (REPORT_TABLES[report] as readonly string[]).includes(table);
+/** One table written from its column specs: the CSV names and cells of every column the CSV shows. */
+export function specCsv<D, R>(spec: TableSpec<D, R>, dto: D): string[] {
+  const columns = spec.columns.filter((c) => isStatColumn(c) || !c.screenOnly);
+  return table(
+    columns.flatMap((c) => csvNames(c)),
+    spec.rows(dto).map((row) => columns.flatMap((c) => csvCells(c, row))),
+  );
 }
 
-/* ----- cells ----- */
-
-/* ----- agreement ----- */
-
-function agreementTables(dto: AgreementReportDto): Record<ReportTable<'agreement'>, () => string[]> {
-  return {
-    criteria: () =>
-      table(
-        [
-          'criterion',
-          'name',
-          'level',
-          'principle',
-          'items',
-          'ratings',
-          ...statCols('percent_agreement'),
-          ...statCols('fleiss_kappa'),
-          ...statCols('krippendorff_alpha_nominal'),
-          ...statCols('krippendorff_alpha_ordinal'),
-        ],
-        dto.criteria.map((c) => [
-          c.criterion,
-          c.name,
-          c.level,
-          c.principle ?? null,
-          c.items,
-          c.ratings,
-          ...statCells(c.percentAgreement, c.intervals.percentAgreement),
-          ...statCells(c.fleissKappa, c.intervals.fleissKappa),
-          ...statCells(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal),
-          ...statCells(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal),
-        ]),
-      ),
-    pairs: () =>
-      table(
-        [
-          'criterion',
-          'annotator_1',
-          'annotator_2',
-          'items',
-          ...statCols('percent_agreement'),
-          ...statCols('cohen_kappa'),
-          ...statCols('cohen_kappa_linear'),
-          ...statCols('cohen_kappa_quadratic'),
-        ],
-        dto.criteria.flatMap((c) =>
-          c.pairs.map((p) => [
-            c.criterion,
-            p.annotators[0],
-            p.annotators[1],
-            p.items,
-            ...statCells(p.percentAgreement, p.intervals.percentAgreement),
-            ...statCells(p.cohenKappa, p.intervals.cohenKappa),
-            ...statCells(p.cohenKappaLinear, p.intervals.cohenKappaLinear),
-            ...statCells(p.cohenKappaQuadratic, p.intervals.cohenKappaQuadratic),
-          ]),
-        ),
-      ),
-    macro: () => {
-      const keys = [
-        ['percent_agreement', 'percentAgreement'],
-        ['fleiss_kappa', 'fleissKappa'],
-        ['krippendorff_alpha_nominal', 'krippendorffAlphaNominal'],
-        ['krippendorff_alpha_ordinal', 'krippendorffAlphaOrdinal'],
-      ] as const;
-      const m = dto.macro;
-      return table(
-        ['statistic', 'value', 'lower', 'upper', 'reason', 'criteria_included'],
-        keys.map(([name, key]) => [name, ...statCells(m[key], m.intervals[key]), m.criteriaIncluded[key]]),
-      );
-    },
-  };
-}
+/** The tables of a report written as column specs, each as a thunk like the tables written by hand. */
+const fromSpecs = <T extends object>(tables: T, dto: unknown) =>
+  Object.fromEntries(
+    Object.entries(tables).map(([id, spec]) => [id, () => specCsv(spec as TableSpec<unknown, unknown>, dto)]),
+  ) as Record<keyof T, () => string[]>;
 
 /* ----- alignment ----- */
 
@@ -301,84 +202,19 @@ function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leade
   };
 }
 
-/* ----- hybrid ----- */
-
-function hybridTables(dto: HybridReportDto): Record<ReportTable<'hybrid'>, () => string[]> {
-  return {
-    classes: () =>
-      table(
-        ['judge', 'criterion', 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
-        dto.classes.map((k) => [
-          dto.judge,
-          dto.criterion,
-          k.label,
-          k.predicted,
-          k.correct,
-          ...statCells(k.classwiseAccuracy, k.interval),
-          k.decision,
-        ]),
-      ),
-    plan: () =>
-      table(
-        [
-          'judge',
-          'criterion',
-          'target',
-          'n',
-          'unjudged',
-          ...statCols('acc_judge'),
-          'accepted_class',
-          'reviewed_classes',
-          'unpredicted_labels',
-          'reviewed',
-          ...statCols('acc_hybrid'),
-          ...statCols('effort_saved'),
-          'errors_to_fix',
-          'extra_reviews_expected',
-          ...valueCols('acc_expected_after'),
-          ...valueCols('effort_saved_expected_after'),
-          'extra_reviews_worst_case',
-          ...valueCols('effort_saved_worst_case'),
-        ],
-        [
-          [
-            dto.judge,
-            dto.criterion,
-            dto.target,
-            dto.n,
-            dto.unjudged,
-            ...statCells(dto.accJudge, dto.intervals.accJudge),
-            dto.acceptedClass,
-            dto.reviewedClasses.join(';'),
-            dto.unpredictedLabels.join(';'),
-            dto.reviewed,
-            ...statCells(dto.accHybrid, dto.intervals.accHybrid),
-            ...statCells(dto.effortSaved, dto.intervals.effortSaved),
-            dto.errorsToFix,
-            dto.extraReviewsExpected,
-            ...valueCells(dto.accExpectedAfter),
-            ...valueCells(dto.effortSavedExpectedAfter),
-            dto.extraReviewsWorstCase,
-            ...valueCells(dto.effortSavedWorstCase),
-          ],
-        ],
-      ),
-  };
-}
-
 /* ----- entry point ----- */
 
 const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
-  agreement: agreementTables,
+  agreement: (dto) => fromSpecs(REPORT_SPECS.agreement, dto),
   alignment: alignmentTables,
   leaderboard: leaderboardTables,
-  hybrid: hybridTables,
+  hybrid: (dto) => fromSpecs(REPORT_SPECS.hybrid, dto) as Record<ReportTable<'hybrid'>, () => string[]>,
   certify: certifyTables,
   bias: biasTables,
-  'rubric-agreement': rubricAgreementTables,
+  'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
-  'rubric-hybrid': rubricHybridTables,
+  'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
   'rubric-certify': rubricCertifyTables,
   'rubric-bias': rubricBiasTables,
 };

@@ -1,5 +1,5 @@
-import type { DiscordanceDto, RubricBiasReportDto, RubricCertifyReportDto } from '@/lib/server/analytics/dto';
-import { CERTIFY_TABLES, certifyTables } from './certify-csv';
+import type { DiscordanceDto, ReportTable, RubricBiasReportDto, RubricCertifyReportDto } from '@/lib/server/analytics/dto';
+import { certifyTables } from './certify-csv';
 import { csvTable as table, statCols, valueCells, valueCols } from './report-cells';
 
 /*
@@ -7,11 +7,6 @@ import { csvTable as table, statCols, valueCells, valueCols } from './report-cel
  * a statistic takes `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; a value without an interval
  * `<name>`, `<name>_reason`.
  */
-
-export const RUBRIC_CERTIFY_TABLES = {
-  'rubric-certify': CERTIFY_TABLES,
-  'rubric-bias': ['leniency', 'length'],
-} as const;
 
 /** The pairwise certification's tables with the sample and whether labels were folded after the judge's name. */
 export const rubricCertifyTables = (dto: RubricCertifyReportDto) =>
@@ -22,7 +17,7 @@ const discordanceCells = (d: DiscordanceDto) => {
   return [d.count, d.discordant, d.rate.value, d.interval.lower, d.interval.upper, reason, ...valueCells(d.pValue)];
 };
 
-export function rubricBiasTables(dto: RubricBiasReportDto): Record<(typeof RUBRIC_CERTIFY_TABLES)['rubric-bias'][number], () => string[]> {
+export function rubricBiasTables(dto: RubricBiasReportDto): Record<ReportTable<'rubric-bias'>, () => string[]> {
   return {
     leniency: () =>
       table(

@@ -1,9 +1,6 @@
 import type {
-  HybridPlanDto,
-  RubricAgreementReportDto,
   RubricAlignmentReportDto,
   RubricAlignmentSummaryDto,
-  RubricHybridReportDto,
   RubricLeaderboardReportDto,
   RubricSummaryDto,
 } from '@/lib/server/analytics/dto';
@@ -13,68 +10,6 @@ import { csvTable as table, statCells, statCols, valueCells, valueCols } from '.
  * The tables of the rubric reports as CSV, in the conventions of lib/io/report-csv.ts: a statistic takes
  * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; numbers at full precision; string cells neutralised.
  */
-
-export const RUBRIC_REPORT_TABLES = {
-  'rubric-agreement': ['criteria', 'pairs'],
-  'rubric-alignment': ['summaries', 'classwise', 'confusion'],
-  'rubric-leaderboard': ['leaderboard', 'corrected'],
-  'rubric-hybrid': ['plans', 'classes'],
-} as const;
-
-export function rubricAgreementTables(dto: RubricAgreementReportDto) {
-  return {
-    criteria: () =>
-      table(
-        [
-          'dimension',
-          'name',
-          'labels',
-          'items',
-          'ratings',
-          ...statCols('percent_agreement'),
-          ...statCols('fleiss_kappa'),
-          ...statCols('krippendorff_alpha_nominal'),
-          ...statCols('krippendorff_alpha_ordinal'),
-        ],
-        dto.criteria.map((c) => [
-          c.criterion,
-          c.name,
-          c.labels.join(';'),
-          c.items,
-          c.ratings,
-          ...statCells(c.percentAgreement, c.intervals.percentAgreement),
-          ...statCells(c.fleissKappa, c.intervals.fleissKappa),
-          ...statCells(c.krippendorffAlphaNominal, c.intervals.krippendorffAlphaNominal),
-          ...statCells(c.krippendorffAlphaOrdinal, c.intervals.krippendorffAlphaOrdinal),
-        ]),
-      ),
-    pairs: () =>
-      table(
-        [
-          'dimension',
-          'annotator_1',
-          'annotator_2',
-          'items',
-          ...statCols('percent_agreement'),
-          ...statCols('cohen_kappa'),
-          ...statCols('cohen_kappa_linear'),
-          ...statCols('cohen_kappa_quadratic'),
-        ],
-        dto.criteria.flatMap((c) =>
-          c.pairs.map((p) => [
-            c.criterion,
-            p.annotators[0],
-            p.annotators[1],
-            p.items,
-            ...statCells(p.percentAgreement, p.intervals.percentAgreement),
-            ...statCells(p.cohenKappa, p.intervals.cohenKappa),
-            ...statCells(p.cohenKappaLinear, p.intervals.cohenKappaLinear),
-            ...statCells(p.cohenKappaQuadratic, p.intervals.cohenKappaQuadratic),
-          ]),
-        ),
-      ),
-  };
-}
 
 /** Every summary of an alignment report: scope (overall, dimension, tutor, tutor × dimension), scoring, the summary. */
 export function alignmentSummaries(
@@ -200,62 +135,6 @@ export function rubricLeaderboardTables(dto: RubricLeaderboardReportDto) {
             ...valueCells(c.effectiveLabels),
             c.caution ?? '',
           ]),
-        ),
-      ),
-  };
-}
-
-export function rubricHybridTables(dto: RubricHybridReportDto) {
-  const plans: { tutor: string; criterion: string; lenient: boolean; p: HybridPlanDto }[] = [
-    { tutor: 'all', criterion: dto.criterion, lenient: dto.lenient, p: dto },
-    ...dto.byModel.map((m) => ({ tutor: m.model, criterion: dto.criterion, lenient: dto.lenient, p: m })),
-    ...dto.byCriterion
-      .filter((c) => c.criterion !== dto.criterion)
-      .map((c) => ({ tutor: 'all', criterion: c.criterion, lenient: c.lenient, p: c })),
-  ];
-  const head = ['judge', 'sample', 'target', 'tutor', 'dimension', 'scoring'];
-  const key = (x: (typeof plans)[number]) => [dto.judge, dto.sample, dto.target, x.tutor, x.criterion, x.lenient ? 'lenient' : 'strict'];
-  return {
-    plans: () =>
-      table(
-        [
-          ...head,
-          'n',
-          'unjudged',
-          ...statCols('acc_judge'),
-          'accepted_class',
-          'reviewed_classes',
-          'reviewed',
-          ...statCols('acc_hybrid'),
-          ...statCols('effort_saved'),
-          'errors_to_fix',
-          'extra_reviews_expected',
-          ...valueCols('acc_expected_after'),
-          ...valueCols('effort_saved_expected_after'),
-          'extra_reviews_worst_case',
-        ],
-        plans.map((x) => [
-          ...key(x),
-          x.p.n,
-          x.p.unjudged,
-          ...statCells(x.p.accJudge, x.p.intervals.accJudge),
-          x.p.acceptedClass,
-          x.p.reviewedClasses.join(';'),
-          x.p.reviewed,
-          ...statCells(x.p.accHybrid, x.p.intervals.accHybrid),
-          ...statCells(x.p.effortSaved, x.p.intervals.effortSaved),
-          x.p.errorsToFix,
-          x.p.extraReviewsExpected,
-          ...valueCells(x.p.accExpectedAfter),
-          ...valueCells(x.p.effortSavedExpectedAfter),
-          x.p.extraReviewsWorstCase,
-        ]),
-      ),
-    classes: () =>
-      table(
-        [...head, 'label', 'predicted', 'correct', ...statCols('classwise_accuracy'), 'decision'],
-        plans.flatMap((x) =>
-          x.p.classes.map((c) => [...key(x), c.label, c.predicted, c.correct, ...statCells(c.classwiseAccuracy, c.interval), c.decision]),
         ),
       ),
   };

@@ -9,6 +9,7 @@
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { ImportsFacet } from './facets/imports';
 import type { JudgesFacet } from './facets/judges';
+import type { ReportsFacet } from './facets/reports';
 
 export type { StudyKindId };
 
@@ -19,4 +20,5 @@ export interface StudyKindContract {
   imports: ImportsFacet;
   /** Null: the kind has no LLM judges (flow review). */
   judges: JudgesFacet | null;
+  reports: ReportsFacet;
 }

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ReportDtos, ReportName, ReportTable } from '@/lib/io/report-csv';
+import type { ReportDtos, ReportName, ReportTable } from '@/lib/server/analytics/dto';
 import type { IntervalDto, PositionConsistencyDto, Reason, StatDto } from '@/lib/server/analytics/dto';
 import { getJson } from './review';
 

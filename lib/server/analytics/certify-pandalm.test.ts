@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
-import { CERTIFY_COMMANDS } from '@/lib/cli/certify-commands';
+import { REPORT_COMMANDS } from '@/lib/cli/report-commands';
 import { publicDataDir } from '@/lib/io/public-data';
 import { createRng, rankCorrelation } from '@/lib/stats';
 import { makeUser, useTestDatabase } from '@/test/db';
@@ -217,7 +217,7 @@ describe('report certify and report bias (--json)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   async function runJson(name: string, values: Record<string, string | boolean>) {
-    const command = CERTIFY_COMMANDS.find((c) => c.name === name)!;
+    const command = REPORT_COMMANDS.find((c) => c.name === name)!;
     let output = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       output += String(chunk);

@@ -66,6 +66,8 @@ export type CriterionInfo = { id: string; name: string; level: 'general' | 'prin
 /** A pairwise study the actor may analyse (leads and admins only). */
 export function analysableStudy(db: Db, actor: Actor, studyId: number): StudyRow {
   const study = studyForStaff(db, actor, studyId);
+  // The pairwise reports' loaders read pairwise packs; the CLI and the pages ask the kind which report to run, and
+  // this refuses a direct call on another kind.
   if (study.kind !== 'pairwise') throw invalid('Agreement, alignment, leaderboard and hybrid reports are for pairwise studies.');
   return study;
 }
@@ -169,8 +171,20 @@ export type HumanLabels = {
 };
 
 export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
-  const { n } = frame;
-  const read = reviewersOf(db, frame);
+  return humanLabelsFrom(db, reviewersOf(db, frame), frame.n, frame.criteria.length);
+}
+
+/**
+ * The reviewers' labels of any kind in the shape the agreement code reads: who holds each slot, and one compact
+ * block per criterion (a rubric's dimension) with only its labelled items, from the dense read of the kind's codes
+ * (`given[(c * n + i) * slots + s]`, −1 where none; `holder[i * slots + s]`, 0 where nobody).
+ */
+export function humanLabelsFrom(
+  db: Db,
+  read: { slots: number; holder: ArrayLike<number>; given: ArrayLike<number> },
+  n: number,
+  C: number,
+): HumanLabels {
   const S = read.slots;
   // Who holds each submitted slot (from the same read as the labels), and the highest slot held.
   let slots = 1;
@@ -192,7 +206,6 @@ export function loadHumanLabels(db: Db, frame: Frame): HumanLabels {
 
   // One compact block per criterion with only its labelled items, from the dense read (criterion × item × slot;
   // it holds a slot for every planned reviewer, of which only the first `slots` are held).
-  const C = frame.criteria.length;
   const dense = read.given;
   const byCriterion = Array.from({ length: C }, (_, c) => {
     let count = 0;

@@ -1,18 +1,16 @@
 import 'server-only';
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
-import * as studiesQ from '@/db/queries/studies';
-import * as usersQ from '@/db/queries/users';
-import { planBalanced } from '@/lib/assign/plan';
 import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
 import { z } from 'zod';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
-import { conflict, invalid } from '../errors';
+import { conflict } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
 import { hybridReport } from './hybrid';
 import type { HybridQueueDto } from './dto';
+import { activeReviewers, appendToQueues } from './review-queue';
 
 const optionsSchema = z.object({
   judge: z.string().trim().min(1, { error: 'Name the judge run.' }),
@@ -37,11 +35,7 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
     report.classes.map((c) => ({ label: c.label, predicted: c.predicted, correct: c.correct })),
     { target: opts.target },
   );
-  const reviewers = opts.usernames.map((u) => {
-    const user = usersQ.findUserByUsername(db, u);
-    if (!user || !user.active || !user.passwordHash) throw invalid(`No active account named "${u}".`, { usernames: 'Unknown account' });
-    return user.id;
-  });
+  const reviewers = activeReviewers(db, opts.usernames);
 
   return inTransaction(db, () => {
     const frame = loadFrame(db, study);
@@ -58,12 +52,7 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
     const itemIds = [...queue.review, ...queue.extra].map((i) => itemAt[i]).sort((a, b) => a - b);
     if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
 
-    const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
-    const offset = new Map(reviewers.map((u) => [u, assignmentsQ.lastQueuePosition(db, studyId, u)]));
-    for (const p of plannedRows)
-      assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
-    studiesQ.addMembers(db, studyId, reviewers);
-    const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
+    const perUser = appendToQueues(db, studyId, study.seed ^ run.id, itemIds, reviewers, opts.usernames);
     audit(db, {
       userId: actor.id,
       action: 'hybrid_queue_opened',

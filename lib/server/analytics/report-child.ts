@@ -5,7 +5,7 @@
  */
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
-import type { ReportName } from '@/lib/io/report-csv';
+import type { ReportName } from './dto';
 import { DomainError } from '../errors';
 import { printAnswer } from '../imports/tsx-child';
 import { computeReport, type ReportOptions } from './report';

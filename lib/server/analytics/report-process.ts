@@ -1,7 +1,7 @@
 import 'server-only';
 import * as z from 'zod';
 import { getDb } from '@/db/client';
-import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
+import type { ReportDtos, ReportName } from './dto';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../imports/tsx-child';

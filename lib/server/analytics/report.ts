@@ -1,10 +1,14 @@
 import 'server-only';
-import type { ReportDtos, ReportName } from '@/lib/io/report-csv';
+import * as z from 'zod';
+import { ALL_KINDS, studyKind } from '@/lib/kinds/registry';
+import type { StudyKind } from '@/lib/validation/labels';
 import type { Actor } from '../actor';
+import { invalid } from '../errors';
 import { agreementReport } from './agreement';
 import { alignmentReport } from './alignment';
 import { biasReport } from './bias';
 import { certifyReport } from './certify';
+import { type ReportDtos, type ReportName, type ReportRole, REPORT_TABLES } from './dto';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
 import { rubricBiasReport } from './rubric-bias';
@@ -14,7 +18,13 @@ import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricHybridReport } from './rubric-hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
-/** A report's options as they come from a query string or the command line; each use-case parses its own. */
+/*
+ * The report registry: every report by name, the dashboard it serves, the options it reads, its compute function and
+ * its tables (the names in dto/reports.ts, the column specs where written as data). The route, the report process,
+ * the pages and the CLI all go through here; which report a study gets is its kind's (`studyKind(kind).reports`).
+ */
+
+/** A report's options as they come from a query string or the command line; each use-case parses its own values. */
 export type ReportOptions = {
   judge?: string;
   criterion?: string;
@@ -27,44 +37,145 @@ export type ReportOptions = {
   lenient?: string;
 };
 
-type Compute = { [R in ReportName]: (actor: Actor, studyId: number, o: ReportOptions) => ReportDtos[R] };
+/** Any one option as given: the use-case parses and checks its value (numbers, ranges, known names). */
+const given = z.string().optional();
+const OPTIONS = z.object({
+  judge: given,
+  criterion: given,
+  target: given,
+  epsilon: given,
+  tiePolicy: given,
+  bootstrap: given,
+  sample: given,
+  lenient: given,
+});
+type OptionName = keyof ReportOptions;
+const takes = (...names: OptionName[]) => OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
 
-/** Every report by name: a report added to ReportName without a line here does not compile. */
-const COMPUTE: Compute = {
-  agreement: (actor, studyId, o) => agreementReport(actor, studyId, { bootstrap: o.bootstrap }),
-  alignment: (actor, studyId, o) => alignmentReport(actor, studyId, { judge: o.judge ?? '', bootstrap: o.bootstrap }),
-  leaderboard: (actor, studyId, o) => leaderboardReport(actor, studyId, { tiePolicy: o.tiePolicy, bootstrap: o.bootstrap }),
-  hybrid: (actor, studyId, o) => hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target }),
-  certify: (actor, studyId, o) =>
-    certifyReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon }),
-  bias: (actor, studyId) => biasReport(actor, studyId),
-  'rubric-agreement': (actor, studyId, o) => rubricAgreementReport(actor, studyId, { bootstrap: o.bootstrap }),
-  'rubric-alignment': (actor, studyId, o) =>
-    rubricAlignmentReport(actor, studyId, { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
-  'rubric-leaderboard': (actor, studyId, o) => rubricLeaderboardReport(actor, studyId, { sample: o.sample }),
-  'rubric-hybrid': (actor, studyId, o) =>
-    rubricHybridReport(actor, studyId, {
-      judge: o.judge ?? '',
-      criterion: o.criterion,
-      target: o.target,
-      lenient: o.lenient,
-      sample: o.sample,
-    }),
-  'rubric-certify': (actor, studyId, o) =>
-    rubricCertifyReport(actor, studyId, {
-      judge: o.judge ?? '',
-      criterion: o.criterion,
-      target: o.target,
-      epsilon: o.epsilon,
-      lenient: o.lenient,
-      sample: o.sample,
-    }),
-  'rubric-bias': (actor, studyId, o) => rubricBiasReport(actor, studyId, { sample: o.sample, lenient: o.lenient }),
+type Entry<R extends ReportName> = {
+  role: ReportRole;
+  /** The options the report reads; others are dropped before it runs (and refused by the CLI). */
+  options: z.ZodObject;
+  compute: (actor: Actor, studyId: number, o: ReportOptions) => ReportDtos[R];
+  tables: (typeof REPORT_TABLES)[R];
 };
+
+/** Every report by name: a report added to ReportName without an entry here does not compile. */
+export const REPORTS: { [R in ReportName]: Entry<R> } = {
+  agreement: {
+    role: 'agreement',
+    options: takes('bootstrap'),
+    compute: (actor, studyId, o) => agreementReport(actor, studyId, { bootstrap: o.bootstrap }),
+    tables: REPORT_TABLES.agreement,
+  },
+  alignment: {
+    role: 'alignment',
+    options: takes('judge', 'bootstrap'),
+    compute: (actor, studyId, o) => alignmentReport(actor, studyId, { judge: o.judge ?? '', bootstrap: o.bootstrap }),
+    tables: REPORT_TABLES.alignment,
+  },
+  leaderboard: {
+    role: 'leaderboard',
+    options: takes('tiePolicy', 'bootstrap'),
+    compute: (actor, studyId, o) => leaderboardReport(actor, studyId, { tiePolicy: o.tiePolicy, bootstrap: o.bootstrap }),
+    tables: REPORT_TABLES.leaderboard,
+  },
+  hybrid: {
+    role: 'hybrid',
+    options: takes('judge', 'criterion', 'target'),
+    compute: (actor, studyId, o) => hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target }),
+    tables: REPORT_TABLES.hybrid,
+  },
+  certify: {
+    role: 'certify',
+    options: takes('judge', 'criterion', 'target', 'epsilon'),
+    compute: (actor, studyId, o) =>
+      certifyReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon }),
+    tables: REPORT_TABLES.certify,
+  },
+  bias: {
+    role: 'bias',
+    options: takes(),
+    compute: (actor, studyId) => biasReport(actor, studyId),
+    tables: REPORT_TABLES.bias,
+  },
+  'rubric-agreement': {
+    role: 'agreement',
+    options: takes('bootstrap'),
+    compute: (actor, studyId, o) => rubricAgreementReport(actor, studyId, { bootstrap: o.bootstrap }),
+    tables: REPORT_TABLES['rubric-agreement'],
+  },
+  'rubric-alignment': {
+    role: 'alignment',
+    options: takes('judge', 'sample', 'bootstrap'),
+    compute: (actor, studyId, o) =>
+      rubricAlignmentReport(actor, studyId, { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
+    tables: REPORT_TABLES['rubric-alignment'],
+  },
+  'rubric-leaderboard': {
+    role: 'leaderboard',
+    options: takes('sample'),
+    compute: (actor, studyId, o) => rubricLeaderboardReport(actor, studyId, { sample: o.sample }),
+    tables: REPORT_TABLES['rubric-leaderboard'],
+  },
+  'rubric-hybrid': {
+    role: 'hybrid',
+    options: takes('judge', 'criterion', 'target', 'lenient', 'sample'),
+    compute: (actor, studyId, o) =>
+      rubricHybridReport(actor, studyId, {
+        judge: o.judge ?? '',
+        criterion: o.criterion,
+        target: o.target,
+        lenient: o.lenient,
+        sample: o.sample,
+      }),
+    tables: REPORT_TABLES['rubric-hybrid'],
+  },
+  'rubric-certify': {
+    role: 'certify',
+    options: takes('judge', 'criterion', 'target', 'epsilon', 'lenient', 'sample'),
+    compute: (actor, studyId, o) =>
+      rubricCertifyReport(actor, studyId, {
+        judge: o.judge ?? '',
+        criterion: o.criterion,
+        target: o.target,
+        epsilon: o.epsilon,
+        lenient: o.lenient,
+        sample: o.sample,
+      }),
+    tables: REPORT_TABLES['rubric-certify'],
+  },
+  'rubric-bias': {
+    role: 'bias',
+    options: takes('sample', 'lenient'),
+    compute: (actor, studyId, o) => rubricBiasReport(actor, studyId, { sample: o.sample, lenient: o.lenient }),
+    tables: REPORT_TABLES['rubric-bias'],
+  },
+};
+
+/** The kinds of study a report serves, as their reports facets say. */
+export const reportKinds = (name: ReportName): StudyKind[] =>
+  ALL_KINDS.filter((k) => Object.values(k.reports.byRole).includes(name)).map((k) => k.id);
+
+/** The names of the options a report reads. */
+export const reportOptionNames = (name: ReportName): OptionName[] => Object.keys(REPORTS[name].options.shape) as OptionName[];
+
+/** The report that serves a dashboard for a kind of study, or null when the kind has none. */
+export const reportFor = (kind: StudyKind, role: ReportRole): ReportName | null => studyKind(kind).reports.byRole[role] ?? null;
+
+/** As `reportFor`, refusing a kind without the report. */
+export function requireReportFor(kind: StudyKind, role: ReportRole): ReportName {
+  const name = reportFor(kind, role);
+  if (!name) {
+    const kinds = ALL_KINDS.filter((k) => k.reports.byRole[role]).map((k) => k.name.toLowerCase());
+    throw invalid(`The ${role} report is for ${kinds.join(' and ')} studies.`);
+  }
+  return name;
+}
 
 /** Computes one report, synchronously, in this process (the CLI, the report process, point estimates). */
 export function computeReport<R extends ReportName>(actor: Actor, studyId: number, name: R, o: ReportOptions): ReportDtos[R] {
-  const compute = COMPUTE[name] as ((actor: Actor, studyId: number, o: ReportOptions) => ReportDtos[R]) | undefined;
-  if (!compute) throw new Error(`unknown report ${String(name)}`);
-  return compute(actor, studyId, o);
+  const entry = REPORTS[name] as Entry<R> | undefined;
+  if (!entry) throw new Error(`unknown report ${String(name)}`);
+  return entry.compute(actor, studyId, o);
 }

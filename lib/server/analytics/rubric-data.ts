@@ -1,7 +1,6 @@
 import 'server-only';
 import * as z from 'zod';
 import type { Db } from '@/db/client';
-import * as packs from '@/db/queries/packs';
 import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
@@ -11,7 +10,7 @@ import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rub
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
 import { studyForStaff } from '../review/access';
-import { type HumanLabels, itemSources } from './data';
+import { type HumanLabels, humanLabelsFrom, itemSources } from './data';
 import type { RubricDimensionDto } from './dto';
 
 /*
@@ -23,6 +22,7 @@ import type { RubricDimensionDto } from './dto';
 /** A rubric study the actor may analyse (leads and admins only). */
 export function analysableRubricStudy(db: Db, actor: Actor, studyId: number): StudyRow {
   const study = studyForStaff(db, actor, studyId);
+  // As analysableStudy: the rubric loaders read rubric packs only.
   if (study.kind !== 'rubric') throw invalid('This report is for rubric studies.');
   return study;
 }
@@ -96,52 +96,7 @@ export function loadRubricGold(db: Db, frame: RubricFrame) {
  * dimension with its labelled items and codes by slot; who holds each slot), so the agreement code serves both.
  */
 export function loadRubricHumanLabels(db: Db, frame: RubricFrame): HumanLabels {
-  const { n, D } = frame;
-  const read = reviewersOf(db, frame);
-  const S = read.slots;
-  let slots = 1;
-  const ids = new Set<number>();
-  for (let k = 0; k < n * S; k++) {
-    if (read.holder[k] === 0) continue;
-    ids.add(read.holder[k]);
-    if ((k % S) + 1 > slots) slots = (k % S) + 1;
-  }
-  const reviewers = packs.usernames(db, [...ids]).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  const userIndex = new Map(reviewers.map(([id], k) => [id, k]));
-  const slotUser = new Int32Array(n * slots).fill(-1);
-  for (let i = 0; i < n; i++) {
-    for (let s = 0; s < slots; s++) {
-      const id = read.holder[i * S + s];
-      if (id !== 0) slotUser[i * slots + s] = userIndex.get(id)!;
-    }
-  }
-  const dense = read.given;
-  const byCriterion = Array.from({ length: D }, (_, d) => {
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      const base = (d * n + i) * S;
-      for (let s = 0; s < slots; s++) {
-        if (dense[base + s] >= 0) {
-          count++;
-          break;
-        }
-      }
-    }
-    const items = new Int32Array(count);
-    const codes = new Int8Array(count * slots);
-    let r = 0;
-    for (let i = 0; i < n; i++) {
-      const base = (d * n + i) * S;
-      let any = false;
-      for (let s = 0; s < slots; s++) if (dense[base + s] >= 0) any = true;
-      if (!any) continue;
-      items[r] = i;
-      for (let s = 0; s < slots; s++) codes[r * slots + s] = dense[base + s];
-      r++;
-    }
-    return { items, codes };
-  });
-  return { slots, byCriterion, users: reviewers.map(([, username]) => username), slotUser };
+  return humanLabelsFrom(db, reviewersOf(db, frame), frame.n, frame.D);
 }
 
 /** The judge sample a report reads: 1 unless asked (each sample of a run is a verdict set of its own). */

@@ -2,19 +2,17 @@ import 'server-only';
 import { z } from 'zod';
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
-import * as studiesQ from '@/db/queries/studies';
-import * as usersQ from '@/db/queries/users';
-import { planBalanced } from '@/lib/assign/plan';
 import { hybridReviewPlan, hybridReviewQueue } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
-import { conflict, invalid } from '../errors';
+import { conflict } from '../errors';
 import { parseInput } from '../parse';
 import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 import { dimensionIndex } from './rubric-data';
 import { planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-hybrid';
+import { activeReviewers, appendToQueues } from './review-queue';
 
 const optionsSchema = rubricHybridOptions.extend({
   /** Each tutor's own plan (Padó Table 4) for its replies, instead of one plan for every tutor. */
@@ -44,11 +42,7 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
   const opts = parseInput(optionsSchema, input);
   if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
   const report = rubricHybridReport(actor, studyId, opts);
-  const reviewers = opts.usernames.map((u) => {
-    const user = usersQ.findUserByUsername(db, u);
-    if (!user || !user.active || !user.passwordHash) throw invalid(`No active account named "${u}".`, { usernames: 'Unknown account' });
-    return user.id;
-  });
+  const reviewers = activeReviewers(db, opts.usernames);
 
   return inTransaction(db, () => {
     const frame = loadRubricFrame(db, study);
@@ -80,12 +74,7 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
     const itemIds = chosen.sort((a, b) => a - b);
     if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
 
-    const plannedRows = planBalanced(itemIds, reviewers, 1, study.seed ^ run.id);
-    const offset = new Map(reviewers.map((u) => [u, assignmentsQ.lastQueuePosition(db, studyId, u)]));
-    for (const p of plannedRows)
-      assignmentsQ.insertAssignment(db, { ...p, studyId, queuePosition: offset.get(p.userId)! + p.queuePosition });
-    studiesQ.addMembers(db, studyId, reviewers);
-    const perUser = opts.usernames.map((username, k) => ({ username, items: plannedRows.filter((p) => p.userId === reviewers[k]).length }));
+    const perUser = appendToQueues(db, studyId, study.seed ^ run.id, itemIds, reviewers, opts.usernames);
     audit(db, {
       userId: actor.id,
       action: 'hybrid_queue_opened',

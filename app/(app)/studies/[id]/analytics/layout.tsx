@@ -16,6 +16,7 @@ export default async function AnalyticsLayout({ children, params }: { children: 
         <h1 className="mt-1 text-2xl font-semibold">Dashboards</h1>
         <p className="text-sm text-slate-600">
           {study.name} · {study.itemCount.toLocaleString('en-US')} items
+          {/* Only a pairwise study chooses its ground-truth rule; the other kinds have one rule each. */}
           {study.kind === 'pairwise'
             ? ` · ground truth: ${study.groundTruthRule === 'majority' ? 'majority of the reviewers, else adjudicated' : 'agreed, else adjudicated'}`
             : null}

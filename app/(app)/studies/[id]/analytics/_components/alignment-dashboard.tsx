@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Stat } from '@/components/ui/stat';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { ReportTable } from '@/lib/io/report-csv';
+import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type Flat, type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
 import type { AlignmentSummaryDto, JudgeRunDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
 import { CertifyCard } from './certify-card';

@@ -1,6 +1,6 @@
 import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { ReportTable } from '@/lib/io/report-csv';
+import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
 import { DownloadLink } from './downloads';
 import { count, reasonText } from './format';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { BoundPathChart } from '@/components/charts/bound-path';
 import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { ReportTable } from '@/lib/io/report-csv';
+import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, type ReportParams, reportFilename, reportOptions, reportUrl } from '@/lib/query/analytics';
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';

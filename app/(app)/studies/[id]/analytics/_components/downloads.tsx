@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
-import type { ReportName, ReportTable } from '@/lib/io/report-csv';
+import type { ReportName, ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportParams, reportFilename, reportUrl } from '@/lib/query/analytics';
 
 /** A link that saves a report file (CSV table or JSON report) under a readable name. */

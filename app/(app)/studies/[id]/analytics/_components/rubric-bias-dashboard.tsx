@@ -5,7 +5,7 @@ import { IntervalBars } from '@/components/charts/interval-bars';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { ReportTable } from '@/lib/io/report-csv';
+import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, type ReportParams, reportFilename, reportUrl } from '@/lib/query/analytics';
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';

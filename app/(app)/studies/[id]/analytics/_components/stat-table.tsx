@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { IntervalDto } from '@/lib/server/analytics/dto';
-import type { NumberKind } from './format';
+import { type ColumnSpec, type IntervalDto, isStatColumn, readStat } from '@/lib/server/analytics/dto';
+import { type NumberKind, count } from './format';
 import { Th } from './th';
 import { Value } from './value';
 
 /*
  * A dashboard table given as its columns and its rows: every column names its header and how a row fills its cell.
- * The rubric dashboards draw all their tables with it.
+ * Every dashboard draws its tables with it; a report whose tables are column specs (lib/server/analytics/dto)
+ * gives its columns through `specColumns`, the same specs the CSV and the CLI read.
  */
 
 export type Column<R> = {
@@ -39,6 +40,47 @@ export function metric<K extends string>(head: string, kind: NumberKind, key: K)
   };
 }
 
+/** How the dashboards write a spec's kind of value: κ-like values and p-values with three decimals, shares as %. */
+const NUMBER_KIND: Record<string, NumberKind> = { percent: 'rate', ratio: 'coef', 'p-value': 'coef' };
+
+/** The screen's columns of a table spec: a statistic with its interval and reason, a name with its note, a count. */
+export function specColumns<R>(columns: readonly ColumnSpec<R>[]): Column<R>[] {
+  return columns.flatMap((c): Column<R>[] => {
+    if (isStatColumn(c)) {
+      const kind = NUMBER_KIND[c.value];
+      return [
+        {
+          head: c.header,
+          key: c.id,
+          numeric: true,
+          cell: (row) => {
+            const s = readStat(row, c.key);
+            return <Value value={s.value} reason={s.reason} kind={kind} interval={s.interval} testId={c.testId} />;
+          },
+        },
+      ];
+    }
+    if (c.csvOnly) return [];
+    if (c.value === 'count') return [{ head: c.header, key: c.id, numeric: true, cell: (row) => count(Number(c.get(row) ?? 0)) }];
+    return [
+      {
+        head: c.header,
+        key: c.id,
+        cell: (row) => {
+          const note = c.note?.(row);
+          if (!c.note) return c.get(row);
+          return (
+            <>
+              <span className="font-medium">{c.get(row)}</span>
+              {note ? <span className="block text-xs text-slate-500">{note}</span> : null}
+            </>
+          );
+        },
+      },
+    ];
+  });
+}
+
 /** A column that reads its cell from a part of the row (e.g. the strict or the lenient summary of a dimension). */
 export function via<R, S>(part: (row: R) => S, column: Column<S>): Column<R> {
   const { cell, className } = column;
@@ -52,6 +94,9 @@ export function StatTable<R>({
   rows,
   rowKey,
   rowCells,
+  rowTestId,
+  groupBy,
+  wrapperClassName,
 }: {
   caption: string;
   testId?: string;
@@ -60,10 +105,32 @@ export function StatTable<R>({
   rowKey: (row: R) => string;
   /** The whole row's cells, for a row the columns cannot fill (e.g. one cell spanning several); `undefined` keeps the columns. */
   rowCells?: (row: R) => ReactNode | undefined;
+  rowTestId?: string;
+  /** Rows in groups, each under a heading row (e.g. the reviewer pairs of each criterion); rows keep their order. */
+  groupBy?: { key: (row: R) => string; label: (row: R) => ReactNode };
+  wrapperClassName?: string;
 }) {
   const keyOf = (c: Column<R>, i: number) => c.key ?? (typeof c.head === 'string' ? c.head : String(i));
+  const row = (r: R) => (
+    <TR key={rowKey(r)} data-testid={rowTestId}>
+      {rowCells?.(r) ??
+        columns.map((c, i) => (
+          <TD key={keyOf(c, i)} numeric={c.numeric} className={c.className?.(r)}>
+            {c.cell(r)}
+          </TD>
+        ))}
+    </TR>
+  );
+  const groups: { key: string; label: ReactNode; rows: R[] }[] = [];
+  if (groupBy)
+    for (const r of rows) {
+      const key = groupBy.key(r);
+      const last = groups.at(-1);
+      if (last?.key === key) last.rows.push(r);
+      else groups.push({ key, label: groupBy.label(r), rows: [r] });
+    }
   return (
-    <Table caption={caption} captionHidden data-testid={testId}>
+    <Table caption={caption} captionHidden data-testid={testId} wrapperClassName={wrapperClassName}>
       <THead>
         <TR>
           {columns.map((c, i) => (
@@ -73,18 +140,20 @@ export function StatTable<R>({
           ))}
         </TR>
       </THead>
-      <TBody>
-        {rows.map((r) => (
-          <TR key={rowKey(r)}>
-            {rowCells?.(r) ??
-              columns.map((c, i) => (
-                <TD key={keyOf(c, i)} numeric={c.numeric} className={c.className?.(r)}>
-                  {c.cell(r)}
-                </TD>
-              ))}
-          </TR>
-        ))}
-      </TBody>
+      {groupBy ? (
+        groups.map((g) => (
+          <TBody key={g.key}>
+            <TR className="bg-slate-50">
+              <Th scope="colgroup" colSpan={columns.length}>
+                {g.label}
+              </Th>
+            </TR>
+            {g.rows.map(row)}
+          </TBody>
+        ))
+      ) : (
+        <TBody>{rows.map(row)}</TBody>
+      )}
     </Table>
   );
 }

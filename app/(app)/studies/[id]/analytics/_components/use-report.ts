@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { ReportName } from '@/lib/io/report-csv';
+import type { ReportName } from '@/lib/server/analytics/dto';
 import { type ReportJson, type ReportParams, reportOptions } from '@/lib/query/analytics';
 
 /** Replicates of the item bootstrap when the lead asks for intervals (the CLI's default). */

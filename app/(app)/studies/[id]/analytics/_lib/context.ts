@@ -1,6 +1,6 @@
 import 'server-only';
 import { notFound } from 'next/navigation';
-import { cache } from 'react';
+import { type ReactNode, cache } from 'react';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
@@ -28,3 +28,6 @@ export const analyticsContext = cache(async (rawId: string) => {
 export const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** What a dashboard page knows when it draws the dashboard of the report its study's kind gets. */
+export type AnalyticsView = (ctx: Awaited<ReturnType<typeof analyticsContext>> & { sp: Awaited<SearchParams> }) => ReactNode;

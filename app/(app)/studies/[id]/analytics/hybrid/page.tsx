@@ -2,25 +2,25 @@ import type { Metadata } from 'next';
 import type { ReportJson } from '@/lib/query/analytics';
 import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
+import { reportFor } from '@/lib/server/analytics/report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
+import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { OVERALL } from '@/lib/validation/common';
 import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
-import { NotPairwise } from '../_components/not-pairwise';
+import { NoReport } from '../_components/no-report';
 import { RubricHybridDashboard } from '../_components/rubric-hybrid-dashboard';
 import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
-import { type SearchParams, analyticsContext, first } from '../_lib/context';
+import { type AnalyticsView, type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };
 
-export default async function HybridPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
-  const { actor, studyId, study } = await analyticsContext((await params).id);
-  if (study.kind !== 'pairwise' && study.kind !== 'rubric') return <NotPairwise studyId={studyId} kind={study.kind} />;
-  const runs = listJudgeRuns(actor, studyId);
-  if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
-  const sp = await searchParams;
-  if (study.kind === 'rubric') {
+type View = (ctx: Parameters<AnalyticsView>[0] & { runs: JudgeRunDto[] }) => ReturnType<AnalyticsView>;
+
+/** The dashboard of each report that serves the hybrid plan; the study's kind says which report it gets. */
+const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
+  'rubric-hybrid': ({ actor, studyId, study, sp, runs }) => {
     const dimensions = (study.dimensions ?? []).map((c) => c.id);
     const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
     const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
@@ -47,22 +47,33 @@ export default async function HybridPage({ params, searchParams }: { params: Pro
         studyOpen={study.status === 'open'}
       />
     );
-  }
-  const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
-  // Options from the address are used only when valid; anything else falls back to the defaults.
-  const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
-  const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
-  const asked = Number(first(sp.target));
-  const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
-  const initial = reportJson(hybridReport(actor, studyId, { judge, criterion, target })) as ReportJson['hybrid'];
-  return (
-    <HybridDashboard
-      studyId={studyId}
-      runs={runs}
-      criteria={criteria}
-      initial={initial}
-      people={listAssignablePeople(actor)}
-      studyOpen={study.status === 'open'}
-    />
-  );
+  },
+  hybrid: ({ actor, studyId, study, sp, runs }) => {
+    const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
+    // Options from the address are used only when valid; anything else falls back to the defaults.
+    const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
+    const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
+    const asked = Number(first(sp.target));
+    const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
+    const initial = reportJson(hybridReport(actor, studyId, { judge, criterion, target })) as ReportJson['hybrid'];
+    return (
+      <HybridDashboard
+        studyId={studyId}
+        runs={runs}
+        criteria={criteria}
+        initial={initial}
+        people={listAssignablePeople(actor)}
+        studyOpen={study.status === 'open'}
+      />
+    );
+  },
+};
+
+export default async function HybridPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+  const ctx = await analyticsContext((await params).id);
+  const report = reportFor(ctx.study.kind, 'hybrid') as keyof typeof VIEWS | null;
+  if (!report) return <NoReport studyId={ctx.studyId} kind={ctx.study.kind} />;
+  const runs = listJudgeRuns(ctx.actor, ctx.studyId);
+  if (runs.length === 0) return <NoJudgeRuns studyId={ctx.studyId} />;
+  return VIEWS[report]({ ...ctx, sp: await searchParams, runs });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { json, route } from '@/lib/auth/handlers';
+import { reportCsv } from '@/lib/io/report-csv';
 import {
   REPORT_TABLES,
   type ReportDtos,
@@ -7,8 +8,7 @@ import {
   type ReportTable,
   isReportName,
   isReportTable,
-  reportCsv,
-} from '@/lib/io/report-csv';
+} from '@/lib/server/analytics/dto';
 import { reportFilename } from '@/lib/query/analytics';
 import { reportJson } from '@/lib/server/analytics/json';
 import { reportForRequest } from '@/lib/server/analytics/report-process';
@@ -20,7 +20,7 @@ import { parseStudyId } from '@/lib/server/studies/studies';
  *   studies rubric-agreement | rubric-alignment | rubric-leaderboard | rubric-hybrid | rubric-certify | rubric-bias
  *   (options sample, lenient).
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
- *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/io/report-csv).
+ *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/server/analytics/dto/reports.ts).
  * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy
  * (leaderboard), bootstrap (agreement, alignment, leaderboard; default 1000, 0 for point estimates only, at most
  * MAX_BOOTSTRAP_REPLICATES). The use-cases parse the options and decide who may read the report (leads and admins);

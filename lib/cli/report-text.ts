@@ -1,0 +1,249 @@
+import {
+  type AlignmentSummaryDto,
+  type CertifyReportDto,
+  type ReportDtos,
+  type ReportName,
+  type RubricAlignmentSummaryDto,
+  type RubricSummaryDto,
+  type StatDto,
+  type TableSpec,
+  type VoteAgreementDto,
+  REPORT_SPECS,
+  isStatColumn,
+  readStat,
+} from '@/lib/server/analytics/dto';
+import { ci, num, pct, withCi } from './format';
+
+/*
+ * What `concord report …` prints without `--json`, per report. A report whose tables are column specs is printed
+ * from them (`specText`), the same columns the dashboard and the CSV show; the others are written out here.
+ */
+
+/* ----- from the column specs ----- */
+
+const numberText = (value: number, kind: string) =>
+  kind === 'percent' ? `${(100 * value).toFixed(1)} %` : kind === 'p-value' ? value.toFixed(4) : value.toFixed(3);
+
+/**
+ * One table as text: a title line, then a line per row — its text columns as the row's name (with their notes),
+ * then every count and statistic as "header value [interval]", or "header — (reason)" when undefined.
+ */
+export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
+  const columns = spec.columns.filter((c) => isStatColumn(c) || !c.csvOnly);
+  const rows = spec.rows(report);
+  let text = `\n${spec.title} (${rows.length})\n`;
+  for (const row of rows) {
+    const name: string[] = [];
+    const values: string[] = [];
+    for (const c of columns) {
+      if (isStatColumn(c)) {
+        const s = readStat(row, c.key);
+        const i = s.interval;
+        const shown =
+          s.value === null
+            ? `— (${s.reason})`
+            : numberText(s.value, c.value) +
+              (i && i.lower !== null && i.upper !== null ? ` [${numberText(i.lower, c.value)}, ${numberText(i.upper, c.value)}]` : '');
+        values.push(`${c.header} ${shown}`);
+      } else if (c.value === 'text') {
+        const note = c.note?.(row);
+        name.push(`${c.get(row) ?? '—'}${note ? ` (${note})` : ''}`);
+      } else values.push(`${c.header} ${c.get(row) ?? '—'}`);
+    }
+    text += `  ${name.join(', ')}: ${values.join(', ')}\n`;
+  }
+  return text;
+}
+
+const allTables = (name: keyof typeof REPORT_SPECS, report: unknown) =>
+  Object.values(REPORT_SPECS[name])
+    .map((spec) => specText(spec as TableSpec<unknown, unknown>, report))
+    .join('');
+
+/* ----- written out ----- */
+
+function summaryLine(label: string, s: AlignmentSummaryDto) {
+  return (
+    `${label}: n ${s.n}, alignment ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, ` +
+    `without ties ${withCi(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies)} (n ${s.nNoTies}), κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n`
+  );
+}
+
+const votesLine = (label: string, v: VoteAgreementDto) =>
+  `${label}: ${withCi(v.agreement, v.intervals.agreement)} of ${v.n} votes; without ties ${withCi(v.agreementNoTies, v.intervals.agreementNoTies)} of ${v.nNoTies}\n`;
+
+function rubricSummaryText(label: string, s: RubricSummaryDto): string {
+  const classes = s.classwise.map((c) => `${c.label} ${num(c.accuracy)}/${num(c.recall)}`).join(', ');
+  return (
+    `${label}: n ${s.n}, accuracy ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, macro-F1 ${num(s.macroF1)}, κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n` +
+    (classes ? `    class-wise accuracy/recall: ${classes}\n` : '')
+  );
+}
+
+const bothText = (label: string, s: RubricAlignmentSummaryDto) =>
+  rubricSummaryText(label, s) + (s.lenient ? rubricSummaryText(`${label} (lenient)`, s.lenient) : '');
+
+type PlanLine = {
+  n: number;
+  accJudge: StatDto;
+  accHybrid: StatDto;
+  effortSaved: StatDto;
+  extraReviewsExpected: number;
+  acceptedClass: string | null;
+};
+
+const planLine = (label: string, p: PlanLine) =>
+  `${label}: n ${p.n}, judge alone ${pct(p.accJudge)}, accept "${p.acceptedClass ?? '—'}" → hybrid ${pct(p.accHybrid)}, effort saved ${pct(p.effortSaved)}, ` +
+  `extra reviews ${p.extraReviewsExpected}\n`;
+
+const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
+
+/** A certification of either kind; a rubric one says which sample it read and whether it folded labels. */
+function certifyText(r: CertifyReportDto, what = ''): string {
+  let text =
+    `Certifying "${r.judge}" on ${r.criterion}${what} against a target alignment of ${r.target} (study ${r.studyId}):\n` +
+    `  ${r.agree} of ${r.n} ground-truth labels matched (${num(r.alignmentRate)}), ${r.unjudged} without a verdict\n` +
+    `  anytime-valid 95 % bounds${ci(r.bounds) || ` — (${r.bounds.reason})`}\n` +
+    `  decision: ${r.decision ? DECISION[r.decision] : `— (${r.decisionReason})`}` +
+    (r.decision === 'keep_labelling' ? ` (about ${num(r.itemsNeeded, 0)} more items at the current rate)` : '') +
+    '\n' +
+    (r.drift ? '  the observed rate lies outside the bounds: the alignment changed along the settle order\n' : '');
+  text += `\nAlternative annotator test (ε ${r.altTest.epsilon}, items with ≥ ${r.altTest.minReviewers} reviewers):\n`;
+  for (const c of r.altTest.criteria) {
+    text +=
+      `  ${c.criterion}: ${c.itemsUsed} items, ${c.annotatorsTested} annotator(s) tested, ω ${num(c.winningRate)}, ρ ${num(c.advantageProbability)} → ` +
+      (c.judgeCanReplace === null
+        ? `— (${c.judgeCanReplaceReason})`
+        : c.judgeCanReplace
+          ? 'the judge can replace an annotator'
+          : 'the judge cannot replace an annotator') +
+      '\n';
+    for (const a of c.annotators)
+      text += `    ${a.annotator}: ${a.items} items, ρ judge ${num(a.rhoJudge)}, ρ human ${num(a.rhoHuman)}, p ${num(a.pValue, 4)}, BY ${num(a.pAdjusted, 4)}${a.judgeWins ? ' (judge wins)' : ''}\n`;
+  }
+  return text;
+}
+
+/** Every report's text: a report added to ReportName without its text here does not compile. */
+export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = {
+  agreement: (r) =>
+    `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
+    allTables('agreement', r),
+  'rubric-agreement': (r) =>
+    `Agreement before adjudication, rubric study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
+    allTables('rubric-agreement', r),
+
+  alignment: (r) => {
+    let text =
+      `Judge "${r.judge}" against ground truth (${r.groundTruthRule}) in study ${r.studyId}: ${r.groundTruth.labels} ground-truth labels, ` +
+      `${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled, ${r.unparsedVerdicts} unreadable verdict(s)\n\n` +
+      summaryLine('overall', r.overall) +
+      `confusion (rows = ground truth, columns = judge; lose, tie, win):\n${r.overall.confusion.map((row, k) => `  ${r.labelSet[k].padEnd(4)} ${row.map((x) => String(x).padStart(6)).join('')}\n`).join('')}\n`;
+    for (const c of r.byCriterion) text += summaryLine(`criterion ${c.criterion}`, c);
+    for (const p of r.byPrinciple) text += summaryLine(`principle ${p.principle}`, p);
+    for (const m of r.byModel) text += summaryLine(`model ${m.model}`, m);
+    text += '\n';
+    for (const a of r.judgeVsAnnotators) text += votesLine(`judge vs ${a.annotator}`, a);
+    text += votesLine('judge vs all human votes', r.judgeVsHuman) + votesLine('human vs human', r.humanVsHuman);
+    const pc = r.positionConsistency;
+    text +=
+      'n' in pc
+        ? `position consistency: ${withCi(pc.rate, pc.interval)} (${pc.consistent} of ${pc.n})\n`
+        : `position consistency: — (${pc.reason})\n`;
+    return text;
+  },
+  'rubric-alignment': (r) => {
+    let text =
+      `Judge "${r.judge}" (sample ${r.sample}) against ground truth (${r.groundTruthRule}) in rubric study ${r.studyId}: ` +
+      `${r.groundTruth.labels} ground-truth labels, ${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled\n\n` +
+      bothText('overall', r.overall);
+    for (const c of r.byCriterion) text += bothText(`dimension ${c.criterion}`, c);
+    for (const m of r.byModel) {
+      text += bothText(`tutor ${m.model}`, m);
+      for (const c of m.byCriterion) text += bothText(`  ${m.model} × ${c.criterion}`, c);
+    }
+    return text;
+  },
+
+  leaderboard: (r) => {
+    let text = `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n`;
+    for (const row of r.rows) {
+      const principles = Object.entries(row.principleLevelAcc)
+        .map(([p, s]) => `${p} ${num(s)}`)
+        .join(', ');
+      text +=
+        `\n${row.model} — graded by ${row.grader} (${row.items} item(s))\n` +
+        `  Overall Judgement ${withCi(row.overallJudgement, row.intervals.overallJudgement)}, Overall Acc ${withCi(row.overallAcc, row.intervals.overallAcc)}, ` +
+        `General-Level Acc ${withCi(row.generalLevelAcc, row.intervals.generalLevelAcc)}\n` +
+        (principles ? `  Principle-Level Acc: ${principles}\n` : '') +
+        (row.alignmentRate.value === null ? '' : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
+    }
+    return text;
+  },
+  'rubric-leaderboard': (r) => {
+    let text = `Share of desired labels per tutor, rubric study ${r.studyId} (judge sample ${r.sample})\n`;
+    for (const row of r.rows) {
+      text += `\n${row.model} — graded by ${row.grader} (${row.items} repl${row.items === 1 ? 'y' : 'ies'})\n`;
+      for (const d of r.dimensions) {
+        const lenient = row.lenient[d.id];
+        text +=
+          `  ${d.id}: ${pct(row.perCriterion[d.id])}${ci(row.intervals.perCriterion[d.id])}` +
+          (lenient ? `, lenient ${pct(lenient)}${ci(row.intervals.lenient[d.id])}` : '') +
+          '\n';
+      }
+    }
+    return text;
+  },
+
+  hybrid: (r) => {
+    let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}, calibration sample of ${r.n} items (target ${pct({ value: r.target })})\n`;
+    for (const c of r.classes)
+      text += `  ${c.label}: predicted ${c.predicted}, correct ${c.correct}, class-wise accuracy ${pct(c.classwiseAccuracy)} → ${c.decision}\n`;
+    text +=
+      `judge alone ${pct(r.accJudge)}; review ${r.reviewed} item(s) → hybrid ${pct(r.accHybrid)}, effort saved ${pct(r.effortSaved)}\n` +
+      (r.extraReviewsExpected
+        ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
+        : 'the target is reached without further reviews\n');
+    return text;
+  },
+  'rubric-hybrid': (r) => {
+    let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n`;
+    text += planLine('all tutors', r);
+    for (const m of r.byModel) text += planLine(`  ${m.model}`, m);
+    text += '\nEvery dimension:\n';
+    for (const c of r.byCriterion) text += planLine(`  ${c.criterion}${c.lenient ? ' (lenient)' : ''}`, c);
+    return text;
+  },
+
+  certify: (r) => certifyText(r),
+  'rubric-certify': (r) => certifyText(r, ` (judge sample ${r.sample}${r.lenient ? ', labels folded leniently' : ''})`),
+
+  bias: (r) => {
+    let text = `Biases in study ${r.studyId}\n\nJudge position bias (items judged in both orders):\n`;
+    for (const j of r.judgePosition)
+      text += `  ${j.judge} / ${j.criterion}: ${j.itemsBothOrders} of ${j.items} items in both orders, flip rate ${num(j.flipRate)}, first shown preferred ${num(j.firstPreferred.rate)}${ci(j.firstPreferred.interval)}\n`;
+    text += '\nReviewers preferring the reply shown first:\n';
+    if (r.humanPositionReason) text += `  — (${r.humanPositionReason})\n`;
+    for (const h of r.humanPosition)
+      text += `  ${h.criterion} / ${h.reviewer ?? 'all reviewers'}: ${num(h.firstPreferred.rate)}${ci(h.firstPreferred.interval)} of ${h.firstPreferred.decisive} decisive labels, p ${num(h.firstPreferred.pValue, 4)}\n`;
+    text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
+    for (const l of r.length)
+      text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
+    return text;
+  },
+  'rubric-bias': (r) => {
+    const desired = r.lenient ? 'the desired label or one folded into it' : 'the desired label';
+    let text = `Biases in rubric study ${r.studyId} (judge sample ${r.sample}; "desired" is ${desired})\n\n`;
+    text += 'Leniency: share of desired labels, judge vs ground truth on the same replies (McNemar exact test):\n';
+    if (!r.leniency.length) text += '  — (no judge verdict on a reply with ground truth)\n';
+    for (const l of r.leniency)
+      text +=
+        `  ${l.judge} / ${l.criterion}: ${l.n} replies, judge ${num(l.judgeShare)} vs ground truth ${num(l.groundTruthShare)}; ` +
+        `${l.judgeOnly} desired only by the judge, ${l.groundTruthOnly} only by the ground truth, p ${num(l.judgeMoreLenient.pValue, 4)}\n`;
+    text += '\nLength bias (logistic slope of the desired label on ln(1 + reply length)):\n';
+    if (r.lengthReason) text += `  — (${r.lengthReason})\n`;
+    for (const l of r.length)
+      text += `  ${l.grader} / ${l.criterion}: ${l.n} replies, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
+    return text;
+  },
+};

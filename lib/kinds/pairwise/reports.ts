@@ -1,0 +1,12 @@
+import type { ReportsFacet } from '../facets/reports';
+
+export const pairwiseReports = {
+  byRole: {
+    agreement: 'agreement',
+    alignment: 'alignment',
+    leaderboard: 'leaderboard',
+    hybrid: 'hybrid',
+    certify: 'certify',
+    bias: 'bias',
+  },
+} satisfies ReportsFacet;

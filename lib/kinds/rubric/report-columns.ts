@@ -1,0 +1,53 @@
+import type { AgreementScope, HybridPlanDto, HybridPlanRow, HybridScope, PlainColumnSpec, RubricHybridReportDto } from '@/lib/server/analytics/dto';
+
+/*
+ * What a rubric study's reports say about its dimensions: a dimension with its labels in their order. Pure (types
+ * only from the DTO module), so the dashboards read it in the browser.
+ */
+
+export const rubricAgreementScope: AgreementScope = {
+  csv: 'dimension',
+  noun: ['dimension', 'dimensions'],
+  describe: [
+    { id: 'name', csv: 'name', header: 'Dimension', value: 'text', get: (c) => c.name, note: (c) => (c.labels ?? []).join(' < ') },
+    { id: 'labels', csv: 'labels', header: 'Labels', value: 'text', get: (c) => (c.labels ?? []).join(';'), csvOnly: true },
+  ],
+};
+
+const about = (id: string, header: string): PlainColumnSpec<HybridPlanRow> => ({
+  id,
+  csv: id,
+  header,
+  value: 'text',
+  get: (p) => p.about[id] as string | number,
+});
+
+const HEAD = [
+  about('judge', 'Judge'),
+  about('sample', 'Sample'),
+  about('target', 'Target'),
+  about('tutor', 'Tutor'),
+  about('dimension', 'Dimension'),
+  about('scoring', 'Scoring'),
+];
+
+/**
+ * A rubric hybrid report holds the plan of its dimension for every tutor together, each tutor's own plan, and the
+ * plan of every other dimension.
+ */
+export const rubricHybridScope: HybridScope<RubricHybridReportDto> = {
+  plans: (r) => {
+    const plan = (p: HybridPlanDto, tutor: string, dimension: string, lenient: boolean): HybridPlanRow => ({
+      ...p,
+      about: { judge: r.judge, sample: r.sample, target: r.target, tutor, dimension, scoring: lenient ? 'lenient' : 'strict' },
+    });
+    return [
+      plan(r, 'all', r.criterion, r.lenient),
+      ...r.byModel.map((m) => plan(m, m.model, r.criterion, r.lenient)),
+      ...r.byCriterion.filter((c) => c.criterion !== r.criterion).map((c) => plan(c, 'all', c.criterion, c.lenient)),
+    ];
+  },
+  planKeys: HEAD,
+  classKeys: HEAD,
+  planTable: 'plans',
+};
