@@ -28,7 +28,7 @@ function documentedReports() {
   });
 }
 
-/** The words of the synopsis line of `command` in the first code block: flags and their placeholders. */
+/** The words of the synopsis line of `command` in the reports' code block: flags and their placeholders. */
 const flags = (usage: string) => [...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0]);
 
 describe('docs/cli.md', () => {
@@ -45,7 +45,9 @@ describe('docs/cli.md', () => {
   });
 
   it('gives every report command in the synopsis with the options the command takes', () => {
-    const synopsis = DOC.slice(DOC.indexOf('```\n') + 4, DOC.indexOf('\n```', DOC.indexOf('```\n') + 4)).split('\n');
+    // The code block under "Reports and judge runs" (the page opens with examples of every command).
+    const open = DOC.indexOf('```\n', DOC.indexOf('\n## Reports and judge runs\n')) + 4;
+    const synopsis = DOC.slice(open, DOC.indexOf('\n```', open)).split('\n');
     const commands = REPORT_COMMANDS.filter((c) => c.name.startsWith('report '));
     expect(commands.map((c) => c.name)).toEqual(REPORT_ROLES.map((r) => `report ${r}`));
     for (const c of commands) {

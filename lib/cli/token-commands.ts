@@ -3,6 +3,7 @@ import { invalid } from '@/lib/server/errors';
 import { cliActor } from '@/lib/server/system/system';
 import { parseExpiry } from '@/lib/validation/api-tokens';
 import type { Command } from './commands';
+import { out, required, str } from './format';
 
 /** Personal access tokens for the HTTP API (docs/api.md). The CLI acts as the admin, so it may name any account. */
 export const TOKEN_COMMANDS: Command[] = [
@@ -14,14 +15,14 @@ export const TOKEN_COMMANDS: Command[] = [
       '      default) or years (1y), at most 365 days.',
     options: { user: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
     run(v) {
-      if (typeof v.user !== 'string' || !v.user) throw invalid('--user is required: whose token it is.');
-      const expires = typeof v.expires === 'string' ? v.expires : undefined;
+      const user = required(v, 'user');
+      const expires = str(v, 'expires');
       const days = expires === undefined ? undefined : parseExpiry(expires);
       if (days === null) throw invalid(`--expires: "${expires}" is not a number of days (90d) or years (1y).`);
-      const made = createApiToken(cliActor(), { username: v.user, name: typeof v.name === 'string' ? v.name : '', expiresInDays: days });
-      if (v.json) process.stdout.write(`${JSON.stringify({ id: made.id, token: made.token, expiresAt: made.expiresAt })}\n`);
+      const made = createApiToken(cliActor(), { username: user, name: str(v, 'name') ?? '', expiresInDays: days });
+      if (v.json) out(`${JSON.stringify({ id: made.id, token: made.token, expiresAt: made.expiresAt })}\n`);
       else {
-        process.stdout.write(
+        out(
           `Token ${made.id} "${made.name}" for ${made.username}, valid until ${made.expiresAt}:\n${made.token}\n` +
             'It is shown only now; keep it where you keep passwords.\n',
         );
@@ -34,17 +35,14 @@ export const TOKEN_COMMANDS: Command[] = [
     summary: "Lists an account's tokens (every account's without --user): name, last four characters, state, expiry, last use.",
     options: { user: { type: 'string' }, json: { type: 'boolean' } },
     run(v) {
-      const tokens =
-        typeof v.user === 'string' ? listApiTokens(cliActor(), { username: v.user }) : listApiTokens(cliActor(), { all: true });
+      const tokens = str(v, 'user') ? listApiTokens(cliActor(), { username: str(v, 'user') }) : listApiTokens(cliActor(), { all: true });
       if (v.json) {
-        process.stdout.write(`${JSON.stringify(tokens)}\n`);
+        out(`${JSON.stringify(tokens)}\n`);
         return;
       }
-      if (!tokens.length) process.stdout.write('No tokens.\n');
+      if (!tokens.length) out('No tokens.\n');
       for (const t of tokens) {
-        process.stdout.write(
-          `${t.id}\t${t.username}\t${t.name}\t…${t.last4}\t${t.state}\texpires ${t.expiresAt}\tlast used ${t.lastUsedAt ?? 'never'}\n`,
-        );
+        out(`${t.id}\t${t.username}\t${t.name}\t…${t.last4}\t${t.state}\texpires ${t.expiresAt}\tlast used ${t.lastUsedAt ?? 'never'}\n`);
       }
     },
   },
@@ -55,7 +53,7 @@ export const TOKEN_COMMANDS: Command[] = [
     run(_v, [id]) {
       if (!id || !/^\d+$/.test(id)) throw invalid('Give the id of the token to revoke (see `token list`).');
       const t = revokeApiToken(cliActor(), Number(id));
-      process.stdout.write(`Token ${t.id} "${t.name}" of ${t.username} is revoked.\n`);
+      out(`Token ${t.id} "${t.name}" of ${t.username} is revoked.\n`);
     },
   },
 ];
