@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { requireUserPage } from '@/lib/auth/guards';
 import { isStaff } from '@/lib/server/actor';
+import { demoStudiesMissingFor } from '@/lib/server/demo/demo-view';
 import { listMyStudies } from '@/lib/server/studies/studies';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { kindName } from '@/lib/kinds/names';
@@ -11,11 +12,20 @@ export default async function HomePage() {
   const studies = listMyStudies(actor);
   // Leads and admins with no review work of their own land on the studies they run.
   if (isStaff(actor) && studies.length === 0) redirect('/studies');
+  const missing = studies.length === 0 ? demoStudiesMissingFor(actor) : null;
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My work</h1>
       {studies.length === 0 ? (
-        <p className="text-slate-600">Nothing is assigned to you yet.</p>
+        <div className="space-y-2 text-slate-600">
+          <p>Nothing is assigned to you yet.</p>
+          {missing && (
+            <p data-testid="demo-missing-for-me">
+              In this demo your work is in {missing.join(', ')}, which need public datasets this machine does not have. Run{' '}
+              <code>npx concord data fetch</code> and then <code>npm run demo</code> again to add them.
+            </p>
+          )}
+        </div>
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {studies.map((s) => {

@@ -40,7 +40,6 @@ export type Command = {
   run: (values: Values, positionals: string[]) => Promise<void | number> | void | number;
 };
 
-
 function readJson(file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -365,7 +364,10 @@ export const COMMANDS: Command[] = [
   {
     name: 'seed',
     usage: 'seed [--if-empty]',
-    summary: 'Loads the demo accounts and studies (MathDial from CONCORD_PUBLIC_DATA, KMP-style examples).',
+    summary:
+      'Loads the demo accounts and studies (the KMP-style examples, and the public datasets found in CONCORD_PUBLIC_DATA) into an\n' +
+      '      empty database, or adds to a demo database the demo studies whose data has arrived since. A database that is not\n' +
+      '      the demo is refused (--if-empty: left as it is, exit 0).',
     options: { 'if-empty': { type: 'boolean' } },
     async run(v) {
       const result = await seedDemo({
@@ -373,7 +375,11 @@ export const COMMANDS: Command[] = [
         log: (m) => process.stdout.write(`${m}\n`),
         warn: (m) => process.stderr.write(`${m}\n`),
       });
-      if (result.skipped) process.stdout.write('The database already has accounts; demo seed skipped.\n');
+      if (result.outcome === 'not-demo')
+        process.stdout.write('The database has accounts and is not the demo; the demo seed left it as it is.\n');
+      if (result.outcome === 'complete') process.stdout.write('The demo database already has every demo study whose data is here.\n');
+      if (result.outcome === 'topped-up')
+        process.stdout.write(`Added ${result.made} demo ${result.made === 1 ? 'study' : 'studies'} to the demo database.\n`);
     },
   },
 ];

@@ -33,12 +33,14 @@ export function publicDataPath(...segments: string[]): string {
 }
 
 /**
- * What the seed says when a dataset is missing: what is skipped, the path looked for, and how to provide it.
+ * What the seed says, once, about the demo studies it could not make: each one with the file looked for, and how to
+ * add them later (the seed adds missing demo studies to a demo database).
  */
-export function skippedDatasetMessage(what: string, lookedFor: string): string {
-  return (
-    `Skipped ${what}: ${lookedFor} was not found. To include it, set CONCORD_PUBLIC_DATA to a folder laid out like ` +
-    `the shared data README (mathdial/test.jsonl, bridge/test.json and bridge/responses/, pandalm/testset-v1.json and ` +
-    `its judge files), or run \`npx concord data fetch\`, and seed an empty database again.`
-  );
+export function skippedDatasetsMessage(skipped: readonly { what: string; lookedFor: string }[], dir = publicDataDir()): string {
+  return [
+    `Skipped ${skipped.length} demo ${skipped.length === 1 ? 'study' : 'studies'}: their public data is not in ${dir}.`,
+    ...skipped.map((s) => `  - ${s.what}: ${s.lookedFor} was not found`),
+    'To add them: run `npx concord data fetch` (or set CONCORD_PUBLIC_DATA to a folder laid out like the shared data',
+    'README), then `npm run demo` or `npx concord seed` again; the missing studies are added to this demo database.',
+  ].join('\n');
 }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentActor } from '@/lib/auth/guards';
 import { safeNextPath } from '@/lib/auth/next-path';
-import { demoAccounts } from '@/lib/server/demo/accounts';
+import { demoView } from '@/lib/server/demo/demo-view';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -11,7 +11,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (await currentActor()) redirect('/');
   const { next } = await searchParams;
   // Listed only when the seed made this database: a real deployment never shows accounts before sign-in.
-  const demo = demoAccounts();
+  const demo = demoView();
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 px-4 py-8">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
@@ -25,7 +25,16 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <h2 id="demo-accounts" className="font-semibold text-amber-900">
             Demo accounts
           </h2>
-          <p className="mt-1 text-amber-900">This database is the Concord demo. Every account's password is shown beside it.</p>
+          <p className="mt-1 text-amber-900">This database is the Concord demo. Every account&rsquo;s password is shown beside it.</p>
+          <p className="mt-1 text-amber-900" data-testid="demo-holds">
+            It holds {demo.studies.length} {demo.studies.length === 1 ? 'study' : 'studies'}: {demo.studies.join(', ')}.
+          </p>
+          {demo.missing.length > 0 && (
+            <p className="mt-1 text-amber-900" data-testid="demo-missing">
+              Not here, because their public data was not found when the demo was seeded: {demo.missing.join(', ')}. To add them, run{' '}
+              <code>npx concord data fetch</code> and then <code>npm run demo</code> again.
+            </p>
+          )}
           <table className="mt-3 w-full text-left" data-testid="demo-accounts">
             <thead className="text-amber-900">
               <tr>
@@ -36,12 +45,19 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               </tr>
             </thead>
             <tbody>
-              {demo.map((a) => (
+              {demo.accounts.map((a) => (
                 <tr key={a.username} className="border-t border-amber-200 align-top">
                   <td className="py-1 pr-3 font-mono">{a.username}</td>
                   <td className="py-1 pr-3 font-mono">{a.password}</td>
                   <td className="py-1 pr-3">{a.role}</td>
-                  <td className="py-1 text-slate-700">{a.sees}</td>
+                  <td className="py-1 text-slate-700">
+                    {a.sees}
+                    {a.role === 'annotator' && (
+                      <span className="block">
+                        {a.studies.length ? `Here: ${a.studies.join(', ')}.` : 'Nothing in this database yet (see above).'}
+                      </span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,6 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { getSetting, setSetting } from '@/db/queries/settings';
 import type { Db } from '@/db/client';
-import type { DemoAccountDto } from './dto';
 
 export const DEMO_PASSWORD = 'concord-demo';
 
@@ -27,20 +26,20 @@ export const DEMO_ACCOUNTS = [
     username: 'ann1',
     displayName: 'Annotator One',
     role: 'annotator',
-    sees: 'Flow reviews, pairwise judging, and MRBench replies to label (20 dialogues already done by the seed).',
+    sees: 'Flow reviews, pairwise judging and rubric labelling.',
   },
   { username: 'ann2', displayName: 'Annotator Two', role: 'annotator', sees: 'The same studies as ann1.' },
   {
     username: 'ann3',
     displayName: 'Annotator Three',
     role: 'annotator',
-    sees: 'MathDial flows, the second set of Bridge replies, and the AITutor-EvalKit replies.',
+    sees: 'The studies of the public datasets: MathDial flows, Bridge replies, AITutor-EvalKit replies.',
   },
   {
     username: 'ann4',
     displayName: 'Annotator Four',
     role: 'annotator',
-    sees: 'The second set of Bridge replies and the AITutor-EvalKit replies.',
+    sees: 'The second set of Bridge replies and the AITutor-EvalKit replies (public datasets).',
   },
   {
     username: 'adj',
@@ -55,8 +54,5 @@ export function markDemo(db: Db) {
   setSetting(db, DEMO_SETTING, '1');
 }
 
-/** The demo accounts to list on the sign-in page, or null when this database is not the demo. */
-export function demoAccounts(): DemoAccountDto[] | null {
-  if (getSetting(getDb(), DEMO_SETTING) !== '1') return null;
-  return DEMO_ACCOUNTS.map(({ username, role, sees }) => ({ username, role, sees, password: DEMO_PASSWORD }));
-}
+/** Whether the seed made this database (only then are accounts listed before sign-in). */
+export const isDemo = (db: Db = getDb()) => getSetting(db, DEMO_SETTING) === '1';

@@ -9,7 +9,7 @@ import * as rubricQ from '@/db/queries/rubric-imports';
 import { findUserByUsername } from '@/db/queries/users';
 import { MRBENCH_GOLD_ANNOTATOR, mrbenchRunLines } from '@/lib/io/adapters/mrbench';
 import { EVALKIT_AUTO_JUDGE } from '@/lib/io/adapters/aitutor-evalkit';
-import { publicDataDir, skippedDatasetMessage } from '@/lib/io/public-data';
+import { publicDataDir } from '@/lib/io/public-data';
 import { rubricJudgeRecords } from '@/lib/kinds/rubric/records';
 import type { RubricCatalog, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '@/lib/server/actor';
@@ -17,6 +17,7 @@ import { importItems } from '@/lib/server/imports/imports';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import { submitRubric } from '@/lib/server/review/rubric';
 import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/studies';
+import type { DemoStudy } from './demo-study';
 
 /*
  * The rubric part of the demo. From the public data (CONCORD_PUBLIC_DATA): the MRBench V3 dev set as a rubric study
@@ -144,77 +145,97 @@ export function importMrbenchV1Run(actor: Actor, studyId: number, catalog: Rubri
   return { replies: lines.length, changed, missing };
 }
 
-/** Seeds the rubric studies of the demo; `say` reports a dataset it skipped. */
-export function seedRubricDemo(actor: Actor, log: (m: string) => void, say: (m: string) => void) {
-  const guidelines = fs.readFileSync(path.join(here, 'rubric-guidelines.md'), 'utf8');
-  const mrbench = path.join(publicDataDir(), 'mrbench', 'mrbench_v3_devset.json');
-  if (!fs.existsSync(mrbench)) {
-    say(skippedDatasetMessage('the MRBench V3 rubric study', mrbench));
-    const study = createStudy(actor, {
-      kind: 'rubric',
-      name: 'Rubric example (hand-written)',
-      guidelines,
-      dimensions: 'mrbench-v3',
-      payRate: 0.3,
-      seed: 6,
-    });
-    const report = importItems(actor, study.id, path.join(here, 'kmp-style', 'rubric.jsonl'), 'concord');
-    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
-    openStudy(actor, study.id);
-    log(`Study ${study.id}: Rubric example (${report.inserted} hand-written replies to 3 dialogues, ann1 and ann2, adjudicated by adj)`);
-  } else {
-    // Three reviewers per reply: MRBench's gold labels, and the two demo annotators.
-    const study = createStudy(actor, {
-      kind: 'rubric',
-      name: 'MRBench V3 dev set',
-      guidelines,
-      dimensions: 'mrbench-v3',
-      payRate: 0.3,
-      reviewersPerItem: 3,
-      seed: 6,
-    });
-    const catalog = study.dimensions!;
-    const report = importItems(actor, study.id, mrbench, 'mrbench');
-    setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
-    openStudy(actor, study.id);
-    const submitted = submitDemoLabels(study.id, catalog, ['ann1', 'ann2'], DEMO_SLICE_DIALOGUES);
-    log(
-      `Study ${study.id}: MRBench V3 dev set (${report.inserted} replies with MRBench's gold labels as ${MRBENCH_GOLD_ANNOTATOR}; ann1 and ann2 ` +
-        `each have ${submitted / 2} replies of ${DEMO_SLICE_DIALOGUES} dialogues submitted by the seed, labels made from gold with ` +
-        `${Math.round(DEMO_CHANGE_RATE * 100)} % deliberate changes (not human labels); adjudicated by adj)`,
-    );
-    const v1 = path.join(publicDataDir(), 'mrbench', 'MRBench_V1.json');
-    if (fs.existsSync(v1)) {
-      const run = importMrbenchV1Run(actor, study.id, catalog, v1);
-      log(
-        `  ${MRBENCH_V1_RUN}: MRBench V1's own labels (an earlier annotation round) on the ${run.replies} replies V1 shares word for word, ` +
-          `imported as a judge run to certify against gold (${run.changed} V1 replies differ in text, ${run.missing} are not in V3)`,
-      );
-    } else say(skippedDatasetMessage(`the ${MRBENCH_V1_RUN} judge run on MRBench V3`, v1));
-    const kit = path.join(publicDataDir(), 'aitutor-evalkit');
-    if (fs.existsSync(kit)) evalkitOnMrbench(actor, study.id, catalog, log);
-  }
+const rubricGuidelines = () => fs.readFileSync(path.join(here, 'rubric-guidelines.md'), 'utf8');
+const mrbenchFile = () => path.join(publicDataDir(), 'mrbench', 'mrbench_v3_devset.json');
+const evalkitSample = () => path.join(publicDataDir(), 'aitutor-evalkit', 'test_sample.json');
+const evalkitJudges = () => EVALKIT_JUDGE_FILES.map((f) => path.join(publicDataDir(), 'aitutor-evalkit', f));
 
-  const sample = path.join(publicDataDir(), 'aitutor-evalkit', 'test_sample.json');
-  const judges = EVALKIT_JUDGE_FILES.map((f) => path.join(publicDataDir(), 'aitutor-evalkit', f));
-  const missing = [sample, ...judges].find((p) => !fs.existsSync(p));
-  if (missing) say(skippedDatasetMessage('the AITutor-EvalKit rubric study', missing));
-  else {
-    const study = createStudy(actor, {
-      kind: 'rubric',
-      name: 'AITutor-EvalKit sample',
-      guidelines,
-      dimensions: 'mrbench-v3',
-      payRate: 0.3,
-      seed: 7,
-    });
-    const report = importItems(actor, study.id, sample, 'aitutor-evalkit');
-    setStudyMembers(actor, study.id, { usernames: ['ann3', 'ann4'], adjudicator: 'adj' });
-    openStudy(actor, study.id);
-    const runs = judges.map((file) => importJudge(actor, study.id, file, 'aitutor-evalkit'));
-    log(
-      `Study ${study.id}: AITutor-EvalKit sample (${report.inserted} replies for ann3 and ann4; judges ` +
-        `${runs.map((r) => `${r.run} (${r.labels} verdicts, ${r.unparsed.length} unreadable)`).join(', ')})`,
-    );
-  }
-}
+/** The rubric studies of the demo, in the order a fresh seed makes them (see `DEMO_STUDIES` in seed.ts). */
+export const RUBRIC_DEMO_STUDIES: DemoStudy[] = [
+  {
+    // Three reviewers per reply: MRBench's gold labels, and the two demo annotators.
+    name: 'MRBench V3 dev set',
+    what: 'the MRBench V3 rubric study',
+    needs: () => [mrbenchFile()],
+    reviewers: ['ann1', 'ann2'],
+    adjudicator: 'adj',
+    make(actor, log, say) {
+      const study = createStudy(actor, {
+        kind: 'rubric',
+        name: 'MRBench V3 dev set',
+        guidelines: rubricGuidelines(),
+        dimensions: 'mrbench-v3',
+        payRate: 0.3,
+        reviewersPerItem: 3,
+        seed: 6,
+      });
+      const catalog = study.dimensions!;
+      const report = importItems(actor, study.id, mrbenchFile(), 'mrbench');
+      setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
+      openStudy(actor, study.id);
+      const submitted = submitDemoLabels(study.id, catalog, ['ann1', 'ann2'], DEMO_SLICE_DIALOGUES);
+      log(
+        `Study ${study.id}: MRBench V3 dev set (${report.inserted} replies with MRBench's gold labels as ${MRBENCH_GOLD_ANNOTATOR}; ann1 and ann2 ` +
+          `each have ${submitted / 2} replies of ${DEMO_SLICE_DIALOGUES} dialogues submitted by the seed, labels made from gold with ` +
+          `${Math.round(DEMO_CHANGE_RATE * 100)} % deliberate changes (not human labels); adjudicated by adj)`,
+      );
+      const v1 = path.join(publicDataDir(), 'mrbench', 'MRBench_V1.json');
+      if (fs.existsSync(v1)) {
+        const run = importMrbenchV1Run(actor, study.id, catalog, v1);
+        log(
+          `  ${MRBENCH_V1_RUN}: MRBench V1's own labels (an earlier annotation round) on the ${run.replies} replies V1 shares word for word, ` +
+            `imported as a judge run to certify against gold (${run.changed} V1 replies differ in text, ${run.missing} are not in V3)`,
+        );
+      } else say(`Skipped the ${MRBENCH_V1_RUN} judge run on MRBench V3: ${v1} was not found (\`npx concord data fetch\` brings it).`);
+      const kit = path.join(publicDataDir(), 'aitutor-evalkit');
+      if (fs.existsSync(kit)) evalkitOnMrbench(actor, study.id, catalog, log);
+    },
+  },
+  {
+    name: 'Rubric example (hand-written)',
+    what: 'the hand-written rubric example',
+    needs: () => [],
+    standsInFor: 'MRBench V3 dev set',
+    reviewers: ['ann1', 'ann2'],
+    adjudicator: 'adj',
+    make(actor, log) {
+      const study = createStudy(actor, {
+        kind: 'rubric',
+        name: 'Rubric example (hand-written)',
+        guidelines: rubricGuidelines(),
+        dimensions: 'mrbench-v3',
+        payRate: 0.3,
+        seed: 6,
+      });
+      const report = importItems(actor, study.id, path.join(here, 'kmp-style', 'rubric.jsonl'), 'concord');
+      setStudyMembers(actor, study.id, { usernames: ['ann1', 'ann2'], adjudicator: 'adj' });
+      openStudy(actor, study.id);
+      log(`Study ${study.id}: Rubric example (${report.inserted} hand-written replies to 3 dialogues, ann1 and ann2, adjudicated by adj)`);
+    },
+  },
+  {
+    name: 'AITutor-EvalKit sample',
+    what: 'the AITutor-EvalKit rubric study',
+    needs: () => [evalkitSample(), ...evalkitJudges()],
+    reviewers: ['ann3', 'ann4'],
+    adjudicator: 'adj',
+    make(actor, log) {
+      const study = createStudy(actor, {
+        kind: 'rubric',
+        name: 'AITutor-EvalKit sample',
+        guidelines: rubricGuidelines(),
+        dimensions: 'mrbench-v3',
+        payRate: 0.3,
+        seed: 7,
+      });
+      const report = importItems(actor, study.id, evalkitSample(), 'aitutor-evalkit');
+      setStudyMembers(actor, study.id, { usernames: ['ann3', 'ann4'], adjudicator: 'adj' });
+      openStudy(actor, study.id);
+      const runs = evalkitJudges().map((file) => importJudge(actor, study.id, file, 'aitutor-evalkit'));
+      log(
+        `Study ${study.id}: AITutor-EvalKit sample (${report.inserted} replies for ann3 and ann4; judges ` +
+          `${runs.map((r) => `${r.run} (${r.labels} verdicts, ${r.unparsed.length} unreadable)`).join(', ')})`,
+      );
+    },
+  },
+];
