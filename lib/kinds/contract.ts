@@ -7,6 +7,7 @@
  * Each facet below is declared in the file that owns it; the kinds' `index.ts` files put their facets together.
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
+import type { AdjudicationFacet } from './facets/adjudication';
 
 export type { StudyKindId };
 
@@ -14,4 +15,6 @@ export interface StudyKindContract {
   id: StudyKindId;
   /** How the kind is named to people: "Flow review", "Pairwise", "Rubric". */
   name: string;
+  /** The kind-specific part of adjudication; null for a kind whose items are not adjudicated. */
+  adjudication: AdjudicationFacet | null;
 }

@@ -4,4 +4,5 @@ import { KIND_NAMES } from '../names';
 export const flowKind = {
   id: 'flow_review',
   name: KIND_NAMES.flow_review.name,
+  adjudication: null,
 } satisfies StudyKindContract;

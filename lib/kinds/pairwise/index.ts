@@ -1,7 +1,9 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { pairwiseAdjudication } from './adjudication';
 
 export const pairwiseKind = {
   id: 'pairwise',
   name: KIND_NAMES.pairwise.name,
+  adjudication: pairwiseAdjudication,
 } satisfies StudyKindContract;

@@ -1,7 +1,9 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { rubricAdjudication } from './adjudication';
 
 export const rubricKind = {
   id: 'rubric',
   name: KIND_NAMES.rubric.name,
+  adjudication: rubricAdjudication,
 } satisfies StudyKindContract;

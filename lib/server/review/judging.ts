@@ -2,59 +2,20 @@ import 'server-only';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import * as pq from '@/db/queries/pairwise';
-import type { StudyRow } from '@/db/queries/studies';
-import { OVERALL } from '@/lib/validation/common';
-import { applicableCriteria, type Criterion, type PairwiseItem } from '@/lib/validation/pairwise';
+import type { PairwiseItem } from '@/lib/validation/pairwise';
+import { blindItem, criteriaForItem } from '@/lib/kinds/pairwise/item-view';
 import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { Actor } from '../actor';
 import { ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { toCanonical, toScreen } from './blinding';
-import type { BlindItemDto, CriterionDto, JudgeAssignmentDto } from './dto';
+import type { JudgeAssignmentDto } from './dto';
 import { invalid } from '../errors';
 import { submitAnnotation, type SubmitResult } from './submit';
 import { remarksOf } from './item-actions';
 import { parseInput } from '../parse';
 
-const OVERALL_CRITERION: CriterionDto = {
-  id: OVERALL,
-  name: 'Overall',
-  description: 'All things considered, which response is the better next turn for this student?',
-  aspects: [],
-  level: 'overall',
-};
-
-/** The criteria an item is judged on, in order: its general and principle criteria, then overall. */
-export function criteriaForItem(study: Pick<StudyRow, 'criteria'>, item: Pick<PairwiseItem, 'principles'>): CriterionDto[] {
-  const catalog = (study.criteria ?? []) as Criterion[];
-  const byId = new Map(catalog.map((c) => [c.id, c]));
-  return applicableCriteria(catalog, item.principles).map((id) => {
-    if (id === OVERALL) return OVERALL_CRITERION;
-    const c = byId.get(id)!;
-    return {
-      id: c.id,
-      name: c.name,
-      description: c.description,
-      aspects: c.aspects,
-      level: c.level,
-      ...(c.principle ? { principle: c.principle } : {}),
-    };
-  });
-}
-
-export function blindItem(study: StudyRow, itemId: number, swapped: boolean): BlindItemDto {
-  const row = pq.itemRow(getDb(), itemId)!;
-  const item = JSON.parse(row.payload) as PairwiseItem;
-  return {
-    itemId,
-    position: row.position,
-    problem: item.problem,
-    instructions: item.instructions ?? null,
-    principles: item.principles ?? [],
-    history: item.history ?? [],
-    responses: swapped ? [item.b.text, item.a.text] : [item.a.text, item.b.text],
-    criteria: criteriaForItem(study, item),
-  };
-}
+// The item as the screen shows it is the pairwise kind's; judges and imports still ask for the criteria here.
+export { blindItem, criteriaForItem } from '@/lib/kinds/pairwise/item-view';
 
 export function getJudgeAssignment(actor: Actor, assignmentId: number): JudgeAssignmentDto {
   const db = getDb();

@@ -17,7 +17,7 @@ import { resolveRubricCatalog, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rub
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
-import { rubricDisputedItems } from '../review/rubric-disputes';
+import { studyKind } from '@/lib/kinds/registry';
 import { audit } from '../accounts/audit';
 import { runningImport } from '../imports/import-staging';
 import { conflict, forbidden, invalid } from '../errors';
@@ -176,9 +176,8 @@ export function listMyStudies(actor: Actor): MyStudyDto[] {
   return studiesQ.listStudiesForUser(db, actor.id).map((r) => {
     const row = studiesQ.findStudy(db, r.id)!;
     let disagreementsWaiting: number | null = null;
-    if (r.isAdjudicator === 1 && row.kind !== 'flow_review') {
-      const disputed = row.kind === 'rubric' ? rubricDisputedItems(db, row) : disputedItems(db, row);
-      disagreementsWaiting = disputed.filter((i) => i.resolved < i.disagreements).length;
+    if (r.isAdjudicator === 1 && studyKind(row.kind).adjudication) {
+      disagreementsWaiting = disputedItems(db, row).filter((i) => i.resolved < i.disagreements).length;
     }
     return {
       ...r,
