@@ -8,6 +8,7 @@
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { AdjudicationFacet } from './facets/adjudication';
+import type { LabelsFacet } from './facets/labels';
 
 export type { StudyKindId };
 
@@ -17,4 +18,6 @@ export interface StudyKindContract {
   name: string;
   /** The kind-specific part of adjudication; null for a kind whose items are not adjudicated. */
   adjudication: AdjudicationFacet | null;
+  /** How the kind's labels are packed; null for a kind without packed labels (flow review). */
+  labels: LabelsFacet | null;
 }

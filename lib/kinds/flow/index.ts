@@ -5,4 +5,5 @@ export const flowKind = {
   id: 'flow_review',
   name: KIND_NAMES.flow_review.name,
   adjudication: null,
+  labels: null,
 } satisfies StudyKindContract;

@@ -4,7 +4,6 @@
  * once the study exists; these are the conversions between names and codes, with the one message for a name that
  * is not in the catalog. Pure: the browser may import it.
  */
-import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimensionDto } from '@/lib/server/review/dto';
 import { invalid } from '@/lib/server/errors';
 import type { RubricDimension } from '@/lib/validation/rubric';
@@ -13,7 +12,7 @@ import type { RubricDimension } from '@/lib/validation/rubric';
 export type RubricCode = { dimension: number; label: number };
 
 /** A rubric study's dimensions, in catalog order (fixed once the study exists: a label's code is its index). */
-export function rubricCatalog(study: Pick<StudyRow, 'criteria'>): RubricDimension[] {
+export function rubricCatalog(study: { criteria: unknown[] | null }): RubricDimension[] {
   return (study.criteria ?? []) as RubricDimension[];
 }
 

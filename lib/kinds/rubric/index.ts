@@ -1,9 +1,11 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { rubricLabels } from './labels';
 import { rubricAdjudication } from './adjudication';
 
 export const rubricKind = {
   id: 'rubric',
   name: KIND_NAMES.rubric.name,
   adjudication: rubricAdjudication,
+  labels: rubricLabels,
 } satisfies StudyKindContract;
