@@ -9,6 +9,7 @@
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { AdjudicationFacet } from './facets/adjudication';
 import type { LabelsFacet } from './facets/labels';
+import type { ReviewFacet } from './facets/review';
 
 export type { StudyKindId };
 
@@ -20,4 +21,6 @@ export interface StudyKindContract {
   adjudication: AdjudicationFacet | null;
   /** How the kind's labels are packed; null for a kind without packed labels (flow review). */
   labels: LabelsFacet | null;
+  /** How a submission is parsed, checked and stored, and how a reviewer knows an item. */
+  review: ReviewFacet;
 }

@@ -1,9 +1,11 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { flowReview } from './review';
 
 export const flowKind = {
   id: 'flow_review',
   name: KIND_NAMES.flow_review.name,
   adjudication: null,
   labels: null,
+  review: flowReview,
 } satisfies StudyKindContract;

@@ -1,5 +1,6 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { pairwiseReview } from './review';
 import { pairwiseLabels } from './labels';
 import { pairwiseAdjudication } from './adjudication';
 
@@ -8,4 +9,5 @@ export const pairwiseKind = {
   name: KIND_NAMES.pairwise.name,
   adjudication: pairwiseAdjudication,
   labels: pairwiseLabels,
+  review: pairwiseReview,
 } satisfies StudyKindContract;

@@ -1,5 +1,6 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { rubricReview } from './review';
 import { rubricLabels } from './labels';
 import { rubricAdjudication } from './adjudication';
 
@@ -8,4 +9,5 @@ export const rubricKind = {
   name: KIND_NAMES.rubric.name,
   adjudication: rubricAdjudication,
   labels: rubricLabels,
+  review: rubricReview,
 } satisfies StudyKindContract;

@@ -3,25 +3,18 @@ import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
 import type { FlowItem } from '@/lib/validation/flow';
-import { flowDecisionFor } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
-import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
+import { flowDraftSchema, saveDraftSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { conflict } from '../errors';
-import { getJudgeAssignment, judgmentAsDraft } from './judging';
-import { getRubricAssignment, rubricAsDraft } from './rubric';
-import { submitAnnotation, type SubmitResult } from './submit';
+import { getJudgeAssignment } from './judging';
+import { getRubricAssignment } from './rubric';
+import { submitAs, type SubmitResult } from './submit';
+import { decisionOf } from '@/lib/kinds/flow/review';
+import { studyKind } from '@/lib/kinds/registry';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type {
-  FlowAssignmentDto,
-  FlowDecisionDto,
-  JudgeAssignmentDto,
-  MySubmissionDto,
-  QueueDto,
-  QueueStateDto,
-  RubricAssignmentDto,
-} from './dto';
+import type { FlowAssignmentDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -56,16 +49,6 @@ function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
       submittedAt: new Date(a.submittedAt!).toISOString(),
       revision: q.latestAnnotation(db, a.id)?.revision ?? 0,
     })),
-  };
-}
-
-function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
-  if (!row?.decision) return null;
-  return {
-    decision: row.decision,
-    ...(row.afterStep !== null ? { afterStep: row.afterStep } : {}),
-    ...(row.reasons ? { reasons: JSON.parse(row.reasons) as string[] } : {}),
-    ...(row.note ? { note: row.note } : {}),
   };
 }
 
@@ -109,37 +92,18 @@ export function saveFlowDraft(actor: Actor, input: unknown) {
   return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
 }
 
-/** Checks a decision against the flow it is about: truncation must keep at least one step and drop at least one. */
-export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecisionDto {
-  return parseInput(flowDecisionFor(stepCount), raw) as FlowDecisionDto;
-}
+export { parseFlowDecision } from '@/lib/kinds/flow/review';
 
 /**
- * Records a review decision (`./submit`), checked against the flow's steps. Idempotent: the same requestId with the
- * same decision returns the first result without writing again, with another decision it is a conflict; an
- * assignment that is already submitted is never annotated twice.
+ * Records a review decision (`./submit`, with the flow review facet), checked against the flow's steps. Idempotent:
+ * the same requestId with the same decision returns the first result without writing again, with another decision
+ * it is a conflict; an assignment that is already submitted is never annotated twice.
  */
-export function submitFlowReview(actor: Actor, input: unknown): SubmitResult {
-  const { decision: raw, ...request } = parseInput(submitFlowSchema, input);
-  return submitAnnotation(actor, request, {
-    content: (db, a) => {
-      const d = parseFlowDecision(raw, q.itemPayload(db, a.itemId)!.stepCount ?? 0);
-      return {
-        decision: d.decision,
-        afterStep: d.decision === 'truncate' ? d.afterStep! : null,
-        reasons: d.decision === 'discard' ? d.reasons! : null,
-        note: d.note?.trim() || null,
-      };
-    },
-    write: (db, _a, _study, stored, base) => q.insertAnnotation(db, { ...base, ...stored }).revision,
-  });
-}
+export const submitFlowReview = (actor: Actor, input: unknown): SubmitResult => submitAs('flow_review', actor, input);
 
 /** The draft a submission turns back into when it is taken back (undo, or revising it from the history). */
 export function draftOfSubmission(db: Db, study: StudyRow, a: q.AssignmentRow, ann: q.AnnotationRow | undefined): unknown {
-  if (study.kind === 'pairwise') return ann ? judgmentAsDraft(db, ann.id, a.swapped === 1) : {};
-  if (study.kind === 'rubric') return rubricAsDraft(db, study, ann);
-  return { ...decisionOf(ann) };
+  return studyKind(study.kind).review.draftOf(db, study, a, ann);
 }
 
 /**

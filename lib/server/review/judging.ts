@@ -1,16 +1,14 @@
 import 'server-only';
-import { getDb, type Db } from '@/db/client';
+import { getDb } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import * as pq from '@/db/queries/pairwise';
-import type { PairwiseItem } from '@/lib/validation/pairwise';
-import { blindItem, criteriaForItem } from '@/lib/kinds/pairwise/item-view';
-import { judgmentDraftSchema, saveJudgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
+import { blindItem } from '@/lib/kinds/pairwise/item-view';
+import { judgmentDraftSchema, saveJudgmentDraftSchema } from '@/lib/validation/judging';
 import type { Actor } from '../actor';
 import { ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
-import { toCanonical, toScreen } from './blinding';
+import { toScreen } from './blinding';
 import type { JudgeAssignmentDto } from './dto';
-import { invalid } from '../errors';
-import { submitAnnotation, type SubmitResult } from './submit';
+import { submitAs, type SubmitResult } from './submit';
 import { remarksOf } from './item-actions';
 import { parseInput } from '../parse';
 
@@ -45,34 +43,10 @@ export function saveJudgmentDraft(actor: Actor, input: unknown) {
 }
 
 /**
- * Records a pairwise judgment: every applicable criterion must have a choice. Choices arrive as seen on screen
- * and are stored from reply a's side, with the on-screen choice kept. Idempotent by request id: the same
- * choices again answer `duplicate`, other choices under the same id are a conflict (`./submit`).
+ * Records a pairwise judgment (`./submit`, with the pairwise review facet): every applicable criterion must have a
+ * choice. Idempotent by request id: the same choices again answer `duplicate`, other choices under the same id are
+ * a conflict.
  */
-export function submitJudgment(actor: Actor, input: unknown): SubmitResult {
-  const { choices, ...request } = parseInput(submitJudgmentSchema, input);
-  return submitAnnotation(actor, request, {
-    content: () => ({ choices }),
-    write: (db, a, study, _content, base) => {
-      const item = JSON.parse(pq.itemRow(db, a.itemId)!.payload) as PairwiseItem;
-      const criteria = criteriaForItem(study, item).map((c) => c.id);
-      const missing = criteria.filter((c) => !choices[c]);
-      const extra = Object.keys(choices).filter((c) => !criteria.includes(c));
-      if (missing.length) throw invalid(`Choose for every criterion; missing: ${missing.join(', ')}.`, { choices: 'incomplete' });
-      if (extra.length) throw invalid(`Not criteria of this item: ${extra.join(', ')}.`, { choices: 'unknown criterion' });
-      const swapped = a.swapped === 1;
-      const { id: annotationId, revision } = q.insertAnnotation(db, base);
-      pq.insertLabels(
-        db,
-        annotationId,
-        criteria.map((c) => ({ criterion: c, label: toCanonical(choices[c], swapped), screenChoice: choices[c] })),
-      );
-      return revision;
-    },
-  });
-}
+export const submitJudgment = (actor: Actor, input: unknown): SubmitResult => submitAs('pairwise', actor, input);
 
-/** The draft an undone pairwise submission turns back into: its choices as the reviewer saw them. */
-export function judgmentAsDraft(db: Db, annotationId: number, swapped: boolean): JudgmentDraft {
-  return { choices: Object.fromEntries(pq.labelsOf(db, annotationId).map((l) => [l.criterion, toScreen(l.label, swapped)])) };
-}
+export { judgmentAsDraft } from '@/lib/kinds/pairwise/review';

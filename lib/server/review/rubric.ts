@@ -1,18 +1,16 @@
 import 'server-only';
-import { getDb, type Db } from '@/db/client';
+import { getDb } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import * as rq from '@/db/queries/rubric-review';
-import type { StudyRow } from '@/db/queries/studies';
-import * as studiesQ from '@/db/queries/studies';
-import { rubricDraftSchema, saveRubricDraftSchema, submitRubricSchema, type RubricDraft } from '@/lib/validation/rubric-review';
+import { rubricDraftSchema, saveRubricDraftSchema } from '@/lib/validation/rubric-review';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import type { RubricAssignmentDto } from './dto';
-import { codesOf, namesOf, rubricCatalog } from '@/lib/kinds/rubric/catalog';
+import { namesOf, rubricCatalog } from '@/lib/kinds/rubric/catalog';
 import { blindRubricItem } from '@/lib/kinds/rubric/item-view';
 import { remarksOf } from './item-actions';
-import { submitAnnotation, type SubmitResult } from './submit';
+import { submitAs, type SubmitResult } from './submit';
 
 // The catalog's name/code conversions and the blind item are the rubric kind's; review code imports them from here.
 export { codesOf, dimensionDto, namesOf, rubricCatalog } from '@/lib/kinds/rubric/catalog';
@@ -50,36 +48,9 @@ export function saveRubricDraft(actor: Actor, input: unknown) {
 }
 
 /**
- * Records a rubric annotation through the shared skeleton (`./submit`): a label on every dimension, each one of its
- * dimension's labels, and an optional note. What is hashed for the request id is the labels in catalog order and
- * the trimmed note, so a retry matches however the client ordered its keys; other labels under the same request id
- * are a conflict.
+ * Records a rubric annotation (`./submit`, with the rubric review facet): a label on every dimension, each one of
+ * its dimension's labels, and an optional note; other labels under the same request id are a conflict.
  */
-export function submitRubric(actor: Actor, input: unknown): SubmitResult {
-  const { labels, note, ...request } = parseInput(submitRubricSchema, input);
-  return submitAnnotation(actor, request, {
-    content: (db, a) => {
-      const study = studiesQ.findStudy(db, a.studyId)!;
-      const codes = codesOf(rubricCatalog(study), labels, true);
-      return { labels: codes.map((c) => [c.dimension, c.label]), note: note?.trim() || null };
-    },
-    write: (db, _a, _study, content, base) => {
-      const { id, revision } = q.insertAnnotation(db, { ...base, note: content.note });
-      rq.insertRubricLabels(
-        db,
-        id,
-        content.labels.map(([dimension, label]) => ({ dimension, label })),
-      );
-      return revision;
-    },
-  });
-}
+export const submitRubric = (actor: Actor, input: unknown): SubmitResult => submitAs('rubric', actor, input);
 
-/** The draft an undone rubric submission turns back into: its labels and note. */
-export function rubricAsDraft(db: Db, study: StudyRow, annotation: q.AnnotationRow | undefined): RubricDraft {
-  if (!annotation) return { labels: {} };
-  return {
-    labels: namesOf(rubricCatalog(study), rq.rubricLabelsOf(db, annotation.id)),
-    ...(annotation.note ? { note: annotation.note } : {}),
-  };
-}
+export { rubricAsDraft } from '@/lib/kinds/rubric/review';
