@@ -8,6 +8,7 @@
  */
 import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { AdjudicationFacet } from './facets/adjudication';
+import type { CatalogFacet } from './facets/catalog';
 import type { LabelsFacet } from './facets/labels';
 import type { ReviewFacet } from './facets/review';
 
@@ -17,6 +18,8 @@ export interface StudyKindContract {
   id: StudyKindId;
   /** How the kind is named to people: "Flow review", "Pairwise", "Rubric". */
   name: string;
+  /** What a study of the kind judges items on (criteria, dimensions, nothing), as stored and shown. */
+  catalog: CatalogFacet;
   /** The kind-specific part of adjudication; null for a kind whose items are not adjudicated. */
   adjudication: AdjudicationFacet | null;
   /** How the kind's labels are packed; null for a kind without packed labels (flow review). */

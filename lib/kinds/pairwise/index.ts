@@ -1,5 +1,6 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { pairwiseCatalog } from './catalog';
 import { pairwiseReview } from './review';
 import { pairwiseLabels } from './labels';
 import { pairwiseAdjudication } from './adjudication';
@@ -7,6 +8,7 @@ import { pairwiseAdjudication } from './adjudication';
 export const pairwiseKind = {
   id: 'pairwise',
   name: KIND_NAMES.pairwise.name,
+  catalog: pairwiseCatalog,
   adjudication: pairwiseAdjudication,
   labels: pairwiseLabels,
   review: pairwiseReview,

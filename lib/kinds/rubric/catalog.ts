@@ -6,7 +6,15 @@
  */
 import type { RubricDimensionDto } from '@/lib/server/review/dto';
 import { invalid } from '@/lib/server/errors';
-import type { RubricDimension } from '@/lib/validation/rubric';
+import {
+  formatCatalogError,
+  validateRubricCatalog,
+  type CatalogResult,
+  type RubricCatalog,
+  type RubricDimension,
+} from '@/lib/validation/rubric';
+import { resolveRubricCatalog, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
+import type { CatalogFacet } from '../facets/catalog';
 
 /** A label as stored: the dimension's index and the label's index in the dimension's set. */
 export type RubricCode = { dimension: number; label: number };
@@ -66,3 +74,36 @@ export function codesOf(catalog: readonly RubricDimension[], labels: Record<stri
   }
   return codes;
 }
+
+/**
+ * A rubric study's dimensions from what the lead gave: a shipped catalog's name, a catalog file's text, or the
+ * parsed array. Every problem is reported, each naming its dimension and field (in `details.catalogErrors` for the
+ * form, one line each in the message for the command line).
+ */
+export function dimensionsFrom(value: unknown): RubricCatalog {
+  if (value === undefined || value === null || value === '') {
+    throw invalid(`Choose the dimensions: a shipped catalog (${RUBRIC_CATALOG_NAMES.join(', ')}) or a JSON file of your own.`, {
+      dimensions: 'Choose a catalog',
+    });
+  }
+  const result: CatalogResult = typeof value === 'string' ? resolveRubricCatalog(value) : validateRubricCatalog(value);
+  if (result.ok) return result.catalog;
+  const lines = result.errors.map(formatCatalogError);
+  throw invalid(
+    `The dimensions catalog has ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`,
+    {
+      dimensions: lines[0],
+    },
+    { catalogErrors: result.errors },
+  );
+}
+
+/** A rubric study's catalog is its dimensions, chosen at creation and fixed from then on. */
+export const rubricCatalogFacet: CatalogFacet = {
+  defaultReviewers: 2,
+  initial: (dimensions) => {
+    const catalog = dimensionsFrom(dimensions);
+    return { stored: catalog, audit: { dimensions: catalog.map((d) => d.id) } };
+  },
+  shown: (stored) => ({ criteria: [], dimensions: (stored ?? []) as RubricCatalog }),
+};

@@ -1,5 +1,6 @@
 import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
+import { rubricCatalogFacet } from './catalog';
 import { rubricReview } from './review';
 import { rubricLabels } from './labels';
 import { rubricAdjudication } from './adjudication';
@@ -7,6 +8,7 @@ import { rubricAdjudication } from './adjudication';
 export const rubricKind = {
   id: 'rubric',
   name: KIND_NAMES.rubric.name,
+  catalog: rubricCatalogFacet,
   adjudication: rubricAdjudication,
   labels: rubricLabels,
   review: rubricReview,
