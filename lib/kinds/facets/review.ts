@@ -7,6 +7,7 @@
 import type { Db } from '@/db/client';
 import type { AnnotationRow, AssignmentRow } from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
+import type { FlowAssignmentDto, JudgeAssignmentDto, RemarksDto, RubricAssignmentDto } from '@/lib/server/review/dto';
 
 /** The annotation row's identity and request, as `insertAnnotation` takes it. */
 export type AnnotationBase = { assignmentId: number; requestId: string; requestHash: string; createdBy: number };
@@ -27,6 +28,9 @@ export type SubmissionKind<C extends object> = {
 
 export type SubmitRequest = { assignmentId: number; requestId: string; activeMs: number };
 
+/** An assignment as its reviewer's screen receives it, in the shape of its study's kind. */
+export type AssignmentView = JudgeAssignmentDto | RubricAssignmentDto | (FlowAssignmentDto & { kind: 'flow_review' });
+
 export interface ReviewFacet {
   /**
    * How a reviewer knows an item in their history: by the item's place in the study, or by their own queue
@@ -35,6 +39,11 @@ export interface ReviewFacet {
   itemNumber: 'item' | 'queue';
   /** Parses a submission with the kind's schema (an `invalid` error otherwise): the request and what to store. */
   parseSubmission(input: unknown): { request: SubmitRequest; submission: SubmissionKind<object> };
+  /**
+   * The assignment as its reviewer sees it (the core has checked that it is theirs and marked it served): the item
+   * as the kind blinds it, their draft and submission, with the `remarks` the core read.
+   */
+  view(db: Db, study: StudyRow, a: AssignmentRow, context: { actorId: number; remarks: RemarksDto }): AssignmentView;
   /** The draft a submission turns back into when it is taken back (undo, or revising it from the history). */
   draftOf(db: Db, study: StudyRow, a: AssignmentRow, annotation: AnnotationRow | undefined): unknown;
 }

@@ -3,7 +3,9 @@ import * as q from '@/db/queries/assignments';
 import type { FlowDecisionDto } from '@/lib/server/review/dto';
 import { parseInput } from '@/lib/server/parse';
 import { flowDecisionFor } from '@/lib/validation/flow';
-import { submitFlowSchema } from '@/lib/validation/review';
+import type { FlowItem } from '@/lib/validation/flow';
+import { flowWarnings } from '@/lib/validation/flow-warnings';
+import { flowDraftSchema, submitFlowSchema } from '@/lib/validation/review';
 import { defineSubmission, type ReviewFacet } from '../facets/review';
 
 /** A stored decision as the reviewer's screen shows it; null for an annotation without one. */
@@ -41,6 +43,25 @@ export const flowReview: ReviewFacet = {
         },
         write: (db, _a, _study, stored, base) => q.insertAnnotation(db, { ...base, ...stored }).revision,
       }),
+    };
+  },
+  view: (db, _study, a, { remarks }) => {
+    const item = q.itemPayload(db, a.itemId)!;
+    const flow = JSON.parse(item.payload) as FlowItem;
+    const draft = q.findDraft(db, a.id);
+    return {
+      kind: 'flow_review',
+      assignmentId: a.id,
+      studyId: a.studyId,
+      queuePosition: a.queuePosition,
+      state: a.state,
+      externalId: item.externalId,
+      flow,
+      warnings: flowWarnings(flow),
+      draft: draft ? flowDraftSchema.parse(draft) : null,
+      submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
+      activeMs: a.activeMs,
+      remarks,
     };
   },
   draftOf: (_db, _study, _a, annotation) => ({ ...decisionOf(annotation) }),

@@ -3,11 +3,11 @@ import * as q from '@/db/queries/assignments';
 import * as pq from '@/db/queries/pairwise';
 import { invalid } from '@/lib/server/errors';
 import { parseInput } from '@/lib/server/parse';
-import { submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
+import { judgmentDraftSchema, submitJudgmentSchema, type JudgmentDraft } from '@/lib/validation/judging';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import { defineSubmission, type ReviewFacet } from '../facets/review';
 import { toCanonical, toScreen } from './blinding';
-import { criteriaForItem } from './item-view';
+import { blindItem, criteriaForItem } from './item-view';
 
 /** The draft an undone pairwise submission turns back into: its choices as the reviewer saw them. */
 export function judgmentAsDraft(db: Db, annotationId: number, swapped: boolean): JudgmentDraft {
@@ -43,6 +43,23 @@ export const pairwiseReview: ReviewFacet = {
           return revision;
         },
       }),
+    };
+  },
+  view: (db, study, a, { remarks }) => {
+    const swapped = a.swapped === 1;
+    const draft = q.findDraft(db, a.id);
+    const latest = a.state === 'submitted' ? q.latestAnnotation(db, a.id) : undefined;
+    return {
+      kind: 'pairwise',
+      ...blindItem(study, a.itemId, swapped, db),
+      assignmentId: a.id,
+      studyId: a.studyId,
+      queuePosition: a.queuePosition,
+      state: a.state,
+      draft: draft ? judgmentDraftSchema.parse(draft) : null,
+      submitted: latest ? Object.fromEntries(pq.labelsOf(db, latest.id).map((l) => [l.criterion, toScreen(l.label, swapped)])) : null,
+      activeMs: a.activeMs,
+      remarks,
     };
   },
   draftOf: (db, _study, a, annotation) => (annotation ? judgmentAsDraft(db, annotation.id, a.swapped === 1) : {}),

@@ -4,9 +4,10 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import * as studiesQ from '@/db/queries/studies';
 import { parseInput } from '@/lib/server/parse';
-import { submitRubricSchema, type RubricDraft } from '@/lib/validation/rubric-review';
+import { rubricDraftSchema, submitRubricSchema, type RubricDraft } from '@/lib/validation/rubric-review';
 import { defineSubmission, type ReviewFacet } from '../facets/review';
 import { codesOf, namesOf, rubricCatalog } from './catalog';
+import { blindRubricItem } from './item-view';
 
 /** The draft an undone rubric submission turns back into: its labels and note. */
 export function rubricAsDraft(db: Db, study: StudyRow, annotation: q.AnnotationRow | undefined): RubricDraft {
@@ -44,6 +45,27 @@ export const rubricReview: ReviewFacet = {
           return revision;
         },
       }),
+    };
+  },
+  view: (db, study, a, { actorId, remarks }) => {
+    const catalog = rubricCatalog(study);
+    const row = rq.rubricItemRow(db, a.itemId)!;
+    const draft = q.findDraft(db, a.id);
+    const latest = a.state === 'submitted' ? q.latestAnnotation(db, a.id) : undefined;
+    const groupIds = row.groupKey !== null ? rq.groupAssignmentIds(db, a.studyId, actorId, row.groupKey) : [];
+    return {
+      kind: 'rubric',
+      // "Item N" is the reviewer's own queue position, drawn per reviewer from the seed.
+      ...blindRubricItem(db, study, a.itemId, a.queuePosition),
+      assignmentId: a.id,
+      studyId: a.studyId,
+      queuePosition: a.queuePosition,
+      state: a.state,
+      group: groupIds.length ? { index: groupIds.indexOf(a.id) + 1, count: groupIds.length, anchor: groupIds[0] } : null,
+      draft: draft ? rubricDraftSchema.parse(draft) : null,
+      submitted: latest ? { labels: namesOf(catalog, rq.rubricLabelsOf(db, latest.id)), note: latest.note } : null,
+      activeMs: a.activeMs,
+      remarks,
     };
   },
   draftOf: (db, study, _a, annotation) => rubricAsDraft(db, study, annotation),

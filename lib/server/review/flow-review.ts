@@ -2,19 +2,17 @@ import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
-import type { FlowItem } from '@/lib/validation/flow';
-import { flowWarnings } from '@/lib/validation/flow-warnings';
-import { flowDraftSchema, saveDraftSchema, undoSchema } from '@/lib/validation/review';
+import { saveDraftSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { conflict } from '../errors';
-import { getJudgeAssignment } from './judging';
-import { getRubricAssignment } from './rubric';
 import { submitAs, type SubmitResult } from './submit';
-import { decisionOf } from '@/lib/kinds/flow/review';
+import { flowReview } from '@/lib/kinds/flow/review';
+import type { AssignmentView } from '@/lib/kinds/facets/review';
+import * as studiesQ from '@/db/queries/studies';
 import { studyKind } from '@/lib/kinds/registry';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type { FlowAssignmentDto, JudgeAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto, RubricAssignmentDto } from './dto';
+import type { FlowAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -52,39 +50,25 @@ function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
   };
 }
 
-/** An assignment of the actor's, in the shape its study kind needs. */
-export function getAssignmentView(
-  actor: Actor,
-  assignmentId: number,
-): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto {
+/** An assignment of the actor's, in the shape its study kind needs (the kind's review facet builds it). */
+export function getAssignmentView(actor: Actor, assignmentId: number): AssignmentView {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
-  if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
-  if (study.kind === 'rubric') return getRubricAssignment(actor, assignmentId);
-  return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
+  serveAssignment(db, a);
+  return studyKind(study.kind).review.view(db, study, a, { actorId: actor.id, remarks: remarksOf(db, a.id) });
 }
 
+/** A flow review assignment of the actor's (its study is not checked for the worker: `getAssignmentView` does). */
 export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   serveAssignment(db, a);
-  const item = q.itemPayload(db, a.itemId)!;
-  const flow = JSON.parse(item.payload) as FlowItem;
-  const draft = q.findDraft(db, a.id);
-  return {
-    assignmentId: a.id,
-    studyId: a.studyId,
-    queuePosition: a.queuePosition,
-    state: a.state,
-    externalId: item.externalId,
-    flow,
-    warnings: flowWarnings(flow),
-    draft: draft ? flowDraftSchema.parse(draft) : null,
-    submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
-    activeMs: a.activeMs,
+  const { kind: _kind, ...view } = flowReview.view(db, studiesQ.findStudy(db, a.studyId)!, a, {
+    actorId: actor.id,
     remarks: remarksOf(db, a.id),
-  };
+  }) as FlowAssignmentDto & { kind: 'flow_review' };
+  return view;
 }
 
 export function saveFlowDraft(actor: Actor, input: unknown) {
