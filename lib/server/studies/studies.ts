@@ -205,6 +205,7 @@ export function setStudyMembers(actor: Actor, studyId: number, input: unknown): 
 export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): only a pairwise catalog is edited after creation (a rubric one is fixed, decision 0010).
   if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have criteria.');
   if (study.status !== 'draft') throw conflict('Criteria can only change while the study is a draft.');
   // An empty catalog is allowed: every item is then judged on `overall` alone.
@@ -230,6 +231,8 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
+    // Kind branch (why): a rubric study plans by dialogue groups (lib/assign/groups) where the others plan by
+    // item; the planning facet is a follow-up of decision 0020.
     if (study.kind === 'rubric') {
       const made = planRubricStudy(db, study, members, opts);
       studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
@@ -356,6 +359,7 @@ export function closeStudy(actor: Actor, studyId: number): StudyDto {
 export function setGroundTruthRule(actor: Actor, studyId: number, rule: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): the rule is set from the pairwise overview only; behaviour kept as it was.
   if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have a ground-truth rule.');
   if (rule !== 'adjudicated' && rule !== 'majority') throw invalid('Choose adjudicated or majority.', { groundTruthRule: 'Unknown rule' });
   inTransaction(db, () => {
