@@ -203,4 +203,61 @@ describe('architecture', () => {
     const bad = importViolations(rendering, (_f, imp) => (under(imp.target, 'db') ? 'go through a lib/server use-case' : null));
     expect(fail(bad)).toBe('');
   });
+
+  it('(f) lib/kinds asks lib/server for nothing but its errors, input parsing and DTO types: a kind never calls a use-case', () => {
+    const allowed = new Set(['lib/server/errors', 'lib/server/parse']);
+    const kindCode = inFolder(files.lib, 'lib/kinds').filter((f) => !isTest(f));
+    const bad = importViolations(kindCode, (_f, imp) =>
+      under(imp.target, 'lib/server') && !allowed.has(imp.target) && !/\/dto$/.test(imp.target)
+        ? 'the shared cores call the kind, never the other way round'
+        : null,
+    );
+    expect(fail(bad)).toBe('');
+  });
+
+  it('(g) client code imports only the pure modules of lib/kinds: none that reads the database, however indirectly', () => {
+    const kinds = inFolder(files.lib, 'lib/kinds');
+    const fileOf = (target: string) => kinds.find((f) => f.replace(/\.(ts|tsx)$/, '') === target || f === `${target}/index.ts`);
+    const readsDb = new Map<string, boolean>();
+    const reads = (file: string, seen = new Set<string>()): boolean => {
+      if (readsDb.has(file)) return readsDb.get(file)!;
+      if (seen.has(file)) return false;
+      seen.add(file);
+      const result = importsOf(file).some((imp) => {
+        if (under(imp.target, 'db')) return true;
+        // A DTO module holds types; errors and parse are pure.
+        if (under(imp.target, 'lib/server')) return !/\/dto$/.test(imp.target) && !/^lib\/server\/(errors|parse)$/.test(imp.target);
+        const next = under(imp.target, 'lib/kinds') ? fileOf(imp.target) : undefined;
+        return next ? reads(next, seen) : false;
+      });
+      readsDb.set(file, result);
+      return result;
+    };
+    const clients = [...files.components, ...inFolder(files.lib, 'lib/io'), ...inFolder(files.lib, 'lib/query'), ...routeComponents];
+    const bad = importViolations(clients, (_f, imp) => {
+      if (!under(imp.target, 'lib/kinds')) return null;
+      const file = fileOf(imp.target);
+      if (!file) return 'no such module in lib/kinds';
+      return reads(file) ? 'this module (or one it imports) reads the database: it is server-side' : null;
+    });
+    expect(fail(bad)).toBe('');
+    // The rule has something to hold: the registry gathers the DB-reading facets.
+    expect(reads('lib/kinds/registry.ts')).toBe(true);
+  });
+
+  it('(h) "the newest revision counts" is one query helper: no query spells the latest-revision subquery itself', () => {
+    const SUBQUERY =
+      /SELECT\s+max\(revision\)\s+FROM\s+\w+(?:\s+\w+)?\s+WHERE\s+(?:\w+\.)?(?:assignment_id|item_id)\s*=\s*\w+\.(?:id|item_id)/;
+    const bad: string[] = [];
+    for (const file of files.db.filter((f) => f !== 'db/queries/latest-revision.ts' && !isTest(f))) {
+      const sf = parse(file);
+      const visit = (node: ts.Node) => {
+        const text = literalText(node);
+        if (text !== null && SUBQUERY.test(text)) bad.push(`${file}:${lineOf(sf, node)}  use db/queries/latest-revision.ts`);
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+    expect(fail(bad)).toBe('');
+  });
 });

@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
-import { itemIdOfRef, itemRefOf } from '@/lib/server/review/item-refs';
+import { itemIdOfRef, itemRefOf } from '@/lib/kinds/rubric/item-refs';
 
 /*
  * A rubric study's reviewers and adjudicator name an item by its number, not its row id (docs/decisions/0013);

@@ -1,4 +1,5 @@
 import { stmt, type Db } from '../client';
+import { isNewestAnnotation, newestAnnotationRevision } from './latest-revision';
 
 export type AssignmentRow = {
   id: number;
@@ -235,7 +236,7 @@ export const latestSubmittedAnnotationId = (db: Db, itemId: number, username: st
     db,
     `SELECT an.id FROM assignments a JOIN users u ON u.id = a.user_id
          JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+          AND ${isNewestAnnotation()}
         WHERE a.item_id = ? AND u.username = ? AND a.state = 'submitted'`,
   )
     .pluck()
@@ -305,7 +306,7 @@ export function submissionsOf(
     `SELECT a.id AS assignmentId, a.item_id AS itemId, i.position, a.queue_position AS queuePosition,
             substr(${PROBLEM_SQL}, 1, 240) AS problem,
             a.submitted_at AS submittedAt,
-            (SELECT max(revision) FROM annotations n WHERE n.assignment_id = a.id) AS revision
+            ${newestAnnotationRevision()} AS revision
        FROM assignments a JOIN items i ON i.id = a.item_id
       WHERE ${where}${filter}
       ORDER BY a.submitted_at DESC, a.id DESC LIMIT ? OFFSET ?`,

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { isNewestAnnotation, isNewestRuling } from './latest-revision';
 
 /*
  * Reads for judge certification and the bias report: when each item's ground truth could first be settled, the
@@ -16,7 +17,7 @@ export const lastReviewTimes = (db: Db, studyId: number) =>
       `SELECT a.item_id, max(n.created_at)
          FROM assignments a
          JOIN annotations n ON n.assignment_id = a.id
-          AND n.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+          AND ${isNewestAnnotation('n', 'a')}
         WHERE a.study_id = ? AND a.state = 'submitted'
         GROUP BY a.item_id`,
     )
@@ -30,7 +31,7 @@ export const rulingTimes = (db: Db, studyId: number) =>
       `SELECT j.item_id, j.criterion, j.created_at
          FROM adjudications j JOIN items i ON i.id = j.item_id
         WHERE i.study_id = ?
-          AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+          AND ${isNewestRuling('adjudications')}`,
     )
     .raw()
     .all(studyId) as [number, string, number][];
@@ -42,7 +43,7 @@ export const rubricRulingTimes = (db: Db, studyId: number) =>
       `SELECT j.item_id, j.dimension, j.created_at
          FROM rubric_adjudications j JOIN items i ON i.id = j.item_id
         WHERE i.study_id = ?
-          AND j.revision = (SELECT max(revision) FROM rubric_adjudications WHERE item_id = j.item_id AND dimension = j.dimension)`,
+          AND ${isNewestRuling('rubric_adjudications')}`,
     )
     .raw()
     .all(studyId) as [number, number, number][];

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { isNewestAnnotation } from './latest-revision';
 
 /** The counting revision of every submitted assignment in a study: the newest one. */
 const LATEST = `
@@ -6,7 +7,7 @@ const LATEST = `
          an.decision, an.after_step AS afterStep, an.reasons, an.note
     FROM assignments a
     JOIN annotations an ON an.assignment_id = a.id
-     AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+     AND ${isNewestAnnotation()}
    WHERE a.study_id = @studyId AND a.state = 'submitted'`;
 
 export type DecisionRow = {

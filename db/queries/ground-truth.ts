@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import type { LabelRow } from './pairwise';
+import { isNewestRuling } from './latest-revision';
 
 export type RulingRow = { itemId: number; criterion: string; label: LabelRow['label']; rationale: string | null; adjudicator: string };
 
@@ -9,7 +10,7 @@ export const latestRulings = (db: Db, studyId: number) =>
     .prepare(
       `SELECT j.item_id AS itemId, j.criterion, j.label, j.rationale, u.username AS adjudicator
          FROM adjudications j JOIN items i ON i.id = j.item_id JOIN users u ON u.id = j.adjudicator_id
-        WHERE i.study_id = ? AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+        WHERE i.study_id = ? AND ${isNewestRuling('adjudications')}`,
     )
     .all(studyId) as RulingRow[];
 

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { isNewestAnnotation, isNewestRuling } from './latest-revision';
 
 export type LabelRow = { criterion: string; label: 'lose' | 'tie' | 'win'; screenChoice: 'r1' | 'tie' | 'r2' | null };
 
@@ -28,7 +29,7 @@ export const reviewerLabels = (db: Db, itemId: number) =>
       `SELECT a.slot, a.user_id AS userId, l.criterion, l.label
          FROM assignments a
          JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+          AND ${isNewestAnnotation()}
          JOIN labels l ON l.annotation_id = an.id
         WHERE a.item_id = ? AND a.state = 'submitted'
         ORDER BY a.slot`,
@@ -46,7 +47,7 @@ export const latestAdjudications = (db: Db, itemId: number) =>
     .prepare(
       `SELECT j.criterion, j.label, j.rationale, j.adjudicator_id AS adjudicatorId, j.revision
          FROM adjudications j
-        WHERE j.item_id = ? AND j.revision = (SELECT max(revision) FROM adjudications WHERE item_id = j.item_id AND criterion = j.criterion)`,
+        WHERE j.item_id = ? AND ${isNewestRuling('adjudications')}`,
     )
     .all(itemId) as { criterion: string; label: LabelRow['label']; rationale: string | null; adjudicatorId: number; revision: number }[];
 
@@ -94,7 +95,7 @@ export const splitCriteria = (db: Db, studyId: number) =>
          SELECT a.item_id, l.criterion, l.label
            FROM assignments a
            JOIN annotations an ON an.assignment_id = a.id
-            AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+            AND ${isNewestAnnotation()}
            JOIN labels l ON l.annotation_id = an.id
           WHERE a.study_id = @studyId AND a.state = 'submitted'),
        complete AS (
@@ -113,7 +114,7 @@ const LATEST_LABELS = `
   SELECT a.item_id, a.user_id, l.criterion, l.label
     FROM assignments a
     JOIN annotations an ON an.assignment_id = a.id
-     AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+     AND ${isNewestAnnotation()}
     JOIN labels l ON l.annotation_id = an.id
    WHERE a.study_id = @studyId AND a.state = 'submitted'`;
 

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { isNewestAnnotation, isNewestRuling } from './latest-revision';
 
 /*
  * Rubric labels, rulings and items as the review screens, the adjudication and the ground truth read them. Labels
@@ -53,7 +54,7 @@ export const rubricReviewerLabels = (db: Db, itemId: number) =>
       `SELECT a.slot, a.user_id AS userId, l.dimension, l.label
          FROM assignments a
          JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+          AND ${isNewestAnnotation()}
          JOIN rubric_labels l ON l.annotation_id = an.id
         WHERE a.item_id = ? AND a.state = 'submitted'
         ORDER BY a.slot, l.dimension`,
@@ -80,7 +81,7 @@ export const latestRubricRulings = (db: Db, itemId: number) =>
       `SELECT j.dimension, j.label, j.rationale, j.adjudicator_id AS adjudicatorId, u.username AS adjudicator, j.revision
          FROM rubric_adjudications j JOIN users u ON u.id = j.adjudicator_id
         WHERE j.item_id = ?
-          AND j.revision = (SELECT max(revision) FROM rubric_adjudications WHERE item_id = j.item_id AND dimension = j.dimension)
+          AND ${isNewestRuling('rubric_adjudications')}
         ORDER BY j.dimension`,
     )
     .all(itemId) as RubricRulingRow[];
@@ -124,7 +125,7 @@ export const rubricSplitDimensions = (db: Db, studyId: number) =>
          SELECT a.item_id, l.dimension, l.label
            FROM assignments a
            JOIN annotations an ON an.assignment_id = a.id
-            AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+            AND ${isNewestAnnotation()}
            JOIN rubric_labels l ON l.annotation_id = an.id
           WHERE a.study_id = @studyId AND a.state = 'submitted'),
        complete AS (
@@ -146,7 +147,7 @@ export const studyRubricRulings = (db: Db, studyId: number) =>
       `SELECT j.item_id AS itemId, j.dimension, j.label, j.rationale, u.username AS adjudicator
          FROM rubric_adjudications j JOIN items i ON i.id = j.item_id JOIN users u ON u.id = j.adjudicator_id
         WHERE i.study_id = ?
-          AND j.revision = (SELECT max(revision) FROM rubric_adjudications WHERE item_id = j.item_id AND dimension = j.dimension)`,
+          AND ${isNewestRuling('rubric_adjudications')}`,
     )
     .all(studyId) as (RubricCode & { itemId: number; rationale: string | null; adjudicator: string })[];
 
@@ -176,7 +177,7 @@ export const iterateRubricLabels = (db: Db, studyId: number) =>
          FROM items i
          LEFT JOIN assignments a ON a.item_id = i.id AND a.state = 'submitted'
          LEFT JOIN annotations an ON an.assignment_id = a.id
-               AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+               AND ${isNewestAnnotation()}
          LEFT JOIN rubric_labels l ON l.annotation_id = an.id
         WHERE i.study_id = ?
         ORDER BY i.position, a.slot, l.dimension`,
@@ -201,7 +202,7 @@ export const rubricLabelsWithReviewers = (db: Db, itemId: number) =>
       `SELECT a.slot, u.username, l.dimension, l.label
          FROM assignments a JOIN users u ON u.id = a.user_id
          JOIN annotations an ON an.assignment_id = a.id
-          AND an.revision = (SELECT max(revision) FROM annotations WHERE assignment_id = a.id)
+          AND ${isNewestAnnotation()}
          JOIN rubric_labels l ON l.annotation_id = an.id
         WHERE a.item_id = ? AND a.state = 'submitted'
         ORDER BY a.slot, l.dimension`,

@@ -10,6 +10,10 @@ import type { StudyKind as StudyKindId } from '@/lib/validation/labels';
 import type { ImportsFacet } from './facets/imports';
 import type { JudgesFacet } from './facets/judges';
 import type { ReportsFacet } from './facets/reports';
+import type { AdjudicationFacet } from './facets/adjudication';
+import type { CatalogFacet } from './facets/catalog';
+import type { LabelsFacet } from './facets/labels';
+import type { ReviewFacet } from './facets/review';
 
 export type { StudyKindId };
 
@@ -21,4 +25,12 @@ export interface StudyKindContract {
   /** Null: the kind has no LLM judges (flow review). */
   judges: JudgesFacet | null;
   reports: ReportsFacet;
+  /** What a study of the kind judges items on (criteria, dimensions, nothing), as stored and shown. */
+  catalog: CatalogFacet;
+  /** The kind-specific part of adjudication; null for a kind whose items are not adjudicated. */
+  adjudication: AdjudicationFacet | null;
+  /** How the kind's labels are packed; null for a kind without packed labels (flow review). */
+  labels: LabelsFacet | null;
+  /** How a submission is parsed, checked and stored, and how a reviewer knows an item. */
+  review: ReviewFacet;
 }

@@ -4,8 +4,10 @@
  * TypeScript unions all derive from one list.
  */
 
-/** Pairwise labels, always from reply `a`'s side, in ordinal order (lose < tie < win). */
-export const LABELS = ['lose', 'tie', 'win'] as const;
+import { PAIRWISE_LABELS } from '@/lib/kinds/pairwise/labels';
+
+/** Pairwise labels, always from reply `a`'s side, in ordinal order (lose < tie < win): the pairwise kind's set. */
+export const LABELS = PAIRWISE_LABELS;
 export type Label = (typeof LABELS)[number];
 
 export const SPEAKERS = ['tutor', 'student'] as const;

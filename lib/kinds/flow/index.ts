@@ -2,6 +2,8 @@ import type { StudyKindContract } from '../contract';
 import { KIND_NAMES } from '../names';
 import { flowImports } from './imports';
 import { flowReports } from './reports';
+import { flowCatalog } from './catalog';
+import { flowReview } from './review';
 
 export const flowKind = {
   id: 'flow_review',
@@ -9,4 +11,8 @@ export const flowKind = {
   imports: flowImports,
   judges: null,
   reports: flowReports,
+  catalog: flowCatalog,
+  adjudication: null,
+  labels: null,
+  review: flowReview,
 } satisfies StudyKindContract;

@@ -3,6 +3,10 @@ import { KIND_NAMES } from '../names';
 import { pairwiseImports } from './imports';
 import { pairwiseJudges } from './judges';
 import { pairwiseReports } from './reports';
+import { pairwiseCatalog } from './catalog';
+import { pairwiseReview } from './review';
+import { pairwiseLabels } from './labels';
+import { pairwiseAdjudication } from './adjudication';
 
 export const pairwiseKind = {
   id: 'pairwise',
@@ -10,4 +14,8 @@ export const pairwiseKind = {
   imports: pairwiseImports,
   judges: pairwiseJudges,
   reports: pairwiseReports,
+  catalog: pairwiseCatalog,
+  adjudication: pairwiseAdjudication,
+  labels: pairwiseLabels,
+  review: pairwiseReview,
 } satisfies StudyKindContract;

@@ -3,6 +3,10 @@ import { KIND_NAMES } from '../names';
 import { rubricImports } from './imports';
 import { rubricJudges } from './judges';
 import { rubricReports } from './reports';
+import { rubricCatalogFacet } from './catalog';
+import { rubricReview } from './review';
+import { rubricLabels } from './labels';
+import { rubricAdjudication } from './adjudication';
 
 export const rubricKind = {
   id: 'rubric',
@@ -10,4 +14,8 @@ export const rubricKind = {
   imports: rubricImports,
   judges: rubricJudges,
   reports: rubricReports,
+  catalog: rubricCatalogFacet,
+  adjudication: rubricAdjudication,
+  labels: rubricLabels,
+  review: rubricReview,
 } satisfies StudyKindContract;

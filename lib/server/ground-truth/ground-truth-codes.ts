@@ -2,9 +2,12 @@ import 'server-only';
 import type { Db } from '@/db/client';
 import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
-import { type ItemIndex, readItemIndex } from '../packs/item-index';
+import { pairwiseLabels } from '@/lib/kinds/pairwise/labels';
+import { LABELS } from '@/lib/validation/labels';
+import type { ItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
-import { NO_RULING, OPEN, decide, outcomeLabel, outcomeProvenance } from './rule';
+import { decideGold, readReviewerPacks, type PackedReviewerLabels } from './packed-labels';
+import { NO_RULING, OPEN, decide, outcomeProvenance } from './rule';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
 export type GroundTruthCodes = {
@@ -67,116 +70,44 @@ export const codeMap = (db: Db, studyId: number, criterionIds: readonly string[]
  * `criterionIds[c]` for item i (items in position order), −1 if none; labels on other criteria are kept apart in
  * `other` (item index → criterion → codes by slot), because they still decide whether an item is complete.
  */
-export type ReviewerCodes = {
+export type ReviewerCodes = PackedReviewerLabels & {
   criterionIds: readonly string[];
-  items: ItemIndex;
-  n: number;
-  slots: number;
-  given: Int8Array;
-  /** Items whose counting annotations carry at least one label. */
-  hasLabels: Uint8Array;
-  /** Items with a review still pending. */
-  pending: Uint8Array;
-  /** `holder[i * slots + s]` = user id of the reviewer whose submitted annotation fills slot s + 1 of item i, 0 if none. */
-  holder: Int32Array;
   other: Map<number, Map<string, Int8Array>>;
 };
 
 /**
- * Reads the study's annotation packs (one short string per annotation, `annotation_packs`) instead of a row per
- * label. `items` (the study's items in position order) can be passed when the caller has read them already.
- * A submitted assignment always has an annotation (submitting and importing write both in one transaction), so
- * the slots holding a pack and no pending review are exactly the submitted ones.
+ * Reads the study's annotation packs with the one walk (`./packed-labels`): labels on `criterionIds` in `given`,
+ * those on other criteria kept apart in `other`. `items` (the study's items in position order) can be passed when
+ * the caller has read them already.
  */
 export function reviewerCodes(db: Db, study: StudyRow, criterionIds: readonly string[], items?: ItemIndex): ReviewerCodes {
-  const index = items ?? readItemIndex(db, study.id);
   const codes = codeMap(db, study.id, criterionIds);
-  const pendingRows = packs.pendingSlots(db, study.id);
-  let S = Math.max(1, study.reviewersPerItem);
-  for (const [, slot] of pendingRows) if (slot > S) S = slot;
-  for (;;) {
-    const read = readPacks(db, study, criterionIds, index, codes, pendingRows, S);
-    if (typeof read !== 'number') return read;
-    S = read; // a slot beyond the plan (the plan changed after the reviews): read again with room for it
-  }
-}
-
-/** One pass over the packs with `S` slots per item; returns the highest slot seen instead when one exceeds `S`. */
-function readPacks(
-  db: Db,
-  study: StudyRow,
-  criterionIds: readonly string[],
-  index: ItemIndex,
-  codes: CodeMap,
-  pendingRows: [number, number][],
-  S: number,
-): ReviewerCodes | number {
-  const n = index.n;
-  const C = criterionIds.length;
-  const pending = new Uint8Array(n);
-  const pendingSlot = new Uint8Array(n * S);
-  for (const [itemId, slot] of pendingRows) {
-    const i = index.of(itemId);
-    if (i < 0) continue;
-    pending[i] = 1;
-    pendingSlot[i * S + slot - 1] = 1;
-  }
-  const given = new Int8Array(C * n * S).fill(-1);
-  const other = new Map<number, Map<string, Int8Array>>();
-  const holder = new Int32Array(n * S);
-  const revision = new Int32Array(n * S);
-  const labelled = new Uint8Array(n * S);
-
-  /** Forgets the labels of slot s of item i (a newer revision of it came). */
-  const clear = (i: number, s: number) => {
-    for (let c = 0; c < C; c++) given[(c * n + i) * S + s] = -1;
-    for (const slots of other.get(i)?.values() ?? []) slots[s] = -1;
-  };
-
-  let beyond = 0;
-  for (const [from, to] of itemRanges(index)) {
-    const seg = new Segments(packs.annotationPackText(db, study.id, from, to));
-    const text = seg.text;
-    const f = seg.fields;
-    // Segments come in no guaranteed order: the highest revision of a slot wins wherever it appears.
-    while (seg.next()) {
-      const i = index.of(f[0]);
-      if (i < 0) continue;
-      const slot = f[1];
-      if (slot > S) {
-        beyond = Math.max(beyond, slot);
-        continue;
-      }
-      const s = slot - 1;
-      const k = i * S + s;
-      if (pendingSlot[k] || f[2] <= revision[k]) continue;
-      if (revision[k] > 0) clear(i, s);
-      revision[k] = f[2];
-      holder[k] = f[3];
-      labelled[k] = seg.end > seg.start ? 1 : 0;
-      for (let p = seg.start; p < seg.end; p++) {
-        const v = text.charCodeAt(p) - 48;
-        const code = (v / 3) | 0;
-        const label = v - 3 * code;
-        const c = codes.indexOf(code);
-        if (c >= 0) {
-          given[(c * n + i) * S + s] = label;
-          continue;
-        }
-        const name = codes.name(code);
-        let byCriterion = other.get(i);
-        if (!byCriterion) other.set(i, (byCriterion = new Map()));
-        let slots = byCriterion.get(name);
-        if (!slots) byCriterion.set(name, (slots = new Int8Array(S).fill(-1)));
-        slots[s] = label;
-      }
-    }
-  }
-  if (beyond) return beyond;
-
-  const hasLabels = new Uint8Array(n);
-  for (let k = 0; k < n * S; k++) if (labelled[k]) hasLabels[(k / S) | 0] = 1;
-  return { criterionIds, items: index, n, slots: S, given, hasLabels, pending, holder, other };
+  const { placement, ...read } = readReviewerPacks(
+    db,
+    study,
+    pairwiseLabels,
+    criterionIds.length,
+    (S) => {
+      const other = new Map<number, Map<string, Int8Array>>();
+      return {
+        other,
+        unitIndex: (code: number) => codes.indexOf(code),
+        keepApart(i: number, s: number, code: number, label: number) {
+          const name = codes.name(code);
+          let byCriterion = other.get(i);
+          if (!byCriterion) other.set(i, (byCriterion = new Map()));
+          let slots = byCriterion.get(name);
+          if (!slots) byCriterion.set(name, (slots = new Int8Array(S).fill(-1)));
+          slots[s] = label;
+        },
+        forget(i: number, s: number) {
+          for (const slots of other.get(i)?.values() ?? []) slots[s] = -1;
+        },
+      };
+    },
+    items,
+  );
+  return { criterionIds, ...read, other: placement.other };
 }
 
 /**
@@ -189,15 +120,8 @@ function readPacks(
 export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly string[], read?: ReviewerCodes): GroundTruthCodes {
   const sameCriteria = (r: ReviewerCodes) =>
     r.criterionIds.length === criterionIds.length && r.criterionIds.every((c, k) => c === criterionIds[k]);
-  const {
-    n,
-    slots: S,
-    given,
-    hasLabels,
-    pending,
-    other,
-    items,
-  } = read && sameCriteria(read) ? read : reviewerCodes(db, study, criterionIds, read?.items);
+  const reviewers = read && sameCriteria(read) ? read : reviewerCodes(db, study, criterionIds, read?.items);
+  const { n, slots: S, other, items } = reviewers;
   const C = criterionIds.length;
 
   // The newest ruling of each item and criterion; rulings on criteria outside `criterionIds` by item and name.
@@ -212,71 +136,39 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
       if (i < 0) continue;
       for (let p = seg.start; p < seg.end; p++) {
         const v = text.charCodeAt(p) - 48;
-        const code = (v / 3) | 0;
+        const code = pairwiseLabels.packedUnit(v);
         const c = codes.indexOf(code);
         if (c >= 0) {
-          ruled[c * n + i] = v - 3 * code;
+          ruled[c * n + i] = pairwiseLabels.packedLabel(v);
         } else {
           let byName = otherRuled.get(i);
           if (!byName) otherRuled.set(i, (byName = new Map()));
-          byName.set(codes.name(code), v - 3 * code);
+          byName.set(codes.name(code), pairwiseLabels.packedLabel(v));
         }
       }
     }
   }
 
   const rule = study.groundTruthRule;
-  // Criterion by criterion (the arrays are criterion-major, so this reads them in order): each resolved code,
-  // and which items some criterion leaves unresolved.
-  const resolved = new Int8Array(C * n);
-  const unresolved = new Uint8Array(n);
-  for (let c = 0; c < C; c++) {
-    for (let i = 0; i < n; i++) {
-      const r = decide(given, (c * n + i) * S, S, ruled[c * n + i], rule);
-      resolved[c * n + i] = r;
-      if (r === OPEN) unresolved[i] = 1;
-    }
-  }
-  // Then item by item: an item counts only when nothing is pending or unresolved, on other criteria too.
-  const complete = new Uint8Array(n);
-  let incompleteItems = 0;
-  let allLabels = 0;
-  let adjudicated = 0;
-  items: for (let i = 0; i < n; i++) {
-    if (pending[i] || !hasLabels[i] || unresolved[i]) {
-      incompleteItems++;
-      continue;
-    }
+  // Criteria outside `criterionIds` still decide whether an item is complete, and count in `allLabels`.
+  let extraLabels = 0;
+  let extraAdjudicated = 0;
+  const alsoComplete = (i: number) => {
     const extra = other.get(i);
-    if (extra) {
-      const rulings = otherRuled.get(i);
-      let extraLabels = 0;
-      let extraAdjudicated = 0;
-      for (const [name, slots] of extra) {
-        const r = decide(slots, 0, S, rulings?.get(name) ?? NO_RULING, rule);
-        if (r === OPEN) {
-          incompleteItems++;
-          continue items;
-        }
-        if (r >= 0) extraLabels++;
-        if (outcomeProvenance(r) === 'adjudicated') extraAdjudicated++;
-      }
-      allLabels += extraLabels;
-      adjudicated += extraAdjudicated;
+    if (!extra) return true;
+    const rulings = otherRuled.get(i);
+    let itemLabels = 0;
+    let itemAdjudicated = 0;
+    for (const [name, slots] of extra) {
+      const r = decide(slots, 0, S, rulings?.get(name) ?? NO_RULING, rule);
+      if (r === OPEN) return false;
+      if (r >= 0) itemLabels++;
+      if (outcomeProvenance(r) === 'adjudicated') itemAdjudicated++;
     }
-    complete[i] = 1;
-  }
-  const gold = new Int8Array(C * n).fill(-1);
-  let labels = 0;
-  for (let c = 0; c < C; c++) {
-    for (let i = 0; i < n; i++) {
-      const r = resolved[c * n + i];
-      if (r < 0 || !complete[i]) continue;
-      gold[c * n + i] = outcomeLabel(r);
-      labels++;
-      if (outcomeProvenance(r) === 'adjudicated') adjudicated++;
-    }
-  }
-  allLabels += labels;
-  return { n, gold, labels, incompleteItems, allLabels, adjudicated };
+    extraLabels += itemLabels;
+    extraAdjudicated += itemAdjudicated;
+    return true;
+  };
+  const { gold, labels, incompleteItems, adjudicated } = decideGold(reviewers, C, ruled, rule, () => LABELS.length, alsoComplete);
+  return { n, gold, labels, incompleteItems, allLabels: labels + extraLabels, adjudicated: adjudicated + extraAdjudicated };
 }

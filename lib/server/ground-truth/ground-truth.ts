@@ -134,6 +134,8 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): the two ground-truth loaders still differ in what a reviewer column is (pairwise: by slot,
+  // rubric: the slots that labelled, in order), so folding them would change the files; decision 0020, follow-up.
   if (study.kind === 'rubric') return exportRubricGroundTruth(actor, studyId, format);
   if (study.kind !== 'pairwise') throw invalid('Only pairwise and rubric studies have ground truth.');
   if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);

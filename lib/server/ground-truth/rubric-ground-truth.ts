@@ -128,6 +128,7 @@ export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSumma
 export function exportRubricGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): this export's columns are a rubric study's.
   if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
   if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
   const summary = summarizeRubric(db, study);
@@ -177,6 +178,7 @@ export function exportRubricGroundTruth(actor: Actor, studyId: number, format: s
 export function rubricGroundTruthSummary(actor: Actor, studyId: number): RubricGroundTruthSummaryDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): this summary reads a rubric study's labels.
   if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
   return summarizeRubric(db, study);
 }

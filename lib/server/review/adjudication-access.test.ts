@@ -9,10 +9,15 @@ import type { RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
-import { getAdjudicationItem, getAdjudicationQueue, submitAdjudication } from './adjudication';
+import {
+  getAdjudicationItem,
+  getAdjudicationQueue,
+  submitAdjudication,
+  getAdjudicationView,
+  submitRubricAdjudication,
+} from './adjudication';
 import { getQueue } from './flow-review';
 import { getJudgeAssignment, submitJudgment } from './judging';
-import { getAdjudicationView, submitRubricAdjudication } from './rubric-adjudication';
 import { submitAndQueue } from './submit-and-queue';
 
 /*

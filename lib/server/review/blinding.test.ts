@@ -15,14 +15,13 @@ import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
 import { createStudy, listMyStudies, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
-import { getAdjudicationItem, getAdjudicationQueue } from './adjudication';
+import { getAdjudicationItem, getAdjudicationQueue, getAdjudicationView } from './adjudication';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
 import type { ScreenChoice } from './dto';
 import { getRubricItem } from '../studies/rubric-items';
 import { getAssignmentView, getMySubmission, getQueue } from './flow-review';
 import { getSubmissionHistory, setComment, setFlag } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
-import { getAdjudicationView } from './rubric-adjudication';
 import { submitAndQueue } from './submit-and-queue';
 
 // One database for the file: each describe below makes its own accounts and study in it.

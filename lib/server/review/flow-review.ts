@@ -2,26 +2,17 @@ import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
-import type { FlowItem } from '@/lib/validation/flow';
-import { flowDecisionFor } from '@/lib/validation/flow';
-import { flowWarnings } from '@/lib/validation/flow-warnings';
-import { flowDraftSchema, saveDraftSchema, submitFlowSchema, undoSchema } from '@/lib/validation/review';
+import { saveDraftSchema, undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
 import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
 import { conflict } from '../errors';
-import { getJudgeAssignment, judgmentAsDraft } from './judging';
-import { getRubricAssignment, rubricAsDraft } from './rubric';
-import { submitAnnotation, type SubmitResult } from './submit';
+import { submitAs, type SubmitResult } from './submit';
+import { flowReview } from '@/lib/kinds/flow/review';
+import type { AssignmentView } from '@/lib/kinds/facets/review';
+import * as studiesQ from '@/db/queries/studies';
+import { studyKind } from '@/lib/kinds/registry';
 import { assertStillEditable, isStillEditable, remarksOf, reopenAs, reopenSubmission } from './item-actions';
-import type {
-  FlowAssignmentDto,
-  FlowDecisionDto,
-  JudgeAssignmentDto,
-  MySubmissionDto,
-  QueueDto,
-  QueueStateDto,
-  RubricAssignmentDto,
-} from './dto';
+import type { FlowAssignmentDto, MySubmissionDto, QueueDto, QueueStateDto } from './dto';
 import { parseInput } from '../parse';
 
 const UPCOMING = 8;
@@ -59,49 +50,25 @@ function queueState(db: Db, actor: Actor, study: StudyRow): QueueStateDto {
   };
 }
 
-function decisionOf(row: q.AnnotationRow | undefined): FlowDecisionDto | null {
-  if (!row?.decision) return null;
-  return {
-    decision: row.decision,
-    ...(row.afterStep !== null ? { afterStep: row.afterStep } : {}),
-    ...(row.reasons ? { reasons: JSON.parse(row.reasons) as string[] } : {}),
-    ...(row.note ? { note: row.note } : {}),
-  };
-}
-
-/** An assignment of the actor's, in the shape its study kind needs. */
-export function getAssignmentView(
-  actor: Actor,
-  assignmentId: number,
-): (FlowAssignmentDto & { kind: 'flow_review' }) | JudgeAssignmentDto | RubricAssignmentDto {
+/** An assignment of the actor's, in the shape its study kind needs (the kind's review facet builds it). */
+export function getAssignmentView(actor: Actor, assignmentId: number): AssignmentView {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   const study = studyForWorker(db, actor, a.studyId);
-  if (study.kind === 'pairwise') return getJudgeAssignment(actor, assignmentId);
-  if (study.kind === 'rubric') return getRubricAssignment(actor, assignmentId);
-  return { kind: 'flow_review', ...getFlowAssignment(actor, assignmentId) };
+  serveAssignment(db, a);
+  return studyKind(study.kind).review.view(db, study, a, { actorId: actor.id, remarks: remarksOf(db, a.id) });
 }
 
+/** A flow review assignment of the actor's (its study is not checked for the worker: `getAssignmentView` does). */
 export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssignmentDto {
   const db = getDb();
   const a = ownAssignment(db, actor, assignmentId);
   serveAssignment(db, a);
-  const item = q.itemPayload(db, a.itemId)!;
-  const flow = JSON.parse(item.payload) as FlowItem;
-  const draft = q.findDraft(db, a.id);
-  return {
-    assignmentId: a.id,
-    studyId: a.studyId,
-    queuePosition: a.queuePosition,
-    state: a.state,
-    externalId: item.externalId,
-    flow,
-    warnings: flowWarnings(flow),
-    draft: draft ? flowDraftSchema.parse(draft) : null,
-    submitted: a.state === 'submitted' ? decisionOf(q.latestAnnotation(db, a.id)) : null,
-    activeMs: a.activeMs,
+  const { kind: _kind, ...view } = flowReview.view(db, studiesQ.findStudy(db, a.studyId)!, a, {
+    actorId: actor.id,
     remarks: remarksOf(db, a.id),
-  };
+  }) as FlowAssignmentDto & { kind: 'flow_review' };
+  return view;
 }
 
 export function saveFlowDraft(actor: Actor, input: unknown) {
@@ -109,37 +76,18 @@ export function saveFlowDraft(actor: Actor, input: unknown) {
   return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
 }
 
-/** Checks a decision against the flow it is about: truncation must keep at least one step and drop at least one. */
-export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecisionDto {
-  return parseInput(flowDecisionFor(stepCount), raw) as FlowDecisionDto;
-}
+export { parseFlowDecision } from '@/lib/kinds/flow/review';
 
 /**
- * Records a review decision (`./submit`), checked against the flow's steps. Idempotent: the same requestId with the
- * same decision returns the first result without writing again, with another decision it is a conflict; an
- * assignment that is already submitted is never annotated twice.
+ * Records a review decision (`./submit`, with the flow review facet), checked against the flow's steps. Idempotent:
+ * the same requestId with the same decision returns the first result without writing again, with another decision
+ * it is a conflict; an assignment that is already submitted is never annotated twice.
  */
-export function submitFlowReview(actor: Actor, input: unknown): SubmitResult {
-  const { decision: raw, ...request } = parseInput(submitFlowSchema, input);
-  return submitAnnotation(actor, request, {
-    content: (db, a) => {
-      const d = parseFlowDecision(raw, q.itemPayload(db, a.itemId)!.stepCount ?? 0);
-      return {
-        decision: d.decision,
-        afterStep: d.decision === 'truncate' ? d.afterStep! : null,
-        reasons: d.decision === 'discard' ? d.reasons! : null,
-        note: d.note?.trim() || null,
-      };
-    },
-    write: (db, _a, _study, stored, base) => q.insertAnnotation(db, { ...base, ...stored }).revision,
-  });
-}
+export const submitFlowReview = (actor: Actor, input: unknown): SubmitResult => submitAs('flow_review', actor, input);
 
 /** The draft a submission turns back into when it is taken back (undo, or revising it from the history). */
 export function draftOfSubmission(db: Db, study: StudyRow, a: q.AssignmentRow, ann: q.AnnotationRow | undefined): unknown {
-  if (study.kind === 'pairwise') return ann ? judgmentAsDraft(db, ann.id, a.swapped === 1) : {};
-  if (study.kind === 'rubric') return rubricAsDraft(db, study, ann);
-  return { ...decisionOf(ann) };
+  return studyKind(study.kind).review.draftOf(db, study, a, ann);
 }
 
 /**

@@ -1,9 +1,8 @@
 import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
-import * as pq from '@/db/queries/pairwise';
+import { studyKind } from '@/lib/kinds/registry';
 import * as rq from '@/db/queries/remarks';
-import * as rubricQ from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import { commentSchema, flagSchema, historySchema, reopenSchema, skipSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
@@ -115,7 +114,7 @@ export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHi
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
   // A rubric reviewer knows an item by their own queue position, never its place in the file (docs/decisions/0013).
-  const numberBy = study.kind === 'rubric' ? 'queue' : 'item';
+  const numberBy = studyKind(study.kind).review.itemNumber;
   const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset, numberBy });
   return {
     studyId,
@@ -141,7 +140,7 @@ export function assertStillEditable(db: Db, actor: Actor, a: q.AssignmentRow): S
   const study = openStudyForWorker(db, actor, a.studyId);
   if (a.state !== 'submitted') throw conflict('This item is not submitted; it is already open for changes.');
   // Once an adjudicator has ruled on the item, the reviews it ruled on are settled.
-  const adjudicated = study.kind === 'rubric' ? rubricQ.hasRubricAdjudication(db, a.itemId) : pq.hasAdjudication(db, a.itemId);
+  const adjudicated = studyKind(study.kind).adjudication?.ruled(db, a.itemId) ?? false;
   if (adjudicated) throw conflict('That item has been adjudicated; it can no longer be changed.');
   return study;
 }

@@ -4,11 +4,10 @@ import { createRubricStudy } from '@/test/rubric-fixtures-rscreen';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
-import { getAdjudicationQueue } from './adjudication';
+import { getAdjudicationQueue, getAdjudicationView } from './adjudication';
 import { getAssignmentView, getQueue } from './flow-review';
 import { getSubmissionHistory } from './item-actions';
 import type { RubricAdjudicationItemDto, RubricAssignmentDto } from './dto';
-import { getAdjudicationView } from './rubric-adjudication';
 import { submitAndQueue } from './submit-and-queue';
 
 /*

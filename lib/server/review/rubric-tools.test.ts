@@ -6,11 +6,10 @@ import { createRubricStudy, mrbenchItems } from '@/test/rubric-fixtures-rscreen'
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { Actor } from '../actor';
 import { getRubricItem, listRubricItems } from '../studies/rubric-items';
-import { getAdjudicationQueue } from './adjudication';
+import { getAdjudicationQueue, submitRubricAdjudication } from './adjudication';
 import { getMySubmission, getQueue, reviseSubmission } from './flow-review';
 import { getFlaggedItems, getSubmissionHistory, setComment, setFlag, skipAssignment } from './item-actions';
 import { getRubricAssignment, submitRubric } from './rubric';
-import { submitRubricAdjudication } from './rubric-adjudication';
 
 /*
  * Skip, flag, comment and the history on rubric studies: the tools every kind shares, checked on rubric replies

@@ -5,10 +5,8 @@ import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { ownAssignment, studyForWorker } from './access';
 import type { QueueDto } from './dto';
-import { getQueue, submitFlowReview } from './flow-review';
-import { submitJudgment } from './judging';
-import { submitRubric } from './rubric';
-import type { SubmitResult } from './submit';
+import { getQueue } from './flow-review';
+import { submitAs, type SubmitResult } from './submit';
 
 const assignmentRef = z.looseObject({ assignmentId: z.number().int().positive() });
 
@@ -21,11 +19,6 @@ export function submitAndQueue(actor: Actor, input: unknown): SubmitResult & { q
   const { assignmentId } = parseInput(assignmentRef, input);
   const db = getDb();
   const study = studyForWorker(db, actor, ownAssignment(db, actor, assignmentId).studyId);
-  const result =
-    study.kind === 'pairwise'
-      ? submitJudgment(actor, input)
-      : study.kind === 'rubric'
-        ? submitRubric(actor, input)
-        : submitFlowReview(actor, input);
+  const result = submitAs(study.kind, actor, input);
   return { ...result, queue: getQueue(actor, study.id) };
 }

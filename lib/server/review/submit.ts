@@ -1,29 +1,16 @@
 import 'server-only';
-import { getDb, inTransaction, type Db } from '@/db/client';
+import { getDb, inTransaction } from '@/db/client';
 import * as q from '@/db/queries/assignments';
-import type { StudyRow } from '@/db/queries/studies';
+import type { AnnotationBase, SubmissionKind } from '@/lib/kinds/facets/review';
+import { studyKind } from '@/lib/kinds/registry';
+import type { StudyKind } from '@/lib/validation/labels';
 import type { Actor } from '../actor';
 import { conflict } from '../errors';
 import { creditActiveTime, openStudyForWorker, ownAssignment, takesWork } from './access';
 import { replayedAnnotation, requestHash } from './idempotency';
 import { assertStillEditable } from './item-actions';
 
-/** The annotation row's identity and request, as `insertAnnotation` takes it. */
-export type AnnotationBase = { assignmentId: number; requestId: string; requestHash: string; createdBy: number };
-
-/** What differs between the kinds of submission (a flow decision, a pairwise judgment). */
-export type SubmissionKind<C extends object> = {
-  /**
-   * What the request asks for, as it is stored: it is hashed with the assignment id for the request id, so a retry
-   * compares equal however its fields were ordered or padded. May reject a request that cannot fit the item.
-   */
-  content(db: Db, a: q.AssignmentRow): C;
-  /**
-   * Writes the annotation of a pending assignment of an open study, or the new revision of one under revision (and
-   * its labels); returns its revision.
-   */
-  write(db: Db, a: q.AssignmentRow, study: StudyRow, content: C, base: AnnotationBase): number;
-};
+export type { AnnotationBase, SubmissionKind };
 
 export type SubmitResult = { assignmentId: number; revision: number; duplicate: boolean };
 
@@ -65,4 +52,13 @@ export function submitAnnotation<C extends object>(
     },
     'immediate',
   );
+}
+
+/**
+ * Submits an assignment of a study of `kind`: the kind's review facet parses the submission and says what is
+ * stored (`lib/kinds/<kind>/review.ts`); the rest is `submitAnnotation`'s.
+ */
+export function submitAs(kind: StudyKind, actor: Actor, input: unknown): SubmitResult {
+  const { request, submission } = studyKind(kind).review.parseSubmission(input);
+  return submitAnnotation(actor, request, submission);
 }

@@ -120,6 +120,7 @@ function* readingSnapshot(make: (db: Db) => Generator<string>): Generator<string
 export function exportFlows(actor: Actor, studyId: number, what: string, format: string, { includeIncomplete = false } = {}) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): flows and decisions exist only in a flow review study.
   if (study.kind !== 'flow_review') throw invalid('This study has no flow review decisions to export.');
   if (!FLOW_EXPORTS.includes(what as never)) throw invalid(`Unknown export "${what}"; use flows or decisions.`);
   if (!EXPORT_FORMATS.includes(format as never)) throw invalid(`Unknown format "${format}"; use jsonl or csv.`);

@@ -24,6 +24,8 @@ import { getRubricItem } from './rubric-items';
 export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemDetailDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): a rubric item's detail is its own DTO (rubric-items.ts); folding it into the item-detail
+  // facet is a follow-up of decision 0020.
   if (study.kind === 'rubric') return { kind: 'rubric', studyId, rubric: getRubricItem(actor, studyId, itemId) };
   const row = Number.isInteger(itemId) ? pq.itemRow(db, itemId) : undefined;
   if (!row || row.studyId !== studyId) throw notFound('That item');
@@ -79,6 +81,7 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
     reviewers,
   };
 
+  // Kind branch (why): a flow has no criteria, labels or rulings: its detail ends here.
   if (study.kind === 'flow_review') {
     const flow = JSON.parse(row.payload) as FlowItem;
     return { ...base, kind: 'flow_review', flow, warnings: flowWarnings(flow) };

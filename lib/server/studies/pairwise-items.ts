@@ -100,6 +100,7 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
 export function listPairwiseItems(actor: Actor, studyId: number, input: unknown): PairwiseItemListDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): this list and its filters are a pairwise study's (its own page).
   if (study.kind !== 'pairwise') throw invalid('This list is for pairwise studies; flows are listed on their own page.');
   const filter = parseInput(itemListFilterSchema, input);
   const { items, state, overall } = pairwiseItemStates(db, study);

@@ -92,6 +92,7 @@ export function rubricItemStates(db: Db, study: StudyRow): ItemStateRow[] {
 export function listRubricItems(actor: Actor, studyId: number, input: unknown): RubricItemListDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): this list and its filters are a rubric study's (its own page).
   if (study.kind !== 'rubric') throw invalid('This list is for rubric studies.');
   const filter = parseInput(rubricItemFilterSchema, input);
   let rows = rubricItemStates(db, study);
@@ -121,6 +122,7 @@ export function listRubricItems(actor: Actor, studyId: number, input: unknown): 
 export function getRubricItem(actor: Actor, studyId: number, itemId: number): RubricItemDetailDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): this detail is a rubric item's; another kind's item is not found here.
   if (study.kind !== 'rubric') throw notFound('That item');
   const row = rq.rubricItemRow(db, itemId);
   if (!row || row.studyId !== studyId) throw notFound('That item');

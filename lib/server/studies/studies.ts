@@ -8,16 +8,13 @@ import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
 import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanGroup } from '@/lib/assign/groups';
-import { DEFAULT_CRITERIA } from '@/lib/validation/default-criteria';
-import { criteriaCatalogSchema, type Criterion } from '@/lib/validation/pairwise';
+import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
 import { createStudySchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
-import { formatCatalogError, validateRubricCatalog, type CatalogResult, type RubricCatalog } from '@/lib/validation/rubric';
-import { resolveRubricCatalog, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
-import { rubricDisputedItems } from '../review/rubric-disputes';
+import { studyKind } from '@/lib/kinds/registry';
 import { audit } from '../accounts/audit';
 import { runningImport } from '../imports/import-staging';
 import { conflict, forbidden, invalid } from '../errors';
@@ -42,8 +39,7 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
     reviewersPerItem: row.reviewersPerItem,
     principles: row.principles,
     // A rubric study's catalog has another shape: it is `dimensions`, never `criteria`.
-    criteria: row.kind === 'rubric' ? [] : ((row.criteria ?? []) as Criterion[]),
-    dimensions: row.kind === 'rubric' ? ((row.criteria ?? []) as RubricCatalog) : null,
+    ...studyKind(row.kind).catalog.shown(row.criteria),
     assignmentMode: row.assignmentMode,
     groundTruthRule: row.groundTruthRule,
     adjudicator: adjudicatorOf(row),
@@ -58,39 +54,11 @@ function toDto(row: studiesQ.StudyRow): StudyDto {
   };
 }
 
-/** Default reviewers per item: two for pairwise and rubric studies (agreement needs two), one for flow review. */
-const DEFAULT_REVIEWERS = { flow_review: 1, pairwise: 2, rubric: 2 } as const;
-
-/**
- * A rubric study's dimensions from what the lead gave: a shipped catalog's name, a catalog file's text, or the
- * parsed array. Every problem is reported, each naming its dimension and field (in `details.catalogErrors` for the
- * form, one line each in the message for the command line).
- */
-function rubricDimensions(value: unknown): RubricCatalog {
-  if (value === undefined || value === null || value === '') {
-    throw invalid(`Choose the dimensions: a shipped catalog (${RUBRIC_CATALOG_NAMES.join(', ')}) or a JSON file of your own.`, {
-      dimensions: 'Choose a catalog',
-    });
-  }
-  const result: CatalogResult = typeof value === 'string' ? resolveRubricCatalog(value) : validateRubricCatalog(value);
-  if (result.ok) return result.catalog;
-  const lines = result.errors.map(formatCatalogError);
-  throw invalid(
-    `The dimensions catalog has ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`,
-    {
-      dimensions: lines[0],
-    },
-    { catalogErrors: result.errors },
-  );
-}
-
 export function createStudy(actor: Actor, input: unknown): StudyDto {
   if (!isStaff(actor)) throw forbidden('Only leads and admins can create studies.');
   const data = parseInput(createStudySchema, input);
-  if (data.kind !== 'rubric' && data.dimensions !== undefined && data.dimensions !== '') {
-    throw invalid('Only rubric studies have dimensions.', { dimensions: 'Only for rubric studies' });
-  }
-  const dimensions = data.kind === 'rubric' ? rubricDimensions(data.dimensions) : null;
+  const kind = studyKind(data.kind).catalog;
+  const catalog = kind.initial(data.dimensions);
   const db = getDb();
   const row = inTransaction(db, () => {
     const study = studiesQ.insertStudy(db, {
@@ -98,11 +66,11 @@ export function createStudy(actor: Actor, input: unknown): StudyDto {
       name: data.name,
       guidelines: data.guidelines,
       payRateCents: Math.round(data.payRate * 100),
-      reviewersPerItem: data.reviewersPerItem ?? DEFAULT_REVIEWERS[data.kind],
+      reviewersPerItem: data.reviewersPerItem ?? kind.defaultReviewers,
       seed: data.seed ?? crypto.randomInt(1, 2 ** 31 - 1),
       principles: [...DEFAULT_PRINCIPLES],
       // A rubric study keeps its own copy of its catalog, fixed from now on (docs/decisions/0010-rubric-labels.md).
-      criteria: data.kind === 'pairwise' ? [...DEFAULT_CRITERIA] : dimensions,
+      criteria: catalog.stored,
       groundTruthRule: data.groundTruthRule ?? 'adjudicated',
       createdBy: actor.id,
     });
@@ -111,7 +79,7 @@ export function createStudy(actor: Actor, input: unknown): StudyDto {
       userId: actor.id,
       action: 'study_created',
       studyId: study.id,
-      detail: { name: study.name, ...(dimensions ? { dimensions: dimensions.map((d) => d.id) } : {}) },
+      detail: { name: study.name, ...catalog.audit },
     });
     return study;
   });
@@ -176,9 +144,8 @@ export function listMyStudies(actor: Actor): MyStudyDto[] {
   return studiesQ.listStudiesForUser(db, actor.id).map((r) => {
     const row = studiesQ.findStudy(db, r.id)!;
     let disagreementsWaiting: number | null = null;
-    if (r.isAdjudicator === 1 && row.kind !== 'flow_review') {
-      const disputed = row.kind === 'rubric' ? rubricDisputedItems(db, row) : disputedItems(db, row);
-      disagreementsWaiting = disputed.filter((i) => i.resolved < i.disagreements).length;
+    if (r.isAdjudicator === 1 && studyKind(row.kind).adjudication) {
+      disagreementsWaiting = disputedItems(db, row).filter((i) => i.resolved < i.disagreements).length;
     }
     return {
       ...r,
@@ -238,6 +205,7 @@ export function setStudyMembers(actor: Actor, studyId: number, input: unknown): 
 export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): only a pairwise catalog is edited after creation (a rubric one is fixed, decision 0010).
   if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have criteria.');
   if (study.status !== 'draft') throw conflict('Criteria can only change while the study is a draft.');
   // An empty catalog is allowed: every item is then judged on `overall` alone.
@@ -263,6 +231,8 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
+    // Kind branch (why): a rubric study plans by dialogue groups (lib/assign/groups) where the others plan by
+    // item; the planning facet is a follow-up of decision 0020.
     if (study.kind === 'rubric') {
       const made = planRubricStudy(db, study, members, opts);
       studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
@@ -389,6 +359,7 @@ export function closeStudy(actor: Actor, studyId: number): StudyDto {
 export function setGroundTruthRule(actor: Actor, studyId: number, rule: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
+  // Kind branch (why): the rule is set from the pairwise overview only; behaviour kept as it was.
   if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have a ground-truth rule.');
   if (rule !== 'adjudicated' && rule !== 'majority') throw invalid('Choose adjudicated or majority.', { groundTruthRule: 'Unknown rule' });
   inTransaction(db, () => {

@@ -2,8 +2,7 @@
 
 import { runAction } from '@/lib/auth/handlers';
 import type { Actor } from '@/lib/server/actor';
-import { getAdjudicationQueue, submitAdjudication } from '@/lib/server/review/adjudication';
-import { submitRubricAdjudication } from '@/lib/server/review/rubric-adjudication';
+import { getAdjudicationQueue, submitAdjudication, submitRubricAdjudication } from '@/lib/server/review/adjudication';
 
 /** Settles an item with `settle` and returns its outcome with the adjudication queue as it is now. */
 function settleThenQueue<R extends object>(settle: (actor: Actor, input: unknown) => R, input: { studyId: number }) {

@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/auth/handlers';
-import { getAdjudicationView } from '@/lib/server/review/rubric-adjudication';
+import { getAdjudicationView } from '@/lib/server/review/adjudication';
 import { notFound } from '@/lib/server/errors';
 import { parseStudyId } from '@/lib/server/studies/studies';
 

@@ -1,7 +1,7 @@
 import type { StudyRow } from '@/db/queries/studies';
 import { reviewerSeed } from '@/lib/assign/groups';
 import { mulberry32 } from '@/lib/assign/random';
-import { notFound } from '../errors';
+import { notFound } from '@/lib/server/errors';
 
 /*
  * The number by which an adjudicator of a rubric study names an item (in URLs, the queue's JSON and the rulings
