@@ -11,6 +11,12 @@ export interface CatalogFacet {
   /** Reviewers per item when the lead names no number (agreement needs two). */
   defaultReviewers: number;
   /**
+   * Whether a lead may replace the catalog while the study is a draft (`setStudyCriteria`): a pairwise study's
+   * criteria, yes; a rubric study's dimensions are fixed at creation (decision 0010); flow review has none. `refusal`
+   * is what a lead is told otherwise.
+   */
+  editable: { ok: true } | { ok: false; refusal: string };
+  /**
    * The catalog a new study stores, from what the lead gave for `dimensions` (an `invalid` error if the kind takes
    * none and some were given, or if they are wrong); `audit` is what the creation's audit entry records of it.
    */

@@ -13,6 +13,7 @@ export function noDimensions(dimensions: unknown): void {
 /** A pairwise study starts with the default criteria catalog, which the lead may change while it is a draft. */
 export const pairwiseCatalog: CatalogFacet = {
   defaultReviewers: 2,
+  editable: { ok: true },
   initial: (dimensions) => {
     noDimensions(dimensions);
     return { stored: [...DEFAULT_CRITERIA] };

@@ -101,6 +101,7 @@ export function dimensionsFrom(value: unknown): RubricCatalog {
 /** A rubric study's catalog is its dimensions, chosen at creation and fixed from then on. */
 export const rubricCatalogFacet: CatalogFacet = {
   defaultReviewers: 2,
+  editable: { ok: false, refusal: "A rubric study's dimensions are fixed when it is created (they are its label sets)." },
   initial: (dimensions) => {
     const catalog = dimensionsFrom(dimensions);
     return { stored: catalog, audit: { dimensions: catalog.map((d) => d.id) } };

@@ -12,8 +12,10 @@ import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
 import { ItemIndex } from '../packs/item-index';
 import type { GroundTruthSummaryDto } from './dto';
-import { groundTruthFile } from './export-file';
-import { exportRubricGroundTruth } from './rubric-ground-truth';
+import { groundTruthFile, type GroundTruthExport } from './export-file';
+import { rubricGroundTruthExport } from './rubric-ground-truth';
+import { kindName } from '@/lib/kinds/names';
+import type { StudyKind } from '@/lib/validation/labels';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
@@ -130,37 +132,63 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   };
 }
 
+/** A pairwise study's part of the ground-truth export: one row per item and criterion, reviewers by slot. */
+function pairwiseGroundTruthExport(db: Db, study: StudyRow) {
+  const slots = study.reviewersPerItem;
+  return {
+    summary: summarize(db, study),
+    rows: (snapshot: Db) => groundTruth(snapshot, study),
+    out: {
+      header: [
+        'item',
+        'criterion',
+        'label',
+        'provenance',
+        ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+        'adjudicator',
+        'rationale',
+      ],
+      csv: (r) => [r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''],
+      json: (r) => ({
+        item: r.item,
+        criterion: r.criterion,
+        label: r.label,
+        provenance: r.provenance,
+        reviewers: r.reviewers,
+        adjudicator: r.adjudicator,
+        rationale: r.rationale,
+      }),
+    },
+  } satisfies GroundTruthExport<GroundTruthRow, GroundTruthSummaryDto>;
+}
+
+/** A kind's part of the export as a function of the format, its row type kept inside. */
+const asFile =
+  <R>(make: (db: Db, study: StudyRow) => GroundTruthExport<R, GroundTruthSummaryDto>) =>
+  (db: Db, study: StudyRow, format: 'jsonl' | 'csv') => {
+    const { summary, rows, out } = make(db, study);
+    return groundTruthFile(study, format, summary, rows, out);
+  };
+
+/*
+ * Each kind's part of the export, or null for a kind without ground truth. The parts differ in their columns and in
+ * what a reviewer column is (pairwise: by slot; rubric: the slots that labelled, in order), so each kind keeps its
+ * own; a new kind adds its entry here (the table must name every kind).
+ */
+const GROUND_TRUTH_EXPORTS: Record<StudyKind, ReturnType<typeof asFile<unknown>> | null> = {
+  flow_review: null,
+  pairwise: asFile(pairwiseGroundTruthExport),
+  rubric: asFile(rubricGroundTruthExport),
+};
+
 /** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): the two ground-truth loaders still differ in what a reviewer column is (pairwise: by slot,
-  // rubric: the slots that labelled, in order), so folding them would change the files; decision 0020, follow-up.
-  if (study.kind === 'rubric') return exportRubricGroundTruth(actor, studyId, format);
-  if (study.kind !== 'pairwise') throw invalid('Only pairwise and rubric studies have ground truth.');
+  const kindExport = GROUND_TRUTH_EXPORTS[study.kind];
+  if (!kindExport) throw invalid(`A ${kindName(study.kind).toLowerCase()} study has no ground truth to export; export its flows instead.`);
   if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
-  const summary = summarize(db, study);
+  const file = kindExport(db, study, format);
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
-  const slots = study.reviewersPerItem;
-  return groundTruthFile(study, format, summary, (snapshot) => groundTruth(snapshot, study), {
-    header: [
-      'item',
-      'criterion',
-      'label',
-      'provenance',
-      ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
-      'adjudicator',
-      'rationale',
-    ],
-    csv: (r) => [r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''],
-    json: (r) => ({
-      item: r.item,
-      criterion: r.criterion,
-      label: r.label,
-      provenance: r.provenance,
-      reviewers: r.reviewers,
-      adjudicator: r.adjudicator,
-      rationale: r.rationale,
-    }),
-  });
+  return file;
 }

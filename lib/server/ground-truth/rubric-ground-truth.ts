@@ -4,11 +4,10 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
-import { audit } from '../accounts/audit';
 import { invalid } from '../errors';
 import { studyForStaff } from '../review/access';
-import type { RubricGroundTruthSummaryDto } from './dto';
-import { groundTruthFile } from './export-file';
+import type { GroundTruthSummaryDto, RubricGroundTruthSummaryDto } from './dto';
+import type { GroundTruthExport } from './export-file';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
 
 /** One dimension of one item of a rubric study, settled by the ground-truth rule. Labels by name. */
@@ -120,58 +119,51 @@ export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSumma
   return { items, complete: seen.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
 }
 
-/**
- * The ground-truth export of a rubric study: per item and dimension the final label, its lenient label, provenance,
- * each reviewer's label, the adjudicator and rationale; JSONL or CSV lines, streamed from a snapshot. Incomplete
- * items are left out and counted (`summary.incomplete`).
- */
-export function exportRubricGroundTruth(actor: Actor, studyId: number, format: string) {
-  const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): this export's columns are a rubric study's.
-  if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
-  if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
-  const summary = summarizeRubric(db, study);
-  audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
+/** A rubric study's part of the ground-truth export (`exportGroundTruth`): one row per item and dimension. */
+export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExport<RubricGroundTruthRow, GroundTruthSummaryDto> {
   const slots = study.reviewersPerItem;
-  return groundTruthFile(study, format, summary, (snapshot) => rubricGroundTruth(snapshot, study), {
-    header: [
-      'item',
-      'group',
-      'source',
-      'dimension',
-      'label',
-      'lenient_label',
-      'provenance',
-      ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
-      'adjudicator',
-      'rationale',
-    ],
-    csv: (r) => [
-      r.item,
-      r.group ?? '',
-      r.source ?? '',
-      r.dimension,
-      r.label,
-      r.lenient,
-      r.provenance,
-      ...r.reviewers.map((l) => l ?? ''),
-      r.adjudicator ?? '',
-      r.rationale ?? '',
-    ],
-    json: (r) => ({
-      item: r.item,
-      group: r.group,
-      source: r.source,
-      dimension: r.dimension,
-      label: r.label,
-      lenient_label: r.lenient,
-      provenance: r.provenance,
-      reviewers: r.reviewers,
-      adjudicator: r.adjudicator,
-      rationale: r.rationale,
-    }),
-  });
+  return {
+    summary: summarizeRubric(db, study),
+    rows: (snapshot) => rubricGroundTruth(snapshot, study),
+    out: {
+      header: [
+        'item',
+        'group',
+        'source',
+        'dimension',
+        'label',
+        'lenient_label',
+        'provenance',
+        ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+        'adjudicator',
+        'rationale',
+      ],
+      csv: (r) => [
+        r.item,
+        r.group ?? '',
+        r.source ?? '',
+        r.dimension,
+        r.label,
+        r.lenient,
+        r.provenance,
+        ...r.reviewers.map((l) => l ?? ''),
+        r.adjudicator ?? '',
+        r.rationale ?? '',
+      ],
+      json: (r) => ({
+        item: r.item,
+        group: r.group,
+        source: r.source,
+        dimension: r.dimension,
+        label: r.label,
+        lenient_label: r.lenient,
+        provenance: r.provenance,
+        reviewers: r.reviewers,
+        adjudicator: r.adjudicator,
+        rationale: r.rationale,
+      }),
+    },
+  };
 }
 
 /** The ground-truth summary of a rubric study, for its leads. */

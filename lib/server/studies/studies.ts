@@ -205,8 +205,8 @@ export function setStudyMembers(actor: Actor, studyId: number, input: unknown): 
 export function setStudyCriteria(actor: Actor, studyId: number, catalog: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): only a pairwise catalog is edited after creation (a rubric one is fixed, decision 0010).
-  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have criteria.');
+  const editable = studyKind(study.kind).catalog.editable;
+  if (!editable.ok) throw invalid(editable.refusal);
   if (study.status !== 'draft') throw conflict('Criteria can only change while the study is a draft.');
   // An empty catalog is allowed: every item is then judged on `overall` alone.
   const criteria = parseInput(criteriaCatalogSchema, catalog, 'criteria');
