@@ -4,8 +4,7 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
-import { invalid } from '../errors';
-import { studyForStaff } from '../review/access';
+import { staffStudyOfKind } from '../review/access';
 import type { GroundTruthSummaryDto, RubricGroundTruthSummaryDto } from './dto';
 import type { GroundTruthExport } from './export-file';
 import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
@@ -169,8 +168,6 @@ export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExp
 /** The ground-truth summary of a rubric study, for its leads. */
 export function rubricGroundTruthSummary(actor: Actor, studyId: number): RubricGroundTruthSummaryDto {
   const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): this summary reads a rubric study's labels.
-  if (study.kind !== 'rubric') throw invalid('This is not a rubric study.');
+  const study = staffStudyOfKind(db, actor, studyId, 'rubric', 'This summary');
   return summarizeRubric(db, study);
 }

@@ -4,7 +4,9 @@ import * as assignmentsQ from '@/db/queries/assignments';
 import type { AssignmentRow } from '@/db/queries/assignments';
 import * as studiesQ from '@/db/queries/studies';
 import { isStaff, type Actor } from '../actor';
-import { conflict, forbidden, notFound } from '../errors';
+import { kindName } from '@/lib/kinds/names';
+import type { StudyKind } from '@/lib/validation/labels';
+import { conflict, forbidden, invalid, notFound } from '../errors';
 
 /** Leads and admins manage every study. */
 export function studyForStaff(db: Db, actor: Actor, studyId: number) {
@@ -12,6 +14,25 @@ export function studyForStaff(db: Db, actor: Actor, studyId: number) {
   const study = studiesQ.findStudy(db, studyId);
   if (!study) throw notFound('That study');
   return study;
+}
+
+/**
+ * A study for a staff use-case written for one kind of study (its item list, its item page, its export): the other
+ * kinds are refused in words, naming both kinds, or (`notFound`) as "not found" where the object is one that only
+ * that kind has. This is the one place such a use-case's kind check is written.
+ */
+export function staffStudyOfKind(
+  db: Db,
+  actor: Actor,
+  studyId: number,
+  kind: StudyKind,
+  what: string,
+  refuse: 'invalid' | 'notFound' = 'invalid',
+) {
+  const study = studyForStaff(db, actor, studyId);
+  if (study.kind === kind) return study;
+  if (refuse === 'notFound') throw notFound(what);
+  throw invalid(`${what} is for ${kindName(kind).toLowerCase()} studies; this one is a ${kindName(study.kind).toLowerCase()} study.`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { csvHeader, csvLine } from '@/lib/io/csv';
 import { jsonlLine } from '@/lib/io/jsonl-out';
 import type { FlowItem } from '@/lib/validation/flow';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../review/access';
+import { staffStudyOfKind } from '../review/access';
 import { audit } from '../accounts/audit';
 import { invalid } from '../errors';
 
@@ -119,9 +119,7 @@ function* readingSnapshot(make: (db: Db) => Generator<string>): Generator<string
  */
 export function exportFlows(actor: Actor, studyId: number, what: string, format: string, { includeIncomplete = false } = {}) {
   const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): flows and decisions exist only in a flow review study.
-  if (study.kind !== 'flow_review') throw invalid('This study has no flow review decisions to export.');
+  const study = staffStudyOfKind(db, actor, studyId, 'flow_review', 'The flows export');
   if (!FLOW_EXPORTS.includes(what as never)) throw invalid(`Unknown export "${what}"; use flows or decisions.`);
   if (!EXPORT_FORMATS.includes(format as never)) throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what, format, ...(includeIncomplete ? { includeIncomplete } : {}) } });

@@ -10,7 +10,7 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../review/access';
+import { staffStudyOfKind } from '../review/access';
 import { invalid } from '../errors';
 import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-codes';
 import { NO_RULING, decide, needsAdjudication } from '../ground-truth/rule';
@@ -99,9 +99,7 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
  */
 export function listPairwiseItems(actor: Actor, studyId: number, input: unknown): PairwiseItemListDto {
   const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): this list and its filters are a pairwise study's (its own page).
-  if (study.kind !== 'pairwise') throw invalid('This list is for pairwise studies; flows are listed on their own page.');
+  const study = staffStudyOfKind(db, actor, studyId, 'pairwise', 'This list');
   const filter = parseInput(itemListFilterSchema, input);
   const { items, state, overall } = pairwiseItemStates(db, study);
 

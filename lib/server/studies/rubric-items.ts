@@ -5,11 +5,11 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
-import { invalid, notFound } from '../errors';
+import { notFound } from '../errors';
 import { lenientNames } from '../ground-truth/rubric-ground-truth';
 import { NO_RULING, decide, needsAdjudication, outcomeLabel, outcomeProvenance } from '../ground-truth/rule';
 import { parseInput } from '../parse';
-import { studyForStaff } from '../review/access';
+import { staffStudyOfKind } from '../review/access';
 import { NO_REMARKS, flaggedFilter, flaggedItems, itemRemarksBySlot } from './item-remarks';
 import { RUBRIC_ITEM_STATES, type RubricItemDetailDto, type RubricItemListDto, type RubricItemRowDto, type RubricItemState } from './dto';
 
@@ -91,9 +91,7 @@ export function rubricItemStates(db: Db, study: StudyRow): ItemStateRow[] {
 /** One page of a rubric study's items for its leads, filtered by state (disagreement, adjudicated, …) and by text. */
 export function listRubricItems(actor: Actor, studyId: number, input: unknown): RubricItemListDto {
   const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): this list and its filters are a rubric study's (its own page).
-  if (study.kind !== 'rubric') throw invalid('This list is for rubric studies.');
+  const study = staffStudyOfKind(db, actor, studyId, 'rubric', 'This list');
   const filter = parseInput(rubricItemFilterSchema, input);
   let rows = rubricItemStates(db, study);
   if (filter.q) {
@@ -121,9 +119,7 @@ export function listRubricItems(actor: Actor, studyId: number, input: unknown): 
 /** One rubric item for its study's leads: the reply and its source, each reviewer's labels, rulings, ground truth, judges. */
 export function getRubricItem(actor: Actor, studyId: number, itemId: number): RubricItemDetailDto {
   const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): this detail is a rubric item's; another kind's item is not found here.
-  if (study.kind !== 'rubric') throw notFound('That item');
+  const study = staffStudyOfKind(db, actor, studyId, 'rubric', 'That item', 'notFound');
   const row = rq.rubricItemRow(db, itemId);
   if (!row || row.studyId !== studyId) throw notFound('That item');
   const item = JSON.parse(row.payload) as RubricItem;

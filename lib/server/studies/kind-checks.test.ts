@@ -2,10 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
+import { exportFlows } from './exports';
+import { listPairwiseItems } from './pairwise-items';
+import { getRubricItem, listRubricItems } from './rubric-items';
 import { createStudy, getStudy, setStudyCriteria } from './studies';
 
-// Who may replace a study's catalog is the kind's to say: a pairwise draft's criteria, yes; a rubric study's
-// dimensions never (they are its label sets); a flow review study has none.
+// What a kind allows is the kind's to say: who may replace a catalog (a pairwise draft's criteria, yes; a rubric
+// study's dimensions never, they are its label sets; a flow review study has none), and a use-case written for one
+// kind (its item list, item page, export) refuses the others in words naming both kinds.
 useTestDatabase();
 let lead: Actor;
 beforeAll(async () => {
@@ -39,5 +43,20 @@ describe('replacing a study catalog', () => {
     const flow = createStudy(lead, { kind: 'flow_review', name: 'F' }).id;
     expect(refusal(() => setStudyCriteria(lead, flow, [CRITERION]))).toMatch(/^invalid: A flow review study has no criteria/);
     expect(getStudy(lead, rubric).criteria).toEqual([]);
+  });
+});
+
+describe('a use-case written for one kind', () => {
+  it('refuses a study of another kind, naming both kinds, or as not found for an object only that kind has', () => {
+    const pair = createStudy(lead, { kind: 'pairwise', name: 'P2' }).id;
+    const flow = createStudy(lead, { kind: 'flow_review', name: 'F2' }).id;
+    expect(refusal(() => listRubricItems(lead, pair, {}))).toBe('invalid: This list is for rubric studies; this one is a pairwise study.');
+    expect(refusal(() => listPairwiseItems(lead, flow, {}))).toBe(
+      'invalid: This list is for pairwise studies; this one is a flow review study.',
+    );
+    expect(refusal(() => exportFlows(lead, pair, 'flows', 'jsonl'))).toBe(
+      'invalid: The flows export is for flow review studies; this one is a pairwise study.',
+    );
+    expect(refusal(() => getRubricItem(lead, pair, 1))).toBe('not_found: That item was not found.');
   });
 });
