@@ -330,14 +330,23 @@ function serverRss(): number {
 }
 
 /** POSTs a file streamed from disk in 64 KiB writes, each waiting for the socket to drain. */
-function streamFile(pathname: string, file: string, token: string): Promise<{ status: number; body: string }> {
+function streamFile(
+  pathname: string,
+  file: string,
+  token: string,
+  options: { chunked?: boolean; cutAfter?: number } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1',
       port: PORT,
       method: 'POST',
       path: pathname,
-      headers: { 'content-type': 'application/x-ndjson', 'content-length': fs.statSync(file).size, ...bearer(token) },
+      headers: {
+        'content-type': 'application/x-ndjson',
+        ...(options.chunked ? {} : { 'content-length': fs.statSync(file).size }),
+        ...bearer(token),
+      },
     });
     req.on('response', (res) => {
       let text = '';
@@ -345,12 +354,15 @@ function streamFile(pathname: string, file: string, token: string): Promise<{ st
       res.on('data', (c: string) => (text += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
-    req.on('error', reject);
+    req.on('error', (e) => (options.cutAfter === undefined ? reject(e) : resolve({ status: 0, body: e.message })));
     void (async () => {
-      for await (const chunk of fs.createReadStream(file, { highWaterMark: 64 * KiB })) {
+      const end = options.cutAfter === undefined ? {} : { end: options.cutAfter - 1 };
+      for await (const chunk of fs.createReadStream(file, { highWaterMark: 64 * KiB, ...end })) {
         if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
       }
-      req.end();
+      // Cut short: the connection ends before the announced length has come.
+      if (options.cutAfter === undefined) req.end();
+      else req.socket?.end();
     })();
   });
 }
@@ -399,4 +411,25 @@ test("a 96 MiB import streams through: the server's memory does not grow by the 
   console.log(`server RSS ${before / MiB} MiB before, peak ${peak / MiB} MiB`);
   expect(peak - before).toBeLessThan(48 * MiB);
   expect(sql<number>('SELECT count(*) FROM items WHERE study_id = ?', id)).toBe(n + 1);
+});
+
+test('a body sent without a length is imported; one cut short is refused whole, and nothing of it is kept', async () => {
+  const lead = tokenOf(LEAD, 'chunked');
+  const id = await createStudy(lead, { kind: 'pairwise', name: 'API chunked and cut', reviewersPerItem: 1 });
+  const file = path.join(dir, 'chunked.jsonl');
+  fs.writeFileSync(file, jsonl(pairwiseItems('chunk', 200)));
+  const chunked = await streamFile(`/api/v1/studies/${id}/items`, file, lead, { chunked: true });
+  expect(chunked.status, chunked.body).toBe(200);
+  expect(JSON.parse(chunked.body)).toEqual({ records: 200, inserted: 200, unchanged: 0 });
+
+  const other = await createStudy(lead, { kind: 'pairwise', name: 'API cut short', reviewersPerItem: 1 });
+  // Cut right after a line break: what came is a valid, smaller file, and must still not be imported.
+  const text = fs.readFileSync(file, 'utf8');
+  const cutAt = Buffer.byteLength(text.slice(0, text.indexOf('\n', text.length / 2) + 1));
+  const cut = await streamFile(`/api/v1/studies/${other}/items`, file, lead, { cutAfter: cutAt });
+  expect(cut.status).not.toBe(200);
+  // The server ends the request in its own time once the connection is gone: its stored part is then removed.
+  const left = () => (fs.existsSync(path.join(dir, 'uploads')) ? fs.readdirSync(path.join(dir, 'uploads')) : []);
+  await expect.poll(left, { timeout: 20_000 }).toEqual([]);
+  expect(sql<number>('SELECT count(*) FROM items WHERE study_id = ?', other)).toBe(0);
 });
