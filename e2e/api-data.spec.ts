@@ -433,3 +433,42 @@ test('a body sent without a length is imported; one cut short is refused whole, 
   await expect.poll(left, { timeout: 20_000 }).toEqual([]);
   expect(sql<number>('SELECT count(*) FROM items WHERE study_id = ?', other)).toBe(0);
 });
+
+test('a flow review over the API: the next flow, a decision submitted, a reused requestId with another decision refused', async () => {
+  const lead = tokenOf(LEAD, 'flows');
+  const id = await createStudy(lead, { kind: 'flow_review', name: 'API flow review', reviewersPerItem: 1 });
+  const flows = [1, 2].map((i) => ({
+    id: `apiflow-${i}`,
+    problem: { text: `Problem ${i}` },
+    steps: [{ speaker: 'tutor', text: 'Hello.' }],
+  }));
+  const imported = await api.post(`/api/v1/studies/${id}/items`, {
+    headers: { ...bearer(lead), 'content-type': 'application/x-ndjson' },
+    data: jsonl(flows),
+  });
+  expect(await documented(imported, 'POST', '/api/v1/studies/{id}/items')).toEqual({ records: 2, inserted: 2, unchanged: 0 });
+  await api.put(`/api/v1/studies/${id}/members`, { headers: bearer(lead), data: { reviewers: [ANN] } });
+  expect((await api.post(`/api/v1/studies/${id}/open`, { headers: bearer(lead) })).status()).toBe(200);
+
+  const ann = tokenOf(ANN, 'flows');
+  const next = (await documented(
+    await api.get(`/api/v1/studies/${id}/next`, { headers: bearer(ann) }),
+    'GET',
+    '/api/v1/studies/{id}/next',
+  )) as {
+    assignment: { kind: string; assignmentId: number; flow: { steps: unknown[] } };
+  };
+  expect(next.assignment).toMatchObject({ kind: 'flow_review', flow: { steps: [{ speaker: 'tutor', text: 'Hello.' }] } });
+  const url = `/api/v1/assignments/${next.assignment.assignmentId}/submission`;
+  const requestId = `api-flow-${Date.now()}`;
+  const ok = await api.post(url, { headers: bearer(ann), data: { requestId, activeMs: 900, decision: { decision: 'verify' } } });
+  expect(await documented(ok, 'POST', '/api/v1/assignments/{id}/submission')).toMatchObject({ duplicate: false, queue: { submitted: 1 } });
+  // The screen's rule: the same requestId with another decision is a conflict, and nothing is written.
+  const other = await api.post(url, {
+    headers: bearer(ann),
+    data: { requestId, activeMs: 900, decision: { decision: 'discard', reasons: ['off_topic'] } },
+  });
+  expect(other.status(), await other.text()).toBe(409);
+  await documented(other, 'POST', '/api/v1/assignments/{id}/submission');
+  expect(sql<number>('SELECT count(*) FROM annotations WHERE assignment_id = ?', next.assignment.assignmentId)).toBe(1);
+});
