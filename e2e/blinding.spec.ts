@@ -150,6 +150,66 @@ test('nothing an annotator or adjudicator can reach names a source, a judge labe
   await Promise.all([one.context.close(), two.context.close(), adj.context.close()]);
 });
 
+test('over the HTTP API an annotator gets exactly what the review screen gets for the next item, and nothing secret', async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-blind-api-'));
+  const items = Array.from({ length: 2 }, (_, i) => ({
+    id: `ZQXID-api-${i}`,
+    problem: `What is ${i + 2} × 4?`,
+    principles: ['Feedback'],
+    history: [{ role: 'tutor', text: 'What do you get?' }],
+    a: { source: 'ZQXSRC-alpha-model', text: `Count ${i + 2} groups of 4.` },
+    b: { source: 'ZQXSRC-beta-reference', text: 'Add 4 again and again.' },
+  }));
+  fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'judge.jsonl'),
+    items
+      .map((it) => JSON.stringify({ item: it.id, judge: 'ZQXJUDGE-api', labels: { overall: 'win' }, rationale: 'ZQXJUDGE says a' }))
+      .join('\n'),
+  );
+  const studyId = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'API blinding check', '--criteria', 'none', '--json']),
+  ).id as number;
+  concord(['import', 'items', '--study', String(studyId), path.join(dir, 'items.jsonl')]);
+  concord(['import', 'judge', '--study', String(studyId), '--judge', 'ZQXJUDGE-api', path.join(dir, 'judge.jsonl')]);
+  concord(['study', 'members', String(studyId), 'ann1', 'ann2', '--adjudicator', 'adj']);
+  concord(['study', 'open', String(studyId)]);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const { token } = JSON.parse(concord(['token', 'create', '--user', 'ann1', '--name', `blinding ${studyId}`, '--json'])) as {
+    token: string;
+  };
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const screen = await asUser(browser, 'ann1');
+  for (let i = 0; i < items.length; i++) {
+    const res = await api.get(`/api/v1/studies/${studyId}/next`);
+    expect(res.status()).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(SECRET);
+    expect(text).not.toMatch(/Annotator Two|"ann2"/);
+    const next = JSON.parse(text) as { queue: { currentId: number }; assignment: { assignmentId: number; criteria: { id: string }[] } };
+    // What the review screen loads: its queue and the current assignment, through the browser's routes.
+    const queue = await (await screen.page.request.get(`/api/studies/${studyId}/queue`)).json();
+    const shown = await (await screen.page.request.get(`/api/assignments/${next.queue.currentId}`)).json();
+    expect(next.queue).toEqual(queue);
+    expect(next.assignment).toEqual(shown);
+    const submitted = await api.post(`/api/v1/assignments/${next.assignment.assignmentId}/submission`, {
+      data: {
+        requestId: `blind-api-${studyId}-${i}`,
+        activeMs: 100,
+        choices: Object.fromEntries(next.assignment.criteria.map((c) => [c.id, 'r1'])),
+      },
+    });
+    expect(submitted.status()).toBe(200);
+    expect(await submitted.text()).not.toMatch(SECRET);
+  }
+  await Promise.all([api.dispose(), screen.context.close()]);
+});
+
 test('rubric screens: nothing a reviewer or adjudicator can reach names a reply’s source, an item, a judge verdict or the other reviewer', async ({
   browser,
 }) => {

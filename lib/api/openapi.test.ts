@@ -24,4 +24,20 @@ describe('the OpenAPI document', () => {
     expect(getStudy.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
+
+  it('describes streamed imports and downloads as files of their media types, not JSON', () => {
+    const doc = openApiDocument();
+    type Op = { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, unknown> }> };
+    const op = (path: string, method: string) => (doc.paths[path] as Record<string, Op>)[method];
+    for (const path of ['/api/v1/studies/{id}/items', '/api/v1/studies/{id}/annotations', '/api/v1/studies/{id}/judge-runs']) {
+      const body = op(path, 'post').requestBody!.content;
+      expect(Object.keys(body)).toContain('application/x-ndjson');
+      expect(body['application/json']).toBeUndefined();
+      expect(op(path, 'post').responses['415']).toBeDefined();
+      expect(Object.keys(op(path, 'post').responses['200'].content!)).toEqual(['application/json']);
+    }
+    const download = op('/api/v1/studies/{id}/ground-truth', 'get').responses['200'].content!;
+    expect(Object.keys(download).sort()).toEqual(['application/x-ndjson', 'text/csv']);
+    expect(op('/api/v1/studies/{id}/next', 'get').responses['415']).toBeUndefined();
+  });
 });

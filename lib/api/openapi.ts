@@ -55,15 +55,27 @@ const PROBLEM_SCHEMA: JsonSchema = {
 
 const REFUSALS = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'unsupported_media_type', 'throttled'] as const;
 
+/** A file in a body: a string of that media type (OpenAPI 3.1 says so with `contentMediaType`). */
+const fileContent = (types: readonly string[], description?: string) =>
+  Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', contentMediaType: t, ...(description ? { description } : {}) } }]));
+
+function requestBody(op: Operation) {
+  if (op.upload) return { requestBody: { required: true, description: op.upload.description, content: fileContent(op.upload.mediaTypes) } };
+  if (op.body) return { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } };
+  return {};
+}
+
 function responses(op: Operation) {
   const out: Record<string, unknown> = {
     [op.response.status]: {
       description: op.response.description,
-      content: { 'application/json': { schema: jsonSchema(op.response.schema, 'output') } },
+      content: op.response.download
+        ? fileContent(op.response.download)
+        : { 'application/json': { schema: jsonSchema(op.response.schema, 'output') } },
     },
   };
   for (const kind of REFUSALS) {
-    if (kind === 'unsupported_media_type' && !op.body) continue;
+    if (kind === 'unsupported_media_type' && !op.body && !op.upload) continue;
     out[PROBLEM_TITLES[kind].status] = { $ref: `#/components/responses/${kind}` };
   }
   return out;
@@ -79,7 +91,7 @@ export function openApiDocument() {
       summary: op.summary,
       description: [op.description, `Who may call it: ${op.roles.join(', ')}.`].filter(Boolean).join('\n\n'),
       parameters: parameters(op),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+      ...requestBody(op),
       responses: responses(op),
     };
   }
@@ -95,6 +107,8 @@ export function openApiDocument() {
     tags: [
       { name: 'Account', description: 'Who the token acts as.' },
       { name: 'Studies', description: 'Create, read, staff and open studies.' },
+      { name: 'Data', description: 'Import items, prior annotations and judge runs; read ground truth and reports.' },
+      { name: 'Review', description: 'For reviewers: the next item and its submission.' },
     ],
     paths,
     components: {

@@ -9,7 +9,21 @@ import { usernameSchema } from '@/lib/validation/accounts';
 import { STUDY_KINDS } from '@/lib/validation/labels';
 import { createStudySchema } from '@/lib/validation/studies';
 import { PAGE_DEFAULT, PAGE_MAX } from './cursor';
-import { createdSchema, meSchema, pageOf, studySchema, studySummarySchema } from './schemas';
+import {
+  annotationsImportSchema,
+  createdSchema,
+  fileSchema,
+  itemsImportSchema,
+  judgeImportSchema,
+  meSchema,
+  nextSchema,
+  pageOf,
+  reportSchema,
+  studySchema,
+  studySummarySchema,
+  submissionBodySchema,
+  submissionSchema,
+} from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -18,7 +32,7 @@ export type Operation = {
   method: Method;
   /** OpenAPI path template, e.g. `/api/v1/studies/{id}`. */
   path: string;
-  tag: 'Account' | 'Studies';
+  tag: 'Account' | 'Studies' | 'Data' | 'Review';
   summary: string;
   description?: string;
   /** Who may call it; the use-case behind it is what enforces this. */
@@ -26,14 +40,64 @@ export type Operation = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** The status and schema of a successful answer. */
-  response: { status: 200 | 201; schema: z.ZodType; description: string };
+  /** The body is a file, streamed to disk by the handler (never parsed here, never held in memory): its media types. */
+  upload?: { mediaTypes: readonly string[]; description: string };
+  /**
+   * The status and schema of a successful answer; `download` when it is a file (streamed) rather than JSON, with its
+   * media types.
+   */
+  response: { status: 200 | 201; schema: z.ZodType; description: string; download?: readonly string[] };
 };
 
 const STAFF = ['admin', 'lead'] as const;
 const EVERYONE = ['admin', 'lead', 'annotator'] as const;
 
 const studyParams = z.object({ id: z.coerce.number().int().positive().describe('The study id.') });
+const assignmentParams = z.object({ id: z.coerce.number().int().positive().describe('The assignment id (`currentId` of the queue).') });
+
+const IMPORT_NOTE =
+  'The body is the file itself, as the upload form takes it (streamed to disk, so its size is not limited by memory). All or nothing: a refused file writes nothing, and the problem document lists every bad line and field in `errors`.';
+const FILE_TYPES = ['application/x-ndjson', 'text/csv', 'application/octet-stream'] as const;
+const filename = z.string().max(200).optional().describe('The name recorded with the import (shown in the study history).');
+
+export const itemsQuery = z.object({
+  format: z
+    .string()
+    .max(64)
+    .default('concord')
+    .describe("The file's format: one of the study kind's item formats (see the New study form)."),
+  filename,
+});
+export const annotationsQuery = itemsQuery.extend({
+  format: z.string().max(64).default('concord').describe("The file's format: one of the study kind's annotation formats."),
+});
+export const judgeRunQuery = z.object({
+  name: z.string().trim().min(1).max(200).optional().describe("The judge run's name (by default the one the file gives)."),
+  format: z.string().max(64).default('concord').describe("The file's format: one of the study kind's judge formats."),
+  filename,
+});
+export const groundTruthQuery = z.object({
+  format: z.enum(['jsonl', 'csv']).default('jsonl').describe('JSON Lines (one object per item and criterion) or CSV.'),
+});
+const option = (what: string) => z.string().max(200).optional().describe(what);
+export const reportQuery = z.object({
+  judge: option('alignment, hybrid, certify: the judge run compared with the people.'),
+  criterion: option('hybrid, certify: the criterion.'),
+  target: option('hybrid, certify: the target agreement.'),
+  epsilon: option('certify: the tolerance.'),
+  tiePolicy: option('leaderboard: how ties count.'),
+  bootstrap: option('agreement, alignment, leaderboard: bootstrap replicates (default 1000; 0 for point estimates only).'),
+  sample: option('rubric reports: the judge sample to read (1 by default).'),
+  lenient: option('rubric-hybrid: fold labels leniently (1 or 0).'),
+});
+export const reportParams = studyParams.extend({
+  report: z
+    .string()
+    .max(64)
+    .describe(
+      'agreement, alignment, leaderboard, hybrid, certify, bias, or for rubric studies rubric-agreement, rubric-alignment, … (as `concord report`).',
+    ),
+});
 
 export const listStudiesQuery = z.object({
   cursor: z.string().max(64).optional().describe("From the previous page's `nextCursor`."),
@@ -109,6 +173,96 @@ export const OPERATIONS = {
     roles: STAFF,
     params: studyParams,
     response: { status: 200, schema: studySchema, description: 'The study as it now is.' },
+  },
+  importItems: {
+    operationId: 'importItems',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/items',
+    tag: 'Data',
+    summary: 'Import items from a file (JSON Lines, …) into a draft study',
+    description: IMPORT_NOTE,
+    roles: STAFF,
+    params: studyParams,
+    query: itemsQuery,
+    upload: { mediaTypes: FILE_TYPES, description: 'The items file.' },
+    response: { status: 200, schema: itemsImportSchema, description: 'What was imported.' },
+  },
+  importAnnotations: {
+    operationId: 'importAnnotations',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/annotations',
+    tag: 'Data',
+    summary: 'Import prior annotations (labels made elsewhere) for the items of a study',
+    description: IMPORT_NOTE,
+    roles: STAFF,
+    params: studyParams,
+    query: annotationsQuery,
+    upload: { mediaTypes: FILE_TYPES, description: 'The annotations file.' },
+    response: { status: 200, schema: annotationsImportSchema, description: 'What was imported.' },
+  },
+  importJudgeRun: {
+    operationId: 'importJudgeRun',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/judge-runs',
+    tag: 'Data',
+    summary: "Import a judge run: an LLM judge's verdicts on the study's items",
+    description: `${IMPORT_NOTE} Verdicts that cannot be read are left out and listed in \`unparsed\`.`,
+    roles: STAFF,
+    params: studyParams,
+    query: judgeRunQuery,
+    upload: { mediaTypes: FILE_TYPES, description: 'The judge file.' },
+    response: { status: 200, schema: judgeImportSchema, description: 'The run as imported.' },
+  },
+  groundTruth: {
+    operationId: 'getGroundTruth',
+    method: 'GET',
+    path: '/api/v1/studies/{id}/ground-truth',
+    tag: 'Data',
+    summary: "Download a study's ground truth (pairwise and rubric studies), streamed",
+    description:
+      'One row per complete item and criterion: the label, its provenance and each reviewer’s label. Items not every planned reviewer has submitted yet are left out; the header `x-concord-incomplete-items` says how many.',
+    roles: STAFF,
+    params: studyParams,
+    query: groundTruthQuery,
+    response: { status: 200, schema: fileSchema, description: 'The ground truth file.', download: ['application/x-ndjson', 'text/csv'] },
+  },
+  getReport: {
+    operationId: 'getReport',
+    method: 'GET',
+    path: '/api/v1/studies/{id}/reports/{report}',
+    tag: 'Data',
+    summary: 'A report of a study, as `concord report … --json` prints it',
+    description:
+      'The options are those of `concord report`, as query parameters; a report ignores the options it does not read. A report with bootstrap intervals takes some seconds.',
+    roles: STAFF,
+    params: reportParams,
+    query: reportQuery,
+    response: { status: 200, schema: reportSchema, description: 'The report.' },
+  },
+  nextItem: {
+    operationId: 'getNextItem',
+    method: 'GET',
+    path: '/api/v1/studies/{id}/next',
+    tag: 'Review',
+    summary: 'The next item to review, exactly as the review screen receives it (blind)',
+    description:
+      "The reviewer's queue of the study and its current assignment; submit it with `POST /api/v1/assignments/{id}/submission`. Asking again without submitting gives the same item.",
+    roles: EVERYONE,
+    params: studyParams,
+    response: { status: 200, schema: nextSchema, description: 'The queue and the current item.' },
+  },
+  submit: {
+    operationId: 'submitAssignment',
+    method: 'POST',
+    path: '/api/v1/assignments/{id}/submission',
+    tag: 'Review',
+    summary: 'Submit a review of an assignment (the same body, rules and idempotency as the review screen)',
+    description:
+      'Idempotent by `requestId`: sending the same submission again writes nothing and answers `duplicate: true`. The answer carries the queue as it now stands.',
+    roles: EVERYONE,
+    params: assignmentParams,
+    body: submissionBodySchema,
+    response: { status: 200, schema: submissionSchema, description: 'The submission and the queue after it.' },
   },
 } as const satisfies Record<string, Operation>;
 

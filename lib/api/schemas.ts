@@ -98,3 +98,99 @@ export const studySchema = z.object({
 });
 
 export const createdSchema = z.object({ id }).describe('The id of what was made.');
+
+const count = z.number().int().min(0);
+const records = z.object({
+  records: count.describe('Records in the file.'),
+  inserted: count.describe('Records written.'),
+  unchanged: count.describe('Records already there, identical, so left as they were (re-sending a file is harmless).'),
+});
+
+export const itemsImportSchema = records
+  .extend({
+    annotations: records.optional().describe("Prior annotations that came with the items (PandaLM's annotators, MRBench's gold labels)."),
+  })
+  .describe('What the import wrote; a refused file writes nothing.');
+
+export const annotationsImportSchema = records.describe('What the import wrote; a refused file writes nothing.');
+
+export const judgeImportSchema = z
+  .object({
+    run: z.string().describe("The judge run's name."),
+    records: count,
+    labels: count.describe('Labels written (one per criterion judged).'),
+    unparsed: z
+      .array(z.object({ item: z.string(), line: z.number().int().positive(), message: z.string() }))
+      .describe('Records whose verdict could not be read: left out, never guessed.'),
+  })
+  .describe('The judge run as imported.');
+
+export const reportSchema = z
+  .record(z.string(), z.unknown())
+  .describe('The report, exactly the JSON `concord report … --json` prints; its fields are those of the report named.');
+
+const queueSchema = z.object({
+  studyId: id,
+  studyName: z.string(),
+  kind: z.enum(STUDY_KINDS),
+  guidelines: z.string().describe('Markdown shown to reviewers.'),
+  status: z.enum(STATUSES),
+  total: count.describe('Assignments of this reviewer in the study.'),
+  submitted: count,
+  currentId: id.nullable().describe('The assignment to do now; null when there is none.'),
+  nextId: id.nullable(),
+  upcomingIds: z.array(id).describe('The pending assignments after the current one, in queue order (a few).'),
+  undoableId: id.nullable().describe('The most recent submission, which can still be taken back while the study is open.'),
+  revising: z
+    .array(z.object({ assignmentId: id, submittedAt: isoTime, revision: count }))
+    .describe('Submissions being revised; they come first in the queue.'),
+});
+
+export const assignmentSchema = z
+  .looseObject({
+    kind: z.enum(STUDY_KINDS),
+    assignmentId: id,
+    studyId: id,
+    queuePosition: z.number().int(),
+    state: z.enum(['pending', 'submitted']),
+  })
+  .describe(
+    "The item as the review screen receives it, blind: a flow's steps, or a pair's responses as Response A and B in this reviewer's order, or a rubric item; no model names, other reviewers or judge verdicts.",
+  );
+
+export const nextSchema = z.object({
+  queue: queueSchema,
+  assignment: assignmentSchema.nullable().describe("The current assignment's item; null when nothing is left to do."),
+});
+
+export const submissionBodySchema = z
+  .looseObject({
+    requestId: z
+      .string()
+      .describe('8–64 characters of [A-Za-z0-9_-], new for each submission: a retry with the same id is answered with the first result.'),
+    activeMs: z.number().int().min(0).describe('Time spent on the item, in milliseconds.'),
+    decision: z
+      .unknown()
+      .optional()
+      .describe(
+        'Flow review: `{"decision": "verify"}`, `{"decision": "truncate", "afterStep": n}` or `{"decision": "discard", "reasons": [...]}`, each with an optional `note`.',
+      ),
+    choices: z
+      .unknown()
+      .optional()
+      .describe(
+        'Pairwise: `{"<criterion id>": "r1" | "tie" | "r2"}` for each criterion, r1 and r2 being the responses in the order served.',
+      ),
+    labels: z.unknown().optional().describe('Rubric: `{"<dimension id>": "<label>"}` for each of the study\'s dimensions.'),
+  })
+  .describe('The same body as the review screen sends; the study kind decides which of decision, choices or labels is read.');
+
+export const submissionSchema = z.object({
+  assignmentId: id,
+  revision: count,
+  duplicate: z.boolean().describe('True when this requestId was already submitted: nothing new was written.'),
+  queue: queueSchema.describe("This reviewer's queue of the study as it now stands."),
+});
+
+/** A downloaded or uploaded file, described as a string of its media type. */
+export const fileSchema = z.string();

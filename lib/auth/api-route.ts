@@ -24,6 +24,7 @@ export type ApiContext<O extends Operation> = {
   params: Out<O['params']>;
   query: Out<O['query']>;
   body: Out<O['body']>;
+  /** For an operation with `upload`, the body is left unread: stream it from here (`withUploadedFile`). */
   request: Request;
 };
 
@@ -106,6 +107,23 @@ async function readBody(request: Request, path: string): Promise<unknown> {
   }
 }
 
+/**
+ * An upload's body is the file itself, left unread for the handler to stream to disk: nothing of it is held in memory
+ * here. Only a multipart form is refused up front — its bytes are not the file, and a client sending one (`requests`'
+ * `files=`) would otherwise meet a puzzling refusal of line 1.
+ */
+function checkUpload(request: Request, path: string): void {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type.startsWith('multipart/')) {
+    throw new ApiProblem(
+      problem(
+        'unsupported_media_type',
+        `${request.method} ${path} takes the file itself as the body (e.g. content-type: application/x-ndjson), not a ${type} form.`,
+      ),
+    );
+  }
+}
+
 type RouteContext = { params: Promise<Record<string, string>> };
 
 export function apiRoute<O extends Operation>(operation: O, handler: (ctx: ApiContext<O>) => unknown) {
@@ -128,6 +146,7 @@ export function apiRoute<O extends Operation>(operation: O, handler: (ctx: ApiCo
       const url = new URL(request.url);
       const params = operation.params ? parsed(operation.params, await context.params, 'path') : undefined;
       const query = operation.query ? parsed(operation.query, Object.fromEntries(url.searchParams), 'query') : undefined;
+      if (operation.upload) checkUpload(request, path);
       const body = operation.body ? parsed(operation.body, await readBody(request, path), 'body') : undefined;
       const ctx = { actor, token, params, query, body, request } as ApiContext<O>;
       const result = await withToken(token.id, () => handler(ctx));

@@ -11,9 +11,23 @@ type Op = {
   summary: string;
   description: string;
   parameters: Param[];
-  requestBody?: { content: { 'application/json': { schema: unknown } } };
-  responses: Record<string, { description?: string; content?: { 'application/json'?: { schema: unknown } } }>;
+  requestBody?: { description?: string; content: Record<string, { schema: unknown }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
 };
+
+/** A body or an answer by media type: JSON shows its schema; a file (an upload, a download) is named by its types. */
+function Content({ title, content }: { title: string; content: Record<string, { schema: unknown }> | undefined }) {
+  const types = Object.keys(content ?? {});
+  const json = content?.['application/json'];
+  return (
+    <div>
+      <h3 className="font-medium">
+        {title} ({json ? 'application/json' : `a file: ${types.join(', ')}`})
+      </h3>
+      {json ? <Schema value={json.schema} /> : null}
+    </div>
+  );
+}
 
 const METHOD_TONE: Record<string, string> = {
   get: 'bg-sky-100 text-sky-900',
@@ -115,19 +129,12 @@ export default function ApiDocsPage() {
               </table>
             )}
             {op.requestBody && (
-              <div>
-                <h3 className="font-medium">Body (application/json)</h3>
-                <Schema value={op.requestBody.content['application/json'].schema} />
-              </div>
+              <Content
+                title={op.requestBody.description ? `Body — ${op.requestBody.description}` : 'Body'}
+                content={op.requestBody.content}
+              />
             )}
-            {ok && (
-              <div>
-                <h3 className="font-medium">
-                  {ok[0]} — {ok[1].description}
-                </h3>
-                <Schema value={ok[1].content?.['application/json']?.schema} />
-              </div>
-            )}
+            {ok && <Content title={`${ok[0]} — ${ok[1].description}`} content={ok[1].content} />}
           </section>
         );
       })}
