@@ -1,7 +1,7 @@
 /**
  * A file the API sends as it is read: the export use-cases hand back a generator of lines, and this sends them as the
- * client takes them (a few hundred lines a chunk), so a study of any size is never held in memory. The same stream
- * as the browser's export route (`app/api/studies/[id]/export`).
+ * client takes them (a few hundred lines a chunk, to keep the overhead per chunk small), so a study of any size is
+ * never held in memory. The API's downloads and the browser's export route (`app/api/studies/[id]/export`) send it.
  */
 export type LinesFile = { lines: Generator<string, unknown, undefined>; contentType: string; filename: string };
 

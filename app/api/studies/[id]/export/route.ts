@@ -1,3 +1,4 @@
+import { linesResponse } from '@/lib/api/download';
 import { route } from '@/lib/auth/handlers';
 import { exportFlows } from '@/lib/server/studies/exports';
 import { invalid } from '@/lib/server/errors';
@@ -23,34 +24,5 @@ export const GET = route((actor, request, { id }) => {
   // Items not complete yet are left out of the ground truth and of the verified flows (unless asked for); say how many.
   const incomplete = gt ? gt.summary.incomplete : what === 'flows' ? out.summary.incomplete : null;
   const extra: Record<string, string> = incomplete === null ? {} : { 'x-concord-incomplete-items': String(incomplete) };
-  const encoder = new TextEncoder();
-  const lines = out.lines;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      // Send in chunks of a few hundred lines to keep the overhead per chunk small.
-      let chunk = '';
-      for (let i = 0; i < 256; i++) {
-        const next = lines.next();
-        if (next.done) {
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += next.value;
-      }
-      controller.enqueue(encoder.encode(chunk));
-    },
-    cancel() {
-      lines.return(undefined);
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      'content-type': out.contentType,
-      'content-disposition': `attachment; filename="${out.filename}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      ...extra,
-    },
-  });
+  return linesResponse(out, extra);
 });
