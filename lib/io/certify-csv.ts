@@ -1,8 +1,9 @@
-import type { BiasReportDto, CertifyReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto, ReportTable } from '@/lib/server/analytics/dto';
+import type { BiasReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto, ReportTable } from '@/lib/server/analytics/dto';
 import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 
 /*
- * The tables of judge certification as CSV, with the conventions of lib/io/report-csv: a statistic takes
+ * The leaderboard's certification tables and the bias report's as CSV (the certification's own tables are column
+ * specs: lib/server/analytics/dto/certify-tables.ts), with the conventions of lib/io/report-csv: a statistic takes
  * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; a value without an interval `<name>`, `<name>_reason`.
  */
 
@@ -82,104 +83,6 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
   };
 }
 
-
-/**
- * The certification's tables; `extra` adds columns after `judge` on every row (a rubric study's sample and
- * lenient folding).
- */
-export function certifyTables(
-  dto: CertifyReportDto,
-  extra: { columns: string[]; cells: unknown[] } = { columns: [], cells: [] },
-): Record<ReportTable<'certify'>, () => string[]> {
-  const withExtra = (columns: string[], rows: unknown[][]) =>
-    table(
-      [columns[0], ...extra.columns, ...columns.slice(1)],
-      rows.map((r) => [r[0], ...extra.cells, ...r.slice(1)]),
-    );
-  return {
-    decision: () =>
-      withExtra(
-        [
-          'judge',
-          'criterion',
-          'target',
-          'n',
-          'agree',
-          'unjudged',
-          'alignment_rate',
-          'decision',
-          'decision_reason',
-          'lower',
-          'upper',
-          'bounds_reason',
-          'drift',
-          ...valueCols('items_needed'),
-        ],
-        [
-          [
-            dto.judge,
-            dto.criterion,
-            dto.target,
-            dto.n,
-            dto.agree,
-            dto.unjudged,
-            dto.alignmentRate.value,
-            dto.decision,
-            dto.decisionReason ?? null,
-            dto.bounds.lower,
-            dto.bounds.upper,
-            dto.bounds.reason ?? null,
-            dto.drift,
-            ...valueCells(dto.itemsNeeded),
-          ],
-        ],
-      ),
-    path: () =>
-      withExtra(
-        ['judge', 'criterion', 't', 'item', 'settled_at', 'agree', 'lower', 'upper'],
-        dto.path.map((p) => [dto.judge, dto.criterion, p.t, p.item, p.settledAt, p.agree, p.lower, p.upper]),
-      ),
-    'alt-test': () =>
-      withExtra(
-        [
-          'judge',
-          'criterion',
-          'epsilon',
-          'annotator',
-          'items',
-          'tested',
-          ...valueCols('rho_judge'),
-          ...valueCols('rho_human'),
-          ...valueCols('t'),
-          ...valueCols('p_value'),
-          ...valueCols('p_adjusted_by'),
-          'judge_wins',
-          'winning_rate',
-          'advantage_probability',
-          'judge_can_replace',
-        ],
-        dto.altTest.criteria.flatMap((c) =>
-          c.annotators.map((a) => [
-            dto.judge,
-            c.criterion,
-            dto.altTest.epsilon,
-            a.annotator,
-            a.items,
-            a.tested,
-            ...valueCells(a.rhoJudge),
-            ...valueCells(a.rhoHuman),
-            ...valueCells(a.t),
-            ...valueCells(a.pValue),
-            ...valueCells(a.pAdjusted),
-            a.judgeWins,
-            c.winningRate.value,
-            c.advantageProbability.value,
-            c.judgeCanReplace,
-          ]),
-        ),
-      ),
-  };
-}
 
 const firstCols = ['first_preferred', 'decisive', ...statCols('first_preferred_rate'), ...valueCols('binomial_p_value')];
 const firstCells = (f: FirstPreferenceDto) => [f.count, f.decisive, ...statCells(f.rate, f.interval), ...valueCells(f.pValue)];

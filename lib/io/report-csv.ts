@@ -16,10 +16,10 @@ import {
   csvNames,
   isStatColumn,
 } from '@/lib/server/analytics/dto';
-import { biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
+import { biasTables, certifyLeaderboardTables } from './certify-csv';
 import { csvTable as table, statCells, statCols } from './report-cells';
 import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
-import { rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
+import { rubricBiasTables } from './rubric-certify-csv';
 
 
 /*
@@ -209,13 +209,13 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   alignment: alignmentTables,
   leaderboard: leaderboardTables,
   hybrid: (dto) => fromSpecs(REPORT_SPECS.hybrid, dto) as Record<ReportTable<'hybrid'>, () => string[]>,
-  certify: certifyTables,
+  certify: (dto) => fromSpecs(REPORT_SPECS.certify, dto),
   bias: biasTables,
   'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
-  'rubric-certify': rubricCertifyTables,
+  'rubric-certify': (dto) => fromSpecs(REPORT_SPECS['rubric-certify'], dto),
   'rubric-bias': rubricBiasTables,
 };
 

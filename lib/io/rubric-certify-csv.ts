@@ -1,16 +1,12 @@
-import type { DiscordanceDto, ReportTable, RubricBiasReportDto, RubricCertifyReportDto } from '@/lib/server/analytics/dto';
-import { certifyTables } from './certify-csv';
+import type { DiscordanceDto, ReportTable, RubricBiasReportDto } from '@/lib/server/analytics/dto';
 import { csvTable as table, statCols, valueCells, valueCols } from './report-cells';
 
 /*
- * The tables of a rubric study's certification and bias reports as CSV, with the conventions of lib/io/report-csv:
+ * The tables of a rubric study's bias report as CSV (its certification's are column specs, shared with pairwise
+ * studies: lib/server/analytics/dto/certify-tables.ts), with the conventions of lib/io/report-csv:
  * a statistic takes `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; a value without an interval
  * `<name>`, `<name>_reason`.
  */
-
-/** The pairwise certification's tables with the sample and whether labels were folded after the judge's name. */
-export const rubricCertifyTables = (dto: RubricCertifyReportDto) =>
-  certifyTables(dto, { columns: ['sample', 'lenient'], cells: [dto.sample, dto.lenient] });
 
 const discordanceCells = (d: DiscordanceDto) => {
   const reason = d.rate.value === null ? d.rate.reason : d.interval.lower === null ? d.interval.reason : null;

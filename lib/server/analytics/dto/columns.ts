@@ -34,7 +34,7 @@ export type PlainColumnSpec<R> = {
   header: string;
   csv: string;
   value: 'count' | 'text';
-  get: (row: R) => string | number | null;
+  get: (row: R) => string | number | boolean | null;
   /** A second line under the cell on the dashboard (e.g. a criterion's level); never in the CSV. */
   note?: (row: R) => string | null;
   /** Left out of the dashboard (a CSV-only column, e.g. the judge's name repeated on every row). */
@@ -68,13 +68,13 @@ export function readStat(row: unknown, key: string): StatCell {
 }
 
 /** A statistic column of `key`, with its interval unless said otherwise. */
-export const stat = (
-  key: string,
+export const stat = <K extends string>(
+  key: K,
   csv: string,
   header: string,
   value: StatColumnSpec['value'],
   opts: { interval?: boolean } = {},
-): StatColumnSpec => ({ id: key, key, csv, header, value, interval: opts.interval ?? true });
+): StatColumnSpec & { id: K; key: K } => ({ id: key, key, csv, header, value, interval: opts.interval ?? true });
 
 /** The CSV names of a column: a statistic with an interval takes four, one without two, a plain column one. */
 export function csvNames<R>(c: ColumnSpec<R>): string[] {

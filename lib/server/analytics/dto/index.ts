@@ -9,5 +9,6 @@ export type * from './certify';
 export type * from './rubric';
 export * from './columns';
 export * from './agreement-tables';
+export * from './certify-tables';
 export * from './hybrid-tables';
 export * from './reports';

@@ -5,9 +5,10 @@
  *
  * Pure data: the browser imports it through `@/lib/server/analytics/dto`.
  */
-import { pairwiseAgreementScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
-import { rubricAgreementScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
+import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
+import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
 import type { BiasReportDto, CertifyReportDto } from './certify';
 import type {
@@ -31,11 +32,13 @@ export const REPORT_SPECS = {
   'rubric-agreement': agreementTables(rubricAgreementScope),
   hybrid: hybridTables(pairwiseHybridScope),
   'rubric-hybrid': hybridTables(rubricHybridScope),
+  certify: certifyTables(pairwiseCertifyScope),
+  'rubric-certify': certifyTables(rubricCertifyScope),
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
 
-export const CERTIFY_TABLES = ['decision', 'path', 'alt-test'] as const;
+export const CERTIFY_TABLES = tableIds(REPORT_SPECS.certify);
 export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as const;
 
 /** Every report and the names of its tables, in the order the CSV downloads list them. */
