@@ -1,9 +1,9 @@
-import type { BiasReportDto, CorrectedRunDto, FirstPreferenceDto, RankAgreementDto, ReportTable } from '@/lib/server/analytics/dto';
+import type { CorrectedRunDto, RankAgreementDto } from '@/lib/server/analytics/dto';
 import { csvTable as table, statCells, statCols, valueCells, valueCols } from './report-cells';
 
 /*
- * The leaderboard's certification tables and the bias report's as CSV (the certification's own tables are column
- * specs: lib/server/analytics/dto/certify-tables.ts), with the conventions of lib/io/report-csv: a statistic takes
+ * The leaderboard's judge-corrected and rank-agreement tables as CSV (the certification's and the bias report's own
+ * tables are column specs: lib/server/analytics/dto/certify-tables.ts, bias-tables.ts), with the conventions of lib/io/report-csv: a statistic takes
  * `<name>`, `<name>_lower`, `<name>_upper`, `<name>_reason`; a value without an interval `<name>`, `<name>_reason`.
  */
 
@@ -79,88 +79,6 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
           r.tiedGrader,
           r.tiedBoth,
         ]),
-      ),
-  };
-}
-
-
-const firstCols = ['first_preferred', 'decisive', ...statCols('first_preferred_rate'), ...valueCols('binomial_p_value')];
-const firstCells = (f: FirstPreferenceDto) => [f.count, f.decisive, ...statCells(f.rate, f.interval), ...valueCells(f.pValue)];
-
-export function biasTables(dto: BiasReportDto): Record<ReportTable<'bias'>, () => string[]> {
-  return {
-    'judge-position': () =>
-      table(
-        [
-          'judge',
-          'criterion',
-          'items',
-          'items_both_orders',
-          'flips',
-          'reversals',
-          ...valueCols('flip_rate'),
-          ...valueCols('reversal_rate'),
-          ...firstCols,
-        ],
-        dto.judgePosition.map((j) => [
-          j.judge,
-          j.criterion,
-          j.items,
-          j.itemsBothOrders,
-          j.flips,
-          j.reversals,
-          ...valueCells(j.flipRate),
-          ...valueCells(j.reversalRate),
-          ...firstCells(j.firstPreferred),
-        ]),
-      ),
-    'human-position': () =>
-      table(
-        ['criterion', 'reviewer', 'verdicts', ...firstCols],
-        dto.humanPosition.map((h) => [h.criterion, h.reviewer ?? '(all reviewers)', h.verdicts, ...firstCells(h.firstPreferred)]),
-      ),
-    length: () =>
-      table(
-        [
-          'grader',
-          'criterion',
-          'n',
-          'n_decisive',
-          ...statCols('slope'),
-          ...valueCols('slope_se'),
-          ...valueCols('p_value'),
-          'bin',
-          'lower_edge',
-          'upper_edge',
-          'bin_n',
-          'wins',
-          'ties',
-          'losses',
-          ...valueCols('win_share'),
-          ...valueCols('win_share_ties_half'),
-          ...valueCols('win_share_excl_ties'),
-        ],
-        dto.length.flatMap((l) =>
-          (l.bins ?? []).map((b) => [
-            l.grader,
-            l.criterion,
-            l.n,
-            l.nDecisive,
-            ...statCells(l.slope, l.intervals.slope),
-            ...valueCells(l.slopeSe),
-            ...valueCells(l.pValue),
-            b.bin,
-            b.lowerEdge,
-            b.upperEdge,
-            b.n,
-            b.wins,
-            b.ties,
-            b.losses,
-            ...valueCells(b.winShare),
-            ...valueCells(b.winShareTiesHalf),
-            ...valueCells(b.winShareExclTies),
-          ]),
-        ),
       ),
   };
 }

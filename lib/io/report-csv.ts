@@ -16,10 +16,9 @@ import {
   csvNames,
   isStatColumn,
 } from '@/lib/server/analytics/dto';
-import { biasTables, certifyLeaderboardTables } from './certify-csv';
+import { certifyLeaderboardTables } from './certify-csv';
 import { csvTable as table, statCells, statCols } from './report-cells';
 import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
-import { rubricBiasTables } from './rubric-certify-csv';
 
 
 /*
@@ -210,13 +209,13 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   leaderboard: leaderboardTables,
   hybrid: (dto) => fromSpecs(REPORT_SPECS.hybrid, dto) as Record<ReportTable<'hybrid'>, () => string[]>,
   certify: (dto) => fromSpecs(REPORT_SPECS.certify, dto),
-  bias: biasTables,
+  bias: (dto) => fromSpecs(REPORT_SPECS.bias, dto),
   'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
   'rubric-certify': (dto) => fromSpecs(REPORT_SPECS['rubric-certify'], dto),
-  'rubric-bias': rubricBiasTables,
+  'rubric-bias': (dto) => fromSpecs(REPORT_SPECS['rubric-bias'], dto),
 };
 
 /** One table of a report as CSV lines (header first). */

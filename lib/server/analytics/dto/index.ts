@@ -10,5 +10,6 @@ export type * from './rubric';
 export * from './columns';
 export * from './agreement-tables';
 export * from './certify-tables';
+export * from './bias-tables';
 export * from './hybrid-tables';
 export * from './reports';

@@ -8,6 +8,7 @@
 import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
 import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
 import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
 import type { BiasReportDto, CertifyReportDto } from './certify';
@@ -34,12 +35,14 @@ export const REPORT_SPECS = {
   'rubric-hybrid': hybridTables(rubricHybridScope),
   certify: certifyTables(pairwiseCertifyScope),
   'rubric-certify': certifyTables(rubricCertifyScope),
+  bias: pairwiseBiasTables,
+  'rubric-bias': rubricBiasTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
 
 export const CERTIFY_TABLES = tableIds(REPORT_SPECS.certify);
-export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as const;
+export const BIAS_TABLES = tableIds(REPORT_SPECS.bias);
 
 /** Every report and the names of its tables, in the order the CSV downloads list them. */
 export const REPORT_TABLES = {
@@ -54,7 +57,7 @@ export const REPORT_TABLES = {
   'rubric-leaderboard': ['leaderboard', 'corrected'],
   'rubric-hybrid': ['plans', 'classes'],
   'rubric-certify': CERTIFY_TABLES,
-  'rubric-bias': ['leniency', 'length'],
+  'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
