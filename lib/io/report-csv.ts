@@ -18,7 +18,6 @@ import {
 } from '@/lib/server/analytics/dto';
 import { certifyLeaderboardTables } from './certify-csv';
 import { csvTable as table, statCells, statCols } from './report-cells';
-import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
 
 
 /*
@@ -211,8 +210,8 @@ const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>
   certify: (dto) => fromSpecs(REPORT_SPECS.certify, dto),
   bias: (dto) => fromSpecs(REPORT_SPECS.bias, dto),
   'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
-  'rubric-alignment': rubricAlignmentTables,
-  'rubric-leaderboard': rubricLeaderboardTables,
+  'rubric-alignment': (dto) => fromSpecs(REPORT_SPECS['rubric-alignment'], dto),
+  'rubric-leaderboard': (dto) => fromSpecs(REPORT_SPECS['rubric-leaderboard'], dto),
   'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
   'rubric-certify': (dto) => fromSpecs(REPORT_SPECS['rubric-certify'], dto),
   'rubric-bias': (dto) => fromSpecs(REPORT_SPECS['rubric-bias'], dto),

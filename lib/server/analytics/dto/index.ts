@@ -11,5 +11,7 @@ export * from './columns';
 export * from './agreement-tables';
 export * from './certify-tables';
 export * from './bias-tables';
+export * from './alignment-tables';
+export * from './leaderboard-tables';
 export * from './hybrid-tables';
 export * from './reports';

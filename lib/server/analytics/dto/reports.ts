@@ -8,6 +8,8 @@
 import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
 import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { rubricAlignmentTables } from './alignment-tables';
+import { rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
 import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
@@ -37,6 +39,8 @@ export const REPORT_SPECS = {
   'rubric-certify': certifyTables(rubricCertifyScope),
   bias: pairwiseBiasTables,
   'rubric-bias': rubricBiasTables,
+  'rubric-alignment': rubricAlignmentTables,
+  'rubric-leaderboard': rubricLeaderboardTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
@@ -53,8 +57,8 @@ export const REPORT_TABLES = {
   certify: CERTIFY_TABLES,
   bias: BIAS_TABLES,
   'rubric-agreement': tableIds(REPORT_SPECS['rubric-agreement']),
-  'rubric-alignment': ['summaries', 'classwise', 'confusion'],
-  'rubric-leaderboard': ['leaderboard', 'corrected'],
+  'rubric-alignment': tableIds(REPORT_SPECS['rubric-alignment']),
+  'rubric-leaderboard': tableIds(REPORT_SPECS['rubric-leaderboard']),
   'rubric-hybrid': ['plans', 'classes'],
   'rubric-certify': CERTIFY_TABLES,
   'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
