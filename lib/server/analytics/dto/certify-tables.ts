@@ -19,6 +19,7 @@ export type CertifyScope<D> = { extra: readonly PlainColumnSpec<D>[] };
 type Plain<R> = PlainColumnSpec<R>;
 const text = <R>(id: string, header: string, get: Plain<R>['get'], csv = id): Plain<R> => ({ id, csv, header, value: 'text', get });
 const count = <R>(id: string, header: string, get: Plain<R>['get'], csv = id): Plain<R> => ({ id, csv, header, value: 'count', get });
+const csvOnly = <R>(c: Plain<R>): Plain<R> => ({ ...c, csvOnly: true });
 /** A bound or rate written as a bare number (no reason column), from either form of the row. */
 const bare = (v: { value?: number | null } | number | null | undefined) => (v !== null && typeof v === 'object' ? (v.value ?? null) : (v ?? null));
 
@@ -32,7 +33,9 @@ export function certifyTables<D extends CertifyReportDto>(scope: CertifyScope<D>
   /** The judge's name, then the kind's columns, on every row of `R` that reaches its report through `of`. */
   const head = <R>(of: (row: R) => D): Plain<R>[] => [
     text<R>('judge', 'Judge', (r) => of(r).judge),
-    ...scope.extra.map((c): Plain<R> => ({ ...c, get: (r) => c.get(of(r)), note: undefined })),
+    ...scope.extra.map(
+      (c): Plain<R> => ({ ...c, get: (r) => c.get(of(r)), display: c.display && ((r) => c.display!(of(r))), note: undefined }),
+    ),
   ];
   const decision: ColumnSpec<D>[] = [
     ...head<D>((r) => r),
@@ -61,21 +64,26 @@ export function certifyTables<D extends CertifyReportDto>(scope: CertifyScope<D>
     count('upper', 'Upper bound', (r) => r.upper),
   ];
   const altTest: ColumnSpec<AltTestRow<D>>[] = [
-    ...head<AltTestRow<D>>((r) => r.report),
-    text('criterion', 'Criterion', (r) => r.test.criterion),
-    count('epsilon', 'ε', (r) => r.report.altTest.epsilon),
-    text('annotator', 'Annotator', (r) => r.annotator),
+    // The dashboard shows one table per criterion under its verdict (ω, ρ, can replace), so what names the row's
+    // criterion and test is the CSV's only.
+    ...head<AltTestRow<D>>((r) => r.report).map(csvOnly),
+    csvOnly(text('criterion', 'Criterion', (r) => r.test.criterion)),
+    csvOnly(count('epsilon', 'ε', (r) => r.report.altTest.epsilon)),
+    text('annotator', 'Held-out reviewer', (r) => r.annotator),
     count('items', 'Items', (r) => r.items),
-    text('tested', 'Tested', (r) => r.tested),
+    csvOnly(text('tested', 'Tested', (r) => r.tested)),
     stat('rhoJudge', 'rho_judge', 'ρ judge', 'ratio', { interval: false }),
-    stat('rhoHuman', 'rho_human', 'ρ human', 'ratio', { interval: false }),
-    stat('t', 't', 't', 'ratio', { interval: false }),
+    stat('rhoHuman', 'rho_human', 'ρ reviewer', 'ratio', { interval: false }),
+    { ...stat('t', 't', 't', 'ratio', { interval: false }), csvOnly: true },
     stat('pValue', 'p_value', 'p', 'p-value', { interval: false }),
-    stat('pAdjusted', 'p_adjusted_by', 'p adjusted (BY)', 'p-value', { interval: false }),
-    text('judge_wins', 'Judge wins', (r) => r.judgeWins),
-    count('winning_rate', 'Winning rate', (r) => bare(r.test.winningRate)),
-    count('advantage_probability', 'Advantage probability', (r) => bare(r.test.advantageProbability)),
-    text('judge_can_replace', 'Judge can replace', (r) => r.test.judgeCanReplace),
+    stat('pAdjusted', 'p_adjusted_by', 'p (BY)', 'p-value', { interval: false }),
+    {
+      ...text('judge_wins', 'Judge wins', (r) => r.judgeWins),
+      display: (r) => (r.judgeWins === null ? 'not tested' : r.judgeWins ? 'yes' : 'no'),
+    },
+    csvOnly(count('winning_rate', 'Winning rate', (r) => bare(r.test.winningRate))),
+    csvOnly(count('advantage_probability', 'Advantage probability', (r) => bare(r.test.advantageProbability))),
+    csvOnly(text('judge_can_replace', 'Judge can replace', (r) => r.test.judgeCanReplace)),
   ];
   return {
     decision: { id: 'decision', title: 'Certification', rows: (r) => [r], columns: decision, rowKey: (r) => `${r.judge}:${r.criterion}` },

@@ -26,6 +26,8 @@ export type StatColumnSpec = {
   csvParts?: readonly [string, string, string, string];
   /** The test id of the value on the dashboard. */
   testId?: string;
+  /** Left out of the dashboard and the CLI's text (a CSV-only column). */
+  csvOnly?: boolean;
 };
 
 /** A plain cell (a name, a count): the same in the DTO and in the JSON, so one getter reads both. */
@@ -35,6 +37,8 @@ export type PlainColumnSpec<R> = {
   csv: string;
   value: 'count' | 'text';
   get: (row: R) => string | number | boolean | null;
+  /** How the dashboard writes the cell when not as the CSV does (e.g. `yes` for `true`). */
+  display?: (row: R) => string | null;
   /** A second line under the cell on the dashboard (e.g. a criterion's level); never in the CSV. */
   note?: (row: R) => string | null;
   /** Left out of the dashboard (a CSV-only column, e.g. the judge's name repeated on every row). */
