@@ -26,6 +26,17 @@ test('a lead certifies a judge on the alignment dashboard and reads the biases o
   await expect(card.getByRole('figure')).toContainText('After 974 items');
   await expect(card.getByTestId('alt-test-verdict')).toContainText('the judge cannot replace an annotator');
   await expect(card.getByTestId('alt-test').getByRole('row')).toHaveCount(1 + 3);
+  // The table is the CSV's columns without those it repeats on every row (judge, criterion, ε, ω, ρ).
+  await expect(card.getByTestId('alt-test').getByRole('columnheader')).toHaveText([
+    'Held-out reviewer',
+    'Items',
+    'ρ judge',
+    'ρ reviewer',
+    'p',
+    'p (BY)',
+    'Judge wins',
+  ]);
+  await expect(card.getByTestId('alt-test').getByRole('row').nth(1).getByRole('cell').last()).toHaveText(/^(yes|no|not tested)$/);
   // A lower target inside the bounds asks for more labels.
   await card.getByLabel('Target alignment').fill('0.75');
   await card.getByLabel('Target alignment').press('Enter');

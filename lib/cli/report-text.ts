@@ -29,7 +29,7 @@ const numberText = (value: number, kind: string) =>
  * then every count and statistic as "header value [interval]", or "header — (reason)" when undefined.
  */
 export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
-  const columns = spec.columns.filter((c) => isStatColumn(c) || !c.csvOnly);
+  const columns = spec.columns.filter((c) => !c.csvOnly);
   const rows = spec.rows(report);
   let text = `\n${spec.title} (${rows.length})\n`;
   for (const row of rows) {
@@ -47,7 +47,7 @@ export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
         values.push(`${c.header} ${shown}`);
       } else if (c.value === 'text') {
         const note = c.note?.(row);
-        name.push(`${c.get(row) ?? '—'}${note ? ` (${note})` : ''}`);
+        name.push(`${(c.display ? c.display(row) : c.get(row)) ?? '—'}${note ? ` (${note})` : ''}`);
       } else values.push(`${c.header} ${c.get(row) ?? '—'}`);
     }
     text += `  ${name.join(', ')}: ${values.join(', ')}\n`;

@@ -12,14 +12,13 @@ import {
   type ReportTable,
   REPORT_SPECS,
   type TableSpec,
+  hasSpecs,
   csvCells,
   csvNames,
   isStatColumn,
 } from '@/lib/server/analytics/dto';
-import { biasTables, certifyLeaderboardTables, certifyTables } from './certify-csv';
+import { certifyLeaderboardTables } from './certify-csv';
 import { csvTable as table, statCells, statCols } from './report-cells';
-import { rubricAlignmentTables, rubricLeaderboardTables } from './rubric-report-csv';
-import { rubricBiasTables, rubricCertifyTables } from './rubric-certify-csv';
 
 
 /*
@@ -42,12 +41,6 @@ export function specCsv<D, R>(spec: TableSpec<D, R>, dto: D): string[] {
     spec.rows(dto).map((row) => columns.flatMap((c) => csvCells(c, row))),
   );
 }
-
-/** The tables of a report written as column specs, each as a thunk like the tables written by hand. */
-const fromSpecs = <T extends object>(tables: T, dto: unknown) =>
-  Object.fromEntries(
-    Object.entries(tables).map(([id, spec]) => [id, () => specCsv(spec as TableSpec<unknown, unknown>, dto)]),
-  ) as Record<keyof T, () => string[]>;
 
 /* ----- alignment ----- */
 
@@ -204,22 +197,19 @@ function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leade
 
 /* ----- entry point ----- */
 
-const TABLES: { [R in ReportName]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
-  agreement: (dto) => fromSpecs(REPORT_SPECS.agreement, dto),
+/** The reports whose tables are still written by hand (their columns follow the report); every other has specs. */
+type HandWritten = Exclude<ReportName, keyof typeof REPORT_SPECS>;
+const HAND_WRITTEN: { [R in HandWritten]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
   alignment: alignmentTables,
   leaderboard: leaderboardTables,
-  hybrid: (dto) => fromSpecs(REPORT_SPECS.hybrid, dto) as Record<ReportTable<'hybrid'>, () => string[]>,
-  certify: certifyTables,
-  bias: biasTables,
-  'rubric-agreement': (dto) => fromSpecs(REPORT_SPECS['rubric-agreement'], dto),
-  'rubric-alignment': rubricAlignmentTables,
-  'rubric-leaderboard': rubricLeaderboardTables,
-  'rubric-hybrid': (dto) => fromSpecs(REPORT_SPECS['rubric-hybrid'], dto) as Record<ReportTable<'rubric-hybrid'>, () => string[]>,
-  'rubric-certify': rubricCertifyTables,
-  'rubric-bias': rubricBiasTables,
 };
 
 /** One table of a report as CSV lines (header first). */
 export function reportCsv<R extends ReportName>(report: R, tableName: ReportTable<R>, dto: ReportDtos[R]): string[] {
-  return TABLES[report](dto)[tableName]();
+  if (hasSpecs(report)) {
+    const tables = REPORT_SPECS[report] as Record<string, TableSpec<unknown, unknown>>;
+    return specCsv(tables[tableName], dto);
+  }
+  const write = HAND_WRITTEN[report as HandWritten] as (dto: unknown) => Record<string, () => string[]>;
+  return write(dto)[tableName]();
 }

@@ -1,4 +1,12 @@
-import type { AgreementScope, HybridPlanRow, HybridReportDto, HybridScope, PlainColumnSpec } from '@/lib/server/analytics/dto';
+import type {
+  AgreementScope,
+  CertifyReportDto,
+  CertifyScope,
+  HybridPlanRow,
+  HybridReportDto,
+  HybridScope,
+  PlainColumnSpec,
+} from '@/lib/server/analytics/dto';
 
 /*
  * What a pairwise study's reports say about its criteria: a criterion of the catalog, with its level and principle.
@@ -40,3 +48,6 @@ export const pairwiseHybridScope: HybridScope<HybridReportDto> = {
   classKeys: [about('judge', 'Judge'), about('criterion', 'Criterion')],
   planTable: 'plan',
 };
+
+/** A pairwise certification adds nothing after the judge's name. */
+export const pairwiseCertifyScope: CertifyScope<CertifyReportDto> = { extra: [] };

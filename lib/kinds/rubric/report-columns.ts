@@ -1,4 +1,13 @@
-import type { AgreementScope, HybridPlanDto, HybridPlanRow, HybridScope, PlainColumnSpec, RubricHybridReportDto } from '@/lib/server/analytics/dto';
+import type {
+  AgreementScope,
+  CertifyScope,
+  HybridPlanDto,
+  HybridPlanRow,
+  HybridScope,
+  PlainColumnSpec,
+  RubricCertifyReportDto,
+  RubricHybridReportDto,
+} from '@/lib/server/analytics/dto';
 
 /*
  * What a rubric study's reports say about its dimensions: a dimension with its labels in their order. Pure (types
@@ -50,4 +59,12 @@ export const rubricHybridScope: HybridScope<RubricHybridReportDto> = {
   planKeys: HEAD,
   classKeys: HEAD,
   planTable: 'plans',
+};
+
+/** A rubric certification reads one sample of the judge run, strictly or with labels folded: every row says which. */
+export const rubricCertifyScope: CertifyScope<RubricCertifyReportDto> = {
+  extra: [
+    { id: 'sample', csv: 'sample', header: 'Sample', value: 'count', get: (r) => r.sample },
+    { id: 'lenient', csv: 'lenient', header: 'Lenient', value: 'text', get: (r) => r.lenient },
+  ],
 };

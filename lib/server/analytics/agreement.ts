@@ -261,12 +261,14 @@ export function agreementByCriterion(
   });
 
   const macroOf = (key: string) => est[`macro.${key}`] as Estimate & { estimate: { included?: number } };
-  const KEYS: [MacroKey, string][] = [
-    ['percentAgreement', 'pa'],
-    ['fleissKappa', 'fk'],
-    ['krippendorffAlphaNominal', 'an'],
-    ['krippendorffAlphaOrdinal', 'ao'],
-  ];
+  // Every statistic of a criterion has a macro mean: a record, so a statistic added to CRITERION_STATS needs its code.
+  const CODES: Record<MacroKey, string> = {
+    percentAgreement: 'pa',
+    fleissKappa: 'fk',
+    krippendorffAlphaNominal: 'an',
+    krippendorffAlphaOrdinal: 'ao',
+  };
+  const KEYS = Object.entries(CODES) as [MacroKey, string][];
   const macro = {
     ...(Object.fromEntries(KEYS.map(([name, key]) => [name, statDto(macroOf(key).estimate)])) as Record<MacroKey, StatDto>),
     criteriaIncluded: Object.fromEntries(KEYS.map(([name, key]) => [name, macroOf(key).estimate.included ?? 0])) as Record<

@@ -3,13 +3,13 @@
  * dimension), per pair of reviewers and their macro means. What differs by kind — what a criterion is called and
  * the columns that describe it — is the kind's (`AgreementScope`, from `lib/kinds/<kind>/report-columns.ts`).
  *
- * Adding a statistic to the agreement report of every kind: compute it in `agreementByCriterion`
- * (lib/server/analytics/agreement.ts), then add one entry to `CRITERION_STATS` or `PAIR_STATS` below. The
- * dashboard, the CSV and the CLI's text all read these lists.
+ * Adding a statistic to the agreement report of every kind: add one entry to `CRITERION_STATS` or `PAIR_STATS`
+ * below, then compute it in `agreementByCriterion` (lib/server/analytics/agreement.ts), which the DTO's type (derived
+ * from these lists) holds to. The dashboard, the CSV and the CLI's text all read these lists.
  */
-import type { TableSpec, ColumnSpec, PlainColumnSpec, StatColumnSpec } from './columns';
+import type { TableSpec, ColumnSpec, PlainColumnSpec } from './columns';
 import { stat } from './columns';
-import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto, MacroKey } from './pairwise';
+import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto } from './pairwise';
 
 /** The part of a report both kinds' agreement share (the DTO, or its JSON). */
 export type AgreementShape = Pick<AgreementReportDto, 'criteria' | 'macro'>;
@@ -28,21 +28,32 @@ export type AgreementScope = {
   describe: readonly PlainColumnSpec<AgreementCriterionRow>[];
 };
 
-/** The statistics over all reviewers of a criterion, in the CSV's order; the macro table has one row each. */
-export const CRITERION_STATS: readonly (StatColumnSpec & { id: MacroKey })[] = [
-  { ...stat('percentAgreement', 'percent_agreement', 'Percent agreement', 'percent'), id: 'percentAgreement' },
-  { ...stat('fleissKappa', 'fleiss_kappa', 'Fleiss’ κ', 'ratio'), id: 'fleissKappa' },
-  { ...stat('krippendorffAlphaNominal', 'krippendorff_alpha_nominal', 'α nominal', 'ratio'), id: 'krippendorffAlphaNominal' },
-  { ...stat('krippendorffAlphaOrdinal', 'krippendorff_alpha_ordinal', 'α ordinal', 'ratio'), id: 'krippendorffAlphaOrdinal' },
-];
+/**
+ * The statistics over all reviewers of a criterion, in the CSV's order; the macro table has one row each. The DTO's
+ * fields are derived from this list (`CriterionStatKey`): an entry added here is a field `agreementByCriterion` must
+ * fill, or the build fails. Percent agreement is the mean over items of the share of agreeing pairs of labels
+ * (Fleiss' P̄; with two raters, the share of items); Fleiss' κ is reported only where every labelled item has the
+ * same number of labels (else `unequal_ratings`).
+ */
+export const CRITERION_STATS = [
+  stat('percentAgreement', 'percent_agreement', 'Percent agreement', 'percent'),
+  stat('fleissKappa', 'fleiss_kappa', 'Fleiss’ κ', 'ratio'),
+  stat('krippendorffAlphaNominal', 'krippendorff_alpha_nominal', 'α nominal', 'ratio'),
+  stat('krippendorffAlphaOrdinal', 'krippendorff_alpha_ordinal', 'α ordinal', 'ratio'),
+] as const;
 
-/** The statistics of one pair of reviewers, in the CSV's order. */
-export const PAIR_STATS: readonly StatColumnSpec[] = [
+/** The statistics of one pair of reviewers, in the CSV's order; the DTO's fields are derived as above (`PairStatKey`). */
+export const PAIR_STATS = [
   stat('percentAgreement', 'percent_agreement', 'Percent agreement', 'percent'),
   { ...stat('cohenKappa', 'cohen_kappa', 'κ', 'ratio'), testId: 'pair-kappa' },
   stat('cohenKappaLinear', 'cohen_kappa_linear', 'κ linear', 'ratio'),
   stat('cohenKappaQuadratic', 'cohen_kappa_quadratic', 'κ quadratic', 'ratio'),
-];
+] as const;
+
+/** The statistics of a criterion (and of the macro means), by the keys of `CRITERION_STATS`. */
+export type CriterionStatKey = (typeof CRITERION_STATS)[number]['key'];
+/** The statistics of a pair of reviewers, by the keys of `PAIR_STATS`. */
+export type PairStatKey = (typeof PAIR_STATS)[number]['key'];
 
 export type AgreementTables = {
   criteria: TableSpec<AgreementShape, AgreementCriterionRow>;

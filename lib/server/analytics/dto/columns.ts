@@ -26,6 +26,8 @@ export type StatColumnSpec = {
   csvParts?: readonly [string, string, string, string];
   /** The test id of the value on the dashboard. */
   testId?: string;
+  /** Left out of the dashboard and the CLI's text (a CSV-only column). */
+  csvOnly?: boolean;
 };
 
 /** A plain cell (a name, a count): the same in the DTO and in the JSON, so one getter reads both. */
@@ -34,7 +36,9 @@ export type PlainColumnSpec<R> = {
   header: string;
   csv: string;
   value: 'count' | 'text';
-  get: (row: R) => string | number | null;
+  get: (row: R) => string | number | boolean | null;
+  /** How the dashboard writes the cell when not as the CSV does (e.g. `yes` for `true`). */
+  display?: (row: R) => string | null;
   /** A second line under the cell on the dashboard (e.g. a criterion's level); never in the CSV. */
   note?: (row: R) => string | null;
   /** Left out of the dashboard (a CSV-only column, e.g. the judge's name repeated on every row). */
@@ -68,13 +72,13 @@ export function readStat(row: unknown, key: string): StatCell {
 }
 
 /** A statistic column of `key`, with its interval unless said otherwise. */
-export const stat = (
-  key: string,
+export const stat = <K extends string>(
+  key: K,
   csv: string,
   header: string,
   value: StatColumnSpec['value'],
   opts: { interval?: boolean } = {},
-): StatColumnSpec => ({ id: key, key, csv, header, value, interval: opts.interval ?? true });
+): StatColumnSpec & { id: K; key: K } => ({ id: key, key, csv, header, value, interval: opts.interval ?? true });
 
 /** The CSV names of a column: a statistic with an interval takes four, one without two, a plain column one. */
 export function csvNames<R>(c: ColumnSpec<R>): string[] {

@@ -59,7 +59,12 @@ export const CLASS_COLUMNS: readonly ColumnSpec<HybridClassRow>[] = [
   { id: 'decision', csv: 'decision', header: 'Decision', value: 'text', get: (c) => c.decision },
 ];
 
-const onPlan = (c: PlainColumnSpec<HybridPlanRow>): PlainColumnSpec<HybridClassRow> => ({ ...c, get: (k) => c.get(k.plan), note: undefined });
+const onPlan = (c: PlainColumnSpec<HybridPlanRow>): PlainColumnSpec<HybridClassRow> => ({
+  ...c,
+  get: (k) => c.get(k.plan),
+  display: c.display && ((k) => c.display!(k.plan)),
+  note: undefined,
+});
 
 export function hybridTables<D>(scope: HybridScope<D>): Record<string, TableSpec<D, HybridPlanRow> | TableSpec<D, HybridClassRow>> {
   const plan: TableSpec<D, HybridPlanRow> = {

@@ -1,22 +1,23 @@
 /** Pairwise reports: agreement, judge alignment, the hybrid review plan and the leaderboard. */
 import type { TiePolicy } from '@/lib/stats';
 import type { CorrectedRunDto, RankAgreementDto } from './certify';
+import type { CriterionStatKey, PairStatKey } from './agreement-tables';
 import type { BootstrapInfoDto, IntervalDto, StatDto } from './common';
 
-/** The macro-averaged agreement statistics of a report. */
-export type MacroKey = 'percentAgreement' | 'fleissKappa' | 'krippendorffAlphaNominal' | 'krippendorffAlphaOrdinal';
+/** The macro-averaged agreement statistics of a report: those of a criterion. */
+export type MacroKey = CriterionStatKey;
 
+/*
+ * The agreement statistics of a criterion and of a pair of reviewers are the keys of the report's column lists
+ * (dto/agreement-tables.ts), so a statistic is named once: each is a StatDto with its interval in `intervals`.
+ */
 export type AgreementPairDto = {
   /** Usernames, in alphabetical order; the contingency table's rows are the first annotator. */
   annotators: [string, string];
   /** Items both annotators labelled on this criterion. */
   items: number;
-  percentAgreement: StatDto;
-  cohenKappa: StatDto;
-  cohenKappaLinear: StatDto;
-  cohenKappaQuadratic: StatDto;
-  intervals: { percentAgreement: IntervalDto; cohenKappa: IntervalDto; cohenKappaLinear: IntervalDto; cohenKappaQuadratic: IntervalDto };
-};
+  intervals: Record<PairStatKey, IntervalDto>;
+} & Record<PairStatKey, StatDto>;
 
 export type AgreementCriterionDto = {
   criterion: string;
@@ -27,21 +28,10 @@ export type AgreementCriterionDto = {
   items: number;
   /** Labels counted on this criterion, including those on items only one person labelled. */
   ratings: number;
-  /** Mean over items of the share of agreeing pairs of labels (Fleiss' P̄; with two raters, the share of items). */
-  percentAgreement: StatDto;
-  /** Only where every labelled item has the same number of labels (else `unequal_ratings`). */
-  fleissKappa: StatDto;
-  krippendorffAlphaNominal: StatDto;
-  krippendorffAlphaOrdinal: StatDto;
-  intervals: {
-    percentAgreement: IntervalDto;
-    fleissKappa: IntervalDto;
-    krippendorffAlphaNominal: IntervalDto;
-    krippendorffAlphaOrdinal: IntervalDto;
-  };
+  intervals: Record<CriterionStatKey, IntervalDto>;
   /** Cohen's κ of each pair of annotators sharing items on this criterion. */
   pairs: AgreementPairDto[];
-};
+} & Record<CriterionStatKey, StatDto>;
 
 export type AgreementReportDto = {
   studyId: number;

@@ -5,9 +5,13 @@
  *
  * Pure data: the browser imports it through `@/lib/server/analytics/dto`.
  */
-import { pairwiseAgreementScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
-import { rubricAgreementScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
+import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
+import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { rubricAlignmentTables } from './alignment-tables';
+import { rubricLeaderboardTables } from './leaderboard-tables';
+import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
+import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
 import type { BiasReportDto, CertifyReportDto } from './certify';
 import type {
@@ -31,12 +35,18 @@ export const REPORT_SPECS = {
   'rubric-agreement': agreementTables(rubricAgreementScope),
   hybrid: hybridTables(pairwiseHybridScope),
   'rubric-hybrid': hybridTables(rubricHybridScope),
+  certify: certifyTables(pairwiseCertifyScope),
+  'rubric-certify': certifyTables(rubricCertifyScope),
+  bias: pairwiseBiasTables,
+  'rubric-bias': rubricBiasTables,
+  'rubric-alignment': rubricAlignmentTables,
+  'rubric-leaderboard': rubricLeaderboardTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
 
-export const CERTIFY_TABLES = ['decision', 'path', 'alt-test'] as const;
-export const BIAS_TABLES = ['judge-position', 'human-position', 'length'] as const;
+export const CERTIFY_TABLES = tableIds(REPORT_SPECS.certify);
+export const BIAS_TABLES = tableIds(REPORT_SPECS.bias);
 
 /** Every report and the names of its tables, in the order the CSV downloads list them. */
 export const REPORT_TABLES = {
@@ -47,11 +57,11 @@ export const REPORT_TABLES = {
   certify: CERTIFY_TABLES,
   bias: BIAS_TABLES,
   'rubric-agreement': tableIds(REPORT_SPECS['rubric-agreement']),
-  'rubric-alignment': ['summaries', 'classwise', 'confusion'],
-  'rubric-leaderboard': ['leaderboard', 'corrected'],
+  'rubric-alignment': tableIds(REPORT_SPECS['rubric-alignment']),
+  'rubric-leaderboard': tableIds(REPORT_SPECS['rubric-leaderboard']),
   'rubric-hybrid': ['plans', 'classes'],
   'rubric-certify': CERTIFY_TABLES,
-  'rubric-bias': ['leniency', 'length'],
+  'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;

@@ -4,15 +4,20 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BoundPathChart } from '@/components/charts/bound-path';
 import { Card } from '@/components/ui/card';
-import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import type { ReportTable } from '@/lib/server/analytics/dto';
+import { type CertifyReportDto, REPORT_SPECS, type ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, type ReportParams, reportFilename, reportOptions, reportUrl } from '@/lib/query/analytics';
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';
-import { Th } from './th';
-import { Value } from './value';
+import { StatTable, specColumns } from './stat-table';
 
 type Report = ReportJson['certify'];
+
+/*
+ * The alternative annotator test's table is the CSV's (`REPORT_SPECS.certify['alt-test']`), without what the CSV
+ * repeats on every row; its rows are drawn from the report JSON, which the specs read as they read the DTO.
+ */
+const ALT_TEST = REPORT_SPECS.certify['alt-test'];
+const ALT_TEST_COLUMNS = specColumns(ALT_TEST.columns);
 
 const DECISION: Record<string, { text: string; tone: string }> = {
   certified: { text: 'Certified', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' },
@@ -299,40 +304,12 @@ function AltTestTable({ data, csv }: { data: Report; csv: React.ReactNode }) {
                 : 'the judge cannot replace an annotator'}
           </p>
           {c.annotators.length ? (
-            <Table caption={`Alternative annotator test on ${c.name}`} captionHidden>
-              <THead>
-                <TR>
-                  <Th>Held-out reviewer</Th>
-                  <Th numeric>Items</Th>
-                  <Th numeric>ρ judge</Th>
-                  <Th numeric>ρ reviewer</Th>
-                  <Th numeric>p</Th>
-                  <Th numeric>p (BY)</Th>
-                  <Th>Judge wins</Th>
-                </TR>
-              </THead>
-              <TBody>
-                {c.annotators.map((r) => (
-                  <TR key={r.annotator}>
-                    <TD>{r.annotator}</TD>
-                    <TD numeric>{count(r.items)}</TD>
-                    <TD numeric>
-                      <Value value={r.rhoJudge} reason={r.rhoJudgeReason} kind="coef" />
-                    </TD>
-                    <TD numeric>
-                      <Value value={r.rhoHuman} reason={r.rhoHumanReason} kind="coef" />
-                    </TD>
-                    <TD numeric>
-                      <Value value={r.pValue} reason={r.pValueReason} kind="coef" />
-                    </TD>
-                    <TD numeric>
-                      <Value value={r.pAdjusted} reason={r.pAdjustedReason} kind="coef" />
-                    </TD>
-                    <TD>{r.judgeWins === null ? 'not tested' : r.judgeWins ? 'yes' : 'no'}</TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+            <StatTable
+              caption={`Alternative annotator test on ${c.name}`}
+              columns={ALT_TEST_COLUMNS}
+              rows={ALT_TEST.rows(data as unknown as CertifyReportDto).filter((r) => r.test.criterion === c.criterion)}
+              rowKey={ALT_TEST.rowKey}
+            />
           ) : null}
         </div>
       ))}

@@ -46,6 +46,7 @@ const NUMBER_KIND: Record<string, NumberKind> = { percent: 'rate', ratio: 'coef'
 /** The screen's columns of a table spec: a statistic with its interval and reason, a name with its note, a count. */
 export function specColumns<R>(columns: readonly ColumnSpec<R>[]): Column<R>[] {
   return columns.flatMap((c): Column<R>[] => {
+    if (c.csvOnly) return [];
     if (isStatColumn(c)) {
       const kind = NUMBER_KIND[c.value];
       return [
@@ -60,7 +61,6 @@ export function specColumns<R>(columns: readonly ColumnSpec<R>[]): Column<R>[] {
         },
       ];
     }
-    if (c.csvOnly) return [];
     if (c.value === 'count') return [{ head: c.header, key: c.id, numeric: true, cell: (row) => count(Number(c.get(row) ?? 0)) }];
     return [
       {
@@ -68,10 +68,11 @@ export function specColumns<R>(columns: readonly ColumnSpec<R>[]): Column<R>[] {
         key: c.id,
         cell: (row) => {
           const note = c.note?.(row);
-          if (!c.note) return c.get(row);
+          const shown = c.display ? c.display(row) : c.get(row);
+          if (!c.note) return shown;
           return (
             <>
-              <span className="font-medium">{c.get(row)}</span>
+              <span className="font-medium">{shown}</span>
               {note ? <span className="block text-xs text-slate-500">{note}</span> : null}
             </>
           );
