@@ -8,8 +8,8 @@ import { type BootstrapResult, type Interval, PAIRWISE_LABELS, type Stat, itemBo
 import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
-import { studyForStaff } from '../review/access';
-import { invalid, notFound } from '../errors';
+import { staffStudyOfKind } from '../review/access';
+import { notFound } from '../errors';
 import { type ReviewerCodes, codeMap, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
@@ -65,11 +65,9 @@ export type CriterionInfo = { id: string; name: string; level: 'general' | 'prin
 
 /** A pairwise study the actor may analyse (leads and admins only). */
 export function analysableStudy(db: Db, actor: Actor, studyId: number): StudyRow {
-  const study = studyForStaff(db, actor, studyId);
   // The pairwise reports' loaders read pairwise packs; the CLI and the pages ask the kind which report to run, and
   // this refuses a direct call on another kind.
-  if (study.kind !== 'pairwise') throw invalid('Agreement, alignment, leaderboard and hybrid reports are for pairwise studies.');
-  return study;
+  return staffStudyOfKind(db, actor, studyId, 'pairwise', 'This report');
 }
 
 /** The study's criteria in catalog order, then `overall`, which every item has. */

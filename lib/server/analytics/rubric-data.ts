@@ -9,7 +9,7 @@ import { invalid } from '../errors';
 import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rubricReviewerCodes } from '../ground-truth/rubric-codes';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
-import { studyForStaff } from '../review/access';
+import { staffStudyOfKind } from '../review/access';
 import { type HumanLabels, humanLabelsFrom, itemSources } from './data';
 import type { RubricDimensionDto } from './dto';
 
@@ -21,10 +21,8 @@ import type { RubricDimensionDto } from './dto';
 
 /** A rubric study the actor may analyse (leads and admins only). */
 export function analysableRubricStudy(db: Db, actor: Actor, studyId: number): StudyRow {
-  const study = studyForStaff(db, actor, studyId);
   // As analysableStudy: the rubric loaders read rubric packs only.
-  if (study.kind !== 'rubric') throw invalid('This report is for rubric studies.');
-  return study;
+  return staffStudyOfKind(db, actor, studyId, 'rubric', 'This report');
 }
 
 export type RubricFrame = {
