@@ -7,6 +7,7 @@ import { CriterionGroupList, groupCriteria } from '@/components/kinds/pairwise/c
 import { CriterionRow } from '@/components/kinds/pairwise/criterion-row';
 import { ItemContext } from '@/components/kinds/pairwise/item-context';
 import { useFollowFocus } from '@/components/review/follow-focus';
+import { useScrolledToEnd } from '@/components/review/scroll-to-end';
 import { ResponsePair } from '@/components/kinds/pairwise/response-pair';
 import { nextWithout } from '@/components/review/rows';
 import { UndoLastButton } from '@/components/review/undo-last-button';
@@ -44,6 +45,7 @@ export function JudgePanel(props: PanelProps) {
   const { assignmentId, studyId, criteria } = assignment;
   const [expanded, onToggleDetails] = useToggleSet();
   const listRef = useRef<HTMLDivElement>(null);
+  const contextRef = useRef<HTMLDivElement>(null);
 
   const missingOf = useCallback((d: Draft) => criteria.filter((c) => !d.choices[c.id]), [criteria]);
 
@@ -110,6 +112,8 @@ export function JudgePanel(props: PanelProps) {
   );
 
   useFollowFocus(listRef, draft.focus, assignmentId);
+  // The context opens at the student's last turn, as the rubric screen's dialogue does (issue 26, point 1).
+  useScrolledToEnd(contextRef, assignmentId);
 
   const groups = useMemo(() => groupCriteria(criteria), [criteria]);
   const missingCount = missingOf(draft).length;
@@ -133,6 +137,7 @@ export function JudgePanel(props: PanelProps) {
       */}
       <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @3xl/review:grid-rows-[auto_1fr] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem] @6xl/review:grid-rows-none">
         <div
+          ref={contextRef}
           data-testid="item-context"
           data-scroll-region
           tabIndex={0}
