@@ -133,7 +133,8 @@ export function JudgePanel(props: PanelProps) {
         The review area's width decides the layout (a container query: the guidelines panel takes room too). Wide: the
         problem, instructions and dialogue in a column of their own that scrolls by itself, the two replies in the
         middle, the criteria on the right, so the replies are in view on arrival. Medium: the context, held to a
-        short box that scrolls, above the replies, beside the criteria. Narrow: one column.
+        short box that scrolls, above the replies, beside the criteria. Narrow (a phone): one column, the context still
+        a box that scrolls (a third of the screen, opened at the last turn), so the replies are in view on arrival.
       */}
       <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @3xl/review:grid-rows-[auto_1fr] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem] @6xl/review:grid-rows-none">
         <div
@@ -142,7 +143,7 @@ export function JudgePanel(props: PanelProps) {
           data-scroll-region
           tabIndex={0}
           aria-label="Problem, instructions and dialogue"
-          className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
+          className="max-h-[35dvh] min-w-0 overflow-y-auto @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
         >
           <ItemContext
             problem={assignment.problem}

@@ -29,7 +29,7 @@ export const RubricDialogue = memo(function RubricDialogue({ problem, history, u
       data-testid="rubric-dialogue"
       aria-label={underReview ? 'Dialogue under review' : 'Dialogue'}
       className={cn(
-        'space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-15rem)]',
+        'max-h-[35dvh] space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-15rem)]',
         underReview && 'ring-2 ring-emerald-600 ring-offset-2',
       )}
     >
