@@ -16,7 +16,7 @@ test.beforeAll(() => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-ux-context-'));
   concord(['user', 'add', 'uxctx', '--role', 'annotator'], PASSWORD);
   const guidelines = path.join(dir, 'guidelines.md');
-  fs.writeFileSync(guidelines, '# How to judge\n\nPrefer the reply that moves the student on.\n');
+  fs.writeFileSync(guidelines, '# How to judge\n\nPrefer the reply that moves the student on. Press `i` for a definition.\n');
   // One pair whose dialogue is long enough that its last turn cannot be in view unless the column opens at its end.
   const pair = JSON.parse(fs.readFileSync(SEED, 'utf8').split('\n')[0]) as { id: string; history: { role: string; text: string }[] };
   pair.id = 'ux-context-long';
@@ -68,5 +68,20 @@ test('the pairwise context opens at the last turn at 1440×900, with the guideli
   await page.reload();
   await expect(page.getByTestId('guidelines-panel')).toBeVisible();
   await expectLastTurnInView(page);
+  await context.close();
+});
+
+// Issue 26, point 8: inline code in the guidelines shows without the backticks around it.
+test('inline code in the guidelines has no backticks drawn around it', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, 'uxctx', PASSWORD);
+  await page.goto(`/studies/${study}/review`);
+  const panel = page.getByTestId('guidelines-panel');
+  if (!(await panel.isVisible())) await page.keyboard.press('g');
+  const code = panel.locator('code', { hasText: 'i' });
+  await expect(code).toHaveText('i');
+  const marks = await code.evaluate((el) => [getComputedStyle(el, '::before').content, getComputedStyle(el, '::after').content]);
+  expect(marks).toEqual(['none', 'none']);
   await context.close();
 });

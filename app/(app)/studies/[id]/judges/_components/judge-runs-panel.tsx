@@ -188,8 +188,8 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
             {item.trim() ? 'Preview on this item' : 'Preview on a random item'}
           </button>
           <label className="text-sm">
-            or on the item with the id
-            <input className={field} value={item} onChange={(e) => setItem(e.target.value)} placeholder="(optional)" />
+            Item id for the preview (optional)
+            <input className={field} value={item} onChange={(e) => setItem(e.target.value)} placeholder="a random item" />
           </label>
           <button
             type="button"
