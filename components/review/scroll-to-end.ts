@@ -12,7 +12,7 @@ export function useScrolledToEnd(box: RefObject<HTMLElement | null>, key: unknow
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    const toEnd = () => (el.scrollTop = el.scrollHeight);
+    const toEnd = () => el.scrollTo(0, el.scrollHeight);
     toEnd();
     // Once more after the first paint: rendered math and wrapped text can still grow the turns.
     const frame = requestAnimationFrame(toEnd);
