@@ -125,6 +125,8 @@ export function RichText({ text, className, inline = false }: RichTextProps) {
       className={cn(
         // contain-text: whatever the text lays out is clipped to this box, and a formula too wide for it scrolls.
         'contain-text prose prose-sm prose-slate max-w-none break-words',
+        // Inline code as a grey box, without the backticks the typography plugin draws around it (issue 26).
+        'prose-code:rounded prose-code:bg-slate-100 prose-code:px-1 prose-code:py-0.5 prose-code:font-normal prose-code:before:content-none prose-code:after:content-none',
         '[&_.katex-display]:overflow-x-auto [&_.katex-display]:overflow-y-hidden [&_.katex-display]:py-1',
         className,
       )}

@@ -285,6 +285,12 @@ export const itemForPreview = (db: Db, studyId: number, externalId: string | nul
         externalId,
       )) as { id: number; externalId: string; payload: string } | undefined;
 
+/** Any one item of the study, chosen at random: the preview's "a random item". */
+export const randomItemForPreview = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY random() LIMIT 1').get(studyId) as
+    | { id: number; externalId: string; payload: string }
+    | undefined;
+
 /* ----- answers ----- */
 
 /**

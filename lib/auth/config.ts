@@ -7,9 +7,19 @@ import { DomainError } from '@/lib/server/errors';
 import { endSessions, verifyCredentials } from '@/lib/server/accounts/users';
 import { signInSchema } from '@/lib/validation/accounts';
 
-class ThrottledSignIn extends CredentialsSignin {
+/** A locked account or address; carries how long the lock lasts, so the sign-in page can say how long to wait. */
+export class ThrottledSignIn extends CredentialsSignin {
   code = 'throttled';
+  constructor(readonly retryAfterSeconds: number | null) {
+    super();
+  }
 }
+
+/** The seconds in the use-case's "Try again in N s." (its only structured part is the message). */
+const secondsIn = (message: string) => {
+  const m = /in (\d+) s\b/.exec(message);
+  return m ? Number(m[1]) : null;
+};
 
 declare module 'next-auth' {
   interface Session {
@@ -41,7 +51,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           const user = await verifyCredentials(parsed.data.username, parsed.data.password, new Date(), clientAddress(request.headers));
           return user ? { id: String(user.id), name: user.name, sessionVersion: user.sessionVersion } : null;
         } catch (e) {
-          if (e instanceof DomainError && e.code === 'throttled') throw new ThrottledSignIn(e.message);
+          if (e instanceof DomainError && e.code === 'throttled') throw new ThrottledSignIn(secondsIn(e.message));
           throw e;
         }
       },

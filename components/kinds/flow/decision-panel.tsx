@@ -212,7 +212,15 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
         )}
       </p>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <FlowContext flow={assignment.flow} />
+        {/* On a phone the problem and materials are a box that scrolls, a third of the screen: step 1 is in view on arrival. */}
+        <div
+          tabIndex={0}
+          data-scroll-region
+          aria-label="Problem and materials"
+          className="max-lg:max-h-[35dvh] max-lg:overflow-y-auto max-lg:rounded-lg max-lg:pr-1"
+        >
+          <FlowContext flow={assignment.flow} />
+        </div>
         <FlowSteps
           flow={assignment.flow}
           warnings={assignment.warnings}

@@ -237,7 +237,10 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
         focused={focused ? { name: focused.name, choice: state.choices[focused.id] } : null}
         unset="no final label yet"
         extraKey={{ key: 'r', label: 'rationale' }}
-        moreKeys={[{ key: 'Esc', label: 'leave it' }]}
+        moreKeys={[
+          { key: 'Esc', label: 'leave it' },
+          { key: 'i', label: 'details' },
+        ]}
         onAction={trySubmit}
         pending={pending}
         incomplete={open > 0}

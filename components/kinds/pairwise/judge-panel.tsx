@@ -7,6 +7,7 @@ import { CriterionGroupList, groupCriteria } from '@/components/kinds/pairwise/c
 import { CriterionRow } from '@/components/kinds/pairwise/criterion-row';
 import { ItemContext } from '@/components/kinds/pairwise/item-context';
 import { useFollowFocus } from '@/components/review/follow-focus';
+import { useScrolledToEnd } from '@/components/review/scroll-to-end';
 import { ResponsePair } from '@/components/kinds/pairwise/response-pair';
 import { nextWithout } from '@/components/review/rows';
 import { UndoLastButton } from '@/components/review/undo-last-button';
@@ -44,6 +45,7 @@ export function JudgePanel(props: PanelProps) {
   const { assignmentId, studyId, criteria } = assignment;
   const [expanded, onToggleDetails] = useToggleSet();
   const listRef = useRef<HTMLDivElement>(null);
+  const contextRef = useRef<HTMLDivElement>(null);
 
   const missingOf = useCallback((d: Draft) => criteria.filter((c) => !d.choices[c.id]), [criteria]);
 
@@ -110,6 +112,8 @@ export function JudgePanel(props: PanelProps) {
   );
 
   useFollowFocus(listRef, draft.focus, assignmentId);
+  // The context opens at the student's last turn, as the rubric screen's dialogue does (issue 26, point 1).
+  useScrolledToEnd(contextRef, assignmentId);
 
   const groups = useMemo(() => groupCriteria(criteria), [criteria]);
   const missingCount = missingOf(draft).length;
@@ -129,15 +133,17 @@ export function JudgePanel(props: PanelProps) {
         The review area's width decides the layout (a container query: the guidelines panel takes room too). Wide: the
         problem, instructions and dialogue in a column of their own that scrolls by itself, the two replies in the
         middle, the criteria on the right, so the replies are in view on arrival. Medium: the context, held to a
-        short box that scrolls, above the replies, beside the criteria. Narrow: one column.
+        short box that scrolls, above the replies, beside the criteria. Narrow (a phone): one column, the context still
+        a box that scrolls (a third of the screen, opened at the last turn), so the replies are in view on arrival.
       */}
       <div className="grid gap-5 @3xl/review:grid-cols-[minmax(0,1fr)_24rem] @3xl/review:grid-rows-[auto_1fr] @6xl/review:grid-cols-[minmax(15rem,19rem)_minmax(0,1fr)_24rem] @6xl/review:grid-rows-none">
         <div
+          ref={contextRef}
           data-testid="item-context"
           data-scroll-region
           tabIndex={0}
           aria-label="Problem, instructions and dialogue"
-          className="min-w-0 @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
+          className="max-h-[35dvh] min-w-0 overflow-y-auto @3xl/review:col-start-1 @3xl/review:row-start-1 @3xl/review:max-h-[9rem] @3xl/review:overflow-y-auto @3xl/review:pr-1 @6xl/review:sticky @6xl/review:top-4 @6xl/review:max-h-[calc(100dvh-9.5rem)] @6xl/review:self-start"
         >
           <ItemContext
             problem={assignment.problem}

@@ -6,7 +6,9 @@ import { GroundTruthRule } from '@/components/study/ground-truth-rule';
 import { ImportPanel } from '@/app/(app)/studies/[id]/_components/import-panel';
 import { GroundTruthExports } from '@/components/study/ground-truth-exports';
 import { JudgeRunsSection } from '@/components/study/judge-runs-section';
-import { Section, money, pct } from '@/components/study/section';
+import { DashboardLinks } from '@/components/study/dashboard-links';
+import { ReviewerTable } from '@/components/study/reviewer-table';
+import { Section, pct } from '@/components/study/section';
 import { formatIdsOf } from '@/lib/kinds/import-formats';
 
 export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseReportDto; studyId: number; runs: JudgeRunDto[] }) {
@@ -42,27 +44,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
             </dd>
           </div>
         </dl>
-        <nav aria-label="Analytics" className="mt-3 flex flex-wrap gap-3 text-sm">
-          {(
-            [
-              ['agreement', 'Agreement'],
-              ['alignment', 'Judge alignment'],
-              ['leaderboard', 'Leaderboard'],
-              ['hybrid', 'Hybrid review plan'],
-            ] as const
-          ).map(([path, label]) => (
-            <Link
-              key={path}
-              href={`/studies/${studyId}/analytics/${path}`}
-              className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50"
-            >
-              {label}
-            </Link>
-          ))}
-          <Link href={`/studies/${studyId}/judges`} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50">
-            Judge runs
-          </Link>
-        </nav>
+        <DashboardLinks studyId={studyId} />
         <p className="mt-3 text-sm text-slate-600">
           <Link href={`/studies/${studyId}/items`} className="text-accent-700 hover:underline">
             Browse the items
@@ -76,30 +58,7 @@ export function PairwiseOverview({ report, studyId, runs }: { report: PairwiseRe
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Section title="Reviewers">
-          <table className="w-full text-sm" data-testid="reviewer-table">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="py-1">Reviewer</th>
-                <th className="py-1">Set</th>
-                <th className="py-1 text-right">Done</th>
-                <th className="py-1 text-right">Active h</th>
-                <th className="py-1 text-right">Payout</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.reviewers.map((r) => (
-                <tr key={r.username} className="border-t border-slate-100">
-                  <td className="py-1">{r.displayName}</td>
-                  <td className="py-1">{r.set ?? '–'}</td>
-                  <td className="py-1 text-right tabular-nums">
-                    {r.submitted} / {r.assigned}
-                  </td>
-                  <td className="py-1 text-right tabular-nums">{(r.activeSeconds / 3600).toFixed(2)}</td>
-                  <td className="py-1 text-right tabular-nums">{money(r.payout)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ReviewerTable reviewers={report.reviewers} />
           {report.sets.length > 0 && (
             <table className="mt-4 w-full text-sm" data-testid="set-table">
               <thead className="text-left text-slate-500">

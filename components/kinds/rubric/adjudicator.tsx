@@ -11,6 +11,7 @@ export const RUBRIC_ADJUDICATE_SHORTCUTS = [
   { keys: ['1', '2', '…'], label: 'Final label of the focused dimension (the keys are shown on its buttons)' },
   { keys: ['r'], label: 'Write a rationale for the focused dimension' },
   { keys: ['Esc'], label: 'Leave the rationale field' },
+  { keys: ['i'], label: 'Show or hide what the focused dimension means' },
   { keys: ['Enter'], label: 'Settle the item (Ctrl+Enter inside a rationale)' },
   { keys: ['?'], label: 'Show these shortcuts' },
 ];

@@ -1,6 +1,7 @@
 'use client';
 
-import { memo, useLayoutEffect, useRef } from 'react';
+import { memo, useRef } from 'react';
+import { useScrolledToEnd } from '@/components/review/scroll-to-end';
 import { ChatHistory } from '@/components/review/chat-history';
 import { RichText } from '@/components/ui/rich-text';
 import { cn } from '@/components/ui/cn';
@@ -19,14 +20,7 @@ type Props = {
  */
 export const RubricDialogue = memo(function RubricDialogue({ problem, history, underReview }: Props) {
   const box = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    el.scrollTop = el.scrollHeight;
-    // Once more after the first paint: rendered math and wrapped text can still grow the turns.
-    const frame = requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
-    return () => cancelAnimationFrame(frame);
-  }, []);
+  useScrolledToEnd(box, null);
   return (
     <div
       ref={box}
@@ -35,7 +29,7 @@ export const RubricDialogue = memo(function RubricDialogue({ problem, history, u
       data-testid="rubric-dialogue"
       aria-label={underReview ? 'Dialogue under review' : 'Dialogue'}
       className={cn(
-        'space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-15rem)]',
+        'max-h-[35dvh] space-y-3 overflow-y-auto rounded-lg pr-1 lg:max-h-[calc(100dvh-15rem)]',
         underReview && 'ring-2 ring-emerald-600 ring-offset-2',
       )}
     >

@@ -25,4 +25,11 @@ export type JudgeRules = {
   /** Which samples of a run become its verdicts, said on the launch form. */
   samples: string;
   combine: CombineRules;
+  /**
+   * The item placeholders an item of this kind fills (the criterion's and `{{labels}}` are filled for every kind):
+   * a template using another one would send prompts with empty holes, so it is refused before any request.
+   */
+  itemPlaceholders: readonly string[];
+  /** The shipped template a new run of this kind starts from (`SHIPPED_TEMPLATES`). */
+  defaultTemplate: string;
 };

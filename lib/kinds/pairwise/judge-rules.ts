@@ -17,4 +17,6 @@ export const PAIRWISE_JUDGE_RULES: JudgeRules = {
     tooFewRuns: 'Choose at least two runs to combine: a pairwise run has one verdict per item and criterion.',
     verdicts: '',
   },
+  itemPlaceholders: ['problem', 'instructions', 'history', 'response_1', 'response_2'],
+  defaultTemplate: 'pairwise-criterion',
 };

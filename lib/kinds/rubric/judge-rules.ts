@@ -13,4 +13,6 @@ export const RUBRIC_JUDGE_RULES: JudgeRules = {
     tooFewRuns: 'Choose at least two runs, or a run with several samples.',
     verdicts: ' (every sample counts as one verdict, so one run’s samples combine too)',
   },
+  itemPlaceholders: ['problem', 'history', 'reply'],
+  defaultTemplate: 'mrbench-dimension',
 };

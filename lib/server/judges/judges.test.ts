@@ -315,3 +315,29 @@ describe('a run on a rubric study', () => {
     expect(listStudyJudgeRuns(lead, rubric).find((r) => r.name === 'helpful')).toMatchObject({ origin: 'launched', labels: 6 });
   }, 60_000);
 });
+
+describe('a template that does not fit the study (issue 26, point 4)', () => {
+  it('a pairwise template on a rubric study is refused before any request, and says which template fits', () => {
+    const rubric = createStudy(lead, { kind: 'rubric', name: 'Rubric misfit', dimensions: 'ok-reject' }).id;
+    const items = ['m-1', 'm-2'].map((id) =>
+      JSON.stringify({ id, problem: 'Solve', history: [{ role: 'student', text: 'help' }], reply: { source: 't', text: 'Try 3.' } }),
+    );
+    importItems(lead, rubric, writeTemp(dir, 'misfit.jsonl', items.join('\n')), 'concord');
+    const before = sql().prepare('SELECT count(*) FROM judge_runs WHERE study_id = ?').pluck().get(rubric);
+    const launch = () =>
+      launchJudgeRun(lead, rubric, { name: 'misfit', endpoint: 'stand-in', model: 'rubric-m', template: PAIRWISE_CRITERION_TEMPLATE });
+    expect(codeOf(launch)).toBe('invalid');
+    expect(launch).toThrow(/\{\{response_1\}\}, \{\{response_2\}\}.*mrbench-dimension/);
+    expect(sql().prepare('SELECT count(*) FROM judge_runs WHERE study_id = ?').pluck().get(rubric)).toBe(before);
+    expect(codeOf(() => previewJudgeTemplate(lead, rubric, PAIRWISE_CRITERION_TEMPLATE, 'm-1'))).toBe('invalid');
+    // The reverse: a rubric template on a pairwise study leaves {{reply}} empty.
+    expect(() => previewJudgeTemplate(lead, studyId, LEAKAGE_TEMPLATE)).toThrow(/\{\{reply\}\}.*pairwise-criterion/);
+  });
+
+  it('"a random item" previews one of the study\'s items without an id typed in', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 40 && seen.size < 2; i++) seen.add(previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, null, { random: true }).item);
+    expect([...seen].every((id) => /^it-[0-4]$/.test(id))).toBe(true);
+    expect(seen.size).toBe(2);
+  });
+});

@@ -5,6 +5,7 @@ import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import { countItems, type StudyRow } from '@/db/queries/studies';
+import { unfilledMessage, unfilledPlaceholders } from '@/lib/kinds/judge-rules';
 import { judgeLaunchByNameSchema } from '@/lib/validation/judge-launch';
 import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-template';
 import * as z from 'zod';
@@ -55,6 +56,18 @@ function parseTemplateInput(body: unknown): JudgeTemplate {
   return parseTemplate(body);
 }
 
+/**
+ * A template parsed for this study: refused when it uses placeholders the study's items leave empty (a pairwise
+ * template on a rubric study sends "Candidate reply 1:" with nothing after it, and every answer is unreadable), so
+ * the lead hears it before a single request is sent.
+ */
+function templateForStudy(study: StudyRow, body: unknown): JudgeTemplate {
+  const template = parseTemplateInput(body);
+  const unfilled = unfilledPlaceholders(study.kind, template);
+  if (unfilled.length) throw invalid(unfilledMessage(study.kind, unfilled), { template: 'uses placeholders this study does not fill' });
+  return template;
+}
+
 /** Stores the template as the next version of its name, unless it equals the newest version; returns that version. */
 function storeTemplate(db: Db, actor: Actor, studyId: number, t: JudgeTemplate): q.TemplateRow {
   const latest = q.latestTemplate(db, studyId, t.name);
@@ -76,12 +89,19 @@ export function listJudgeTemplates(actor: Actor, studyId: number): JudgeTemplate
 }
 
 /** The prompt a template gives for one item (the first, or the one named) and its first criterion, in order a, b. */
-export function previewJudgeTemplate(actor: Actor, studyId: number, body: unknown, itemExternalId?: string | null): TemplatePreviewDto {
+export function previewJudgeTemplate(
+  actor: Actor,
+  studyId: number,
+  body: unknown,
+  itemExternalId?: string | null,
+  options: { random?: boolean } = {},
+): TemplatePreviewDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
-  const template = parseTemplateInput(body);
-  const row = q.itemForPreview(db, studyId, itemExternalId || null);
+  const template = templateForStudy(study, body);
+  // A random item when asked: the lead sees the prompt on what the study holds without knowing an id by heart.
+  const row = options.random && !itemExternalId ? q.randomItemForPreview(db, studyId) : q.itemForPreview(db, studyId, itemExternalId || null);
   if (!row) throw itemExternalId ? notFound(`The item "${itemExternalId}"`) : invalid('The study has no items to preview a prompt with.');
   const [first, ...rest] = [...planRequests(study, template, [row], { samples: 1, bothOrders: false })];
   if (!first) throw invalid(`The template judges none of the criteria of item "${row.externalId}".`);
@@ -182,7 +202,7 @@ export function launchJudgeRunAtUrl(actor: Actor, studyId: number, input: unknow
 
 function launchAt(db: Db, actor: Actor, study: StudyRow, v: RunParameters, target: LaunchTarget): LaunchResultDto {
   const studyId = study.id;
-  const parsed = parseTemplateInput(v.template);
+  const parsed = templateForStudy(study, v.template);
   const template = storeTemplate(db, actor, studyId, parsed);
   const launch: q.NewLaunch = {
     templateId: template.id,

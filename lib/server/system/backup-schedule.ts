@@ -137,3 +137,12 @@ export function backupStatusFor(actor: Actor): BackupStatusDto {
   if (actor.role !== 'admin') throw forbidden('Only an admin can see the backups.');
   return backupSchedule().status();
 }
+
+/**
+ * "Back up now" on the admin page: one verified backup into the backup folder at once, scheduled or not (joined if
+ * one is already being written), with the same checks and the same newest-N rule as the schedule's.
+ */
+export async function backUpNow(actor: Actor): Promise<BackupRunDto> {
+  if (actor.role !== 'admin') throw forbidden('Only an admin can back up the database.');
+  return backupSchedule().runNow();
+}

@@ -41,7 +41,8 @@ export type HealthBackupDto = {
   bytes?: number;
 };
 
-export type HealthDto = { ok: boolean; backup: HealthBackupDto };
+/** `backup` is left out for a caller who is not signed in. */
+export type HealthDto = { ok: boolean; backup?: HealthBackupDto };
 
 export type RestoreDto = {
   file: string;

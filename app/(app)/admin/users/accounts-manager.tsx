@@ -105,17 +105,20 @@ export function AccountsManager({ users, selfId }: { users: UserDto[]; selfId: n
                     {u.active ? 'Disable' : 'Enable'}
                   </button>
                 )}
-                <button
-                  type="button"
-                  disabled={pending}
-                  onClick={() => {
-                    const pw = window.prompt(`New password for ${u.username} (at least 8 characters)`);
-                    if (pw) run(() => resetPasswordAction(u.id, pw), `Password of ${u.username} reset; their sessions were signed out.`);
-                  }}
-                  className="rounded border border-slate-300 px-2 py-0.5"
-                >
-                  Reset password
-                </button>
+                {/* An account that cannot sign in (the command line's, an importer's) has no password to reset. */}
+                {u.canSignIn && (
+                  <button
+                    type="button"
+                    disabled={pending}
+                    onClick={() => {
+                      const pw = window.prompt(`New password for ${u.username} (at least 8 characters)`);
+                      if (pw) run(() => resetPasswordAction(u.id, pw), `Password of ${u.username} reset; their sessions were signed out.`);
+                    }}
+                    className="rounded border border-slate-300 px-2 py-0.5"
+                  >
+                    Reset password
+                  </button>
+                )}
               </td>
             </tr>
           ))}

@@ -3,6 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { runAction } from '@/lib/auth/handlers';
 import { createUser, resetPassword, setUserActive, setUserRole } from '@/lib/server/accounts/users';
+import { backUpNow } from '@/lib/server/system/backup-schedule';
 
 const done = <T>(res: T) => {
   revalidatePath('/admin/users');
@@ -23,4 +24,9 @@ export async function setUserRoleAction(id: number, role: string) {
 
 export async function resetPasswordAction(id: number, password: string) {
   return done(await runAction((actor) => resetPassword(actor, id, password)));
+}
+
+/** One verified backup now, into the backup folder (the admin page's "Back up now"). */
+export async function backUpNowAction() {
+  return done(await runAction((actor) => backUpNow(actor)));
 }

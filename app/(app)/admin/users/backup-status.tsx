@@ -1,4 +1,5 @@
 import type { BackupStatusDto } from '@/lib/server/system/dto';
+import { BackUpNowButton } from './back-up-now';
 
 const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 const size = (bytes: number) => `${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
@@ -17,7 +18,10 @@ export function BackupStatus({ status }: { status: BackupStatusDto }) {
           {status.running ? ' A backup is being written now.' : status.nextAt ? ` Next: ${when(status.nextAt)}.` : ''}
         </p>
       ) : (
-        <p>No backups are scheduled. Set CONCORD_BACKUP_EVERY (for example 6h) to have the server write them.</p>
+        <p>
+          No backups are scheduled. Set CONCORD_BACKUP_EVERY (for example 6h) to have the server write them; &ldquo;Back up now&rdquo;
+          writes one into <code>{status.dir}</code>.
+        </p>
       )}
       {newest ? (
         <p data-testid="newest-backup">
@@ -31,6 +35,7 @@ export function BackupStatus({ status }: { status: BackupStatusDto }) {
           The backup of {when(last.at)} failed: {last.error}
         </p>
       ) : null}
+      <BackUpNowButton />
     </section>
   );
 }

@@ -31,8 +31,22 @@ export const metadata: Metadata = { title: 'Study' };
 const OVERVIEW: { [K in StudyKind]: (actor: Actor, studyId: number) => ScreenProps<K, 'Overview'> } = {
   flow_review: (actor, studyId) => ({ report: flowReport(actor, studyId), studyId }),
   pairwise: (actor, studyId) => ({ report: pairwiseReport(actor, studyId), studyId, runs: listJudgeRuns(actor, studyId) }),
-  rubric: (actor, studyId) => ({ summary: rubricGroundTruthSummary(actor, studyId), studyId, runs: listJudgeRuns(actor, studyId) }),
+  rubric: (actor, studyId) => ({
+    summary: rubricGroundTruthSummary(actor, studyId),
+    progress: reviewProgress(actor, studyId),
+    studyId,
+    runs: listJudgeRuns(actor, studyId),
+  }),
 };
+
+/**
+ * The reviewers' progress and payout of any study. flowReport's counts are per assignment and kind-blind; only they
+ * are kept here. (Its reviewer part belongs in a use-case of its own in lib/server/studies: a follow-up.)
+ */
+function reviewProgress(actor: Actor, studyId: number) {
+  const { assigned, submitted, reviewers } = flowReport(actor, studyId);
+  return { assigned, submitted, reviewers };
+}
 
 function overview<K extends StudyKind>(kind: K, actor: Actor, studyId: number) {
   return kindPanel(kind, 'Overview', OVERVIEW[kind](actor, studyId));

@@ -11,8 +11,9 @@ import {
   startJudgeRunner,
 } from '@/lib/server/judges/judges';
 
+/** The prompt on the item named, or on a random item of the study when `item` is empty. */
 export async function previewTemplateAction(studyId: number, template: string, item: string) {
-  return runAction((actor) => previewJudgeTemplate(actor, studyId, template, item.trim() || null));
+  return runAction((actor) => previewJudgeTemplate(actor, studyId, template, item.trim() || null, { random: true }));
 }
 
 export async function saveTemplateAction(studyId: number, template: string) {

@@ -53,10 +53,16 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           templates={templates.map((t) => ({ name: t.name, version: t.version, body: JSON.stringify(JSON.parse(t.body), null, 2) }))}
           shipped={shipped}
           endpoints={judgeEndpointChoices(actor)}
+          comparisonKey={compare.length ? `${compare.join('|')}#${sample}` : undefined}
+          comparison={
+            comparison ? (
+              <RunComparison comparison={comparison} />
+            ) : rubricComparison ? (
+              <RubricRunComparison comparison={rubricComparison} studyId={studyId} />
+            ) : null
+          }
         />
       )}
-      {comparison && <RunComparison comparison={comparison} />}
-      {rubricComparison && <RubricRunComparison comparison={rubricComparison} studyId={studyId} />}
     </div>
   );
 }

@@ -1,9 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { judgeRulesOf } from '@/lib/kinds/judge-rules';
+import { judgeRulesOf, unfilledMessage, unfilledPlaceholders } from '@/lib/kinds/judge-rules';
 import { judgeRunsKey, judgeRunsOptions } from '@/lib/query/judges';
 import type { StudyKind } from '@/lib/validation/labels';
 import type { JudgeEndpointChoiceDto, StudyJudgeRunDto, TemplatePreviewDto } from '@/lib/server/judges/dto';
@@ -21,18 +21,65 @@ type Props = {
   shipped: Template[];
   /** The admin-configured endpoints a run may use, by name. */
   endpoints: JudgeEndpointChoiceDto[];
+  /** The comparison of the runs chosen, shown right under "Compare the selected runs" and scrolled into view. */
+  comparison?: ReactNode;
+  /** Changes with the runs compared, so a new comparison is scrolled into view again. */
+  comparisonKey?: string;
 };
 
-export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints }: Props) {
+/** The placeholders of a template's text (JSON) that the study's items leave empty; none while it is not JSON yet. */
+function unfilledOf(kind: StudyKind, body: string): string[] {
+  try {
+    return unfilledPlaceholders(kind, JSON.parse(body));
+  } catch {
+    return [];
+  }
+}
+
+/** What each field of the form wants, in words, for when the server's message is a parser's generic one. */
+const FIELD_WORDS: Record<string, string> = {
+  name: 'Give the run a name, e.g. qwen-prompt-2.',
+  endpoint: 'Choose an endpoint.',
+  model: 'Choose a model.',
+  samples: 'A whole number, 1 or more.',
+  temperature: 'A number from 0 to 2, or leave it empty.',
+  maxTokens: 'A whole number of tokens, or leave it empty.',
+  seed: 'A whole number, or leave it empty.',
+  concurrency: 'A whole number of requests at once, 1 or more.',
+  limit: 'A whole number of items, or leave it empty.',
+};
+const LABELS: Record<string, string> = {
+  name: 'Run name',
+  endpoint: 'Endpoint',
+  model: 'Model',
+  samples: 'Samples per request',
+  temperature: 'Temperature',
+  maxTokens: 'Max tokens',
+  seed: 'Seed',
+  concurrency: 'Concurrent requests',
+  limit: 'Only the first N items',
+  template: 'Template',
+};
+/** A zod default ("Invalid input: expected string, received undefined") says nothing to a lead: use the field's words. */
+const inWords = (field: string, message: string) =>
+  /^(invalid|too (small|big)|expected|unrecognized)/i.test(message) ? (FIELD_WORDS[field] ?? message) : message;
+
+export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints, comparison, comparisonKey }: Props) {
   const [endpointName, setEndpointName] = useState(endpoints[0]?.name ?? '');
   const endpoint = endpoints.find((e) => e.name === endpointName);
   const runs = useQuery({ ...judgeRunsOptions(studyId), initialData: initialRuns });
   const qc = useQueryClient();
   const [selected, setSelected] = useState<string[]>([]);
-  const choices = [
+  const rules = judgeRulesOf(kind);
+  // Templates that fill their placeholders from this kind's items come first (the kind's shipped one leading the
+  // shipped), so the form opens on one that works; the others stay choosable, marked, and are refused on use.
+  const all = [
     ...templates.map((t) => ({ ...t, label: `${t.name} v${t.version} (this study)` })),
-    ...shipped.map((t) => ({ ...t, label: `${t.name} (shipped)` })),
-  ];
+    ...[...shipped]
+      .sort((a, b) => Number(b.name === rules?.defaultTemplate) - Number(a.name === rules?.defaultTemplate))
+      .map((t) => ({ ...t, label: `${t.name} (shipped)` })),
+  ].map((t) => ({ ...t, fits: unfilledOf(kind, t.body).length === 0 }));
+  const choices = [...all.filter((t) => t.fits), ...all.filter((t) => !t.fits).map((t) => ({ ...t, label: `${t.label}, not for ${kind} studies` }))];
   const [template, setTemplate] = useState(choices[0]?.body ?? '');
   const [item, setItem] = useState('');
   const [preview, setPreview] = useState<TemplatePreviewDto | null>(null);
@@ -40,6 +87,12 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
   const [startMessage, setStartMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [pending, start] = useTransition();
+  const unfilled = unfilledOf(kind, template);
+  const misfit = unfilled.length ? unfilledMessage(kind, unfilled) : null;
+  const comparisonRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (comparisonKey) comparisonRef.current?.scrollIntoView({ block: 'start' });
+  }, [comparisonKey]);
 
   return (
     <div className="space-y-8">
@@ -73,6 +126,12 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
         )}
       </section>
 
+      {comparison ? (
+        <div ref={comparisonRef} className="scroll-mt-4" data-testid="run-comparison">
+          {comparison}
+        </div>
+      ) : null}
+
       <section aria-labelledby="template-heading" className="space-y-3">
         <h2 id="template-heading" className="text-lg font-semibold">
           Prompt template
@@ -95,36 +154,43 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
             value={template}
             onChange={(e) => setTemplate(e.target.value)}
             spellCheck={false}
+            aria-invalid={misfit ? true : undefined}
+            aria-describedby={misfit ? `template-misfit-${studyId}` : undefined}
           />
         </label>
+        {misfit && (
+          <p id={`template-misfit-${studyId}`} role="alert" className="text-sm text-red-700" data-testid="template-misfit">
+            {misfit}
+          </p>
+        )}
         <p className="text-xs text-slate-500">
-          Placeholders:{' '}
-          {
-            '{{problem}} {{instructions}} {{history}} {{response_1}} {{response_2}} {{criterion.name}} {{criterion.description}} {{criterion.aspects}} {{labels}}'
-          }
-          . Answers read as first, second or tie (the reply shown first or second). Saving an edited template makes a new version.
+          Placeholders this study&apos;s items fill:{' '}
+          {[...(rules?.itemPlaceholders ?? []), 'criterion.name', 'criterion.description', 'criterion.aspects', 'labels'].map((p) => `{{${p}}}`).join(' ')}
+          .{rules?.bothOrders ? ' Answers read as first, second or tie (the reply shown first or second).' : ''} Saving an edited template makes a
+          new version.
         </p>
         <div className="flex flex-wrap items-end gap-2">
-          <label className="text-sm">
-            Item id for the preview
-            <input className={field} value={item} onChange={(e) => setItem(e.target.value)} placeholder="first item" />
-          </label>
           <button
             type="button"
             className={btn}
             disabled={pending}
-            onClick={() =>
+            onClick={() => {
+              if (misfit) return setTemplateMessage({ tone: 'error', text: misfit });
               start(async () => {
                 const res = await previewTemplateAction(studyId, template, item);
                 if (res.ok) {
                   setPreview(res.data);
                   setTemplateMessage(null);
                 } else setTemplateMessage({ tone: 'error', text: res.error });
-              })
-            }
+              });
+            }}
           >
-            Preview
+            {item.trim() ? 'Preview on this item' : 'Preview on a random item'}
           </button>
+          <label className="text-sm">
+            Item id for the preview (optional)
+            <input className={field} value={item} onChange={(e) => setItem(e.target.value)} placeholder="a random item" />
+          </label>
           <button
             type="button"
             className={btn}
@@ -164,6 +230,16 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
               const v = String(f.get(k) ?? '').trim();
               return v === '' ? undefined : v;
             };
+            // What is missing is said next to its field before anything is sent, and a template that cannot fill
+            // its placeholders for this kind is refused here as on the server.
+            const missing: Record<string, string> = {};
+            for (const k of ['name', 'endpoint', 'model'] as const) if (!text(k)) missing[k] = FIELD_WORDS[k];
+            if (misfit) missing.template = misfit;
+            if (Object.keys(missing).length) {
+              setFieldErrors(missing);
+              setStartMessage({ tone: 'error', text: `The run was not started. Missing or wrong: ${Object.keys(missing).map((k) => LABELS[k]).join(', ')}.` });
+              return;
+            }
             const input = {
               name: text('name'),
               endpoint: text('endpoint'),
@@ -174,7 +250,7 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
               seed: text('seed'),
               concurrency: text('concurrency'),
               limit: text('limit'),
-              bothOrders: f.get('bothOrders') === 'on',
+              bothOrders: rules?.bothOrders === true && f.get('bothOrders') === 'on',
               template,
             };
             start(async () => {
@@ -187,8 +263,13 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
                 });
                 await qc.invalidateQueries({ queryKey: judgeRunsKey(studyId) });
               } else {
-                setFieldErrors(res.fieldErrors ?? {});
-                setStartMessage({ tone: 'error', text: res.error });
+                const errors = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).map(([k, m]) => [k, inWords(k, m)]));
+                const named = Object.keys(errors).filter((k) => LABELS[k]);
+                setFieldErrors(errors);
+                setStartMessage({
+                  tone: 'error',
+                  text: named.length ? `The run was not started. Check: ${named.map((k) => LABELS[k]).join(', ')}.` : res.error,
+                });
               }
             });
           }}
@@ -238,13 +319,31 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
           ).map(([name, label, placeholder]) => (
             <label key={name} className="block text-sm">
               {label}
-              <input name={name} className={field} placeholder={placeholder} aria-invalid={fieldErrors[name] ? true : undefined} />
-              {fieldErrors[name] && <span className="text-xs text-red-700">{fieldErrors[name]}</span>}
+              <input
+                name={name}
+                className={field}
+                placeholder={placeholder}
+                aria-invalid={fieldErrors[name] ? true : undefined}
+                aria-describedby={fieldErrors[name] ? `run-${name}-error-${studyId}` : undefined}
+              />
+              {fieldErrors[name] && (
+                <span id={`run-${name}-error-${studyId}`} className="text-xs text-red-700" data-testid={`field-error-${name}`}>
+                  {fieldErrors[name]}
+                </span>
+              )}
             </label>
           ))}
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="bothOrders" defaultChecked /> Send both orders (measures position consistency)
-          </label>
+          {/* Only where two replies can swap places: a rubric item has one reply, so there is no order to send. */}
+          {rules?.bothOrders && (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="bothOrders" defaultChecked /> Send both orders (measures position consistency)
+            </label>
+          )}
+          {fieldErrors.template && (
+            <p className="text-sm text-red-700 sm:col-span-2" data-testid="field-error-template">
+              Template: {fieldErrors.template}
+            </p>
+          )}
           <div className="sm:col-span-2">
             <button type="submit" className={primary} disabled={pending || !endpoint}>
               {pending ? 'Starting…' : 'Start run'}
