@@ -14,7 +14,7 @@ export function EmptyState({ title, description, action, icon, className }: Empt
   return (
     <div className={cn('flex flex-col items-center rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center', className)}>
       {icon != null ? (
-        <div className="mb-3 text-slate-400" aria-hidden="true">
+        <div className="mb-3 text-slate-500" aria-hidden="true">
           {icon}
         </div>
       ) : null}

@@ -55,7 +55,7 @@ export function ShortcutHelp({ shortcuts, title = 'Keyboard shortcuts', classNam
               <dd className="flex shrink-0 items-center gap-1">
                 {shortcut.keys.map((key, index) => (
                   <Fragment key={key}>
-                    {index > 0 ? <span className="text-xs text-slate-400">or</span> : null}
+                    {index > 0 ? <span className="text-xs text-slate-500">or</span> : null}
                     <KeyCombo combo={key} />
                   </Fragment>
                 ))}
@@ -76,7 +76,7 @@ function KeyCombo({ combo }: { combo: string }) {
       {parts.map((part, index) => (
         <Fragment key={`${part}-${index}`}>
           {index > 0 ? (
-            <span className="text-xs text-slate-400" aria-hidden="true">
+            <span className="text-xs text-slate-500" aria-hidden="true">
               +
             </span>
           ) : null}

@@ -110,7 +110,7 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
                 {s.assigned > 0 ? (
                   <ProgressBar done={s.submitted} total={s.assigned} />
                 ) : (
-                  <span className="text-slate-400">no assignments</span>
+                  <span className="text-slate-500">no assignments</span>
                 )}
               </td>
               <td className="px-3 py-2">{s.reviewers.join(', ')}</td>

@@ -250,7 +250,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
                     checked={draft.reasons.includes(r)}
                     onChange={(e) => update({ reasons: e.target.checked ? [...draft.reasons, r] : draft.reasons.filter((x) => x !== r) })}
                   />
-                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-400 pointer-coarse:hidden">{i + 1}</kbd>
+                  {REASON_LABELS[r]} <kbd className="text-xs text-slate-500 pointer-coarse:hidden">{i + 1}</kbd>
                 </label>
               ))}
             </fieldset>
@@ -279,7 +279,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
             </button>
             {queue.undoableId !== null && (
               <button type="button" onClick={onUndo} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
-                Undo last <kbd className="text-xs text-slate-400 pointer-coarse:hidden">u</kbd>
+                Undo last <kbd className="text-xs text-slate-500 pointer-coarse:hidden">u</kbd>
               </button>
             )}
           </div>

@@ -9,7 +9,7 @@ import { ItemContext } from './item-context';
 const LABEL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
 
 function LabelCell({ label }: { label: Label | null }) {
-  return label ? <span>{LABEL_TEXT[label]}</span> : <span className="text-slate-400">–</span>;
+  return label ? <span>{LABEL_TEXT[label]}</span> : <span className="text-slate-500">–</span>;
 }
 
 /** What changed in a pairwise revision against the one before it. */
@@ -92,7 +92,7 @@ export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { 
                       ) : c.waitsForAdjudicator ? (
                         <Badge tone="warning">waits for the adjudicator</Badge>
                       ) : (
-                        <span className="text-slate-400">–</span>
+                        <span className="text-slate-500">–</span>
                       )}
                     </td>
                     <td className="px-3 py-1.5">
@@ -102,7 +102,7 @@ export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { 
                           {ruling.rationale && <p className="text-xs text-slate-600">“{ruling.rationale}”</p>}
                         </>
                       ) : (
-                        <span className="text-slate-400">–</span>
+                        <span className="text-slate-500">–</span>
                       )}
                     </td>
                     {detail.judgeRuns.map((run) => {
@@ -123,7 +123,7 @@ export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { 
                               </div>
                             ))
                           ) : (
-                            <span className="text-slate-400">–</span>
+                            <span className="text-slate-500">–</span>
                           )}
                         </td>
                       );

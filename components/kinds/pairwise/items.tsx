@@ -74,7 +74,7 @@ export function PairwiseItems({
         l.rows.map((r) => (
           <tr key={r.itemId} className="border-t border-slate-100">
             <ItemLinkCell studyId={id} item={r} />
-            <td className="px-3 py-1.5">{r.principles.length ? r.principles.join(', ') : <span className="text-slate-400">–</span>}</td>
+            <td className="px-3 py-1.5">{r.principles.length ? r.principles.join(', ') : <span className="text-slate-500">–</span>}</td>
             <td className="px-3 py-1.5">{r.sourceA ?? '–'}</td>
             <td className="px-3 py-1.5">{r.sourceB ?? '–'}</td>
             <ReviewsCell done={r.done} planned={r.planned} />

@@ -43,7 +43,7 @@ export function RubricItemView({ studyId, item }: { studyId: number; item: Rubri
                   {item.reviewers.map((r) => (
                     <th key={r.slot} className="px-3 py-2">
                       {r.username}
-                      {r.state === 'pending' ? <span className="text-xs font-normal text-slate-400"> (pending)</span> : null}
+                      {r.state === 'pending' ? <span className="text-xs font-normal text-slate-500"> (pending)</span> : null}
                     </th>
                   ))}
                   <th className="px-3 py-2">Ruling</th>

@@ -63,7 +63,7 @@ export function MembersEditor({
               onChange={() => toggle(p.username)}
             />
             {p.displayName}{' '}
-            <span className="text-slate-400">
+            <span className="text-slate-500">
               ({p.username}, {p.role})
             </span>
           </label>

@@ -291,7 +291,7 @@ function VoteRow({ label, v, strong }: { label: string; v: Votes; strong?: boole
       </TD>
       <TD numeric>
         <Value value={v.agreementNoTies} reason={v.agreementNoTiesReason} kind="rate" interval={v.intervals.agreementNoTies} />
-        <span className="block text-xs text-slate-400">{count(v.nNoTies)} votes</span>
+        <span className="block text-xs text-slate-500">{count(v.nNoTies)} votes</span>
       </TD>
     </TR>
   );
@@ -349,7 +349,7 @@ function SummaryTable({
                   kind="rate"
                   interval={s.intervals.alignmentRateNoTies}
                 />
-                <span className="block text-xs text-slate-400">{count(s.nNoTies)} labels</span>
+                <span className="block text-xs text-slate-500">{count(s.nNoTies)} labels</span>
               </TD>
               <TD numeric>
                 <Value value={s.cohenKappa} reason={s.cohenKappaReason} kind="coef" interval={s.intervals.cohenKappa} />

@@ -16,7 +16,7 @@ function FirstCells({ f }: { f: First }) {
     <>
       <TD numeric>
         <Value value={f.rate} reason={f.rateReason} kind="rate" interval={f.interval} testId="first-rate" />
-        <span className="block text-xs text-slate-400">
+        <span className="block text-xs text-slate-500">
           {count(f.count)} of {count(f.decisive)}
         </span>
       </TD>

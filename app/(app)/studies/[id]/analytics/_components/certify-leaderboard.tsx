@@ -62,7 +62,7 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   <TD numeric>
                     {count(c.labelled)}
                     {c.labelledUnjudged ? (
-                      <span className="block text-xs text-slate-400">+{count(c.labelledUnjudged)} unjudged</span>
+                      <span className="block text-xs text-slate-500">+{count(c.labelledUnjudged)} unjudged</span>
                     ) : null}
                   </TD>
                   <TD numeric>{count(c.unlabelled)}</TD>
@@ -176,13 +176,13 @@ export function RankAgreement({ data, csv }: { data: Report; csv: ReactNode }) {
               <TD numeric>{r.models}</TD>
               <TD numeric>
                 <Value value={r.tauB} reason={r.tauBReason} kind="coef" interval={r.intervals.tauB} testId="rank-tau" />
-                <span className="block text-xs text-slate-400">
+                <span className="block text-xs text-slate-500">
                   {r.concordant} same / {r.discordant} opposite
                 </span>
               </TD>
               <TD numeric>
                 <Value value={r.tauBPValue} reason={r.tauBPValueReason} kind="coef" />
-                {r.kendallMethod ? <span className="block text-xs text-slate-400">{r.kendallMethod}</span> : null}
+                {r.kendallMethod ? <span className="block text-xs text-slate-500">{r.kendallMethod}</span> : null}
               </TD>
               <TD numeric>
                 <Value value={r.spearmanRho} reason={r.spearmanRhoReason} kind="coef" interval={r.intervals.spearmanRho} />

@@ -268,7 +268,7 @@ function CriterionCell({ row, id }: { row: Row; id: string }) {
         interval={row.intervals.perCriterion[id]}
       />
       {c ? (
-        <span className="block text-xs text-slate-400" title="wins / ties / losses">
+        <span className="block text-xs text-slate-500" title="wins / ties / losses">
           {c.win}/{c.tie}/{c.loss}
         </span>
       ) : null}

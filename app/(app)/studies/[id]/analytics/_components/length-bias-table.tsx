@@ -77,7 +77,7 @@ export function LengthBiasTable({
             {l.bins.map((b) => (
               <TD key={b.bin} numeric>
                 <Value value={b.value} reason={b.reason} kind="rate" />
-                <span className="block text-xs text-slate-400" title={unit}>
+                <span className="block text-xs text-slate-500" title={unit}>
                   {Math.round(b.lowerEdge)}…{Math.round(b.upperEdge)}
                 </span>
               </TD>

@@ -184,7 +184,7 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
             c.summary ? undefined : (
               <>
                 <TD>{c.name}</TD>
-                <TD colSpan={4} className="text-slate-400">
+                <TD colSpan={4} className="text-slate-500">
                   no lenient map
                 </TD>
               </>

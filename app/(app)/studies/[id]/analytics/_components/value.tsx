@@ -54,7 +54,7 @@ export function Value({ value, reason, kind, interval, testId, noZeroWidthFlag }
         </span>
       ) : null}
       {missing ? (
-        <span className="block text-xs font-normal whitespace-normal text-slate-400" title={reasonDetail(missing)}>
+        <span className="block text-xs font-normal whitespace-normal text-slate-500" title={reasonDetail(missing)}>
           no interval: {reasonText(missing)}
         </span>
       ) : null}
