@@ -14,6 +14,8 @@
  *     submissions/s achieved, the submit's p50/p95/p99, the next item's p95, failures. The ceiling is the highest
  *     rate whose submit p95 stays under 100 ms.
  * Afterwards every acknowledged submission is checked against the database (once each).
+ * With `--cpu-prof DIR` the server runs under `node --cpu-prof` and is stopped with SIGTERM at the end, leaving its
+ * `.cpuprofile` in DIR for `bench/cpu-profile.ts` (where the server's milliseconds per request go).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,12 +32,14 @@ const { values: args } = parseArgs({
     steps: { type: 'string', default: '25,50,100,200,400' },
     seconds: { type: 'string', default: '30' },
     port: { type: 'string', default: '3521' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const STEPS = args.steps!.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const PORT = Number(args.port);
 const BUDGET_MS = 100;
+const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefined;
 const PASSWORD = 'ceiling-password';
 
 type Queue = { currentId: number | null };
@@ -85,12 +89,14 @@ async function main() {
     cliOn(db, ['import', 'items', '--study', String(study), writeFlowsFile(dir, 'ceiling', max * perAnnotator)]);
     cliOn(db, ['study', 'members', String(study), ...usernames]);
     cliOn(db, ['study', 'open', String(study)]);
+    if (PROFILE_DIR) server.nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`];
     await server.start(120_000);
     const people = await signInPeople(server.baseURL, usernames, PASSWORD);
     const current = new Map<string, number | null>();
     for (const p of people) current.set(p.username, ((await p.get(`/api/studies/${study}/queue`)).body as Queue).currentId);
 
     const acked: { username: string; id: number; requestId: string }[] = [];
+    let requests = people.length; // the queue reads above
     lines.push(
       '',
       `(2) the production server, each annotator GET item → 0.5–1.5 s → POST submission, ${SECONDS} s per step`,
@@ -113,16 +119,19 @@ async function main() {
           const id = current.get(p.username);
           if (!id) return;
           const item = await p.get(`/api/assignments/${id}`);
+          requests++;
           next.push(item.ms);
           if (item.status !== 200) failed++;
           await sleep(500 + 1000 * random());
           const requestId = newRequestId(p.username);
           const r = await p.post(`/api/assignments/${id}/submission`, { requestId, activeMs: 1000, decision: { decision: 'verify' } });
+          requests++;
           submit.push(r.ms);
           const body = r.body as { ok?: boolean; data?: { queue: Queue } } | null;
           if (r.status !== 200 || !body?.ok) {
             failed++;
             current.set(p.username, ((await p.get(`/api/studies/${study}/queue`)).body as Queue).currentId);
+            requests++;
             continue;
           }
           acked.push({ username: p.username, id, requestId });
@@ -142,7 +151,8 @@ async function main() {
       console.log(lines.at(-1));
       await sleep(3000);
     }
-    await server.kill9();
+    // A profiled server must exit by itself to write its profile.
+    await (PROFILE_DIR ? server.stop() : server.kill9());
     const check = new Database(db, { readonly: true });
     const has = check.prepare(
       'SELECT count(*) FROM annotations an JOIN users u ON u.id = an.created_by WHERE u.username = ? AND an.assignment_id = ? AND an.request_id = ?',
@@ -150,12 +160,17 @@ async function main() {
     const missing = acked.filter((a) => has.pluck().get(a.username, a.id, a.requestId) !== 1).length;
     const total = check.prepare('SELECT count(*) FROM annotations').pluck().get() as number;
     check.close();
+    const shown = lines.length;
     lines.push(
       '',
       `ceiling: ${ceiling.toFixed(0)} submissions/s with the submit's p95 under ${BUDGET_MS} ms; check: ${acked.length.toLocaleString('en')} acknowledged, ` +
         `${missing} missing, ${total.toLocaleString('en')} annotations stored; at the end ${conditions()}`,
     );
-    console.log(lines.slice(-1).join('\n'));
+    if (PROFILE_DIR)
+      lines.push(
+        `profile: ${PROFILE_DIR}, ${requests} requests after sign-in (npx tsx bench/server-profile.ts FILE --requests ${requests})`,
+      );
+    console.log(lines.slice(shown + 1).join('\n'));
     fs.writeFileSync(path.join(os.tmpdir(), `concord-ceiling-${PORT}.txt`), `${lines.join('\n')}\n`);
     if (missing || total !== acked.length) process.exitCode = 1;
   });

@@ -104,6 +104,8 @@ function portInUse(port: number): Promise<boolean> {
 export class OwnServer {
   proc: Killable | null = null;
   starts = 0;
+  /** Flags for node itself before `next start` (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs: string[] = [];
 
   constructor(
     readonly db: string,
@@ -124,7 +126,7 @@ export class OwnServer {
       await new Promise((r) => setTimeout(r, 100));
     }
     const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-    this.proc = new Killable([next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], {
+    this.proc = new Killable([...this.nodeArgs, next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], {
       ...envFor(this.db),
       ...this.env,
     });
@@ -145,6 +147,19 @@ export class OwnServer {
 
   async kill9() {
     await this.proc?.kill9();
+    this.proc = null;
+  }
+
+  /**
+   * SIGTERM to the server alone, as a process manager stops it, waiting up to `timeoutMs` for it to exit (then
+   * kill -9): a server under `node --cpu-prof` writes its profile only when it exits by itself.
+   */
+  async stop(timeoutMs = 15_000) {
+    const proc = this.proc;
+    if (!proc) return;
+    proc.child.kill('SIGTERM');
+    const gone = await Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs))]);
+    if (!gone) await proc.kill9();
     this.proc = null;
   }
 }
