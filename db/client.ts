@@ -151,6 +151,26 @@ export function preparedQuery<T>(db: Db, key: string, build: () => T): T {
 }
 
 /**
+ * Runs one small bookkeeping write without waiting for the disk: `synchronous = NORMAL` for its commit, FULL again
+ * after. In WAL mode the database stays whole after a crash or a power cut either way; what NORMAL risks is only
+ * this write (the next FULL commit, such as any submission, makes it durable too). Profiled under load, the fsync
+ * of "first served at" on every newly opened item held the server's event loop ~1.8 ms per item
+ * (BENCHMARKS.md, "Where the server's time goes"). Only for writes whose loss loses nobody's work: never a
+ * label, a draft or anything a person was told is saved. Inside a transaction it simply runs (the transaction's
+ * own commit decides).
+ */
+export function withoutWaitingForDisk<T>(db: Db, fn: () => T): T {
+  const c = db.$client;
+  if (c.inTransaction) return fn();
+  c.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    c.pragma('synchronous = FULL');
+  }
+}
+
+/**
  * Runs `fn` in one SQLite transaction on the process connection (IMMEDIATE by default: it takes the write lock
  * first, so a read-then-write inside cannot race another writer). `fn` must be synchronous.
  */

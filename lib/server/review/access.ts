@@ -1,5 +1,5 @@
 import 'server-only';
-import { inTransaction, type Db } from '@/db/client';
+import { inTransaction, withoutWaitingForDisk, type Db } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
 import type { AssignmentRow } from '@/db/queries/assignments';
 import * as studiesQ from '@/db/queries/studies';
@@ -105,5 +105,6 @@ export function savePendingDraft(db: Db, actor: Actor, assignmentId: number, dra
 
 /** An assignment shown to its own reviewer: a pending one starts its active-time clock if it has none yet. */
 export function serveAssignment(db: Db, a: AssignmentRow) {
-  if (a.state === 'pending' && a.creditedUntil === null) assignmentsQ.markServed(db, a.id, Date.now());
+  // The time an item was first served only starts its active-time clock; losing it in a power cut loses no work.
+  if (a.state === 'pending' && a.creditedUntil === null) withoutWaitingForDisk(db, () => assignmentsQ.markServed(db, a.id, Date.now()));
 }
