@@ -1,22 +1,33 @@
 /**
- * Computes one report in a process of its own, for the web server (`report-process.ts`): the bootstrap's seconds
- * of CPU then never stop the server from answering. Argument: a JSON document { userId, studyId, name, options }.
- * Prints one JSON line: { ok: true, result } (the report) or { ok: false, code, message, fieldErrors, details }.
+ * The web server's report process (`report-worker.ts`): computes reports one after another, so the bootstrap's
+ * seconds of CPU never stop the server from answering and no report waits for a process to start. Reads jobs as
+ * JSON lines `{ id, job: { userId, studyId, name, options } }` on stdin; writes one JSON line per job,
+ * `{ id, answer }` with `answer` = { ok: true, result } (the report) or { ok: false, code, message, fieldErrors,
+ * details }. Ends when its stdin closes (the server ended).
  */
+import readline from 'node:readline';
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import type { ReportName } from './dto';
 import { DomainError } from '../errors';
-import { printAnswer } from '../imports/tsx-child';
+import { answerOf } from '../imports/tsx-child';
 import { computeReport, type ReportOptions } from './report';
 
 type Job = { userId: number; studyId: number; name: ReportName; options: ReportOptions };
 
-printAnswer(() => {
-  const job = JSON.parse(process.argv[2]) as Job;
+function compute(job: Job) {
   // The server checked the caller's session; the account is read again, as on every call.
   const user = users.findUserById(getDb(), job.userId);
   if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
   const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
   return computeReport(actor, job.studyId, job.name, job.options);
-}, closeDb);
+}
+
+readline
+  .createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    const { id, job } = JSON.parse(line) as { id: number; job: Job };
+    process.stdout.write(`${JSON.stringify({ id, answer: answerOf(() => compute(job)) })}\n`);
+  })
+  // The server ended: nothing else keeps this process alive once the database is closed and stdout has drained.
+  .on('close', closeDb);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, useTestDatabase } from '@/test/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
+import { importJudge } from '@/lib/server/imports/judge-import';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { agreementReport } from './agreement';
@@ -8,6 +9,17 @@ import { leaderboardReport } from './leaderboard';
 import { computeReport } from './report';
 import { reportForRequest } from './report-process';
 import { buildStudy, labels } from '@/test/analytics-fixtures';
+import { processGone } from '../judges/runner-process';
+import { reportWorker } from './report-worker';
+
+/** Waits for `done` (polling), failing after `ms`. */
+async function waitUntil(done: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 // A report with bootstrap intervals is computed by a process of its own for the web server: same numbers, same
 // refusals, and the server's event loop runs meanwhile.
@@ -87,5 +99,48 @@ describe('a report with a bootstrap, for the web server', () => {
       'not_found',
       'A judge run named "nobody" was not found.',
     ]);
+  }, 60_000);
+});
+
+describe('the report process', () => {
+  const job = () => reportForRequest(lead, studyId, 'agreement', { bootstrap: '200' });
+
+  it('is started once and kept: the next report does not wait for a new process', async () => {
+    const first = await job();
+    const pid = reportWorker(10).pid;
+    expect(pid).toEqual(expect.any(Number));
+    const again = await job();
+    expect(reportWorker(10).pid).toBe(pid);
+    expect(again).toEqual(first);
+  }, 60_000);
+
+  it('reads the database afresh for every report', async () => {
+    const before = await reportForRequest(lead, studyId, 'alignment', { judge: 'judge-b', bootstrap: '50' }).catch((e: unknown) => e);
+    expect((before as DomainError).code).toBe('not_found');
+    const lines = Array.from({ length: 60 }, (_, k) => JSON.stringify({ item: `p${k}`, judge: 'judge-b', labels: labels(CRITERIA, 'W') }));
+    importJudge(lead, studyId, writeTemp(dir, 'judge-b.jsonl', `${lines.join('\n')}\n`), 'concord');
+    const after = await reportForRequest(lead, studyId, 'alignment', { judge: 'judge-b', bootstrap: '50' });
+    expect(after).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'alignment', { judge: 'judge-b', bootstrap: '50' }))));
+  }, 60_000);
+
+  it('is ended when a caller gives up on the report it is computing, and the next report starts a new one', async () => {
+    await job();
+    const pid = reportWorker(10).pid!;
+    const abort = new AbortController();
+    const given = reportForRequest(lead, studyId, 'agreement', { bootstrap: '10000' }, abort.signal).catch((e: unknown) => e);
+    abort.abort(new Error('the browser left'));
+    expect(((await given) as Error).message).toBe('the browser left');
+    await waitUntil(() => processGone(pid));
+    expect(await job()).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 200 }))));
+    expect(reportWorker(10).pid).not.toBe(pid);
+  }, 60_000);
+
+  it('fails the report it was computing when it dies, saying so, and the next report works', async () => {
+    await job();
+    const pid = reportWorker(10).pid!;
+    const dying = reportForRequest(lead, studyId, 'agreement', { bootstrap: '10000' }).catch((e: unknown) => e);
+    process.kill(pid, 'SIGKILL');
+    expect(((await dying) as Error).message).toMatch(/report-child\.ts ended \(SIGKILL\) without an answer/);
+    expect(await job()).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 200 }))));
   }, 60_000);
 });

@@ -4,10 +4,11 @@ import { getDb } from '@/db/client';
 import type { ReportDtos, ReportName } from './dto';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { type ChildAnswer, runTsxChild, unwrapAnswer } from '../imports/tsx-child';
+import { type ChildAnswer, unwrapAnswer } from '../imports/tsx-child';
 import { analysableStudy, replicatesSchema } from './data';
 import { analysableRubricStudy } from './rubric-data';
 import { computeReport, type ReportOptions } from './report';
+import { reportWorker } from './report-worker';
 
 const CHILD = 'analytics/report-child.ts';
 /**
@@ -52,10 +53,11 @@ const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>(['ce
 
 /**
  * A report for a request of the web server. Point estimates take well under a second even on a million labels
- * and are computed here; the certify and bias reports, and a report with bootstrap intervals (thousands of resamples, seconds of CPU) is computed
- * by a child process (`report-child.ts`, the same code and seed, so the same numbers), one at a time, while this
- * process goes on answering everyone else. Bad options and missing rights are refused here, before any process
- * is started; the child checks them again.
+ * and are computed here; the certify and bias reports, and a report with bootstrap intervals (thousands of
+ * resamples, seconds of CPU), are computed by the server's report process (`report-worker.ts`: started once and
+ * kept, the same code and seed, so the same numbers), one at a time, while this process goes on answering everyone
+ * else. Bad options and missing rights are refused here, before any job is sent; the report process checks them
+ * again.
  */
 export async function reportForRequest<R extends ReportName>(
   actor: Actor,
@@ -69,5 +71,5 @@ export async function reportForRequest<R extends ReportName>(
   const replicates = !REPORTS_WITH_BOOTSTRAP.has(name) ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
   if (replicates === 0 && !REPORTS_IN_OWN_PROCESS.has(name)) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };
-  return turn(async () => unwrapAnswer(CHILD, await runTsxChild<ChildAnswer<ReportDtos[R]>>(CHILD, job, { signal, nice: CHILD_NICE })));
+  return turn(async () => unwrapAnswer(CHILD, await reportWorker(CHILD_NICE).run<ChildAnswer<ReportDtos[R]>>(job, signal)));
 }

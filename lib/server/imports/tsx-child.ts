@@ -59,16 +59,22 @@ export function unwrapAnswer<T>(script: string, answer: ChildAnswer<T>): T {
   throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
 }
 
+/** What `fn` gives as a child's answer: its result, or its failure as the parent can throw it again. */
+export function answerOf(fn: () => unknown): ChildAnswer<unknown> {
+  try {
+    return { ok: true, result: fn() };
+  } catch (e) {
+    return e instanceof DomainError
+      ? { ok: false, code: e.code, message: e.message, fieldErrors: e.fieldErrors, details: e.details }
+      : { ok: false, code: 'internal', message: String((e as Error)?.stack ?? e) };
+  }
+}
+
 /** For child scripts: runs `fn`, prints its answer as one JSON line, and lets the process end. */
 export function printAnswer(fn: () => unknown, cleanup: () => void) {
   let answer: ChildAnswer<unknown>;
   try {
-    answer = { ok: true, result: fn() };
-  } catch (e) {
-    answer =
-      e instanceof DomainError
-        ? { ok: false, code: e.code, message: e.message, fieldErrors: e.fieldErrors, details: e.details }
-        : { ok: false, code: 'internal', message: String((e as Error)?.stack ?? e) };
+    answer = answerOf(fn);
   } finally {
     cleanup();
   }
