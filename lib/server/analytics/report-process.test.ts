@@ -7,7 +7,7 @@ import { agreementReport } from './agreement';
 import { MAX_BOOTSTRAP_REPLICATES } from './data';
 import { leaderboardReport } from './leaderboard';
 import { computeReport } from './report';
-import { reportForRequest } from './report-process';
+import { reportForRequest, warmReportProcess } from './report-process';
 import { buildStudy, labels } from '@/test/analytics-fixtures';
 import { processGone } from '../judges/runner-process';
 import { reportWorker } from './report-worker';
@@ -142,5 +142,18 @@ describe('the report process', () => {
     process.kill(pid, 'SIGKILL');
     expect(((await dying) as Error).message).toMatch(/report-child\.ts ended \(SIGKILL\) without an answer/);
     expect(await job()).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 200 }))));
+  }, 60_000);
+});
+
+describe('warming the report process', () => {
+  it('starts it once when a dashboard opens, and the next report uses it', async () => {
+    reportWorker(10).stop();
+    warmReportProcess();
+    const pid = reportWorker(10).pid;
+    expect(pid).toEqual(expect.any(Number));
+    warmReportProcess();
+    expect(reportWorker(10).pid).toBe(pid);
+    await reportForRequest(lead, studyId, 'agreement', { bootstrap: '100' });
+    expect(reportWorker(10).pid).toBe(pid);
   }, 60_000);
 });

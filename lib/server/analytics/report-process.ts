@@ -73,3 +73,8 @@ export async function reportForRequest<R extends ReportName>(
   const job = { userId: actor.id, studyId, name, options };
   return turn(async () => unwrapAnswer(CHILD, await reportWorker(CHILD_NICE).run<ChildAnswer<ReportDtos[R]>>(job, signal)));
 }
+
+/** Starts the report process if it is not running (a dashboard is open: intervals will be asked for next). */
+export function warmReportProcess() {
+  reportWorker(CHILD_NICE).warm();
+}

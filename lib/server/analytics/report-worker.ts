@@ -79,6 +79,11 @@ class ReportWorker {
     return me;
   }
 
+  /** Starts the child now if none is running, so that the next job does not wait for it. */
+  warm() {
+    if (!this.child) this.start();
+  }
+
   /** Computes one job in the child; a caller's abort kills the child (it is busy with this job). */
   run<A>(job: unknown, signal?: AbortSignal): Promise<A> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);

@@ -1,10 +1,14 @@
 import Link from 'next/link';
+import { after } from 'next/server';
 import type { ReactNode } from 'react';
+import { warmReportProcess } from '@/lib/server/analytics/report-process';
 import { AnalyticsTabs } from './_components/tabs';
 import { analyticsContext } from './_lib/context';
 
 export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { studyId, study } = await analyticsContext((await params).id);
+  // The dashboard asks for its intervals as soon as its estimates are shown: have the report process ready by then.
+  after(warmReportProcess);
   return (
     <div className="space-y-5">
       <div>
