@@ -99,7 +99,6 @@ async function main() {
       const backupDir = path.join(dir, 'backups');
       await server.start(120_000);
       const ids = {
-        draft: serverActionId('app/(app)/studies/[id]/review/actions.ts', 'saveFlowDraftAction'),
         undo: serverActionId('app/(app)/studies/[id]/review/actions.ts', 'undoLastSubmissionAction'),
       };
       const people = await signInPeople(server.baseURL, usernames, PASSWORD);

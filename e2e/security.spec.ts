@@ -89,6 +89,31 @@ test('state-changing API calls from another site are refused, and JSON routes ta
   await ann.dispose();
 });
 
+test("a draft is saved from the review screen's own origin only, as JSON", async () => {
+  const ann = await signInOverHttp(server.baseURL, 'sec-ann', PASSWORD);
+  const id = await currentAssignment(ann);
+  const url = `/api/assignments/${id}/draft`;
+  const data = JSON.stringify({ draft: { decision: 'discard', note: 'from the page' }, activeMs: 0 });
+  const draftOf = () =>
+    withReadonlyDb(dbFile, (db) => db.prepare('SELECT payload FROM drafts WHERE assignment_id = ?').pluck().get(id) as string | undefined);
+  const before = draftOf();
+
+  const evil = await ann.post(url, { data, headers: { 'content-type': 'text/plain', origin: 'http://evil.example' } });
+  expect(evil.status()).toBe(403);
+  const crossSite = await ann.post(url, { data, headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' } });
+  expect(crossSite.status()).toBe(403);
+  expect(draftOf()).toBe(before);
+
+  const own = await ann.post(url, {
+    data,
+    headers: { 'content-type': 'application/json', origin: server.baseURL, 'sec-fetch-site': 'same-origin' },
+  });
+  expect(own.status(), await own.text()).toBe(200);
+  expect(await own.json()).toEqual({ ok: true, data: { saved: true } });
+  expect(JSON.parse(draftOf()!)).toEqual({ decision: 'discard', note: 'from the page' });
+  await ann.dispose();
+});
+
 test('uploads keep working from the import form and from scripts, not from another site', async () => {
   const lead = await signInOverHttp(server.baseURL, 'sec-lead', PASSWORD);
   const draft = (
@@ -197,7 +222,10 @@ test('another site cannot frame the judging screen', async ({ browser, baseURL }
     expect(answer.status()).toBe(200);
     expect(await answer.headerValue('content-security-policy')).toContain("frame-ancestors 'none'");
     // The browser has finished with the frame (blocked, so an error page of its own) before it is looked into.
-    const frame = (await framing.locator('#victim').elementHandle().then((h) => h!.contentFrame()))!;
+    const frame = (await framing
+      .locator('#victim')
+      .elementHandle()
+      .then((h) => h!.contentFrame()))!;
     expect(frame.parentFrame()).toBe(framing.mainFrame());
     await frame.waitForLoadState('load');
     expect(await frame!.locator('[data-testid="signed-in-as"]').count()).toBe(0);

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ActionResult } from '@/lib/auth/handlers';
-import { assignmentKey } from '@/lib/query/review';
+import { assignmentKey, sendDraft } from '@/lib/query/review';
 import { rowMove } from './rows';
 import { useActiveTime } from './use-active-time';
 import { useDraftState } from './use-draft-state';
@@ -32,7 +32,6 @@ export type ReviewDraftOptions<D extends { focus: number }, S, Row, R> = DraftPa
   initial: () => D;
   /** What of the draft is saved on the server and kept in the cached assignment. */
   toSaved: (d: D) => S;
-  saveDraft: (input: { assignmentId: number; draft: S; activeMs: number }) => Promise<ActionResult<unknown>>;
   /** The rows of the item, in screen order: j/k move the focus through them. */
   rows: readonly Row[];
   /** The rows that still need an answer before the draft can be submitted. */
@@ -60,19 +59,7 @@ export function draftSaveStatus(save: { isPending: boolean; data?: ActionResult<
  * the active time, submitting with the hint and row focus for what is still open, and the shared keys.
  */
 export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: ReviewDraftOptions<D, S, Row, R>) {
-  const {
-    assignment,
-    isSubmitted,
-    submitError,
-    undoPending,
-    onSubmit,
-    onUndo,
-    queue,
-    sending,
-    rows,
-    toSaved,
-    saveDraft: saveAction,
-  } = options;
+  const { assignment, isSubmitted, submitError, undoPending, onSubmit, onUndo, queue, sending, rows, toSaved } = options;
   const { assignmentId } = assignment;
   const qc = useQueryClient();
   const [draft, draftRef, change] = useDraftState(options.initial);
@@ -92,7 +79,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
     mutationFn: (d: D) => {
       const ms = Math.round(activeMs.current);
       lastSentMs.current = ms;
-      return saveAction({ assignmentId, draft: toSaved(d), activeMs: ms });
+      return sendDraft({ assignmentId, draft: toSaved(d), activeMs: ms });
     },
     onSuccess: (res, d) => {
       if (res.ok) saved.current = d;
@@ -127,7 +114,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
   // the cached copy, so coming back (or a failed submit) shows it at once, and on the server unless it is submitted.
   useEffect(
     () => () => {
-      const { toSaved, saveDraft } = latest.current;
+      const { toSaved } = latest.current;
       const d = draftRef.current;
       const ms = Math.round(activeMs.current);
       if (d !== initial.current) {
@@ -139,7 +126,7 @@ export function useReviewDraft<D extends { focus: number }, S, Row, R>(options: 
       // been sent, so the time spent on a skipped item is recorded.
       const unsentTime = ms - lastSentMs.current > UNSENT_TIME_MS;
       if ((d !== saved.current || unsentTime) && !isSubmitted(assignmentId)) {
-        void saveDraft({ assignmentId, draft: toSaved(d), activeMs: ms }).catch(() => undefined);
+        void sendDraft({ assignmentId, draft: toSaved(d), activeMs: ms }).catch(() => undefined);
       }
     },
     [qc, assignmentId, activeMs, isSubmitted, draftRef],

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ActionResult } from '@/lib/auth/handlers';
 import type {
   AdjudicationItemDto,
   AdjudicationQueueDto,
@@ -63,3 +64,19 @@ export const adjudicationItemOptions = <T extends AdjudicationItemDto | RubricAd
     queryFn: () => getJson<T>(`/api/studies/${studyId}/adjudication/${itemId}`),
     staleTime: 60_000,
   });
+
+/**
+ * Saves a reviewer's draft (any kind) through the draft route, answering as a server action would. `keepalive` lets
+ * the request finish when it was sent by a screen that is closing (the draft saved on leaving an item or the tab).
+ * A server that cannot be reached rejects, as a failed action call does.
+ */
+export async function sendDraft(input: { assignmentId: number; draft: unknown; activeMs: number }): Promise<ActionResult<{ saved: true }>> {
+  const res = await fetch(`/api/assignments/${input.assignmentId}/draft`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ draft: input.draft, activeMs: input.activeMs }),
+    keepalive: true,
+  });
+  const body = (await res.json().catch(() => null)) as ActionResult<{ saved: true }> | null;
+  return body ?? { ok: false, error: `The draft could not be saved (${res.status}).` };
+}

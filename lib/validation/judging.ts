@@ -16,8 +16,6 @@ const choices = z.record(criterionKey, z.enum(SCREEN_CHOICES));
 export const judgmentDraftSchema = z.object({ choices: choices.default({}), focus: z.number().int().min(0).max(1000).optional() });
 export type JudgmentDraft = z.infer<typeof judgmentDraftSchema>;
 
-export const saveJudgmentDraftSchema = z.object({ assignmentId: z.number().int().positive(), draft: judgmentDraftSchema, activeMs });
-
 export const submitJudgmentSchema = z.object({ assignmentId: z.number().int().positive(), requestId, activeMs, choices });
 
 export const submitAdjudicationSchema = z.object({

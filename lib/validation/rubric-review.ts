@@ -27,8 +27,6 @@ export const rubricDraftSchema = z.object({
 });
 export type RubricDraft = z.infer<typeof rubricDraftSchema>;
 
-export const saveRubricDraftSchema = z.object({ assignmentId: z.number().int().positive(), draft: rubricDraftSchema, activeMs });
-
 export const submitRubricSchema = z.object({
   assignmentId: z.number().int().positive(),
   requestId,

@@ -5,10 +5,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FlowContext, FlowSteps } from '@/components/flow/flow-view';
 import { useActiveTime } from '@/components/review/use-active-time';
 import { useReviewKeys } from '@/components/review/use-review-keys';
-import { assignmentKey } from '@/lib/query/review';
+import { assignmentKey, sendDraft } from '@/lib/query/review';
 import type { FlowAssignmentDto } from '@/lib/server/review/dto';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
-import { saveFlowDraftAction, submitFlowReviewAction } from '@/app/(app)/studies/[id]/review/actions';
+import { submitFlowReviewAction } from '@/app/(app)/studies/[id]/review/actions';
 import type { ReviewPanelProps } from '@/components/review/use-review-queue';
 
 type Decision = 'verify' | 'truncate' | 'discard';
@@ -74,7 +74,7 @@ export function FlowDecisionPanel({ assignment, queue, onUndo, undoPending, onSu
   const save = useMutation({
     mutationFn: (d: Draft) => {
       lastSentMs.current = Math.round(activeMs.current);
-      return saveFlowDraftAction({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: lastSentMs.current });
+      return sendDraft({ assignmentId: assignment.assignmentId, draft: { ...d, note: d.note }, activeMs: lastSentMs.current });
     },
   });
   const saveRef = useRef(save.mutate);

@@ -15,7 +15,7 @@ import { useReviewDraft } from '@/components/review/use-review-draft';
 import { useToggleSet } from '@/components/review/use-toggle-set';
 import { Kbd } from '@/components/ui/kbd';
 import type { CriterionDto, JudgeAssignmentDto } from '@/lib/server/review/dto';
-import { saveJudgmentDraftAction, submitJudgmentAction } from '@/app/(app)/studies/[id]/review/actions';
+import { submitJudgmentAction } from '@/app/(app)/studies/[id]/review/actions';
 import type { ReviewPanelProps } from '@/components/review/use-review-queue';
 type Draft = { choices: Readonly<Record<string, ScreenChoice>>; focus: number };
 
@@ -53,7 +53,6 @@ export function JudgePanel(props: PanelProps) {
     ...props,
     initial: () => initialDraft(assignment),
     toSaved: asSaved,
-    saveDraft: saveJudgmentDraftAction,
     rows: criteria,
     missingOf,
     missingHint,

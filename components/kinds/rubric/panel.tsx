@@ -11,7 +11,7 @@ import { RubricActionBar } from '@/components/kinds/rubric/action-bar';
 import { RubricReply } from '@/components/kinds/rubric/dialogue';
 import { Kbd } from '@/components/ui/kbd';
 import type { RubricAssignmentDto, RubricDimensionDto } from '@/lib/server/review/dto';
-import { saveRubricDraftAction, submitRubricAction } from '@/app/(app)/studies/[id]/review/actions';
+import { submitRubricAction } from '@/app/(app)/studies/[id]/review/actions';
 import type { ReviewPanelProps } from '@/components/review/use-review-queue';
 
 type Draft = { labels: Readonly<Record<string, string>>; focus: number; note: string };
@@ -45,7 +45,6 @@ export function RubricPanel(props: ReviewPanelProps<RubricAssignmentDto>) {
     ...props,
     initial: () => initialDraft(assignment),
     toSaved: asSaved,
-    saveDraft: saveRubricDraftAction,
     rows: dimensions,
     missingOf,
     missingHint,

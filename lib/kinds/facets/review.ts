@@ -4,6 +4,7 @@
  * the kind supplies how its submission is parsed and checked against the item, what is stored, how a taken-back
  * submission turns into a draft again, and how a reviewer knows an item.
  */
+import type { ZodType } from 'zod';
 import type { Db } from '@/db/client';
 import type { AnnotationRow, AssignmentRow } from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
@@ -37,6 +38,8 @@ export interface ReviewFacet {
    * position where the file's order must not show (rubric, docs/decisions/0013).
    */
   itemNumber: 'item' | 'queue';
+  /** What a reviewer has chosen so far, as the screen saves it while they work (the draft core parses it with this). */
+  draftSchema: ZodType;
   /** Parses a submission with the kind's schema (an `invalid` error otherwise): the request and what to store. */
   parseSubmission(input: unknown): { request: SubmitRequest; submission: SubmissionKind<object> };
   /**

@@ -25,6 +25,7 @@ export function rubricAsDraft(db: Db, study: StudyRow, annotation: q.AnnotationR
  */
 export const rubricReview: ReviewFacet = {
   itemNumber: 'queue',
+  draftSchema: rubricDraftSchema,
   parseSubmission(input) {
     const { labels, note, ...request } = parseInput(submitRubricSchema, input);
     return {

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveDraft } from './draft';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { importItems } from '../imports/imports';
-import { getJudgeAssignment, saveJudgmentDraft, submitJudgment } from './judging';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
+import { getJudgeAssignment, submitJudgment } from './judging';
+import { getFlowAssignment, getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
 import { createStudy, openStudy, setStudyCriteria, setStudyMembers } from '../studies/studies';
 
 /*
@@ -24,7 +25,7 @@ let rev: Actor, judge: Actor;
 let flowStudy: number, pairStudy: number;
 let n = 0;
 const rid = () => `active-time-${++n}`;
-const draft = (assignmentId: number, ms: number) => saveFlowDraft(rev, { assignmentId, draft: { decision: 'verify' }, activeMs: ms });
+const draft = (assignmentId: number, ms: number) => saveDraft(rev, { assignmentId, draft: { decision: 'verify' }, activeMs: ms });
 
 beforeAll(async () => {
   const lead = await makeUser('lead', 'lead');
@@ -122,7 +123,7 @@ describe('active time reported by the client', () => {
   it('bounds pairwise drafts and judgments the same way', () => {
     const a = getJudgeAssignment(judge, getQueue(judge, pairStudy).currentId!);
     pass(1500);
-    saveJudgmentDraft(judge, { assignmentId: a.assignmentId, draft: { choices: { overall: 'r1' } }, activeMs: WEEK });
+    saveDraft(judge, { assignmentId: a.assignmentId, draft: { choices: { overall: 'r1' } }, activeMs: WEEK });
     expect(activeMs(a.assignmentId)).toBe(1500);
     pass(1500);
     submitJudgment(judge, { assignmentId: a.assignmentId, requestId: rid(), activeMs: WEEK, choices: { overall: 'r1' } });

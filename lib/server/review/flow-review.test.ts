@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveDraft } from './draft';
 import { getDb } from '@/db/client';
 import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
@@ -9,7 +10,7 @@ import type { Actor } from '../actor';
 import { exportFlows } from '../studies/exports';
 import { flowReport } from '../studies/flow-report';
 import { ImportRejected, importItems } from '../imports/imports';
-import { getFlowAssignment, getQueue, saveFlowDraft, submitFlowReview, undoLastSubmission } from './flow-review';
+import { getFlowAssignment, getQueue, submitFlowReview, undoLastSubmission } from './flow-review';
 import { submitAndQueue } from './submit-and-queue';
 import { createStudy, getStudy, openStudy, setStudyMembers } from '../studies/studies';
 
@@ -125,7 +126,7 @@ describe('reviewing', () => {
   it('saves drafts and returns them', () => {
     const q = getQueue(ann1, studyId);
     work(ann1, q.currentId!, 5000);
-    saveFlowDraft(ann1, { assignmentId: q.currentId, draft: { decision: 'discard', reasons: ['off_topic'], focus: 2 }, activeMs: 4000 });
+    saveDraft(ann1, { assignmentId: q.currentId, draft: { decision: 'discard', reasons: ['off_topic'], focus: 2 }, activeMs: 4000 });
     const a = getFlowAssignment(ann1, q.currentId!);
     expect(a.draft).toMatchObject({ decision: 'discard', reasons: ['off_topic'], focus: 2 });
     expect(a.activeMs).toBe(4000);

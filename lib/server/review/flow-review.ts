@@ -2,9 +2,9 @@ import 'server-only';
 import { getDb, inTransaction, type Db } from '@/db/client';
 import * as q from '@/db/queries/assignments';
 import type { StudyRow } from '@/db/queries/studies';
-import { saveDraftSchema, undoSchema } from '@/lib/validation/review';
+import { undoSchema } from '@/lib/validation/review';
 import type { Actor } from '../actor';
-import { openStudyForWorker, ownAssignment, savePendingDraft, serveAssignment, studyForWorker } from './access';
+import { openStudyForWorker, ownAssignment, serveAssignment, studyForWorker } from './access';
 import { conflict } from '../errors';
 import { submitAs, type SubmitResult } from './submit';
 import { flowReview } from '@/lib/kinds/flow/review';
@@ -69,11 +69,6 @@ export function getFlowAssignment(actor: Actor, assignmentId: number): FlowAssig
     remarks: remarksOf(db, a.id),
   }) as FlowAssignmentDto & { kind: 'flow_review' };
   return view;
-}
-
-export function saveFlowDraft(actor: Actor, input: unknown) {
-  const { assignmentId, draft, activeMs } = parseInput(saveDraftSchema, input);
-  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
 }
 
 export { parseFlowDecision } from '@/lib/kinds/flow/review';

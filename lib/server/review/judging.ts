@@ -1,23 +1,14 @@
 import 'server-only';
-import { getDb } from '@/db/client';
-import { saveJudgmentDraftSchema } from '@/lib/validation/judging';
 import type { Actor } from '../actor';
-import { savePendingDraft } from './access';
 import type { JudgeAssignmentDto } from './dto';
 import { submitAs, type SubmitResult } from './submit';
 import { getAssignmentView } from './flow-review';
-import { parseInput } from '../parse';
 
 // The item as the screen shows it is the pairwise kind's; judges and imports still ask for the criteria here.
 export { blindItem, criteriaForItem } from '@/lib/kinds/pairwise/item-view';
 
 /** A pairwise assignment of the actor's, as `getAssignmentView` gives it. */
 export const getJudgeAssignment = (actor: Actor, assignmentId: number) => getAssignmentView(actor, assignmentId) as JudgeAssignmentDto;
-
-export function saveJudgmentDraft(actor: Actor, input: unknown) {
-  const { assignmentId, draft, activeMs } = parseInput(saveJudgmentDraftSchema, input);
-  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
-}
 
 /**
  * Records a pairwise judgment (`./submit`, with the pairwise review facet): every applicable criterion must have a

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { saveDraft } from './draft';
 import { getDb } from '@/db/client';
 import { codeOf } from '@/test/errors';
 import { makeUser, useTestDatabase } from '@/test/db';
@@ -9,15 +10,7 @@ import { exportFlows } from '../studies/exports';
 import { flowReport } from '../studies/flow-report';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 import { getAdjudicationItem, submitAdjudication } from './adjudication';
-import {
-  getFlowAssignment,
-  getMySubmission,
-  getQueue,
-  reviseSubmission,
-  saveFlowDraft,
-  submitFlowReview,
-  undoLastSubmission,
-} from './flow-review';
+import { getFlowAssignment, getMySubmission, getQueue, reviseSubmission, submitFlowReview, undoLastSubmission } from './flow-review';
 import { abandonRevision, getSubmissionHistory } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
 
@@ -92,7 +85,7 @@ describe('revising a submission', () => {
     expect(queue.revising).toEqual([{ assignmentId: flowId, submittedAt: getMySubmission(a1, flowId).submittedAt, revision: 1 }]);
     expect(getFlowAssignment(a1, flowId).draft).toEqual({ decision: 'verify' });
     // A draft of the revision is saved (another decision): still nothing changes for the lead.
-    saveFlowDraft(a1, { assignmentId: flowId, draft: discard, activeMs: 0 });
+    saveDraft(a1, { assignmentId: flowId, draft: discard, activeMs: 0 });
     expect(leadView()).toEqual(before);
     expect(getSubmissionHistory(a1, { studyId: flowStudy }).total).toBe(2);
     expect(getMySubmission(a1, flowId)).toMatchObject({ revision: 1, editable: true });
@@ -121,7 +114,7 @@ describe('revising a submission', () => {
 
   it('keeps the old submission when a revision is left unfinished or given up', () => {
     reviseSubmission(a1, { assignmentId: flowId });
-    saveFlowDraft(a1, { assignmentId: flowId, draft: { decision: 'verify' }, activeMs: 0 });
+    saveDraft(a1, { assignmentId: flowId, draft: { decision: 'verify' }, activeMs: 0 });
     const during = leadView();
     expect(during).toMatchObject({ submitted: 2, verified: 1, discarded: 1 });
     // Left (the reviewer went elsewhere, reloaded): still first, still counting the discard.

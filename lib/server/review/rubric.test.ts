@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { saveDraft } from './draft';
 import { getDb } from '@/db/client';
 import { parseCsv } from '@/test/csv';
 import { codeOf } from '@/test/errors';
@@ -12,7 +13,7 @@ import { exportGroundTruth } from '../ground-truth/ground-truth';
 import { rubricGroundTruth } from '../ground-truth/rubric-ground-truth';
 import { getAdjudicationQueue, getRubricAdjudicationItem, submitRubricAdjudication } from './adjudication';
 import { getAssignmentView, getQueue, undoLastSubmission } from './flow-review';
-import { getRubricAssignment, saveRubricDraft, submitRubric } from './rubric';
+import { getRubricAssignment, submitRubric } from './rubric';
 import { submitAndQueue } from './submit-and-queue';
 import * as studiesQ from '@/db/queries/studies';
 
@@ -79,7 +80,7 @@ describe('the rubric screen’s data', () => {
 
   it('keeps a draft (labels, focus, note) across a reload and refuses another reviewer’s assignment', () => {
     const a = current(r1);
-    saveRubricDraft(r1, { assignmentId: a.assignmentId, draft: { labels: L('Y---'), focus: 1, note: 'half way' }, activeMs: 100 });
+    saveDraft(r1, { assignmentId: a.assignmentId, draft: { labels: L('Y---'), focus: 1, note: 'half way' }, activeMs: 100 });
     expect(getRubricAssignment(r1, a.assignmentId).draft).toEqual({ labels: L('Y---'), focus: 1, note: 'half way' });
     expect(codeOf(() => getRubricAssignment(r2, a.assignmentId))).toBe('not_found');
     expect(codeOf(() => getRubricAssignment(outsider, a.assignmentId))).toBe('not_found');

@@ -1,9 +1,5 @@
 import 'server-only';
-import { getDb } from '@/db/client';
-import { saveRubricDraftSchema } from '@/lib/validation/rubric-review';
 import type { Actor } from '../actor';
-import { parseInput } from '../parse';
-import { savePendingDraft } from './access';
 import type { RubricAssignmentDto } from './dto';
 import { submitAs, type SubmitResult } from './submit';
 import { getAssignmentView } from './flow-review';
@@ -14,11 +10,6 @@ export { blindRubricItem } from '@/lib/kinds/rubric/item-view';
 
 /** A rubric assignment of the actor's, as `getAssignmentView` gives it. */
 export const getRubricAssignment = (actor: Actor, assignmentId: number) => getAssignmentView(actor, assignmentId) as RubricAssignmentDto;
-
-export function saveRubricDraft(actor: Actor, input: unknown) {
-  const { assignmentId, draft, activeMs } = parseInput(saveRubricDraftSchema, input);
-  return savePendingDraft(getDb(), actor, assignmentId, draft, activeMs);
-}
 
 /**
  * Records a rubric annotation (`./submit`, with the rubric review facet): a label on every dimension, each one of

@@ -1,15 +1,9 @@
 'use server';
 
 import { runAction } from '@/lib/auth/handlers';
-import { saveJudgmentDraft } from '@/lib/server/review/judging';
-import { getQueue, reviseSubmission, saveFlowDraft, undoLastSubmission } from '@/lib/server/review/flow-review';
+import { getQueue, reviseSubmission, undoLastSubmission } from '@/lib/server/review/flow-review';
 import { abandonRevision, setComment, setFlag, skipAssignment } from '@/lib/server/review/item-actions';
 import { submitAndQueue } from '@/lib/server/review/submit-and-queue';
-import { saveRubricDraft } from '@/lib/server/review/rubric';
-
-export async function saveFlowDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
-  return runAction((actor) => saveFlowDraft(actor, input));
-}
 
 /**
  * Submits and returns the reviewer's queue as it is now, so the next item can be shown at once. The queue is that of
@@ -30,10 +24,6 @@ export async function undoLastSubmissionAction(input: { studyId: number }) {
     const result = undoLastSubmission(actor, input);
     return { ...result, queue: getQueue(actor, input.studyId) };
   });
-}
-
-export async function saveJudgmentDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
-  return runAction((actor) => saveJudgmentDraft(actor, input));
 }
 
 /** Submits a pairwise judgment and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
@@ -74,10 +64,6 @@ export async function abandonRevisionAction(input: { assignmentId: number }) {
     const result = abandonRevision(actor, input);
     return { ...result, queue: getQueue(actor, result.studyId) };
   });
-}
-
-export async function saveRubricDraftAction(input: { assignmentId: number; draft: unknown; activeMs: number }) {
-  return runAction((actor) => saveRubricDraft(actor, input));
 }
 
 /** Submits a rubric annotation and returns the reviewer's queue as it is now (as `submitFlowReviewAction`). */
