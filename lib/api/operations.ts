@@ -113,7 +113,9 @@ export const membersBody = z.object({
   adjudicator: usernameSchema.nullable().optional().describe('Who settles disagreements; null for none.'),
 });
 
-export const judgeRunParams = studyParams.extend({ run: z.string().min(1).max(200).describe('The name of a judge run launched from Concord.') });
+export const judgeRunParams = studyParams.extend({
+  run: z.string().min(1).max(200).describe('The name of a judge run launched from Concord.'),
+});
 export const examplesBody = z
   .object({
     k: z.number().int().min(1).max(20).optional().describe('How many items to draw at random (with `seed`); or give `items`.'),
