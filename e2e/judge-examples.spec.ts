@@ -46,7 +46,21 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
     ).id as number;
     concord(['import', 'items', '--study', String(study), path.join(dir, 'items.jsonl')]);
     concord(['import', 'annotations', '--study', String(study), path.join(dir, 'annotations.jsonl')]);
-    concord(['judge', 'endpoint', 'add', '--name', 'stand-in-examples', '--url', standIn.url, '--models', 'm', '--price-in', '1', '--price-out', '2']);
+    concord([
+      'judge',
+      'endpoint',
+      'add',
+      '--name',
+      'stand-in-examples',
+      '--url',
+      standIn.url,
+      '--models',
+      'm',
+      '--price-in',
+      '1',
+      '--price-out',
+      '2',
+    ]);
 
     await signIn(page, 'lead');
     await page.goto(`/studies/${study}/judges`);
@@ -56,7 +70,9 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
       await form.getByLabel('Run name').fill(name);
       await form.getByLabel(/Send both orders/).uncheck();
       await form.getByRole('button', { name: 'Start run' }).click();
-      await expect(page.getByRole('listitem', { name: `Judge run ${name}` }).getByTestId('run-state')).toHaveText('done', { timeout: 60_000 });
+      await expect(page.getByRole('listitem', { name: `Judge run ${name}` }).getByTestId('run-state')).toHaveText('done', {
+        timeout: 60_000,
+      });
     };
     await startRun('plain');
 
@@ -93,13 +109,19 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
     await again.getByRole('button', { name: 'New version from disagreements' }).click();
     const choose = again.getByRole('form', { name: 'New version from the disagreements of plain' });
     await choose.getByLabel('I choose the items').check();
-    const first = (await choose.getByRole('list', { name: 'Items the judge got wrong' }).getByRole('listitem').first().locator('.font-mono').textContent())!;
+    const first = (await choose
+      .getByRole('list', { name: 'Items the judge got wrong' })
+      .getByRole('listitem')
+      .first()
+      .locator('.font-mono')
+      .textContent())!;
     await choose.getByLabel(`Use ${first} as a worked example`).check();
     await choose.getByRole('button', { name: 'Make the new version' }).click();
     await expect(choose.getByRole('status')).toContainText(`Made pairwise-criterion v3 with 1 worked example (${first})`);
 
     // The same over the HTTP API, with a lead's token: the seed of the browser gives the browser's version back.
-    const token = (JSON.parse(concord(['token', 'create', '--user', 'lead', '--name', 'examples-e2e', '--json'])) as { token: string }).token;
+    const token = (JSON.parse(concord(['token', 'create', '--user', 'lead', '--name', 'examples-e2e', '--json'])) as { token: string })
+      .token;
     const res = await request.post(`/api/v1/studies/${study}/judge-runs/plain/examples`, {
       headers: { authorization: `Bearer ${token}` },
       data: { k: 2, seed: 4 },

@@ -128,8 +128,8 @@ export function ExamplesForm({
       {made?.ok && (
         <p role="status" className="text-sm text-emerald-700">
           Made {made.data.template.name} v{made.data.template.version} with {made.data.examples.length} worked example
-          {made.data.examples.length === 1 ? '' : 's'} ({made.data.examples.map((e) => e.item).join(', ')}). It is now in the template editor
-          below: start a run with it, then compare the two runs.
+          {made.data.examples.length === 1 ? '' : 's'} ({made.data.examples.map((e) => e.item).join(', ')}). It is now in the template
+          editor below: start a run with it, then compare the two runs.
         </p>
       )}
     </form>

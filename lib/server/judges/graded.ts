@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import type { StudyRow } from '@/db/queries/studies';
 import type { StudyKind } from '@/lib/validation/labels';
 import { LABEL_SET, loadFrame, loadGold, loadJudge } from '../analytics/data';
+import { canGrade } from './graded-kinds';
 
 /*
  * A judge run's verdicts beside the study's settled ground truth, as the alignment report counts them: the ground
@@ -38,22 +39,13 @@ function pairwiseGraded(db: Db, study: StudyRow, runId: number): Graded {
   };
 }
 
-/*
- * Each kind's reader, or null for a kind whose runs cannot be graded here yet. A rubric study's comparison reads
- * the rubric alignment report (macro-F1, lenient κ), which cannot leave items out; until it can, a rubric study has
- * no worked examples (decision 0033). The table names every kind, so a new kind must say.
- */
-const READERS: Record<StudyKind, Reader | null> = {
-  flow_review: null,
-  pairwise: pairwiseGraded,
-  rubric: null,
-};
+/** Each kind's reader, for the kinds `GRADED_KINDS` names (graded-kinds.ts). */
+const READERS: Partial<Record<StudyKind, Reader>> = { pairwise: pairwiseGraded };
 
-/** Whether the runs of this study's kind can carry worked examples (and be compared without them). */
-export const canGrade = (study: Pick<StudyRow, 'kind'>) => READERS[study.kind] !== null;
+export { canGrade };
 
 export function gradedRun(db: Db, study: StudyRow, runId: number): Graded {
-  const read = READERS[study.kind];
+  const read = canGrade(study) ? READERS[study.kind] : undefined;
   if (!read) throw new Error(`no graded reader for ${study.kind}`);
   return read(db, study, runId);
 }

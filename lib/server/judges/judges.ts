@@ -24,7 +24,7 @@ import type {
   UnreadableAnswerDto,
 } from './dto';
 import { endpointForLaunch } from './endpoints';
-import { canGrade } from './graded';
+import { canGrade } from './graded-kinds';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
 import { runnerEnvironment, shownTextOf } from './run-endpoint';
 import { STALE_MS, countRequests, processAlive } from './runner';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
-import { canGrade } from '@/lib/server/judges/graded';
+import { canGrade } from '@/lib/server/judges/graded-kinds';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
 import { judgeRulesOf } from '@/lib/kinds/judge-rules';
 import { STUDY_KINDS } from '@/lib/validation/labels';
