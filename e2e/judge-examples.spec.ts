@@ -84,7 +84,7 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
     expect(count).toBeGreaterThanOrEqual(2);
     await expect(examples.getByRole('list', { name: 'Items the judge got wrong' }).getByRole('listitem')).toHaveCount(count);
     await examples.getByLabel('Examples (k)').fill('2');
-    await examples.getByLabel('Seed').fill('4');
+    await examples.getByLabel('Seed', { exact: true }).fill('4');
     await examples.getByRole('button', { name: 'Make the new version' }).click();
     const made = examples.getByRole('status');
     await expect(made).toContainText('Made pairwise-criterion v2 with 2 worked examples');
@@ -104,7 +104,8 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
     await expect(table.getByRole('row', { name: /^Labels compared/ })).toHaveText(`Labels compared${ITEMS - 2}${ITEMS - 2}`);
     await expect(table.getByRole('row', { name: /^Estimated cost/ })).toContainText('$');
 
-    // The lead ticks the items instead.
+    // The lead ticks the items instead (on a fresh page: the form of the draw above stays open across the comparison).
+    await page.reload();
     const again = page.getByRole('listitem', { name: 'Judge run plain' });
     await again.getByRole('button', { name: 'New version from disagreements' }).click();
     const choose = again.getByRole('form', { name: 'New version from the disagreements of plain' });
