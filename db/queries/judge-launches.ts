@@ -461,3 +461,7 @@ export const templateWithBody = (db: Db, studyId: number, name: string, body: st
     name,
     body,
   ) as TemplateRow | undefined;
+
+/** The raw text of one answer of the run that had a verdict read from it (a sample of the judge's answer format). */
+export const readableAnswerSample = (db: Db, runId: number) =>
+  stmt(db, "SELECT raw FROM judge_answers WHERE run_id = ? AND verdicts <> '{}' LIMIT 1").pluck().get(runId) as string | undefined;

@@ -169,6 +169,42 @@ describe('worked examples from a run’s disagreements', () => {
     expect(alone.runs[0].n).toBe(ITEMS.length * 2);
   }, 60_000);
 
+  it('writes each example’s answer in the template’s own format: a pattern with a map, and a JSON object for criteria judged together', async () => {
+    // The run's answers are read by a pattern through a map; a second stand-in answers every criterion at once.
+    const pattern = {
+      ...PAIRWISE_CRITERION_TEMPLATE,
+      name: 'pattern',
+      answer: { pattern: '"winner": "(first|second|tie|reply 1|reply 2)"', map: { 'reply 1': 'first', 'reply 2': 'second' } },
+    };
+    const together = { ...PAIRWISE_CRITERION_TEMPLATE, name: 'together', together: true, answer: { json: 'verdicts' } };
+    const both = await startStandIn({ says: '{"verdicts": {"clarity": "first", "overall": "second"}}' });
+    try {
+      createJudgeEndpoint(await makeUser('admin2', 'admin'), { name: 'together-stand-in', baseUrl: both.url, models: ['m'] });
+      for (const [name, template, endpoint] of [
+        ['by-pattern', pattern, 'stand-in'],
+        ['together', together, 'together-stand-in'],
+      ] as const) {
+        const r = launchJudgeRun(lead, studyId, { name, endpoint, model: 'm', template, bothOrders: false });
+        expect((await runJudge(r.runId)).state).toBe('done');
+      }
+    } finally {
+      await both.close();
+    }
+    // A pattern that needs text around the verdict: the pattern's match in one of the judge's own answers, with the
+    // settled label as the judge writes it (first / second / tie) in place of its verdict.
+    const p = parseTemplate(JSON.parse(newTemplateFromDisagreements(lead, studyId, { run: 'by-pattern', k: 2, seed: 1 }).template.body));
+    for (const e of p.examples!) expect(e.answer).toBe(`"winner": "${ANSWER[SETTLED.get(`${e.item}:${e.criterion}`)!]}"`);
+    // Together: one JSON object under the answer's key with every criterion's settled label.
+    const t = newTemplateFromDisagreements(lead, studyId, { run: 'together', k: 2, seed: 1 });
+    const body = parseTemplate(JSON.parse(t.template.body));
+    for (const e of body.examples!) {
+      expect(e.criterion).toBe('*');
+      expect(JSON.parse(e.answer)).toEqual({
+        verdicts: Object.fromEntries(CRITERIA.map((c) => [c, ANSWER[SETTLED.get(`${e.item}:${c}`)!]])),
+      });
+    }
+  }, 60_000);
+
   it('refuses worked examples naming items the study does not have, and on a rubric study', async () => {
     const v2 = JSON.parse(listJudgeTemplates(lead, studyId).find((t) => t.version === 2)!.body);
     v2.examples[0].item = 'not-an-item';

@@ -4,6 +4,7 @@ import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import type { StudyRow } from '@/db/queries/studies';
 import { createRng } from '@/lib/stats';
+import { respellAnswerMatch } from '@/lib/validation/answer-pattern';
 import { MAX_WORKED_EXAMPLES, type JudgeTemplate, type WorkedExample, readVerdicts } from '@/lib/validation/judge-template';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
@@ -134,10 +135,11 @@ function judgeLabel(study: StudyRow, criterion: string, settled: string): string
 
 /**
  * The answer text that the template's own reader reads as `labels` (criterion → judge label): JSON under the
- * answer's key, or for a pattern the label (or a text its map turns into it) that the pattern captures. Checked
- * by reading it back, so a worked example never teaches an answer the runner could not read.
+ * answer's key, or for a pattern the label (or a text its map turns into it) that the pattern captures — alone, or
+ * in the pattern's match in one of the run's own answers (`sample`) with the verdict replaced. Checked by reading it
+ * back, so a worked example never teaches an answer the runner could not read.
  */
-function answerText(study: StudyRow, t: JudgeTemplate, labels: Record<string, string>): string {
+function answerText(study: StudyRow, t: JudgeTemplate, labels: Record<string, string>, sample: string | null): string {
   const criteria = Object.keys(labels);
   const allowed = (c: string) => allowedLabels(study, c);
   const readsAs = (text: string) => {
@@ -158,7 +160,13 @@ function answerText(study: StudyRow, t: JudgeTemplate, labels: Record<string, st
       : spellings(labels[criteria[0]])
           .map((s) => JSON.stringify({ [key]: s }))
           .find(readsAs);
-  } else text = spellings(labels[criteria[0]]).find(readsAs);
+  } else {
+    const pattern = t.answer.pattern;
+    text = spellings(labels[criteria[0]])
+      .flatMap((s) => [s, sample === null ? null : respellAnswerMatch(pattern, sample, s)])
+      .filter((s): s is string => s !== null)
+      .find(readsAs);
+  }
   if (text === undefined || !readsAs(text))
     throw invalid(`The template's answer format cannot be written so that it reads "${Object.values(labels).join(', ')}".`);
   return text;
@@ -172,6 +180,7 @@ function exampleOf(
   i: number,
   differ: number[],
   item: { externalId: string; payload: string },
+  sample: string | null,
 ) {
   const payload = JSON.parse(item.payload) as unknown;
   const judged = judgedBy(g, base);
@@ -186,7 +195,7 @@ function exampleOf(
     item: item.externalId,
     criterion,
     prompt: messages[messages.length - 1].content,
-    answer: answerText(study, base, labels),
+    answer: answerText(study, base, labels, sample),
   };
   return { example, settled: cs.map((c) => ({ criterion: g.criteria[c].id, label: g.criteria[c].labels[g.gold[c * g.n + i]] })) };
 }
@@ -239,7 +248,8 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
       )
       .map((r) => [r.id, r]),
   );
-  const made = chosen.map((i) => exampleOf(study, base, g, i, found.get(i)!, rows.get(g.itemIds[i])!));
+  const sample = q.readableAnswerSample(db, runId) ?? null;
+  const made = chosen.map((i) => exampleOf(study, base, g, i, found.get(i)!, rows.get(g.itemIds[i])!, sample));
   const saved = storeTemplate(db, actor, studyId, { ...base, examples: made.map((m) => m.example) });
   audit(db, {
     userId: actor.id,
