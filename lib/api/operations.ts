@@ -113,6 +113,32 @@ export const membersBody = z.object({
   adjudicator: usernameSchema.nullable().optional().describe('Who settles disagreements; null for none.'),
 });
 
+export const judgeRunParams = studyParams.extend({
+  run: z.string().min(1).max(200).describe('The name of a judge run launched from Concord.'),
+});
+export const examplesBody = z
+  .object({
+    k: z.number().int().min(1).max(20).optional().describe('How many items to draw at random (with `seed`); or give `items`.'),
+    seed: z.number().int().min(0).optional().describe('The seed of the draw (1 by default): the same seed draws the same items.'),
+    items: z.array(z.string().min(1)).min(1).max(20).optional().describe('The items chosen, by id (each one the judge got wrong).'),
+  })
+  .strict();
+const examplesVersionSchema = z
+  .object({
+    template: z.object({ id: z.number().int(), name: z.string(), version: z.number().int(), body: z.string(), createdAt: z.string() }),
+    from: z.object({ run: z.string(), template: z.object({ name: z.string(), version: z.number().int() }) }),
+    disagreements: z.number().int().describe('Items where the run’s judge disagreed with the settled ground truth.'),
+    chosen: z.union([z.object({ by: z.literal('seed'), seed: z.number().int() }), z.object({ by: z.literal('lead') })]),
+    examples: z.array(
+      z.object({
+        item: z.string(),
+        criterion: z.string(),
+        settled: z.array(z.object({ criterion: z.string(), label: z.string() })),
+      }),
+    ),
+  })
+  .describe('The new template version and the items it carries as worked examples.');
+
 export const OPERATIONS = {
   me: {
     operationId: 'getMe',
@@ -212,6 +238,19 @@ export const OPERATIONS = {
     query: judgeRunQuery,
     upload: { mediaTypes: FILE_TYPES, description: 'The judge file.' },
     response: { status: 200, schema: judgeImportSchema, description: 'The run as imported.' },
+  },
+  judgeExamples: {
+    operationId: 'createTemplateFromDisagreements',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/judge-runs/{run}/examples',
+    tag: 'Data',
+    summary: "A new version of a launched run's template with worked examples from its disagreements (pairwise studies)",
+    description:
+      "Worked examples are items where the run's judge disagreed with the settled ground truth, each shown as the template shows an item and answered with the settled label. Comparing runs leaves those items out of every run's alignment and κ. The same seed (or the same items) gives the same version again.",
+    roles: STAFF,
+    params: judgeRunParams,
+    body: examplesBody,
+    response: { status: 201, schema: examplesVersionSchema, description: 'The new version (or the equal one already stored).' },
   },
   groundTruth: {
     operationId: 'getGroundTruth',

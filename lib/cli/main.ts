@@ -6,6 +6,7 @@ import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { JUDGE_COMMANDS } from './judge-commands';
+import { JUDGE_EXAMPLE_COMMANDS } from './judge-example-commands';
 import { DATA_COMMANDS } from './data-commands';
 import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
 import { REPORT_COMMANDS } from './report-commands';
@@ -17,6 +18,7 @@ const COMMANDS: Command[] = [
   ...REPORT_COMMANDS,
   ...JUDGE_COMMANDS,
   ...JUDGE_RUN_COMMANDS,
+  ...JUDGE_EXAMPLE_COMMANDS,
   ...DATA_COMMANDS,
 ];
 

@@ -56,3 +56,22 @@ export function matchAnswerPattern(pattern: string, text: string): string | null
   }
   return null;
 }
+
+/**
+ * The pattern's first match in `sample` (an answer the pattern reads) with its verdict group replaced by `value`:
+ * how a worked example's answer is written for a pattern that needs text around the verdict
+ * (`"winner": "(first|second)"`). Null when the pattern does not match the sample.
+ */
+export function respellAnswerMatch(pattern: string, sample: string, value: string): string | null {
+  const c = compileAnswerPattern(pattern);
+  if (!c.ok) return null;
+  const m = c.re.matcher(sample);
+  if (!m.find()) return null;
+  for (let g = 1; g <= c.re.groupCount(); g++) {
+    if (m.group(g) === null || m.group(g) === undefined) continue;
+    const whole = m.group(0) ?? '';
+    const from = m.start(g) - m.start();
+    return whole.slice(0, from) + value + whole.slice(from + (m.end(g) - m.start(g)));
+  }
+  return null;
+}

@@ -44,6 +44,21 @@ const answerSchema = z.union([
     }),
 ]);
 
+/** The most worked examples one template carries (each is a whole item in every prompt). */
+export const MAX_WORKED_EXAMPLES = 20;
+
+const workedExampleSchema = z
+  .object({
+    /** The item's id in the study (its external id). */
+    item: nonEmptyText.pipe(z.string().max(500)),
+    /** The criterion (or dimension) the answer gives, or '*' for a template judging its criteria together. */
+    criterion: nonEmptyText.pipe(z.string().max(200)),
+    prompt: nonEmptyText.pipe(z.string().max(100_000)),
+    answer: nonEmptyText.pipe(z.string().max(10_000)),
+  })
+  .strict();
+export type WorkedExample = z.output<typeof workedExampleSchema>;
+
 function placeholderIssues(text: string, path: string, ctx: z.RefinementCtx) {
   for (const m of text.matchAll(PLACEHOLDER)) {
     if (!(PLACEHOLDERS as readonly string[]).includes(m[1])) {
@@ -68,6 +83,12 @@ export const judgeTemplateSchema = z
     system: z.string().max(50_000).optional(),
     user: nonEmptyText.pipe(z.string().max(100_000)),
     answer: answerSchema,
+    /**
+     * Worked examples sent before the item, each as the user turn the template gave on an item and the answer the
+     * study settled on (a version made from a run's disagreements, lib/server/judges/examples.ts). Sent verbatim:
+     * their text is never read for placeholders. The items they name are left out of this version's evaluation.
+     */
+    examples: z.array(workedExampleSchema).min(1).max(MAX_WORKED_EXAMPLES).optional(),
   })
   .strict()
   .superRefine((t, ctx) => {
@@ -141,11 +162,13 @@ export function renderText(text: string, ctx: RenderContext): string {
   });
 }
 
-export type ChatMessage = { role: 'system' | 'user'; content: string };
+export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
-export function renderPrompt(t: Pick<JudgeTemplate, 'system' | 'user'>, ctx: RenderContext): ChatMessage[] {
+/** The prompt of one request: the system text, each worked example as a user turn and its answer, then the item. */
+export function renderPrompt(t: Pick<JudgeTemplate, 'system' | 'user' | 'examples'>, ctx: RenderContext): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (t.system) messages.push({ role: 'system', content: renderText(t.system, ctx) });
+  for (const e of t.examples ?? []) messages.push({ role: 'user', content: e.prompt }, { role: 'assistant', content: e.answer });
   messages.push({ role: 'user', content: renderText(t.user, ctx) });
   return messages;
 }

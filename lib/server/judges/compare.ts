@@ -1,10 +1,18 @@
 import 'server-only';
+import { getDb, type Db } from '@/db/client';
+import * as q from '@/db/queries/judge-launches';
+import type { StudyRow } from '@/db/queries/studies';
+import { alignmentSummary, contingencyTable } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { alignmentReport } from '../analytics/alignment';
+import { Q, judgeRunNamed } from '../analytics/data';
+import { studyForStaff } from '../review/access';
 import type { RubricAlignmentSummaryDto } from '../analytics/dto';
 import { rubricAlignmentReport } from '../analytics/rubric-alignment';
 import { invalid } from '../errors';
-import type { JudgeComparisonDto, RubricComparisonScoresDto, RubricJudgeComparisonDto } from './dto';
+import type { JudgeComparisonDto, LeftOutDto, RubricComparisonScoresDto, RubricJudgeComparisonDto, StudyJudgeRunDto } from './dto';
+import { exampleItemsOf } from './examples';
+import { gradedRun } from './graded';
 import { listStudyJudgeRuns } from './judges';
 
 const stat = (s: { value: number | null }) => s.value;
@@ -43,10 +51,72 @@ export function compareJudgeRuns(actor: Actor, studyId: number, names: readonly 
   });
   const criteria = new Map<string, string>();
   for (const c of columns) for (const k of c.criteria) criteria.set(k.id, k.name);
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  const left = leftOutOf(
+    db,
+    studyId,
+    names.map((n) => runs.get(n)!),
+  );
+  if (left) for (const c of columns) Object.assign(c, scoresWithout(db, study, c.name, left.itemIds));
   return {
     studyId,
     criteria: [...criteria].map(([id, name]) => ({ id, name })),
+    leftOut: left?.dto ?? null,
     runs: columns.map(({ criteria: _c, ...rest }) => rest),
+  };
+}
+
+/**
+ * The items some compared run's template shows as worked examples (decision 0033): the judge saw their settled
+ * label in its prompt, so they are left out of every compared run's alignment and κ — the runs are scored on the
+ * same items, and the new version is not credited for answers it was given.
+ */
+function leftOutOf(db: Db, studyId: number, runs: StudyJudgeRunDto[]): { itemIds: Set<number>; dto: LeftOutDto } | null {
+  const because: LeftOutDto['because'] = [];
+  const said: string[] = [];
+  const all = new Set<string>();
+  const plural = (k: number) => (k === 1 ? '1 item is a worked example' : `${k} items are worked examples`);
+  for (const r of runs) {
+    if (!r.status) continue;
+    const template = q.templateById(db, q.findLaunch(db, r.status.runId)!.templateId)!;
+    const items = exampleItemsOf(template.body);
+    if (!items.length) continue;
+    items.forEach((x) => all.add(x));
+    because.push({ run: r.name, template: `${template.name} v${template.version}`, items: items.length });
+    said.push(`${plural(items.length)} in version ${template.version} of ${template.name} (run ${r.name})`);
+  }
+  if (!all.size) return null;
+  const ids = q.itemIdsByExternalId(db, studyId, [...all]);
+  const note = `${said.join('; ')}: ${all.size === 1 ? 'it is' : `these ${all.size} items are`} left out of every run's alignment and κ here.`;
+  return { itemIds: new Set(ids.values()), dto: { items: all.size, because, note } };
+}
+
+/** A run's alignment and κ, overall and per criterion, on the ground truth of every item but `left` (lib/stats'). */
+function scoresWithout(db: Db, study: StudyRow, name: string, left: Set<number>) {
+  const g = gradedRun(db, study, judgeRunNamed(db, study.id, name).id);
+  const keep = g.itemIds.map((id) => !left.has(id));
+  const pairs = (cs: number[]) => {
+    const gold: number[] = [];
+    const judge: number[] = [];
+    for (const c of cs)
+      for (let i = 0; i < g.n; i++) {
+        const x = g.gold[c * g.n + i];
+        const v = g.verdict[c * g.n + i];
+        if (keep[i] && x >= 0 && v >= 0) {
+          gold.push(x);
+          judge.push(v);
+        }
+      }
+    return alignmentSummary(contingencyTable(Int8Array.from(gold), Int8Array.from(judge), Q));
+  };
+  const overall = pairs(g.criteria.map((_, c) => c));
+  return {
+    n: overall.rate.total,
+    alignment: overall.rate.rate.value,
+    alignmentNoTies: overall.withoutTies.rate.value,
+    kappa: overall.kappa.value,
+    byCriterion: Object.fromEntries(g.criteria.map((c, k) => [c.id, pairs([k]).rate.rate.value])),
   };
 }
 

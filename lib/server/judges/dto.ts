@@ -72,7 +72,7 @@ export type TemplatePreviewDto = {
   item: string;
   criterion: string;
   swapped: boolean;
-  messages: { role: 'system' | 'user'; content: string }[];
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
   promptHash: string;
   requestsPerItem: number;
 };
@@ -94,6 +94,8 @@ export type StudyJudgeRunDto = {
 export type JudgeComparisonDto = {
   studyId: number;
   criteria: { id: string; name: string }[];
+  /** Null when no compared run's template carries worked examples; else the items left out of every run's scores. */
+  leftOut: LeftOutDto | null;
   runs: {
     name: string;
     origin: 'launched' | 'imported';
@@ -161,3 +163,36 @@ export type JudgeEndpointDto = {
 
 /** What a lead chooses from when launching a run: an endpoint by name, one of its models, and its prices. */
 export type JudgeEndpointChoiceDto = { name: string; models: string[]; priceIn: number | null; priceOut: number | null };
+
+/* ----- worked examples from disagreements (issue 28, point 4) ----- */
+
+/** The items where a launched run's judge disagreed with the settled ground truth: what a lead picks examples from. */
+export type DisagreementsDto = {
+  run: string;
+  /** The template version the run used (the new version is made from it). */
+  template: { name: string; version: number };
+  /** Items with at least one disagreement, in all. */
+  items: number;
+  /** The first 500 of them in position order, each with the criteria where the judge and the ground truth differ. */
+  list: { item: string; criteria: { id: string; name: string; judge: string; settled: string }[] }[];
+};
+
+/** The template version made from a run's disagreements, and which items it carries as worked examples. */
+export type ExamplesVersionDto = {
+  template: JudgeTemplateDto;
+  from: { run: string; template: { name: string; version: number } };
+  /** Items the judge disagreed on, from which the examples were taken. */
+  disagreements: number;
+  chosen: { by: 'seed'; seed: number } | { by: 'lead' };
+  /** One per item: the criterion shown ('*' for a template judging its criteria together) and the settled labels. */
+  examples: { item: string; criterion: string; settled: { criterion: string; label: string }[] }[];
+};
+
+/** Items left out of a comparison because a compared run's template shows them as worked examples. */
+export type LeftOutDto = {
+  /** Distinct items left out of every run's scores. */
+  items: number;
+  because: { run: string; template: string; items: number }[];
+  /** Said beside the comparison: "3 items are worked examples in version 2 of pairwise-criterion (run …) …". */
+  note: string;
+};

@@ -24,6 +24,7 @@ import type {
   UnreadableAnswerDto,
 } from './dto';
 import { endpointForLaunch } from './endpoints';
+import { canGrade } from './graded-kinds';
 import { assertJudgeable, parseTemplate, planRequests, promptHash, renderRequest } from './plan';
 import { runnerEnvironment, shownTextOf } from './run-endpoint';
 import { STALE_MS, countRequests, processAlive } from './runner';
@@ -34,7 +35,7 @@ import { endRunnerProcess } from './runner-process';
  * or resuming a run, pausing, resuming, cancelling, and its status. Leads and admins only, on every call.
  */
 
-const templateDto = (t: q.TemplateRow): JudgeTemplateDto => ({
+export const templateDto = (t: q.TemplateRow): JudgeTemplateDto => ({
   id: t.id,
   name: t.name,
   version: t.version,
@@ -61,17 +62,35 @@ function parseTemplateInput(body: unknown): JudgeTemplate {
  * template on a rubric study sends "Candidate reply 1:" with nothing after it, and every answer is unreadable), so
  * the lead hears it before a single request is sent.
  */
-function templateForStudy(study: StudyRow, body: unknown): JudgeTemplate {
+function templateForStudy(db: Db, study: StudyRow, body: unknown): JudgeTemplate {
   const template = parseTemplateInput(body);
   const unfilled = unfilledPlaceholders(study.kind, template);
   if (unfilled.length) throw invalid(unfilledMessage(study.kind, unfilled), { template: 'uses placeholders this study does not fill' });
+  if (template.examples) checkExamples(db, study, template.examples);
   return template;
 }
 
-/** Stores the template as the next version of its name, unless it equals the newest version; returns that version. */
-function storeTemplate(db: Db, actor: Actor, studyId: number, t: JudgeTemplate): q.TemplateRow {
-  const latest = q.latestTemplate(db, studyId, t.name);
-  if (latest && latest.body === templateText(t)) return latest;
+/**
+ * Worked examples name items of this study, which the comparison of runs then leaves out; a kind whose comparison
+ * cannot leave items out has none (decision 0033).
+ */
+function checkExamples(db: Db, study: StudyRow, examples: NonNullable<JudgeTemplate['examples']>) {
+  if (!canGrade(study)) throw invalid('Worked examples are for pairwise studies for now.', { template: 'has worked examples' });
+  const named = [...new Set(examples.map((e) => e.item))];
+  const known = q.itemIdsByExternalId(db, study.id, named);
+  const unknown = named.filter((x) => !known.has(x));
+  if (unknown.length)
+    throw invalid(`The worked examples name items this study does not have: ${unknown.slice(0, 5).join(', ')}.`, { template: 'names unknown items' });
+}
+
+/**
+ * Stores the template as the next version of its name, unless it equals a version already stored; returns that
+ * version. An earlier version launched again stays that version (a run of version 2 made from a run's
+ * disagreements says v2, not a copy numbered after later versions).
+ */
+export function storeTemplate(db: Db, actor: Actor, studyId: number, t: JudgeTemplate): q.TemplateRow {
+  const same = q.templateWithBody(db, studyId, t.name, templateText(t));
+  if (same) return same;
   const { id } = q.insertTemplateVersion(db, { studyId, name: t.name, body: templateText(t), createdBy: actor.id });
   return q.templateById(db, id)!;
 }
@@ -99,7 +118,7 @@ export function previewJudgeTemplate(
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
-  const template = templateForStudy(study, body);
+  const template = templateForStudy(db, study, body);
   // A random item when asked: the lead sees the prompt on what the study holds without knowing an id by heart.
   const row = options.random && !itemExternalId ? q.randomItemForPreview(db, studyId) : q.itemForPreview(db, studyId, itemExternalId || null);
   if (!row) throw itemExternalId ? notFound(`The item "${itemExternalId}"`) : invalid('The study has no items to preview a prompt with.');
@@ -202,7 +221,7 @@ export function launchJudgeRunAtUrl(actor: Actor, studyId: number, input: unknow
 
 function launchAt(db: Db, actor: Actor, study: StudyRow, v: RunParameters, target: LaunchTarget): LaunchResultDto {
   const studyId = study.id;
-  const parsed = templateForStudy(study, v.template);
+  const parsed = templateForStudy(db, study, v.template);
   const template = storeTemplate(db, actor, studyId, parsed);
   const launch: q.NewLaunch = {
     templateId: template.id,

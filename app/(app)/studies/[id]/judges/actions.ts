@@ -10,6 +10,7 @@ import {
   saveJudgeTemplate,
   startJudgeRunner,
 } from '@/lib/server/judges/judges';
+import { judgeRunDisagreements, newTemplateFromDisagreements } from '@/lib/server/judges/examples';
 
 /** The prompt on the item named, or on a random item of the study when `item` is empty. */
 export async function previewTemplateAction(studyId: number, template: string, item: string) {
@@ -43,4 +44,14 @@ export async function resumeRunAction(runId: number) {
 
 export async function cancelRunAction(runId: number) {
   return runAction((actor) => cancelJudgeRun(actor, runId));
+}
+
+/** The items where a launched run's judge disagreed with the settled ground truth, for the lead to pick examples from. */
+export async function disagreementsAction(studyId: number, run: string) {
+  return runAction((actor) => judgeRunDisagreements(actor, studyId, run));
+}
+
+/** The next version of a run's template with worked examples from its disagreements (k drawn with a seed, or chosen). */
+export async function examplesAction(studyId: number, input: { run: string; k?: number; seed?: number; items?: string[] }) {
+  return runAction((actor) => newTemplateFromDisagreements(actor, studyId, input));
 }

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
+import { canGrade } from '@/lib/server/judges/graded-kinds';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
 import { judgeRulesOf } from '@/lib/kinds/judge-rules';
 import { STUDY_KINDS } from '@/lib/validation/labels';
@@ -53,6 +54,7 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           templates={templates.map((t) => ({ name: t.name, version: t.version, body: JSON.stringify(JSON.parse(t.body), null, 2) }))}
           shipped={shipped}
           endpoints={judgeEndpointChoices(actor)}
+          examples={canGrade(study)}
           comparisonKey={compare.length ? `${compare.join('|')}#${sample}` : undefined}
           comparison={
             comparison ? (

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { judgeRulesOf, unfilledMessage, unfilledPlaceholders } from '@/lib/kinds/judge-rules';
@@ -25,6 +26,8 @@ type Props = {
   comparison?: ReactNode;
   /** Changes with the runs compared, so a new comparison is scrolled into view again. */
   comparisonKey?: string;
+  /** Whether a launched run offers "New version from disagreements" (the study's comparison can leave items out). */
+  examples: boolean;
 };
 
 /** The placeholders of a template's text (JSON) that the study's items leave empty; none while it is not JSON yet. */
@@ -64,7 +67,8 @@ const LABELS: Record<string, string> = {
 const inWords = (field: string, message: string) =>
   /^(invalid|too (small|big)|expected|unrecognized)/i.test(message) ? (FIELD_WORDS[field] ?? message) : message;
 
-export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints, comparison, comparisonKey }: Props) {
+export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped, endpoints, comparison, comparisonKey, examples }: Props) {
+  const router = useRouter();
   const [endpointName, setEndpointName] = useState(endpoints[0]?.name ?? '');
   const endpoint = endpoints.find((e) => e.name === endpointName);
   const runs = useQuery({ ...judgeRunsOptions(studyId), initialData: initialRuns });
@@ -112,6 +116,13 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
                   run={r}
                   selected={selected.includes(r.name)}
                   onSelect={(on) => setSelected((s) => (on ? [...s, r.name] : s.filter((n) => n !== r.name)))}
+                  examples={examples}
+                  onExamplesMade={(made) => {
+                    // The new version goes into the editor, ready to run; the page lists it among the study's templates.
+                    setTemplate(JSON.stringify(JSON.parse(made.template.body), null, 2));
+                    setTemplateMessage({ tone: 'ok', text: `${made.template.name} v${made.template.version} is in the editor.` });
+                    router.refresh();
+                  }}
                 />
               ))}
             </ul>

@@ -19,6 +19,11 @@ export function RunComparison({ comparison }: { comparison: JudgeComparisonDto }
         Runs compared
       </h2>
       {noTruth && <p className="text-sm text-slate-600">The study has no ground truth yet: alignment and κ need settled human labels.</p>}
+      {comparison.leftOut && (
+        <p className="text-sm text-amber-800" role="note" data-testid="left-out">
+          {comparison.leftOut.note}
+        </p>
+      )}
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm" aria-label="Judge runs compared">
           <thead>

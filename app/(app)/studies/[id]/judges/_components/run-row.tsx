@@ -6,7 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { judgeRunsKey, unreadableOptions } from '@/lib/query/judges';
 import type { JudgeRunStatusDto, StudyJudgeRunDto } from '@/lib/server/judges/dto';
-import { cancelRunAction, pauseRunAction, resumeRunAction } from '../actions';
+import { ExamplesForm } from '@/components/judges/examples-form';
+import type { ExamplesVersionDto } from '@/lib/server/judges/dto';
+import { cancelRunAction, disagreementsAction, examplesAction, pauseRunAction, resumeRunAction } from '../actions';
 import { btn, duration, Message } from './panel-parts';
 
 /* One launched run in the panel's list: its progress, cost and controls, and its unreadable answers on demand. */
@@ -35,16 +37,22 @@ export function RunRow({
   run,
   selected,
   onSelect,
+  examples,
+  onExamplesMade,
 }: {
   studyId: number;
   run: StudyJudgeRunDto;
   selected: boolean;
   onSelect: (on: boolean) => void;
+  /** Whether the study's runs can carry worked examples (a new version from disagreements). */
+  examples: boolean;
+  onExamplesMade: (made: ExamplesVersionDto) => void;
 }) {
   const qc = useQueryClient();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [showUnreadable, setShowUnreadable] = useState(false);
+  const [showExamples, setShowExamples] = useState(false);
   const s: JudgeRunStatusDto | null = run.status;
   const act = (fn: (id: number) => Promise<{ ok: true; data: unknown } | { ok: false; error: string }>) =>
     start(async () => {
@@ -139,9 +147,17 @@ export function RunRow({
             <Link href={`/studies/${studyId}/analytics/alignment?judge=${encodeURIComponent(run.name)}`} className={btn}>
               Alignment dashboard
             </Link>
+            {examples && (
+              <button type="button" className={btn} onClick={() => setShowExamples((v) => !v)} aria-expanded={showExamples}>
+                New version from disagreements
+              </button>
+            )}
           </div>
           <Message m={message} />
           {showUnreadable && <Unreadable studyId={studyId} runId={s.runId} />}
+          {showExamples && (
+            <ExamplesForm studyId={studyId} run={run.name} load={disagreementsAction} make={examplesAction} onMade={onExamplesMade} />
+          )}
         </div>
       )}
       {!s && (

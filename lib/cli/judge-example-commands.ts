@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import { compareJudgeRuns } from '@/lib/server/judges/compare';
+import { judgeRunDisagreements, newTemplateFromDisagreements } from '@/lib/server/judges/examples';
+import { parseStudyId } from '@/lib/server/studies/studies';
+import { cliActor } from '@/lib/server/system/system';
+import type { Command } from './commands';
+import { out, required, str } from './format';
+
+/*
+ * Prompts from disagreements (issue 28, point 4): the items a launched run's judge got wrong, a new template
+ * version with some of them as worked examples, and the comparison of runs that leaves those items out.
+ */
+
+const list = (s: string | undefined) =>
+  s
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+const rate = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)} %`);
+
+export const JUDGE_EXAMPLE_COMMANDS: Command[] = [
+  {
+    name: 'judge disagreements',
+    usage: 'judge disagreements --study STUDY --run RUN [--json]',
+    summary: "Lists the items where a launched run's judge disagreed with the settled ground truth (the first 500).",
+    options: { study: { type: 'string' }, run: { type: 'string' }, json: { type: 'boolean' } },
+    run(v) {
+      const d = judgeRunDisagreements(cliActor(), parseStudyId(required(v, 'study')), required(v, 'run'));
+      if (v.json) return out(`${JSON.stringify(d, null, 2)}\n`);
+      out(`The judge of "${d.run}" (${d.template.name} v${d.template.version}) disagreed with the ground truth on ${d.items} item(s).\n`);
+      for (const x of d.list) out(`${x.item}: ${x.criteria.map((c) => `${c.id} judge ${c.judge}, settled ${c.settled}`).join('; ')}\n`);
+    },
+  },
+  {
+    name: 'judge examples',
+    usage: 'judge examples --study STUDY --run RUN (--k K [--seed N] | --items ID,ID…) [--out FILE.json] [--json]',
+    summary:
+      "Makes the next version of a launched run's template with worked examples: K items (seed 1 unless --seed) drawn from those\n" +
+      '      where its judge disagreed with the settled ground truth, or the items named. --out writes the new version for judge run --prompt.\n' +
+      "      Comparing runs leaves the examples' items out of every run's alignment and κ.",
+    options: {
+      study: { type: 'string' },
+      run: { type: 'string' },
+      k: { type: 'string' },
+      seed: { type: 'string' },
+      items: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    run(v) {
+      const r = newTemplateFromDisagreements(cliActor(), parseStudyId(required(v, 'study')), {
+        run: required(v, 'run'),
+        k: str(v, 'k'),
+        seed: str(v, 'seed'),
+        items: list(str(v, 'items')),
+      });
+      const file = str(v, 'out');
+      if (file) fs.writeFileSync(file, `${JSON.stringify(JSON.parse(r.template.body), null, 2)}\n`);
+      if (v.json) return out(`${JSON.stringify(r, null, 2)}\n`);
+      const how = r.chosen.by === 'seed' ? `drawn with seed ${r.chosen.seed}` : 'chosen';
+      out(
+        `Template ${r.template.name} v${r.template.version}: ${r.examples.length} worked example(s) ${how} from the ${r.disagreements} item(s) ` +
+          `where "${r.from.run}" (v${r.from.template.version}) disagreed: ${r.examples.map((e) => e.item).join(', ')}.\n` +
+          (file ? `Written to ${file}; run it with judge run --prompt ${file}.\n` : ''),
+      );
+    },
+  },
+  {
+    name: 'judge compare',
+    usage: 'judge compare --study STUDY --runs A,B[,…] [--json]',
+    summary:
+      "Sets a pairwise study's judge runs side by side: alignment with and without ties, Cohen's κ, tokens and cost. Items a compared\n" +
+      "      run's template shows as worked examples are left out of every run's scores, and the comparison says so.",
+    options: { study: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } },
+    run(v) {
+      const c = compareJudgeRuns(cliActor(), parseStudyId(required(v, 'study')), list(required(v, 'runs')) ?? []);
+      if (v.json) return out(`${JSON.stringify(c, null, 2)}\n`);
+      for (const r of c.runs)
+        out(
+          `${r.name}${r.template ? ` (${r.template})` : ''}: n ${r.n}, alignment ${rate(r.alignment)}, without ties ${rate(r.alignmentNoTies)}, ` +
+            `κ ${r.kappa === null ? '—' : r.kappa.toFixed(3)}` +
+            (r.cost === null ? '' : `, cost $${r.cost.toFixed(4)}`) +
+            '\n',
+        );
+      if (c.leftOut) out(`${c.leftOut.note}\n`);
+    },
+  },
+];
