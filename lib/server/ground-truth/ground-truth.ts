@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
 import * as gtq from '@/db/queries/ground-truth';
 import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
@@ -132,9 +133,12 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   };
 }
 
+/** How many reviewer columns an export has: the plan, or more where imported prior raters go beyond it. */
+export const reviewerColumns = (db: Db, study: StudyRow) => Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
+
 /** A pairwise study's part of the ground-truth export: one row per item and criterion, reviewers by slot. */
 function pairwiseGroundTruthExport(db: Db, study: StudyRow) {
-  const slots = study.reviewersPerItem;
+  const slots = reviewerColumns(db, study);
   return {
     summary: summarize(db, study),
     rows: (snapshot: Db) => groundTruth(snapshot, study),

@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
 import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
@@ -59,13 +60,15 @@ export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (exte
   const rulings = new Map<string, Ruling>();
   for (const r of rq.studyRubricRulings(db, study.id)) rulings.set(`${r.itemId}:${r.dimension}`, r);
   const minSlots = study.reviewersPerItem;
-  const votes = new Int8Array(64);
+  let votes = new Int8Array(64);
   items: for (const { row, slots, codes } of itemsOf(rq.iterateRubricLabels(db, study.id), catalog.length)) {
     if (row.pending > 0 || slots.length === 0) {
       onIncomplete?.(row.externalId);
       continue;
     }
     slots.sort((a, b) => a - b);
+    // Imported crowd labels bring any number of raters (decision 0028): a typed array silently drops writes past its end.
+    if (votes.length < slots.length) votes = new Int8Array(slots.length * 2);
     const out: RubricGroundTruthRow[] = [];
     for (let k = 0; k < catalog.length; k++) {
       const d = catalog[k];
@@ -120,7 +123,7 @@ export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSumma
 
 /** A rubric study's part of the ground-truth export (`exportGroundTruth`): one row per item and dimension. */
 export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExport<RubricGroundTruthRow, GroundTruthSummaryDto> {
-  const slots = study.reviewersPerItem;
+  const slots = Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
   return {
     summary: summarizeRubric(db, study),
     rows: (snapshot) => rubricGroundTruth(snapshot, study),
