@@ -11,6 +11,20 @@ export const MAX_PLANNED_REVIEWERS = 10;
  */
 export const MAX_RATERS_PER_ITEM = 1000;
 
+/** How a study settles each item's label: per item (adjudicated, majority) or by a whole-study label model. */
+export const GROUND_TRUTH_RULE_CHOICES = ['adjudicated', 'majority', 'dawid_skene', 'mace'] as const;
+const ruleError = 'Choose adjudicated, majority, dawid_skene or mace.';
+export const groundTruthRuleSchema = z.enum(GROUND_TRUTH_RULE_CHOICES, { error: ruleError });
+export type GroundTruthRuleChoice = (typeof GROUND_TRUTH_RULE_CHOICES)[number];
+
+/** How each rule is named to a lead (the rule chooser, the dashboards' headers, an item's page). */
+export const GROUND_TRUTH_RULE_NAMES: Record<GroundTruthRuleChoice, string> = {
+  adjudicated: 'agreed, else adjudicated',
+  majority: 'majority of the reviewers, else adjudicated',
+  dawid_skene: 'Dawid–Skene model over the whole study (a ruling overrides)',
+  mace: 'MACE model over the whole study (a ruling overrides)',
+};
+
 const intFromForm = (min: number, max: number, what: string) =>
   z.coerce
     .number({ error: `${what} must be a number.` })
@@ -32,8 +46,8 @@ export const createStudySchema = z.object({
   reviewersPerItem: intFromForm(1, MAX_PLANNED_REVIEWERS, 'Reviewers per item').optional(),
   // Fixes the assignment draw so a study can be reproduced; drawn at random when absent.
   seed: intFromForm(1, 2 ** 31 - 2, 'Seed').optional(),
-  /** Pairwise: how ground truth is formed where reviewers disagree. */
-  groundTruthRule: z.enum(['adjudicated', 'majority'], { error: 'Choose adjudicated or majority.' }).optional(),
+  /** How ground truth is formed where reviewers disagree (every kind with labels). */
+  groundTruthRule: groundTruthRuleSchema.optional(),
   /**
    * Rubric: the dimensions catalog, as a shipped catalog's name (`mrbench-v3`, …), the text of a catalog file, or
    * the parsed array. Checked by the use-case against `rubricCatalogSchema`, which names each dimension's problems.

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { AnalyticsTabs } from './_components/tabs';
 import { analyticsContext } from './_lib/context';
+import { GROUND_TRUTH_RULE_NAMES } from '@/lib/validation/studies';
 
 export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { studyId, study } = await analyticsContext((await params).id);
@@ -18,7 +19,7 @@ export default async function AnalyticsLayout({ children, params }: { children: 
           {study.name} · {study.itemCount.toLocaleString('en-US')} items
           {/* Only a pairwise study chooses its ground-truth rule; the other kinds have one rule each. */}
           {study.kind === 'pairwise'
-            ? ` · ground truth: ${study.groundTruthRule === 'majority' ? 'majority of the reviewers, else adjudicated' : 'agreed, else adjudicated'}`
+            ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}`
             : null}
         </p>
       </div>
