@@ -42,14 +42,19 @@ describe('concord and the MACE ground-truth rule', () => {
     expect(set.out).toBe(`Study ${studyId}: ground truth by mace.\n`);
     const out = concord(['export', 'ground-truth', '--study', String(studyId), '--format', 'jsonl']);
     expect(out.code).toBe(0);
-    const rows = out.out.trim().split('\n').map((l) => JSON.parse(l) as { item: string; label: string; provenance: string; posterior: number; reviewers: string[] });
+    const rows = out.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { item: string; label: string; provenance: string; posterior: number; reviewers: string[] });
     const fit = mace({
       labels: [0, 1, 2],
       annotators: RATERS,
       items: ITEMS,
       annotations: ITEMS.flatMap((item, i) => RATERS.map((a, j) => [item, a, code(i, j)] as const)),
     });
-    expect(rows.map((r) => [r.item, r.label, r.provenance, r.reviewers.length])).toEqual(ITEMS.map((item, i) => [item, LABELS[fit.labels[i]], 'mace', 4]));
+    expect(rows.map((r) => [r.item, r.label, r.provenance, r.reviewers.length])).toEqual(
+      ITEMS.map((item, i) => [item, LABELS[fit.labels[i]], 'mace', 4]),
+    );
     rows.forEach((r, i) => expect(Math.abs(r.posterior - fit.posteriors[i][fit.labels[i]])).toBeLessThan(1e-12));
   });
 

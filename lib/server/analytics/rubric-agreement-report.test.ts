@@ -33,7 +33,10 @@ describe('rubricAgreementReport', () => {
       // Fleiss κ counts it in the label shares π_k, not in the agreement P̄ (lib/stats/SPEC.md).
       const counts = itemCountsFromRaters([a, b], q);
       const withI7 = itemCountsFromRaters(
-        [Int8Array.from(ROWS, ([, , alice]) => dim.labels.indexOf(alice[d])), Int8Array.from(ROWS, ([id, , , bob]) => (id === 'i7' ? -1 : dim.labels.indexOf(bob[d])))],
+        [
+          Int8Array.from(ROWS, ([, , alice]) => dim.labels.indexOf(alice[d])),
+          Int8Array.from(ROWS, ([id, , , bob]) => (id === 'i7' ? -1 : dim.labels.indexOf(bob[d]))),
+        ],
         q,
       );
       expect(c.fleissKappa.value).toBeCloseTo(fleissKappa(withI7).value!, 12);

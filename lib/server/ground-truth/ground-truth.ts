@@ -18,7 +18,18 @@ import { rubricGroundTruthExport } from './rubric-ground-truth';
 import { kindName } from '@/lib/kinds/names';
 import type { StudyKind } from '@/lib/validation/labels';
 import { fitPacked, fitUnit, posteriorColumn, type UnitFit } from './model-gold';
-import { ASK_RULING, MODEL, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, isModelRule, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
+import {
+  ASK_RULING,
+  MODEL,
+  NO_RULING,
+  NO_VOTES,
+  UNKNOWN_RULING,
+  decide,
+  isModelRule,
+  outcomeLabel,
+  outcomeProvenance,
+  type Provenance,
+} from './rule';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 

@@ -29,7 +29,15 @@ beforeAll(async () => {
   adj = await makeUser('adj');
 });
 
-type Row = { item: string; criterion?: string; dimension?: string; label: string; provenance: string; posterior?: number | null; reviewers: (string | null)[] };
+type Row = {
+  item: string;
+  criterion?: string;
+  dimension?: string;
+  label: string;
+  provenance: string;
+  posterior?: number | null;
+  reviewers: (string | null)[];
+};
 const jsonlRows = (studyId: number) => [...exportGroundTruth(lead, studyId, 'jsonl').lines].map((l) => JSON.parse(l) as Row);
 
 /** PandaLM's 999 items, three annotators each (0 tie, 1 response 1 better, 2 response 2 better), straight from the JSON. */
@@ -49,7 +57,13 @@ const direct = {
 describe('PandaLM under the Dawid–Skene and MACE rules', () => {
   let studyId: number;
   beforeAll(() => {
-    studyId = createStudy(lead, { kind: 'pairwise', name: 'PandaLM models', reviewersPerItem: 3, groundTruthRule: 'adjudicated', seed: 7 }).id;
+    studyId = createStudy(lead, {
+      kind: 'pairwise',
+      name: 'PandaLM models',
+      reviewersPerItem: 3,
+      groundTruthRule: 'adjudicated',
+      seed: 7,
+    }).id;
     importItems(lead, studyId, PANDALM, 'pandalm');
   });
 
@@ -70,7 +84,9 @@ describe('PandaLM under the Dawid–Skene and MACE rules', () => {
       // The CSV carries the same, in a posterior column after the provenance.
       const csv = parseCsv([...exportGroundTruth(lead, studyId, 'csv').lines].join(''));
       expect(csv[0].slice(0, 5)).toEqual(['item', 'criterion', 'label', 'provenance', 'posterior']);
-      expect(csv.slice(1).map((c) => [c[0], c[2], c[3], Number(c[4])])).toEqual(rows.map((r) => [r.item, r.label, r.provenance, r.posterior]));
+      expect(csv.slice(1).map((c) => [c[0], c[2], c[3], Number(c[4])])).toEqual(
+        rows.map((r) => [r.item, r.label, r.provenance, r.posterior]),
+      );
       // The dashboards' codes (decideGold) settle on the same labels; the summary counts them.
       const study = findStudy(getDb(), studyId)!;
       const codes = groundTruthCodes(getDb(), study, ['overall']);
@@ -99,7 +115,10 @@ describe('PandaLM under the Dawid–Skene and MACE rules', () => {
     openStudy(lead, studyId);
     // An item two annotators call a win and one a loss; the adjudicator sides with the one.
     const k = raw.findIndex((r) => ANNOTATORS.filter((a) => r[a] === 1).length === 2 && ANNOTATORS.some((a) => r[a] === 2));
-    const itemId = getDb().$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, `pandalm-${raw[k].idx}`) as number;
+    const itemId = getDb()
+      .$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?')
+      .pluck()
+      .get(studyId, `pandalm-${raw[k].idx}`) as number;
     const view = getAdjudicationItem(adj, studyId, itemId);
     const overall = view.criteria.find((c) => c.id === 'overall')!;
     const minority = overall.reviewers.find((c) => overall.reviewers.filter((x) => x === c).length === 1)!;
@@ -157,7 +176,9 @@ describe('a rubric study under the model rules', () => {
           labels: [0, 1, 2],
           annotators: RATERS,
           items: Array.from({ length: ITEMS }, (_, i) => i),
-          annotations: Array.from({ length: ITEMS }, (_, i) => RATERS.flatMap((a, j) => (i % 5 === j ? [] : [[i, a, code(i, k, j)] as const]))).flat(),
+          annotations: Array.from({ length: ITEMS }, (_, i) =>
+            RATERS.flatMap((a, j) => (i % 5 === j ? [] : [[i, a, code(i, k, j)] as const])),
+          ).flat(),
         };
         const fit = rule === 'dawid_skene' ? dawidSkene(data) : mace(data);
         const mine = rows.filter((r) => r.dimension === d);

@@ -10,7 +10,18 @@ import type { GroundTruthSummaryDto, RubricGroundTruthSummaryDto } from './dto';
 import type { GroundTruthExport } from './export-file';
 import { fitPacked, posteriorColumn } from './model-gold';
 import { rubricReviewerCodes } from './rubric-codes';
-import { ASK_RULING, MODEL, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, isModelRule, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
+import {
+  ASK_RULING,
+  MODEL,
+  NO_RULING,
+  NO_VOTES,
+  UNKNOWN_RULING,
+  decide,
+  isModelRule,
+  outcomeLabel,
+  outcomeProvenance,
+  type Provenance,
+} from './rule';
 
 /** One dimension of one item of a rubric study, settled by the ground-truth rule. Labels by name. */
 export type RubricGroundTruthRow = {

@@ -66,7 +66,9 @@ describe('a pairwise study with 150 raters per item', () => {
     const csv = parseCsv([...exportGroundTruth(lead, studyId, 'csv').lines].join(''));
     expect(csv[0]).toHaveLength(4 + RATERS + 2);
     expect(csv[0][4 + RATERS - 1]).toBe(`reviewer${RATERS}_label`);
-    const rows = [...exportGroundTruth(lead, studyId, 'jsonl').lines].map((l) => JSON.parse(l) as { item: string; label: string; provenance: string; reviewers: string[] });
+    const rows = [...exportGroundTruth(lead, studyId, 'jsonl').lines].map(
+      (l) => JSON.parse(l) as { item: string; label: string; provenance: string; reviewers: string[] },
+    );
     expect(rows.map((r) => [r.item, r.label, r.provenance])).toEqual([
       ['crowd-0', 'win', 'majority'],
       ['crowd-1', 'win', 'majority'],
@@ -129,7 +131,13 @@ describe('a pairwise study with 150 raters per item', () => {
 
 describe('a rubric study with 100 raters on an item', () => {
   it('exports all 100 labels of each dimension and decides on all of them', () => {
-    const s = createStudy(lead, { kind: 'rubric', name: 'Rubric crowd', dimensions: 'mrbench-v3', reviewersPerItem: 1, groundTruthRule: 'majority' });
+    const s = createStudy(lead, {
+      kind: 'rubric',
+      name: 'Rubric crowd',
+      dimensions: 'mrbench-v3',
+      reviewersPerItem: 1,
+      groundTruthRule: 'majority',
+    });
     const reply = {
       id: 'r-1',
       history: [
@@ -148,7 +156,9 @@ describe('a rubric study with 100 raters on an item', () => {
       labels: Object.fromEntries(dims.map((d) => [d, label(r)])),
     }));
     expect(importAnnotations(lead, s.id, jsonl('rubric-crowd.jsonl', records), 'concord').inserted).toBe(100);
-    const rows = [...exportGroundTruth(lead, s.id, 'jsonl').lines].map((l) => JSON.parse(l) as { label: string; provenance: string; reviewers: string[] });
+    const rows = [...exportGroundTruth(lead, s.id, 'jsonl').lines].map(
+      (l) => JSON.parse(l) as { label: string; provenance: string; reviewers: string[] },
+    );
     expect(rows).toHaveLength(4);
     for (const r of rows) {
       expect([r.label, r.provenance]).toEqual(['No', 'majority']);

@@ -18,9 +18,7 @@ export default async function AnalyticsLayout({ children, params }: { children: 
         <p className="text-sm text-slate-600">
           {study.name} · {study.itemCount.toLocaleString('en-US')} items
           {/* Only a pairwise study chooses its ground-truth rule; the other kinds have one rule each. */}
-          {study.kind === 'pairwise'
-            ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}`
-            : null}
+          {study.kind === 'pairwise' ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}` : null}
         </p>
       </div>
       <AnalyticsTabs studyId={studyId} />
