@@ -27,6 +27,7 @@ const PUBLIC_DATA = [
   'lib/server/analytics/rubric-corrected-mrbench.test.ts',
   'lib/server/analytics/rubric-leaderboard-report.test.ts',
   'lib/server/demo/rubric-demo.test.ts',
+  'lib/server/ground-truth/model-gold.test.ts',
   'lib/server/ground-truth/rubric-ground-truth.test.ts',
   'lib/server/imports/rubric-imports.test.ts',
   'lib/server/review/pairwise.test.ts',

@@ -75,6 +75,8 @@ function resolveItem(
       reviewers,
       label,
       provenance,
+      // The row-by-row reading covers the per-item rules; the model rules are checked against lib/stats directly.
+      posterior: null,
       adjudicator: byRuling ? ruling!.adjudicator : null,
       rationale: byRuling ? ruling!.rationale : null,
     });

@@ -79,7 +79,7 @@ export function addPairwiseCases(add: AddCase) {
     [
       E(1, 'annotator', 'import', /cannot be an account name/),
       E(3, 'annotator', 'import', /already labelled "pw-1" on line 2/),
-      E(5, 'item', 'import', /would have 3 reviewers; the study plans 2/),
+      // A third rater beyond the two planned is not a problem (decision 0028: prior raters are not bounded by the plan).
     ],
   );
   add(

@@ -2,13 +2,12 @@
 
 import { useState, useTransition } from 'react';
 import { setGroundTruthRuleAction } from '@/app/(app)/studies/actions';
+import { GROUND_TRUTH_RULE_NAMES, type GroundTruthRuleChoice } from '@/lib/validation/studies';
 
-const RULES = {
-  adjudicated: 'Agreed, else adjudicated',
-  majority: 'Majority of the reviewers, else adjudicated',
-} as const;
+// Per item (adjudicated, majority) or a model over the whole study (dawid_skene, mace; decision 0028).
+const RULES = GROUND_TRUTH_RULE_NAMES;
 
-export function GroundTruthRule({ studyId, rule }: { studyId: number; rule: keyof typeof RULES }) {
+export function GroundTruthRule({ studyId, rule }: { studyId: number; rule: GroundTruthRuleChoice }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   return (
@@ -28,7 +27,7 @@ export function GroundTruthRule({ studyId, rule }: { studyId: number; rule: keyo
       >
         {Object.entries(RULES).map(([value, label]) => (
           <option key={value} value={value}>
-            {label}
+            {label[0].toUpperCase() + label.slice(1)}
           </option>
         ))}
       </select>

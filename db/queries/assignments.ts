@@ -213,6 +213,10 @@ export const assignmentCountOfItem = (db: Db, itemId: number) =>
 export const nextSlotOfItem = (db: Db, itemId: number) =>
   stmt(db, 'SELECT coalesce(max(slot), 0) + 1 FROM assignments WHERE item_id = ?').pluck().get(itemId) as number;
 
+/** The highest slot of any assignment in a study (0 if none): imported prior raters may go beyond the plan. */
+export const highestSlotOfStudy = (db: Db, studyId: number) =>
+  stmt(db, 'SELECT coalesce(max(slot), 0) FROM assignments WHERE study_id = ?').pluck().get(studyId) as number;
+
 /** The last queue position of a reviewer in a study, 0 when the queue is empty. */
 export const lastQueuePosition = (db: Db, studyId: number, userId: number) =>
   stmt(db, 'SELECT coalesce(max(queue_position), 0) FROM assignments WHERE study_id = ? AND user_id = ?')

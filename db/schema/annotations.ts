@@ -26,7 +26,9 @@ export const assignments = sqliteTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    // 1..reviewers_per_item; unique per item, so an item can never get more reviewers than planned.
+    // Unique per item. A pending (in-app) assignment takes a slot in 1..reviewers_per_item, so the app never plans
+    // more reviewers than that; imported prior annotations (submitted on arrival) take the slots after it, as many
+    // as the data has (decision 0028).
     slot: integer('slot').notNull(),
     queuePosition: integer('queue_position').notNull(),
     // Pairwise blinding: true when this reviewer sees b as "Response 1".

@@ -7,7 +7,8 @@ import { createdAt } from './columns';
 export const STUDY_KINDS = ['flow_review', 'pairwise', 'rubric'] as const;
 export const STUDY_STATUSES = ['draft', 'open', 'closed'] as const;
 export const ASSIGNMENT_MODES = ['balanced', 'fixed_sets'] as const;
-export const GROUND_TRUTH_RULES = ['adjudicated', 'majority'] as const;
+// dawid_skene and mace: whole-study label models (lib/server/ground-truth/model-gold.ts), decision 0028.
+export const GROUND_TRUTH_RULES = ['adjudicated', 'majority', 'dawid_skene', 'mace'] as const;
 
 export const studies = sqliteTable(
   'studies',

@@ -8,6 +8,7 @@ import { ACCOUNT_ROLES } from '@/lib/validation/accounts';
 import { STUDY_KINDS } from '@/lib/validation/labels';
 import { criterionSchema } from '@/lib/validation/pairwise';
 import { rubricDimensionSchema } from '@/lib/validation/rubric';
+import { GROUND_TRUTH_RULE_CHOICES } from '@/lib/validation/studies';
 
 const STATUSES = ['draft', 'open', 'closed'] as const;
 const isoTime = z.iso.datetime().describe('An instant in ISO 8601, UTC.');
@@ -82,7 +83,7 @@ export const studySchema = z.object({
   payRate: z.number().min(0).describe('Pay per submitted review, in currency units.'),
   reviewersPerItem: z.number().int().positive(),
   assignmentMode: z.enum(['balanced', 'fixed_sets']),
-  groundTruthRule: z.enum(['adjudicated', 'majority']),
+  groundTruthRule: z.enum(GROUND_TRUTH_RULE_CHOICES),
   seed: z.number().int(),
   criteria: z.array(criterionSchema).describe('Pairwise: the criteria judged besides the overall verdict; empty for other kinds.'),
   dimensions: z

@@ -100,7 +100,7 @@ export const COMMANDS: Command[] = [
     name: 'study create',
     usage:
       'study create --kind flow_review|pairwise|rubric --name NAME [--guidelines FILE.md] [--pay-rate 0.50] [--reviewers N] [--seed N]\n' +
-      '             [--criteria FILE.json|none] [--ground-truth adjudicated|majority]\n' +
+      '             [--criteria FILE.json|none] [--ground-truth adjudicated|majority|dawid_skene|mace]\n' +
       '             [--dimensions FILE.json|mrbench-v3|mrbench-v1|ok-reject] [--json]',
     summary:
       'Creates a draft study and prints its id. A rubric study needs --dimensions: a shipped catalog or a JSON file of your own\n' +
@@ -156,7 +156,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'study set',
-    usage: 'study set STUDY --ground-truth adjudicated|majority',
+    usage: 'study set STUDY --ground-truth adjudicated|majority|dawid_skene|mace',
     summary: 'Changes how a pairwise study forms ground truth: agreed-or-adjudicated, or the majority of three or more reviewers.',
     options: { 'ground-truth': { type: 'string' } },
     run(v, [study]) {

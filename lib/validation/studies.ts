@@ -2,6 +2,29 @@ import { z } from 'zod';
 
 export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise', 'rubric'] as const;
 
+/** The most reviewers per item the app assigns (the study's plan; a CHECK in `studies` holds it too). */
+export const MAX_PLANNED_REVIEWERS = 10;
+
+/**
+ * The most raters one item may have from imported prior annotations (crowd datasets bring hundreds). It exists
+ * only to bound memory: the readers hold one byte per item, unit and slot up to the study's highest slot.
+ */
+export const MAX_RATERS_PER_ITEM = 1000;
+
+/** How a study settles each item's label: per item (adjudicated, majority) or by a whole-study label model. */
+export const GROUND_TRUTH_RULE_CHOICES = ['adjudicated', 'majority', 'dawid_skene', 'mace'] as const;
+const ruleError = 'Choose adjudicated, majority, dawid_skene or mace.';
+export const groundTruthRuleSchema = z.enum(GROUND_TRUTH_RULE_CHOICES, { error: ruleError });
+export type GroundTruthRuleChoice = (typeof GROUND_TRUTH_RULE_CHOICES)[number];
+
+/** How each rule is named to a lead (the rule chooser, the dashboards' headers, an item's page). */
+export const GROUND_TRUTH_RULE_NAMES: Record<GroundTruthRuleChoice, string> = {
+  adjudicated: 'agreed, else adjudicated',
+  majority: 'majority of the reviewers, else adjudicated',
+  dawid_skene: 'Dawid–Skene model over the whole study (a ruling overrides)',
+  mace: 'MACE model over the whole study (a ruling overrides)',
+};
+
 const intFromForm = (min: number, max: number, what: string) =>
   z.coerce
     .number({ error: `${what} must be a number.` })
@@ -19,11 +42,12 @@ export const createStudySchema = z.object({
     .min(0, { error: 'Pay rate cannot be negative.' })
     .max(10_000, { error: 'Pay rate is limited to 10,000 per item.' })
     .default(0),
-  reviewersPerItem: intFromForm(1, 10, 'Reviewers per item').optional(),
+  // The in-app assignment plan. Imported prior annotations are not bounded by it (MAX_RATERS_PER_ITEM, decision 0028).
+  reviewersPerItem: intFromForm(1, MAX_PLANNED_REVIEWERS, 'Reviewers per item').optional(),
   // Fixes the assignment draw so a study can be reproduced; drawn at random when absent.
   seed: intFromForm(1, 2 ** 31 - 2, 'Seed').optional(),
-  /** Pairwise: how ground truth is formed where reviewers disagree. */
-  groundTruthRule: z.enum(['adjudicated', 'majority'], { error: 'Choose adjudicated or majority.' }).optional(),
+  /** How ground truth is formed where reviewers disagree (every kind with labels). */
+  groundTruthRule: groundTruthRuleSchema.optional(),
   /**
    * Rubric: the dimensions catalog, as a shipped catalog's name (`mrbench-v3`, …), the text of a catalog file, or
    * the parsed array. Checked by the use-case against `rubricCatalogSchema`, which names each dimension's problems.

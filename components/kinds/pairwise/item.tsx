@@ -4,6 +4,7 @@ import { RichText } from '@/components/ui/rich-text';
 import type { ItemDetailDto, ItemRevisionDto } from '@/lib/server/studies/dto';
 import type { Label } from '@/lib/validation/labels';
 import { ItemContext } from './item-context';
+import { GROUND_TRUTH_RULE_NAMES } from '@/lib/validation/studies';
 
 // Labels are stored from reply a's side.
 const LABEL_TEXT: Record<Label, string> = { win: 'A better', tie: 'Tie', lose: 'B better' };
@@ -50,7 +51,7 @@ export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { 
         <h2 className="text-lg font-semibold">Labels per criterion</h2>
         <p className="text-xs text-slate-500">
           Every label reads from reply a&apos;s side. Ground truth follows the study&apos;s rule (
-          {detail.groundTruthRule === 'majority' ? 'majority' : 'agreed or adjudicated'}).
+          {GROUND_TRUTH_RULE_NAMES[detail.groundTruthRule]}).
         </p>
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
           <table className="w-full text-sm" data-testid="item-criteria">

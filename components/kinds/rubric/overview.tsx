@@ -4,6 +4,7 @@ import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import type { RubricGroundTruthSummaryDto } from '@/lib/server/ground-truth/dto';
 import { DashboardLinks } from '@/components/study/dashboard-links';
 import { GroundTruthExports } from '@/components/study/ground-truth-exports';
+import { GroundTruthRule } from '@/components/study/ground-truth-rule';
 import { JudgeRunsSection } from '@/components/study/judge-runs-section';
 import { ReviewerTable, type ReviewerRow } from '@/components/study/reviewer-table';
 import { Section } from '@/components/study/section';
@@ -45,6 +46,12 @@ export function RubricOverview({
           <div>
             <dt className="text-xs tracking-wide text-slate-500 uppercase">Rulings</dt>
             <dd className="text-2xl font-semibold tabular-nums">{summary.adjudicated.toLocaleString('en-US')}</dd>
+          </div>
+          <div>
+            <dt className="text-xs tracking-wide text-slate-500 uppercase">Ground truth rule</dt>
+            <dd className="mt-1">
+              <GroundTruthRule studyId={studyId} rule={summary.rule} />
+            </dd>
           </div>
         </dl>
         <DashboardLinks studyId={studyId} />

@@ -29,7 +29,6 @@ import {
   drawCounts,
   loadFrame,
   loadHumanLabels,
-  missing,
   noInterval,
   replicatesSchema,
   statDto,
@@ -49,7 +48,6 @@ type CriterionData = {
   ratings: number;
   /** Items agreed on when every pairable item has exactly two labels (then percent agreement is a proportion). */
   twoRaterAgreed: number | null;
-  equalRatings: boolean;
   pairs: Pair[];
 };
 
@@ -111,8 +109,6 @@ function criterionData(h: HumanLabels, c: number): CriterionData {
   }
   let pairable = 0;
   let ratings = 0;
-  let firstCount = -1;
-  let equalRatings = true;
   let exactlyTwo = true;
   let agreedOfTwo = 0;
   for (let r = 0; r < m; r++) {
@@ -130,8 +126,6 @@ function criterionData(h: HumanLabels, c: number): CriterionData {
     if (count >= 2) pairable++;
     if (count > 2) exactlyTwo = false;
     if (count === 2 && agreed) agreedOfTwo++;
-    if (firstCount < 0) firstCount = count;
-    else if (count !== firstCount) equalRatings = false;
   }
   const pairs = [...pairLists]
     .map(([key, l]): Pair => ({ lo: Math.floor(key / U), hi: key % U, items: l.items, a: l.a, b: l.b }))
@@ -142,10 +136,17 @@ function criterionData(h: HumanLabels, c: number): CriterionData {
     pairable,
     ratings,
     twoRaterAgreed: exactlyTwo ? agreedOfTwo : null,
-    equalRatings,
     pairs,
   };
 }
+
+/**
+ * The most annotator pairs of one criterion whose Cohen κ get bootstrap intervals: the 45 pairs of the ten reviewers
+ * a study can plan. Imported crowd labels bring hundreds of raters (decision 0028): 150 raters make 11,175 pairs,
+ * and bootstrapping each took four minutes for three items. Beyond it the pairs keep their exact κ, without an
+ * interval (`not_computed`); the criterion's own statistics (Fleiss' κ, Krippendorff's α) keep theirs.
+ */
+export const MAX_BOOTSTRAPPED_PAIRS = 45;
 
 const diagonal = (t: number[][]) => t.reduce((s, row, k) => s + row[k], 0);
 
@@ -197,9 +198,12 @@ export function agreementByCriterion(
     data.forEach((d, c) => {
       const counts = itemCountsFromRatings(d.matrix, q[c], rows.of(d.items, weights));
       pa.push((out[`${c}.pa`] = percentAgreementPairwise(counts)));
-      if (d.equalRatings) fk.push((out[`${c}.fk`] = fleissKappa(counts)));
+      // Gwet's generalisation of Fleiss' κ (lib/stats/SPEC.md): defined whatever the number of labels per item, so
+      // imported crowd labels and a reviewer beyond the plan keep it (decision 0028).
+      fk.push((out[`${c}.fk`] = fleissKappa(counts)));
       an.push((out[`${c}.an`] = krippendorffAlpha(counts, { metric: 'nominal' })));
       ao.push((out[`${c}.ao`] = krippendorffAlpha(counts, { metric: 'ordinal' })));
+      if (d.pairs.length > MAX_BOOTSTRAPPED_PAIRS) return;
       d.pairs.forEach((p, k) => {
         const table = contingencyTable(p.a, p.b, q[c], rows.of(p.items, weights));
         out[`${c}.${k}.k`] = cohenKappa(table);
@@ -207,7 +211,6 @@ export function agreementByCriterion(
         out[`${c}.${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });
       });
     });
-    // Criteria whose Fleiss' κ is not reported stay out of its macro mean, like undefined ones.
     out['macro.pa'] = macroMean(pa);
     out['macro.fk'] = macroMean(fk);
     out['macro.an'] = macroMean(an);
@@ -220,7 +223,6 @@ export function agreementByCriterion(
 
   const criteria = infos.map((info, c): AgreementCriterionDto => {
     const d = data[c];
-    const unequal = !d.equalRatings;
     return {
       criterion: info.id,
       name: info.name,
@@ -229,31 +231,35 @@ export function agreementByCriterion(
       items: d.pairable,
       ratings: d.ratings,
       percentAgreement: value(`${c}.pa`),
-      fleissKappa: unequal ? missing('unequal_ratings') : value(`${c}.fk`),
+      fleissKappa: value(`${c}.fk`),
       krippendorffAlphaNominal: value(`${c}.an`),
       krippendorffAlphaOrdinal: value(`${c}.ao`),
       intervals: {
         // With exactly two labels per item, percent agreement is a share of items: Wilson. Otherwise it is a mean
         // of per-item shares, and only the item bootstrap respects that.
         percentAgreement: d.twoRaterAgreed !== null ? wilson(d.twoRaterAgreed, d.pairable) : boot(`${c}.pa`),
-        fleissKappa: unequal ? noInterval('bootstrap', 'unequal_ratings') : boot(`${c}.fk`),
+        fleissKappa: boot(`${c}.fk`),
         krippendorffAlphaNominal: boot(`${c}.an`),
         krippendorffAlphaOrdinal: boot(`${c}.ao`),
       },
       pairs: d.pairs.map((p, k): AgreementPairDto => {
         const table = contingencyTable(p.a, p.b, q[c]);
+        const booted = d.pairs.length <= MAX_BOOTSTRAPPED_PAIRS;
+        const kappa = (key: string, weights?: 'linear' | 'quadratic') =>
+          booted ? value(`${c}.${k}.${key}`) : statDto(cohenKappa(table, weights ? { weights } : {}));
+        const interval = (key: string) => (booted ? boot(`${c}.${k}.${key}`) : noInterval('bootstrap', 'not_computed'));
         return {
           annotators: [human.users[p.lo], human.users[p.hi]],
           items: p.items.length,
           percentAgreement: statDto(percentAgreement(table)),
-          cohenKappa: value(`${c}.${k}.k`),
-          cohenKappaLinear: value(`${c}.${k}.kl`),
-          cohenKappaQuadratic: value(`${c}.${k}.kq`),
+          cohenKappa: kappa('k'),
+          cohenKappaLinear: kappa('kl', 'linear'),
+          cohenKappaQuadratic: kappa('kq', 'quadratic'),
           intervals: {
             percentAgreement: wilson(diagonal(table), p.items.length),
-            cohenKappa: boot(`${c}.${k}.k`),
-            cohenKappaLinear: boot(`${c}.${k}.kl`),
-            cohenKappaQuadratic: boot(`${c}.${k}.kq`),
+            cohenKappa: interval('k'),
+            cohenKappaLinear: interval('kl'),
+            cohenKappaQuadratic: interval('kq'),
           },
         };
       }),

@@ -161,11 +161,12 @@ describe('alignment of a judge with ground truth', () => {
 });
 
 describe('agreement before adjudication', () => {
-  it('reports each annotator pair on the items it shares, and Fleiss κ only for equal numbers of ratings', () => {
+  it('reports each annotator pair on the items it shares, and Fleiss κ also for unequal numbers of ratings', () => {
     const r = agreementReport(lead, studyId, { bootstrap: 0 });
     const overall = r.criteria.find((c) => c.criterion === 'overall')!;
-    // i5 has two labels, the others three.
-    expect(overall.fleissKappa).toEqual({ value: null, reason: 'unequal_ratings' });
+    // i5 has two labels, the others three: Gwet's generalised Fleiss κ (lib/stats/SPEC.md). By hand, with
+    // overall W W W | L L T | W T W | T T L | L L: P̄ = 3/5; π = (L 2/5, T 4/15, W 1/3), Pₑ = 77/225; κ = 29/74.
+    expect(overall.fleissKappa.value).toBeCloseTo(29 / 74, 12);
     expect(overall).toMatchObject({ items: 5, ratings: 14 });
     // Mean per-item share of agreeing pairs: i1 1, i2 1/3, i3 1/3, i4 1/3, i5 1 → 3/5.
     expect(overall.percentAgreement.value).toBeCloseTo(0.6, 12);
@@ -179,7 +180,8 @@ describe('agreement before adjudication', () => {
     expect(overall.pairs[0].cohenKappa.value).toBeCloseTo(12 / 17, 12);
     // On clarity ann1 and ann2 agree everywhere, with variation: κ = 1.
     expect(r.criteria.find((c) => c.criterion === 'clarity')!.pairs[0].cohenKappa.value).toBeCloseTo(1, 12);
-    expect(r.macro.criteriaIncluded.fleissKappa).toBe(0);
+    // Every criterion has Fleiss' κ now, so its macro mean includes all three.
+    expect(r.macro.criteriaIncluded.fleissKappa).toBe(3);
   });
 });
 

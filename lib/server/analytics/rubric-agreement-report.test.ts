@@ -29,9 +29,17 @@ describe('rubricAgreementReport', () => {
       expect(c.pairs[0].cohenKappa.value).toBeCloseTo(cohenKappa(table).value!, 12);
       expect(c.pairs[0].cohenKappaLinear.value).toBeCloseTo(cohenKappa(table, { weights: 'linear' }).value!, 12);
       expect(c.pairs[0].cohenKappaQuadratic.value).toBeCloseTo(cohenKappa(table, { weights: 'quadratic' }).value!, 12);
-      // i7 has one label only: Fleiss' κ needs equal ratings per item, Krippendorff's α takes it as unpairable.
-      expect(c.fleissKappa).toEqual({ value: null, reason: 'unequal_ratings' });
+      // i7 has alice's label only (bob's review is pending): Krippendorff's α takes it as unpairable; the generalised
+      // Fleiss κ counts it in the label shares π_k, not in the agreement P̄ (lib/stats/SPEC.md).
       const counts = itemCountsFromRaters([a, b], q);
+      const withI7 = itemCountsFromRaters(
+        [
+          Int8Array.from(ROWS, ([, , alice]) => dim.labels.indexOf(alice[d])),
+          Int8Array.from(ROWS, ([id, , , bob]) => (id === 'i7' ? -1 : dim.labels.indexOf(bob[d]))),
+        ],
+        q,
+      );
+      expect(c.fleissKappa.value).toBeCloseTo(fleissKappa(withI7).value!, 12);
       expect(c.krippendorffAlphaNominal.value).toBeCloseTo(krippendorffAlpha(counts, { metric: 'nominal' }).value!, 12);
       expect(c.krippendorffAlphaOrdinal.value).toBeCloseTo(krippendorffAlpha(counts, { metric: 'ordinal' }).value!, 12);
       expect(fleissKappa(counts).value).not.toBeNull();

@@ -7,7 +7,7 @@ import { LABELS } from '@/lib/validation/labels';
 import type { ItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
 import { decideGold, readReviewerPacks, type PackedReviewerLabels } from './packed-labels';
-import { NO_RULING, OPEN, decide, outcomeProvenance } from './rule';
+import { MODEL, NO_RULING, OPEN, decide, outcomeProvenance } from './rule';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
 export type GroundTruthCodes = {
@@ -162,7 +162,8 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
     for (const [name, slots] of extra) {
       const r = decide(slots, 0, S, rulings?.get(name) ?? NO_RULING, rule);
       if (r === OPEN) return false;
-      if (r >= 0) itemLabels++;
+      // Under a model rule these criteria count too; their model label is the export's (`groundTruth`).
+      if (r >= 0 || r === MODEL) itemLabels++;
       if (outcomeProvenance(r) === 'adjudicated') itemAdjudicated++;
     }
     extraLabels += itemLabels;

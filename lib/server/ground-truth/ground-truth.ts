@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
 import * as gtq from '@/db/queries/ground-truth';
 import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
@@ -16,7 +17,19 @@ import { groundTruthFile, type GroundTruthExport } from './export-file';
 import { rubricGroundTruthExport } from './rubric-ground-truth';
 import { kindName } from '@/lib/kinds/names';
 import type { StudyKind } from '@/lib/validation/labels';
-import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
+import { fitPacked, fitUnit, posteriorColumn, type UnitFit } from './model-gold';
+import {
+  ASK_RULING,
+  MODEL,
+  NO_RULING,
+  NO_VOTES,
+  UNKNOWN_RULING,
+  decide,
+  isModelRule,
+  outcomeLabel,
+  outcomeProvenance,
+  type Provenance,
+} from './rule';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 
@@ -28,6 +41,8 @@ export type GroundTruthRow = {
   criterion: string;
   label: Label;
   provenance: Provenance;
+  /** Under a model rule (dawid_skene, mace), the model's posterior probability of `label`; null otherwise. */
+  posterior: number | null;
   /** Each reviewer's label by slot (Reviewer 1 first); null where a reviewer gave none. */
   reviewers: (Label | null)[];
   adjudicator: string | null;
@@ -68,6 +83,26 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
   const rule = study.groundTruthRule;
   const C = known.length;
   const minSlots = study.reviewersPerItem;
+  // A model rule: fitted once on every criterion here, as `decideGold` does for the dashboards (./model-gold.ts).
+  const model = isModelRule(rule) ? fitPacked(rule, read, C, () => LABELS.length) : null;
+  const otherModels = new Map<string, UnitFit>();
+  const otherModel = (name: string): UnitFit => {
+    let fit = otherModels.get(name);
+    if (!fit) {
+      fit = fitUnit(
+        rule as 'dawid_skene' | 'mace',
+        LABELS.length,
+        n,
+        (i, vote) => {
+          const codes = other.get(i)?.get(name);
+          if (codes) for (let s = 0; s < S; s++) if (codes[s] >= 0) vote(read.holder[i * S + s], codes[s]);
+        },
+        (i) => !pending[i] && hasLabels[i] === 1,
+      );
+      otherModels.set(name, fit);
+    }
+    return fit;
+  };
   items: for (let i = 0; i < n; i++) {
     if (pending[i] || !hasLabels[i]) {
       onIncomplete?.(externalIds[i]);
@@ -75,14 +110,16 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
     }
     const out: GroundTruthRow[] = [];
     /** Adds the row of one criterion; false when the criterion is open (the item is then left out). */
-    const resolveOne = (criterion: string, codes: Int8Array, offset: number): boolean => {
+    const resolveOne = (criterion: string, codes: Int8Array, offset: number, fit: () => UnitFit, at: number): boolean => {
       let outcome = decide(codes, offset, S, UNKNOWN_RULING, rule);
       // The rulings are looked up by name, so only where the rule asks for one.
       const ruling = outcome === ASK_RULING ? rulingOf.get(`${itemIds[i]}:${criterion}`) : undefined;
       if (outcome === ASK_RULING) outcome = decide(codes, offset, S, ruling ? LABELS.indexOf(ruling.label) : NO_RULING, rule);
       if (outcome === NO_VOTES) return true;
-      const provenance = outcomeProvenance(outcome);
-      if (!provenance) return false;
+      const modelled = outcome === MODEL ? fit() : null;
+      const code = modelled ? modelled.label[at] : outcomeLabel(outcome);
+      const provenance = modelled ? (rule as Provenance) : outcomeProvenance(outcome);
+      if (!provenance || code < 0) return false;
       let top = 0;
       for (let s = 0; s < S; s++) if (codes[offset + s] >= 0) top = s + 1;
       const reviewers: (Label | null)[] = Array<Label | null>(Math.max(minSlots, top)).fill(null);
@@ -93,15 +130,16 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
         itemId: itemIds[i],
         criterion,
         reviewers,
-        label: LABELS[outcomeLabel(outcome)],
+        label: LABELS[code],
         provenance,
+        posterior: modelled ? modelled.posterior[at] : null,
         adjudicator: adjudicated?.adjudicator ?? null,
         rationale: adjudicated?.rationale ?? null,
       });
       return true;
     };
     for (let c = 0; c < C; c++) {
-      if (!resolveOne(known[c], given, (c * n + i) * S)) {
+      if (!resolveOne(known[c], given, (c * n + i) * S, () => model!, c * n + i)) {
         onIncomplete?.(externalIds[i]);
         continue items;
       }
@@ -109,7 +147,7 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
     const extra = other.get(i);
     if (extra) {
       for (const name of [...extra.keys()].sort((a, b) => a.localeCompare(b))) {
-        if (!resolveOne(name, extra.get(name)!, 0)) {
+        if (!resolveOne(name, extra.get(name)!, 0, () => otherModel(name), i)) {
           onIncomplete?.(externalIds[i]);
           continue items;
         }
@@ -132,9 +170,13 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   };
 }
 
+/** How many reviewer columns an export has: the plan, or more where imported prior raters go beyond it. */
+export const reviewerColumns = (db: Db, study: StudyRow) => Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
+
 /** A pairwise study's part of the ground-truth export: one row per item and criterion, reviewers by slot. */
 function pairwiseGroundTruthExport(db: Db, study: StudyRow) {
-  const slots = study.reviewersPerItem;
+  const slots = reviewerColumns(db, study);
+  const modelled = isModelRule(study.groundTruthRule);
   return {
     summary: summarize(db, study),
     rows: (snapshot: Db) => groundTruth(snapshot, study),
@@ -144,16 +186,27 @@ function pairwiseGroundTruthExport(db: Db, study: StudyRow) {
         'criterion',
         'label',
         'provenance',
+        ...posteriorColumn(modelled),
         ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
         'adjudicator',
         'rationale',
       ],
-      csv: (r) => [r.item, r.criterion, r.label, r.provenance, ...r.reviewers.map((l) => l ?? ''), r.adjudicator ?? '', r.rationale ?? ''],
+      csv: (r) => [
+        r.item,
+        r.criterion,
+        r.label,
+        r.provenance,
+        ...(modelled ? [r.posterior ?? ''] : []),
+        ...r.reviewers.map((l) => l ?? ''),
+        r.adjudicator ?? '',
+        r.rationale ?? '',
+      ],
       json: (r) => ({
         item: r.item,
         criterion: r.criterion,
         label: r.label,
         provenance: r.provenance,
+        ...(modelled ? { posterior: r.posterior } : {}),
         reviewers: r.reviewers,
         adjudicator: r.adjudicator,
         rationale: r.rationale,

@@ -5,7 +5,8 @@ import type { StudyRow } from '@/db/queries/studies';
 import type { LabelsFacet } from '@/lib/kinds/facets/labels';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
-import { OPEN, decide, outcomeLabel, outcomeProvenance, type GroundTruthRule } from './rule';
+import { fitPacked } from './model-gold';
+import { MODEL, OPEN, decide, isModelRule, outcomeLabel, outcomeProvenance, type GroundTruthRule } from './rule';
 
 /*
  * The one walk over a study's annotation packs (one short string per annotation, `annotation_packs`) for every
@@ -144,7 +145,8 @@ export type PackedGold = {
  * The ground truth of every item and unit under the study's rule, for every kind: each unit decided by the rule
  * (`decide`, with the unit's label count and its newest ruling in `ruled[u * n + i]`, `NO_RULING` if none). An item
  * with a pending review, no labels or an open unit is left out entirely and counted in `incompleteItems`;
- * `alsoComplete(i)` lets the caller hold an item back for what it kept apart (false: incomplete).
+ * `alsoComplete(i)` lets the caller hold an item back for what it kept apart (false: incomplete). Under a model rule
+ * (`dawid_skene`, `mace`) the model is fitted here, once, on every unit, and gives the label where there is no ruling.
  */
 export function decideGold(
   read: PackedReviewerLabels,
@@ -155,6 +157,7 @@ export function decideGold(
   alsoComplete?: (i: number) => boolean,
 ): PackedGold {
   const { n, slots: S, given } = read;
+  const model = isModelRule(rule) ? fitPacked(rule, read, units, labelCount) : null;
   // Unit by unit (the arrays are unit-major, so this reads them in order): each outcome, and which items some unit
   // leaves open.
   const resolved = new Int8Array(units * n);
@@ -179,7 +182,13 @@ export function decideGold(
   let adjudicated = 0;
   for (let k = 0; k < units * n; k++) {
     const o = resolved[k];
-    if (o < 0 || !complete[k % n]) continue;
+    if (!complete[k % n]) continue;
+    if (o === MODEL && model && model.label[k] >= 0) {
+      gold[k] = model.label[k];
+      labels++;
+      continue;
+    }
+    if (o < 0) continue;
     gold[k] = outcomeLabel(o);
     labels++;
     if (outcomeProvenance(o) === 'adjudicated') adjudicated++;

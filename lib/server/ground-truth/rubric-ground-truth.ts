@@ -1,5 +1,6 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
+import * as assignmentsQ from '@/db/queries/assignments';
 import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
@@ -7,7 +8,20 @@ import type { Actor } from '../actor';
 import { staffStudyOfKind } from '../review/access';
 import type { GroundTruthSummaryDto, RubricGroundTruthSummaryDto } from './dto';
 import type { GroundTruthExport } from './export-file';
-import { ASK_RULING, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, outcomeLabel, outcomeProvenance, type Provenance } from './rule';
+import { fitPacked, posteriorColumn } from './model-gold';
+import { rubricReviewerCodes } from './rubric-codes';
+import {
+  ASK_RULING,
+  MODEL,
+  NO_RULING,
+  NO_VOTES,
+  UNKNOWN_RULING,
+  decide,
+  isModelRule,
+  outcomeLabel,
+  outcomeProvenance,
+  type Provenance,
+} from './rule';
 
 /** One dimension of one item of a rubric study, settled by the ground-truth rule. Labels by name. */
 export type RubricGroundTruthRow = {
@@ -21,6 +35,8 @@ export type RubricGroundTruthRow = {
   /** The label after the dimension's lenient folding (the same label where the dimension has none). */
   lenient: string;
   provenance: Provenance;
+  /** Under a model rule (dawid_skene, mace), the model's posterior probability of `label`; null otherwise. */
+  posterior: number | null;
   /** Each reviewer's label by slot (Reviewer 1 first); null where a reviewer gave none. */
   reviewers: (string | null)[];
   adjudicator: string | null;
@@ -59,28 +75,34 @@ export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (exte
   const rulings = new Map<string, Ruling>();
   for (const r of rq.studyRubricRulings(db, study.id)) rulings.set(`${r.itemId}:${r.dimension}`, r);
   const minSlots = study.reviewersPerItem;
-  const votes = new Int8Array(64);
+  const rule = study.groundTruthRule;
+  // A model rule: fitted once on every dimension from the packs, as the dashboards' `decideGold` does (./model-gold.ts).
+  const packed = isModelRule(rule) ? rubricReviewerCodes(db, study) : null;
+  const model = packed && isModelRule(rule) ? fitPacked(rule, packed, packed.D, (d) => catalog[d].labels.length) : null;
+  let votes = new Int8Array(64);
   items: for (const { row, slots, codes } of itemsOf(rq.iterateRubricLabels(db, study.id), catalog.length)) {
     if (row.pending > 0 || slots.length === 0) {
       onIncomplete?.(row.externalId);
       continue;
     }
     slots.sort((a, b) => a - b);
+    // Imported crowd labels bring any number of raters (decision 0028): a typed array silently drops writes past its end.
+    if (votes.length < slots.length) votes = new Int8Array(slots.length * 2);
     const out: RubricGroundTruthRow[] = [];
     for (let k = 0; k < catalog.length; k++) {
       const d = catalog[k];
       slots.forEach((s, i) => (votes[i] = codes[k].get(s) ?? -1));
-      let outcome = decide(votes, 0, slots.length, UNKNOWN_RULING, study.groundTruthRule, d.labels.length);
+      let outcome = decide(votes, 0, slots.length, UNKNOWN_RULING, rule, d.labels.length);
       const ruling = outcome === ASK_RULING ? rulings.get(`${row.itemId}:${k}`) : undefined;
-      if (outcome === ASK_RULING)
-        outcome = decide(votes, 0, slots.length, ruling ? ruling.label : NO_RULING, study.groundTruthRule, d.labels.length);
+      if (outcome === ASK_RULING) outcome = decide(votes, 0, slots.length, ruling ? ruling.label : NO_RULING, rule, d.labels.length);
       if (outcome === NO_VOTES) continue;
-      const provenance = outcomeProvenance(outcome);
-      if (!provenance) {
+      const at = outcome === MODEL && packed && model ? k * packed.n + packed.items.of(row.itemId) : -1;
+      const label = at >= 0 ? model!.label[at] : outcomeLabel(outcome);
+      const provenance = at >= 0 ? (rule as Provenance) : outcomeProvenance(outcome);
+      if (!provenance || label < 0) {
         onIncomplete?.(row.externalId);
         continue items;
       }
-      const label = outcomeLabel(outcome);
       const reviewers: (string | null)[] = Array<string | null>(Math.max(minSlots, slots.length)).fill(null);
       slots.forEach((_, i) => (reviewers[i] = votes[i] >= 0 ? d.labels[votes[i]] : null));
       const adjudicated = provenance === 'adjudicated' ? ruling! : null;
@@ -93,6 +115,7 @@ export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (exte
         label: d.labels[label],
         lenient: lenient[k][label],
         provenance,
+        posterior: at >= 0 ? model!.posterior[at] : null,
         reviewers,
         adjudicator: adjudicated?.adjudicator ?? null,
         rationale: adjudicated?.rationale ?? null,
@@ -120,7 +143,8 @@ export function summarizeRubric(db: Db, study: StudyRow): RubricGroundTruthSumma
 
 /** A rubric study's part of the ground-truth export (`exportGroundTruth`): one row per item and dimension. */
 export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExport<RubricGroundTruthRow, GroundTruthSummaryDto> {
-  const slots = study.reviewersPerItem;
+  const slots = Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
+  const modelled = isModelRule(study.groundTruthRule);
   return {
     summary: summarizeRubric(db, study),
     rows: (snapshot) => rubricGroundTruth(snapshot, study),
@@ -133,6 +157,7 @@ export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExp
         'label',
         'lenient_label',
         'provenance',
+        ...posteriorColumn(modelled),
         ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
         'adjudicator',
         'rationale',
@@ -145,6 +170,7 @@ export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExp
         r.label,
         r.lenient,
         r.provenance,
+        ...(modelled ? [r.posterior ?? ''] : []),
         ...r.reviewers.map((l) => l ?? ''),
         r.adjudicator ?? '',
         r.rationale ?? '',
@@ -157,6 +183,7 @@ export function rubricGroundTruthExport(db: Db, study: StudyRow): GroundTruthExp
         label: r.label,
         lenient_label: r.lenient,
         provenance: r.provenance,
+        ...(modelled ? { posterior: r.posterior } : {}),
         reviewers: r.reviewers,
         adjudicator: r.adjudicator,
         rationale: r.rationale,

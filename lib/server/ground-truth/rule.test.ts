@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Label } from '@/lib/validation/labels';
 import {
   ASK_RULING,
+  MODEL,
   NO_RULING,
   NO_VOTES,
   OPEN,
@@ -84,5 +85,21 @@ describe('the ground-truth rule', () => {
     // Two labels (OK / REJECT): a split of two has no majority.
     expect(decide([0, 1], 0, 2, NO_RULING, 'majority', 2)).toBe(OPEN);
     expect(needsAdjudication(decide([0, 1], 0, 2, 1, 'majority', 2))).toBe(true);
+  });
+
+  it('leaves every item with votes to the label model under dawid_skene and mace, unless ruled', () => {
+    for (const rule of ['dawid_skene', 'mace'] as const) {
+      // Unanimous or split: the model fitted on the whole study decides, and nothing waits for an adjudicator.
+      expect(decide([2, 2, 2], 0, 3, NO_RULING, rule)).toBe(MODEL);
+      expect(decide([2, 0, 1], 0, 3, NO_RULING, rule)).toBe(MODEL);
+      expect(needsAdjudication(MODEL)).toBe(false);
+      expect(outcomeLabel(MODEL)).toBe(-1);
+      // A ruling overrides the model, also on a unanimous item; it is asked for whenever there are votes.
+      expect(decide([2, 2], 0, 2, UNKNOWN_RULING, rule)).toBe(ASK_RULING);
+      expect(outcomeLabel(decide([2, 2], 0, 2, 0, rule))).toBe(0);
+      expect(outcomeProvenance(decide([2, 2], 0, 2, 0, rule))).toBe('adjudicated');
+      expect(needsAdjudication(decide([2, 0], 0, 2, 0, rule))).toBe(false);
+      expect(decide([-1, -1], 0, 2, NO_RULING, rule)).toBe(NO_VOTES);
+    }
   });
 });

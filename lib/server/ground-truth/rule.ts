@@ -1,4 +1,5 @@
 import { LABELS, type Label } from '@/lib/validation/labels';
+import type { GROUND_TRUTH_RULE_CHOICES } from '@/lib/validation/studies';
 
 /**
  * The ground-truth rule of Concord, written once: which label a criterion of an item settles on, how it got there,
@@ -8,6 +9,10 @@ import { LABELS, type Label } from '@/lib/validation/labels';
  * - `adjudicated` (the default): the label every reviewer gave, else the adjudicator's ruling.
  * - `majority`: the label every reviewer gave, else the ruling if there is one, else the label more than half of
  *   the reviewers gave; only a split without a majority needs the adjudicator.
+ * - `dawid_skene`, `mace`: whole-study label models (`./model-gold.ts`, decision 0028). The ruling if there is one,
+ *   else the model's most probable label; nothing needs an adjudicator. One item's votes cannot say what the model
+ *   fitted on the whole study makes of them, so `decide` answers `MODEL` and the readers that hold the whole
+ *   study's labels (`decideGold`, the exports) put the model's label there.
  *
  * Only the votes given count: a reviewer slot without a label is neither for nor against (a majority is of the
  * votes given). Votes are label codes: for pairwise criteria the index in `LABELS` (lose 0, tie 1, win 2) as the
@@ -16,10 +21,17 @@ import { LABELS, type Label } from '@/lib/validation/labels';
  * one small integer, so a dashboard over a million labels allocates nothing per label.
  */
 
-export type GroundTruthRule = 'adjudicated' | 'majority';
+export type GroundTruthRule = (typeof GROUND_TRUTH_RULE_CHOICES)[number];
 
 export const PROVENANCES = ['agreed', 'majority', 'adjudicated'] as const;
-export type Provenance = (typeof PROVENANCES)[number];
+/** How the per-item rule settled a label (packed in an outcome). */
+export type OutcomeProvenance = (typeof PROVENANCES)[number];
+/** How a ground-truth label was settled: by the per-item rule or by a label model. */
+export type Provenance = OutcomeProvenance | ModelRule;
+
+/** The rules decided by a model fitted on the whole study (decision 0028). */
+export type ModelRule = 'dawid_skene' | 'mace';
+export const isModelRule = (rule: GroundTruthRule): rule is ModelRule => rule === 'dawid_skene' || rule === 'mace';
 
 /** Outcome: no reviewer gave a label on this criterion. */
 export const NO_VOTES = -1;
@@ -27,6 +39,8 @@ export const NO_VOTES = -1;
 export const OPEN = -2;
 /** Outcome: the ruling was passed as `UNKNOWN_RULING` and it would decide; look it up and decide again. */
 export const ASK_RULING = -3;
+/** Outcome: a model rule and no ruling: the label is the study's label model's (`./model-gold.ts`). */
+export const MODEL = -4;
 
 /** Ruling: the adjudicator has not ruled on this criterion. */
 export const NO_RULING = -1;
@@ -49,8 +63,8 @@ const counts = new Int32Array(MAX_LABELS);
 /**
  * Decides one criterion of one item from `slots` votes at `votes[offset…]` and the newest ruling (a label code,
  * `NO_RULING` or `UNKNOWN_RULING`), for a label set of `labelCount` labels (3 for pairwise). Returns `NO_VOTES`,
- * `OPEN`, `ASK_RULING`, or a decided outcome to read with `outcomeLabel`, `outcomeProvenance` and
- * `needsAdjudication`.
+ * `OPEN`, `ASK_RULING`, `MODEL` (model rules), or a decided outcome to read with `outcomeLabel`,
+ * `outcomeProvenance` and `needsAdjudication`.
  */
 export function decide(
   votes: ArrayLike<number>,
@@ -70,6 +84,12 @@ export function decide(
     }
   }
   if (total === 0) return NO_VOTES;
+  if (rule === 'dawid_skene' || rule === 'mace') {
+    // The ruling overrides the model; without one the model decides every item, unanimous or not.
+    if (ruling === UNKNOWN_RULING) return ASK_RULING;
+    if (ruling >= 0 && ruling < labelCount) return ruling | (ADJUDICATED << PROVENANCE_SHIFT);
+    return MODEL;
+  }
   let majority = -1;
   for (let l = 0; l < labelCount; l++) {
     if (counts[l] === total) return l | (AGREED << PROVENANCE_SHIFT);
@@ -85,14 +105,14 @@ export function decide(
 /** The label code an outcome settles on, −1 if none. */
 export const outcomeLabel = (outcome: number): number => (outcome >= 0 ? outcome & LABEL_BITS : -1);
 
-/** How a decided outcome got its label; null when it has none. */
-export const outcomeProvenance = (outcome: number): Provenance | null =>
+/** How a decided outcome got its label; null when it has none (also `MODEL`: the model's label is the caller's). */
+export const outcomeProvenance = (outcome: number): OutcomeProvenance | null =>
   outcome >= 0 ? PROVENANCES[(outcome >> PROVENANCE_SHIFT) & 3] : null;
 
 /** Whether the votes call for an adjudicator under the rule (whether or not one has ruled). */
 export const needsAdjudication = (outcome: number): boolean => outcome === OPEN || (outcome >= 0 && (outcome & NEEDS) !== 0);
 
-export type Decision = { label: Label | null; provenance: Provenance | null; needsAdjudication: boolean };
+export type Decision = { label: Label | null; provenance: OutcomeProvenance | null; needsAdjudication: boolean };
 
 let scratch = new Int8Array(8);
 

@@ -11,6 +11,7 @@ import type { RecordResult } from '@/lib/io/record-result';
 import type { AnnotationImports, LabelLine } from '@/lib/kinds/facets/imports';
 import { studyKind } from '@/lib/kinds/registry';
 import { usernameSchema } from '@/lib/validation/accounts';
+import { MAX_RATERS_PER_ITEM } from '@/lib/validation/studies';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { audit } from '../accounts/audit';
@@ -30,8 +31,9 @@ const sameLabels = (a: Record<string, string>, b: Record<string, string>) =>
 /**
  * Read-only pass over prior annotations: the item must exist (in the study or, for a format that brings its
  * annotations with the items, in the same file: `sameFile`), the kind's label checks hold, each (item, annotator)
- * appears once, and no item gets more reviewers than the study plans. An (item, annotator) already imported with
- * the same labels is a no-op.
+ * appears once, and no item gets more than `MAX_RATERS_PER_ITEM` raters. The study's plan (reviewers per item) does
+ * not bound them: it bounds the assignments the app makes (decision 0028). An (item, annotator) already imported
+ * with the same labels is a no-op.
  */
 export function checkPriorAnnotations(
   db: Db,
@@ -44,7 +46,7 @@ export function checkPriorAnnotations(
   const collector = new ErrorCollector();
   const fail = collector.add;
   const seen = new Map<string, number>();
-  const planned = new Map<string, number>();
+  const raters = new Map<string, number>();
   let records_ = 0;
   let unchanged = 0;
   for (const rec of records) {
@@ -79,10 +81,10 @@ export function checkPriorAnnotations(
       else fail({ line: rec.line, path: 'labels', message: `"${username.data}" already has different labels for "${item}"` });
       continue;
     }
-    const used = (planned.get(item) ?? (itemId === null ? 0 : assignmentsQ.assignmentCountOfItem(db, itemId))) + 1;
-    planned.set(item, used);
-    if (used > study.reviewersPerItem) {
-      fail({ line: rec.line, path: 'item', message: `"${item}" would have ${used} reviewers; the study plans ${study.reviewersPerItem}` });
+    const used = (raters.get(item) ?? (itemId === null ? 0 : assignmentsQ.assignmentCountOfItem(db, itemId))) + 1;
+    raters.set(item, used);
+    if (used === MAX_RATERS_PER_ITEM + 1) {
+      fail({ line: rec.line, path: 'item', message: `"${item}" would have more than ${MAX_RATERS_PER_ITEM} raters` });
     }
   }
   return { errors: collector.errors, errorCount: collector.errorCount, records: records_, unchanged };
@@ -124,8 +126,9 @@ export function writePriorAnnotations(
     const user =
       usersQ.findUserByUsername(db, username) ??
       usersQ.insertUser(db, { username, displayName: username, role: 'annotator', passwordHash: null, active: false });
+    // After the item's highest slot, planned or not: prior raters are not bounded by the plan (decision 0028).
     const slot = assignmentsQ.nextSlotOfItem(db, itemId);
-    if (slot > study.reviewersPerItem) throw invalid(`"${item}" would exceed the planned reviewers. Nothing was imported.`);
+    if (slot > MAX_RATERS_PER_ITEM + study.reviewersPerItem) throw invalid(`"${item}" would have too many raters. Nothing was imported.`);
     const assignmentId = assignmentsQ.insertSubmittedAssignment(db, {
       studyId: study.id,
       itemId,

@@ -239,11 +239,13 @@ describe('prior annotations', () => {
       unchanged: 0,
     });
     await expect(importAnnotationsForRequest(lead, s.id, bad, 'concord', 'pa-bad.jsonl', 0)).rejects.toBeInstanceOf(ImportRejected);
-    // A third reviewer would exceed the two planned.
+    // A third rater beyond the two planned is taken in the next slot: the plan bounds only the app's assignments
+    // (decision 0028).
     const third = jsonl('pa-third.jsonl', [{ item: 'p-1', annotator: 'rater3', labels: { mistake_identification: 'No' } }]);
-    expect(rejected(() => importAnnotations(lead, s.id, third, 'concord')).errors[0].message).toBe(
-      '"p-1" would have 3 reviewers; the study plans 2',
-    );
+    expect(importAnnotations(lead, s.id, third, 'concord')).toEqual({ records: 1, inserted: 1, unchanged: 0 });
+    expect(
+      q("SELECT max(a.slot) FROM assignments a JOIN items i ON i.id = a.item_id WHERE i.external_id = 'p-1' AND a.study_id = ?", s.id),
+    ).toBe(3);
     // Different labels for an (item, annotator) already imported are refused; the same ones are a no-op.
     const changed = jsonl('pa-changed.jsonl', [{ item: 'p-2', annotator: 'rater1', labels: { mistake_identification: 'Yes' } }]);
     expect(rejected(() => importAnnotations(lead, s.id, changed, 'concord')).errors[0].message).toMatch(/already has different labels/);

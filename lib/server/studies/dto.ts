@@ -1,4 +1,5 @@
 /** The data lib/server/studies hands to pages, components, lib/query, lib/io and the CLI: plain types, no server code. */
+import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { GroundTruthSummaryDto } from '../ground-truth/dto';
 import type { Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
@@ -118,7 +119,7 @@ export type StudyDto = {
   /** A rubric study's dimensions (its fixed catalog, labels worst first); null for other kinds. */
   dimensions: RubricDimension[] | null;
   assignmentMode: 'balanced' | 'fixed_sets';
-  groundTruthRule: 'adjudicated' | 'majority';
+  groundTruthRule: GroundTruthRuleChoice;
   adjudicator: { userId: number; username: string; displayName: string } | null;
   itemCount: number;
   members: { userId: number; username: string; displayName: string; setIndex: number | null }[];
@@ -277,7 +278,7 @@ type ItemDetailBase = {
 export type ItemDetailDto =
   | (ItemDetailBase & {
       kind: 'pairwise';
-      groundTruthRule: 'adjudicated' | 'majority';
+      groundTruthRule: GroundTruthRuleChoice;
       problem: string;
       instructions: string | null;
       principles: string[];

@@ -10,7 +10,8 @@ import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assig
 import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanGroup } from '@/lib/assign/groups';
 import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
 import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
-import { createStudySchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
+import { createStudySchema, groundTruthRuleSchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
+import { kindName } from '@/lib/kinds/names';
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
@@ -355,13 +356,18 @@ export function closeStudy(actor: Actor, studyId: number): StudyDto {
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
 
-/** How a pairwise study forms ground truth where reviewers disagree; can change at any time (it is derived, never stored). */
-export function setGroundTruthRule(actor: Actor, studyId: number, rule: unknown): StudyDto {
+/**
+ * How a study forms ground truth where reviewers disagree: per item (adjudicated, majority) or by a label model fitted
+ * on the whole study (dawid_skene, mace; decision 0028). Any kind whose items are adjudicated has one; it can change
+ * at any time (the ground truth is derived, never stored).
+ */
+export function setGroundTruthRule(actor: Actor, studyId: number, input: unknown): StudyDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): the rule is set from the pairwise overview only; behaviour kept as it was.
-  if (study.kind !== 'pairwise') throw invalid('Only pairwise studies have a ground-truth rule.');
-  if (rule !== 'adjudicated' && rule !== 'majority') throw invalid('Choose adjudicated or majority.', { groundTruthRule: 'Unknown rule' });
+  if (!studyKind(study.kind).adjudication) throw invalid(`A ${kindName(study.kind).toLowerCase()} study has no ground-truth rule.`);
+  const parsed = groundTruthRuleSchema.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0].message, { groundTruthRule: 'Unknown rule' });
+  const rule = parsed.data;
   inTransaction(db, () => {
     studiesQ.updateStudy(db, studyId, { groundTruthRule: rule });
     audit(db, { userId: actor.id, action: 'ground_truth_rule_set', studyId, detail: { from: study.groundTruthRule, to: rule } });

@@ -32,8 +32,8 @@ export type AgreementScope = {
  * The statistics over all reviewers of a criterion, in the CSV's order; the macro table has one row each. The DTO's
  * fields are derived from this list (`CriterionStatKey`): an entry added here is a field `agreementByCriterion` must
  * fill, or the build fails. Percent agreement is the mean over items of the share of agreeing pairs of labels
- * (Fleiss' P̄; with two raters, the share of items); Fleiss' κ is reported only where every labelled item has the
- * same number of labels (else `unequal_ratings`).
+ * (Fleiss' P̄; with two raters, the share of items); Fleiss' κ is Gwet's form for unequal numbers of labels per
+ * item (lib/stats/SPEC.md), so it is reported however many raters each item has.
  */
 export const CRITERION_STATS = [
   stat('percentAgreement', 'percent_agreement', 'Percent agreement', 'percent'),

@@ -1,4 +1,5 @@
 /** Certifying a judge on a pairwise study: biases, the certification while labelling, judge-corrected leaderboards and rank agreement. */
+import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { IntervalDto, StatDto } from './common';
 
 export type FirstPreferenceDto = {
@@ -127,7 +128,7 @@ export type CertifyReportDto = {
   studyId: number;
   judge: string;
   criterion: string;
-  groundTruthRule: 'adjudicated' | 'majority';
+  groundTruthRule: GroundTruthRuleChoice;
   target: number;
   alpha: number;
   /** Ground-truth labels of the criterion with a verdict (the observations, in the order their ground truth was settled). */

@@ -1,4 +1,5 @@
 /** Pairwise reports: agreement, judge alignment, the hybrid review plan and the leaderboard. */
+import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { TiePolicy } from '@/lib/stats';
 import type { CorrectedRunDto, RankAgreementDto } from './certify';
 import type { CriterionStatKey, PairStatKey } from './agreement-tables';
@@ -89,7 +90,7 @@ export type PositionConsistencyDto =
 export type AlignmentReportDto = {
   studyId: number;
   judge: string;
-  groundTruthRule: 'adjudicated' | 'majority';
+  groundTruthRule: GroundTruthRuleChoice;
   labelSet: readonly ['lose', 'tie', 'win'];
   bootstrap: BootstrapInfoDto;
   /** Ground-truth labels available, and items left out because they are not settled yet. */

@@ -1,4 +1,5 @@
 /** Rubric studies (lib/server/analytics/rubric-*.ts): their reports, certification and biases. */
+import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { CertifyReportDto, CorrectedCellDto, RankAgreementDto } from './certify';
 import type { BootstrapInfoDto, IntervalDto, StatDto } from './common';
 import type { AgreementCriterionDto, AgreementReportDto, HybridQueueDto, HybridReportDto } from './pairwise';
@@ -58,7 +59,7 @@ export type RubricAlignmentReportDto = {
   /** The judge run's sample read (each sample is a verdict set of its own), and the samples the run has. */
   sample: number;
   samples: number[];
-  groundTruthRule: 'adjudicated' | 'majority';
+  groundTruthRule: GroundTruthRuleChoice;
   bootstrap: BootstrapInfoDto;
   dimensions: RubricDimensionDto[];
   groundTruth: { labels: number; incompleteItems: number };

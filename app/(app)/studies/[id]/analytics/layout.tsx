@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { warmReportProcess } from '@/lib/server/analytics/report-process';
 import { AnalyticsTabs } from './_components/tabs';
 import { analyticsContext } from './_lib/context';
+import { GROUND_TRUTH_RULE_NAMES } from '@/lib/validation/studies';
 
 export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { studyId, study } = await analyticsContext((await params).id);
@@ -21,9 +22,7 @@ export default async function AnalyticsLayout({ children, params }: { children: 
         <p className="text-sm text-slate-600">
           {study.name} · {study.itemCount.toLocaleString('en-US')} items
           {/* Only a pairwise study chooses its ground-truth rule; the other kinds have one rule each. */}
-          {study.kind === 'pairwise'
-            ? ` · ground truth: ${study.groundTruthRule === 'majority' ? 'majority of the reviewers, else adjudicated' : 'agreed, else adjudicated'}`
-            : null}
+          {study.kind === 'pairwise' ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}` : null}
         </p>
       </div>
       <AnalyticsTabs studyId={studyId} />

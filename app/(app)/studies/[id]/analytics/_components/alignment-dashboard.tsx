@@ -26,6 +26,8 @@ type Votes = Flat<VoteAgreementDto>;
 const RULE: Record<string, string> = {
   adjudicated: 'the reviewers’ label where they agree, else the adjudicator’s',
   majority: 'the majority of the reviewers’ labels, else the adjudicator’s',
+  dawid_skene: 'the adjudicator’s label where there is one, else the Dawid–Skene model’s most probable label',
+  mace: 'the adjudicator’s label where there is one, else the MACE model’s most probable label',
 };
 
 export function AlignmentDashboard({ studyId, runs, initial }: { studyId: number; runs: JudgeRunDto[]; initial: Report }) {

@@ -1,0 +1,92 @@
+import { dawidSkene } from '@/lib/stats/dawid-skene';
+import { mace } from '@/lib/stats/mace';
+import type { PackedReviewerLabels } from './packed-labels';
+import type { ModelRule } from './rule';
+
+/*
+ * The ground-truth rules `dawid_skene` and `mace` (decision 0028): unlike the per-item `decide`, a label model is
+ * fitted on the whole study, unit by unit (a pairwise criterion, a rubric dimension), over the declared label set
+ * of the unit, with the deterministic start and stopping rule of STATS-3 (lib/stats `dawidSkene`, `mace`). The
+ * items fitted are those that can enter the ground truth: no review pending and some label. Each reader fits once
+ * per read; a ruling still overrides the model's label (`decide` answers `MODEL` only where there is none).
+ */
+
+/** The model's label of each item on one unit (code, −1 where the item was not fitted) and its posterior probability. */
+export type UnitFit = { label: Int8Array; posterior: Float64Array };
+
+/**
+ * Fits `rule`'s model on one unit of `n` items with `labelCount` declared labels. `eachVote(i, vote)` calls
+ * `vote(annotator, code)` for every label item i has on the unit (one per annotator); only items with
+ * `include(i)` are fitted.
+ */
+export function fitUnit(
+  rule: ModelRule,
+  labelCount: number,
+  n: number,
+  eachVote: (i: number, vote: (annotator: number, code: number) => void) => void,
+  include: (i: number) => boolean,
+): UnitFit {
+  const label = new Int8Array(n).fill(-1);
+  const posterior = new Float64Array(n);
+  const items: number[] = [];
+  const annotators = new Set<number>();
+  const annotations: [number, number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    if (!include(i)) continue;
+    const before = annotations.length;
+    eachVote(i, (a, code) => {
+      if (code < 0 || code >= labelCount) return;
+      annotations.push([i, a, code]);
+      annotators.add(a);
+    });
+    if (annotations.length > before) items.push(i);
+  }
+  if (!items.length) return { label, posterior };
+  const data = {
+    labels: Array.from({ length: labelCount }, (_, l) => l),
+    // Sorted, so the fit does not depend on the order the packs came in.
+    annotators: [...annotators].sort((a, b) => a - b),
+    items,
+    annotations,
+  };
+  const fit = rule === 'dawid_skene' ? dawidSkene(data) : mace(data);
+  items.forEach((i, k) => {
+    label[i] = fit.labels[k];
+    posterior[i] = fit.posteriors[k][fit.labels[k]];
+  });
+  return { label, posterior };
+}
+
+/**
+ * The model of every unit over a packed read (`readReviewerPacks`): `label[u * n + i]`, `posterior[u * n + i]`.
+ * Annotators are the reviewers holding the slots; items with a pending review or no labels are left out.
+ */
+export function fitPacked(rule: ModelRule, read: PackedReviewerLabels, units: number, labelCount: (u: number) => number): UnitFit {
+  const { n, slots: S, given, holder } = read;
+  const label = new Int8Array(units * n).fill(-1);
+  const posterior = new Float64Array(units * n);
+  const include = (i: number) => !read.pending[i] && read.hasLabels[i] === 1;
+  for (let u = 0; u < units; u++) {
+    const fit = fitUnit(
+      rule,
+      labelCount(u),
+      n,
+      (i, vote) => {
+        for (let s = 0; s < S; s++) {
+          const v = given[(u * n + i) * S + s];
+          if (v >= 0) vote(holder[i * S + s], v);
+        }
+      },
+      include,
+    );
+    label.set(fit.label, u * n);
+    posterior.set(fit.posterior, u * n);
+  }
+  return { label, posterior };
+}
+
+/**
+ * Under a model rule the export carries each label's posterior probability (empty where a ruling settled it); the
+ * per-item rules have none, and their files keep the columns they always had.
+ */
+export const posteriorColumn = (modelled: boolean): string[] => (modelled ? ['posterior'] : []);
