@@ -241,10 +241,11 @@ export type GoldReviewerDto = {
   items: number;
   compared: number;
   correct: number;
+  /** correct / compared; null (with `accuracyReason`) without comparisons. */
   accuracy: number | null;
-  /** The 95 % Wilson interval of the accuracy; null without comparisons. */
-  low: number | null;
-  high: number | null;
+  accuracyReason?: 'no_items';
+  /** The 95 % Wilson interval of the accuracy, as the report tables read it. */
+  intervals: { accuracy: { method: 'wilson'; lower: number | null; upper: number | null; reason?: 'no_items' } };
   /** The accuracy is under the lead's threshold. */
   below: boolean;
 };

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -179,11 +180,24 @@ describe('mixing gold into every queue', () => {
       const row = by.get(who.username)!;
       expect(row).toMatchObject({ compared: answers.length, items: answers.length, correct });
       const ci = wilsonInterval(correct, answers.length);
-      expect([row.low, row.high]).toEqual([ci.lower, ci.upper]);
+      expect(row.intervals.accuracy).toEqual({ method: 'wilson', lower: ci.lower, upper: ci.upper });
       expect(row.below).toBe(correct / answers.length < 0.6);
     }
     expect(by.get('r1')).toMatchObject({ accuracy: 1, below: false });
     expect(by.get('r2')).toMatchObject({ accuracy: 0, below: true });
     expect(codeOf(() => goldAccuracy(r1, studyId))).toBe('forbidden');
   });
+
+  it('reaches the command line through the report registry: concord report gold --json', () => {
+    const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'report', 'gold', '--study', String(studyId), '--json'], {
+      env: process.env,
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(goldAccuracy(lead, studyId))));
+    const text = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'report', 'gold', '--study', String(studyId)], { env: process.env, encoding: 'utf8' });
+    expect(text.stdout).toContain('Accuracy on gold items');
+    expect(text.stdout).toMatch(/r2\b.*\byes\b/);
+  }, 60_000);
 });

@@ -187,8 +187,11 @@ export function goldAccuracyOf(db: Db, study: StudyRow): GoldAccuracyDto {
         compared: t.compared,
         correct: t.correct,
         accuracy,
-        low: ci.lower,
-        high: ci.upper,
+        ...(accuracy === null ? { accuracyReason: 'no_items' as const } : {}),
+        intervals: {
+          accuracy:
+            ci.lower === null ? { method: 'wilson' as const, lower: null, upper: null, reason: 'no_items' as const } : { method: 'wilson' as const, lower: ci.lower, upper: ci.upper },
+        },
         below: settings.alertBelowPct !== null && accuracy !== null && accuracy * 100 < settings.alertBelowPct,
       };
     })
