@@ -10,7 +10,7 @@ import { wilsonInterval } from '@/lib/stats/intervals';
 import { DISCARD_REASONS } from '@/lib/validation/labels';
 import { DomainError } from '../errors';
 import type { Actor } from '../actor';
-import { importItems } from '../imports/imports';
+import { ImportRejected, importItems } from '../imports/imports';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 import { getFlowAssignment, getQueue, submitFlowReview } from './flow-review';
 import { getItemGold, goldAccuracy, setGoldSettings, setItemGold } from './gold';
@@ -98,6 +98,41 @@ describe('marking gold items', () => {
     expect(fieldErrorsOf(() => setGoldSettings(lead, studyId, { ratePct: 60, alertBelowPct: '' }))).toEqual({
       ratePct: 'Gold rate must be at most 50 %.',
     });
+  });
+});
+
+describe('gold labels on imported items', () => {
+  const withGold = (i: number, gold: unknown) => JSON.stringify({ ...JSON.parse(flows[i]), gold });
+
+  it('refuses a file whose gold labels are not the kind’s, naming line and field, and writes nothing', () => {
+    const studyId = createStudy(lead, { kind: 'flow_review', name: 'import-bad', reviewersPerItem: 1, seed: 5 }).id;
+    const file = writeTemp(dir, 'gold-bad.jsonl', [withGold(0, { decision: 'verify' }), flows[1], withGold(2, { decision: 'fine' }), withGold(3, { overall: 'win' }), withGold(4, 'verify')].join('\n'));
+    let caught: unknown;
+    try {
+      importItems(lead, studyId, file, 'concord');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ImportRejected);
+    expect((caught as ImportRejected).errors).toEqual([
+      { line: 3, path: 'gold.decision', message: '"fine" is not a label of decision (verify, truncate, discard).' },
+      { line: 4, path: 'gold.overall', message: '"overall" is not one of this study\'s units (decision).' },
+      { line: 5, path: 'gold', message: 'gold must be an object of labels by unit, e.g. {"overall": "win"}' },
+    ]);
+    expect(sql('SELECT 1 FROM items WHERE study_id = ?', studyId)).toEqual([]);
+    expect(sql('SELECT 1 FROM gold_labels WHERE study_id = ?', studyId)).toEqual([]);
+  });
+
+  it('marks the items of a clean file gold, as imported', () => {
+    const studyId = createStudy(lead, { kind: 'flow_review', name: 'import-good', reviewersPerItem: 1, seed: 5 }).id;
+    const file = writeTemp(dir, 'gold-good.jsonl', [withGold(0, { decision: 'discard' }), flows[1], withGold(2, { decision: 'verify' })].join('\n'));
+    expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ inserted: 3 });
+    expect(getItemGold(lead, studyId, itemId(studyId, 'flow-01')).labels).toEqual({ decision: 'discard' });
+    expect(getItemGold(lead, studyId, itemId(studyId, 'flow-02')).labels).toEqual({});
+    expect(sql('SELECT source, created_by AS createdBy FROM gold_labels WHERE study_id = ?', studyId)).toEqual([
+      { source: 'import', createdBy: lead.id },
+      { source: 'import', createdBy: lead.id },
+    ]);
   });
 });
 
