@@ -37,6 +37,16 @@ const fieldErrorsOf = (fn: () => unknown) => {
   throw new Error('expected a refusal');
 };
 
+const fieldErrorsOfImport = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ImportRejected) return e.errors;
+    throw e;
+  }
+  throw new Error('expected the file to be refused');
+};
+
 let lead: Actor, r1: Actor, r2: Actor, r3: Actor;
 const REASON = DISCARD_REASONS[0];
 const GOLD = ['flow-03', 'flow-09', 'flow-15', 'flow-21'];
@@ -235,4 +245,38 @@ describe('mixing gold into every queue', () => {
     expect(text.stdout).toContain('Accuracy on gold items');
     expect(text.stdout).toMatch(/r2\b.*\byes\b/);
   }, 60_000);
+});
+
+describe('a rubric study', () => {
+  const RUBRIC = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'rubric.jsonl');
+
+  it('gets gold replies between dialogues, never inside one, with the answers checked against its dimensions', () => {
+    const lines = fs.readFileSync(RUBRIC, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; group: string });
+    const studyId = createStudy(lead, { kind: 'rubric', name: 'rubric gold', dimensions: 'mrbench-v3', reviewersPerItem: 1, seed: 21 }).id;
+    const bad = lines.map((l, i) => JSON.stringify(i === 0 ? { ...l, gold: { mistake_identification: 'Maybe' } } : l));
+    expect(fieldErrorsOfImport(() => importItems(lead, studyId, writeTemp(dir, 'rubric-bad.jsonl', bad.join('\n')), 'concord'))).toEqual([
+      { line: 1, path: 'gold.mistake_identification', message: '"Maybe" is not a label of mistake_identification (No, To some extent, Yes).' },
+    ]);
+    // The third dialogue's replies are gold.
+    const good = lines.map((l) => JSON.stringify(l.group === 'rubric-ex-003' ? { ...l, gold: { mistake_identification: 'Yes' } } : l));
+    importItems(lead, studyId, writeTemp(dir, 'rubric-good.jsonl', good.join('\n')), 'concord');
+    setStudyMembers(lead, studyId, { usernames: ['r1', 'r2'] });
+    setGoldSettings(lead, studyId, { ratePct: 50, alertBelowPct: '' });
+    openStudy(lead, studyId);
+    for (const who of [r1, r2]) {
+      const queue = sql<{ group: string; position: number }>(
+        `SELECT i.group_key AS "group", a.queue_position AS position FROM assignments a JOIN items i ON i.id = a.item_id
+          WHERE a.study_id = ? AND a.user_id = ? ORDER BY a.queue_position`,
+        studyId,
+        who.id,
+      );
+      // One regular dialogue (three replies) each and, at 50 %, three gold replies.
+      expect(queue.map((q) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      const regular = queue.map((q, k) => [q.group, k] as const).filter(([g]) => g !== 'rubric-ex-003');
+      expect(regular).toHaveLength(3);
+      expect(new Set(regular.map(([g]) => g)).size).toBe(1);
+      // The dialogue's replies are one after another.
+      expect(regular[2][1] - regular[0][1]).toBe(2);
+    }
+  });
 });
