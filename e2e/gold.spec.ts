@@ -78,28 +78,42 @@ function recordResponses(page: Page) {
   return bodies;
 }
 
-test('reviewers get the gold items among the others, and nothing they receive says which', async ({ browser }) => {
-  for (const [who, key] of [
-    ['ann1', '1'],
-    ['ann2', '2'],
-  ] as const) {
-    const { context, page } = await asUser(browser, who);
-    const seen = recordResponses(page);
-    await page.goto(`/studies/${studyId}/review`);
-    const overall = page.getByTestId('criterion-overall');
-    // Three regular items each (six, two reviewers apiece, shared by two) and, at 50 %, as many gold ones: all three.
-    for (let i = 1; i <= ITEMS; i++) {
-      await expect(overall.getByRole('radio')).toHaveCount(3);
-      await expect(overall.getByRole('radio', { checked: true })).toHaveCount(0);
-      await page.keyboard.press(key);
-      await page.keyboard.press('Enter');
-      await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i));
-    }
-    await expect(page.getByTestId('all-done')).toBeVisible();
-    expect(seen.length).toBeGreaterThan(3);
-    expect(seen.filter((b) => /gold/i.test(b.body)).map((b) => b.url)).toEqual([]);
-    await context.close();
+test('reviewers get the gold items among the others, and nothing they receive says which', async ({ browser, playwright, baseURL }) => {
+  // ann1 on the review screen: every document and JSON answer is recorded.
+  const { context, page } = await asUser(browser, 'ann1');
+  const seen = recordResponses(page);
+  await page.goto(`/studies/${studyId}/review`);
+  const overall = page.getByTestId('criterion-overall');
+  // Three regular items each (six, two reviewers apiece, shared by two) and, at 50 %, as many gold ones: all three.
+  for (let i = 1; i <= ITEMS; i++) {
+    await expect(overall.getByRole('radio')).toHaveCount(3);
+    await expect(overall.getByRole('radio', { checked: true })).toHaveCount(0);
+    await page.keyboard.press('1');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(i));
   }
+  await expect(page.getByTestId('all-done')).toBeVisible();
+  expect(seen.length).toBeGreaterThan(3);
+  expect(seen.filter((b) => /gold/i.test(b.body)).map((b) => b.url)).toEqual([]);
+  await context.close();
+
+  // ann2 through the HTTP API's next item, calling every item a tie.
+  const { token } = JSON.parse(concord(['token', 'create', '--user', 'ann2', '--name', `gold review ${studyId}`, '--json'])) as { token: string };
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  for (let i = 0; i < ITEMS; i++) {
+    const res = await api.get(`/api/v1/studies/${studyId}/next`);
+    expect(res.status()).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(/gold/i);
+    const next = JSON.parse(text) as { queue: { total: number }; assignment: { assignmentId: number; criteria: { id: string }[] } };
+    expect(next.queue.total).toBe(ITEMS);
+    const submitted = await api.post(`/api/v1/assignments/${next.assignment.assignmentId}/submission`, {
+      data: { requestId: `gold-api-${studyId}-${i}`, activeMs: 100, choices: Object.fromEntries(next.assignment.criteria.map((c) => [c.id, 'tie'])) },
+    });
+    expect(submitted.status()).toBe(200);
+    expect(await submitted.text()).not.toMatch(/gold/i);
+  }
+  await api.dispose();
 });
 
 test('the lead sees each reviewer’s accuracy on gold, and a notice naming the one below the threshold', async ({ browser }) => {
