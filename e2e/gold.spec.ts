@@ -58,6 +58,13 @@ test('the lead sets the gold rate and threshold, and marks an item gold from its
   await expect(page.getByTestId('gold-control').getByTestId('gold-state')).toContainText('This item is a gold item');
   await expect(page.getByTestId('gold-control').getByLabel('overall')).toHaveValue('lose');
 
+  await page.goto(`/studies/${studyId}/items`);
+  const listed = page.getByTestId('gold-items');
+  await listed.locator('summary').click();
+  await expect(listed.getByRole('listitem')).toHaveCount(3);
+  await expect(listed.getByTestId('gold-item-chk-3')).toContainText('overall: lose');
+  await expect(listed.getByTestId('gold-item-chk-2')).toContainText('overall: win');
+
   await page.goto(`/studies/${studyId}`);
   await expect(page.getByTestId('gold-section')).toContainText('3 gold item(s)');
   await context.close();

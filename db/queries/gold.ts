@@ -105,3 +105,11 @@ export const namesOf = (db: Db, studyId: number) =>
     `SELECT u.id, u.username, u.display_name AS displayName FROM users u
       WHERE u.id IN (SELECT user_id FROM assignments WHERE study_id = ?)`,
   ).all(studyId) as { id: number; username: string; displayName: string | null }[];
+
+/** The current gold labels of a study with each item's external id, in item order (the lead's items page). */
+export const currentGoldWithIds = (db: Db, studyId: number) =>
+  stmt(
+    db,
+    `SELECT g.item_id AS itemId, i.external_id AS externalId, g.unit, g.label FROM gold_current g JOIN items i ON i.id = g.item_id
+      WHERE g.study_id = ? ORDER BY i.position, g.unit`,
+  ).all(studyId) as (GoldRow & { externalId: string })[];

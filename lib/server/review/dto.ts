@@ -231,6 +231,9 @@ export type GoldItemDto = {
   labels: Record<string, string>;
 };
 
+/** A gold item as the lead's items page lists it. */
+export type GoldListItemDto = { itemId: number; externalId: string; labels: Record<string, string> };
+
 export type GoldSettingsDto = { ratePct: number; alertBelowPct: number | null };
 
 export type GoldReviewerDto = {

@@ -13,7 +13,7 @@ import type { Actor } from '../actor';
 import { ImportRejected, importItems } from '../imports/imports';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 import { getFlowAssignment, getQueue, submitFlowReview } from './flow-review';
-import { getItemGold, goldAccuracy, setGoldSettings, setItemGold } from './gold';
+import { getItemGold, goldAccuracy, listGoldItems, setGoldSettings, setItemGold } from './gold';
 
 const { dir } = useTestDatabase();
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
@@ -95,9 +95,13 @@ describe('marking gold items', () => {
       { label: 'discard' },
       { label: null },
     ]);
+    expect(listGoldItems(lead, studyId)).toEqual([]);
     expect(() => getDb().$client.prepare('UPDATE gold_labels SET label = ? WHERE item_id = ?').run('verify', id)).toThrow(/append-only/);
     expect(sql('SELECT action FROM audit_log WHERE study_id = ? AND action = ?', studyId, 'gold_set')).toHaveLength(2);
     expect(codeOf(() => setItemGold(r1, studyId, { itemId: id, labels: { decision: 'verify' } }))).toBe('forbidden');
+    setItemGold(lead, studyId, { itemId: id, labels: { decision: 'truncate' } });
+    expect(listGoldItems(lead, studyId)).toEqual([{ itemId: id, externalId: 'flow-02', labels: { decision: 'truncate' } }]);
+    expect(codeOf(() => listGoldItems(r1, studyId))).toBe('forbidden');
   });
 
   it('refuses an item of another study, and a rate above 50 %', () => {

@@ -13,7 +13,7 @@ import { audit } from '../accounts/audit';
 import { conflict, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { studyForStaff } from './access';
-import type { GoldAccuracyDto, GoldItemDto, GoldSettingsDto } from './dto';
+import type { GoldAccuracyDto, GoldItemDto, GoldListItemDto, GoldSettingsDto } from './dto';
 
 /*
  * Gold items (docs/decisions/0030): items whose answers the lead knows. They are mixed into every reviewer's queue
@@ -79,6 +79,19 @@ function goldItemDto(db: Db, study: StudyRow, itemId: number): GoldItemDto {
     units: units.map((u) => ({ id: u.id, labels: [...u.labels] })),
     labels: Object.fromEntries(goldQ.goldOfItem(db, itemId).map((g) => [g.unit, g.label])),
   };
+}
+
+/** The study's gold items with their answers, in item order, for the lead's items page. */
+export function listGoldItems(actor: Actor, studyId: number): GoldListItemDto[] {
+  const db = getDb();
+  studyForStaff(db, actor, studyId);
+  const out = new Map<number, GoldListItemDto>();
+  for (const g of goldQ.currentGoldWithIds(db, studyId)) {
+    const item = out.get(g.itemId) ?? { itemId: g.itemId, externalId: g.externalId, labels: {} };
+    item.labels[g.unit] = g.label;
+    out.set(g.itemId, item);
+  }
+  return [...out.values()];
 }
 
 /** A lead sets or clears the gold labels of one item (audited; every change is kept, decision 0030). */
