@@ -113,3 +113,12 @@ export const currentGoldWithIds = (db: Db, studyId: number) =>
     `SELECT g.item_id AS itemId, i.external_id AS externalId, g.unit, g.label FROM gold_current g JOIN items i ON i.id = g.item_id
       WHERE g.study_id = ? ORDER BY i.position, g.unit`,
   ).all(studyId) as (GoldRow & { externalId: string })[];
+
+/**
+ * The study's items in position order, gold items left out: the items whose labels are data (ground truth,
+ * agreement). Gold items are checks, decision 0030.
+ */
+export const dataItemIdsInOrder = (db: Db, studyId: number) =>
+  stmt(db, `SELECT i.id FROM items i WHERE i.study_id = ? AND ${isNotGold('i.id')} ORDER BY i.position`)
+    .pluck()
+    .all(studyId) as number[];

@@ -27,6 +27,8 @@ import { submitAndQueue } from './submit-and-queue';
 import { disputedItems } from './disputes';
 import { setGoldSettings, setItemGold } from './gold';
 import { findStudy } from '@/db/queries/studies';
+import { groundTruth, summarize } from '../ground-truth/ground-truth';
+import { agreementReport } from '../analytics/agreement';
 
 // One database for the file: each describe below makes its own accounts and study in it.
 const { dir } = useTestDatabase();
@@ -331,5 +333,23 @@ describe('gold items', () => {
     for (const id of goldIds) expect(disputed().has(id)).toBe(false);
     setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
     expect(disputed().has(goldIds[0])).toBe(true);
+    setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: 'win' } });
+  });
+
+  it('stay out of ground truth and agreement, which count only the other items', () => {
+    const study = findStudy(getDb(), studyId)!;
+    // 15 items, 3 of them gold: both reviewers labelled all 15.
+    expect(summarize(getDb(), study).items).toBe(12);
+    // The export's rows: every item disagrees, so each is reported as not settled, gold items not at all.
+    const unsettled: string[] = [];
+    expect([...groundTruth(getDb(), study, (ext) => unsettled.push(ext))]).toEqual([]);
+    expect(unsettled).toHaveLength(12);
+    expect(unsettled).not.toContain('pair-4');
+    const overall = agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!;
+    expect(overall.items).toBe(12);
+    expect(overall.ratings).toBe(24);
+    setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
+    expect(summarize(getDb(), study).items).toBe(13);
+    expect(agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!.items).toBe(13);
   });
 });
