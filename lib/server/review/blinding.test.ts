@@ -28,6 +28,7 @@ import { disputedItems } from './disputes';
 import { setGoldSettings, setItemGold } from './gold';
 import { findStudy } from '@/db/queries/studies';
 import { groundTruth, summarize } from '../ground-truth/ground-truth';
+import { listPairwiseItems } from '../studies/pairwise-items';
 import { agreementReport } from '../analytics/agreement';
 
 // One database for the file: each describe below makes its own accounts and study in it.
@@ -348,6 +349,8 @@ describe('gold items', () => {
     const overall = agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!;
     expect(overall.items).toBe(12);
     expect(overall.ratings).toBe(24);
+    // The lead's items list still shows every item, gold ones with their state.
+    expect(listPairwiseItems(lead, studyId, {}).total).toBe(15);
     setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
     expect(summarize(getDb(), study).items).toBe(13);
     expect(agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!.items).toBe(13);
