@@ -1,4 +1,5 @@
 import 'server-only';
+import fs from 'node:fs';
 import type { Db } from '@/db/client';
 import { itemIdByExternalId } from '@/db/queries/items';
 import type { StudyRow } from '@/db/queries/studies';
@@ -16,10 +17,36 @@ import { checkGoldLabels, writeGoldLabels } from './gold';
 
 export type ImportedGold = { id: string; labels: Record<string, string> };
 
+const GOLD_KEY = Buffer.from('"gold"');
+
+/**
+ * Whether the file's bytes hold `"gold"` anywhere: a file without it (most) is not parsed a second time. (A key
+ * spelt with JSON escapes is not seen, and so not imported: Concord's own files never write it so.)
+ */
+function mentionsGold(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    // Bytes kept from the previous chunk at the buffer's start, so a key cut by a chunk's end is still found.
+    let kept = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, kept, buffer.length - kept, null);
+      if (n === 0) return false;
+      const end = kept + n;
+      if (buffer.subarray(0, end).includes(GOLD_KEY)) return true;
+      kept = Math.min(GOLD_KEY.length - 1, end);
+      buffer.copy(buffer, 0, end - kept, end);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Reads and checks the `gold` of every line of a Concord JSONL file (read-only). */
 export function checkImportedGold(study: StudyRow, file: string): { errors: ImportError[]; gold: ImportedGold[] } {
   const errors: ImportError[] = [];
   const gold: ImportedGold[] = [];
+  if (!mentionsGold(file)) return { errors, gold };
   for (const rec of readJsonlSync(file)) {
     // Unreadable lines are the item reader's to report.
     if (!rec.ok || rec.value === null || typeof rec.value !== 'object' || !('gold' in rec.value)) continue;
