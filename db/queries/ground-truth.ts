@@ -1,3 +1,4 @@
+import { isNotGold } from './gold';
 import type { Db } from '../client';
 import type { LabelRow } from './pairwise';
 import { isNewestRuling } from './latest-revision';
@@ -14,6 +15,12 @@ export const latestRulings = (db: Db, studyId: number) =>
     )
     .all(studyId) as RulingRow[];
 
-/** The study's items in position order as `[id, external id]` pairs (arrays, not objects: a study may have 100,000). */
+/**
+ * The study's items in position order as `[id, external id]` pairs (arrays, not objects: a study may have 100,000);
+ * gold items, which are checks and not data, are left out (decision 0030).
+ */
 export const itemIdsInOrder = (db: Db, studyId: number) =>
-  db.$client.prepare('SELECT id, external_id FROM items WHERE study_id = ? ORDER BY position').raw().all(studyId) as [number, string][];
+  db.$client
+    .prepare(`SELECT i.id, i.external_id FROM items i WHERE i.study_id = ? AND ${isNotGold('i.id')} ORDER BY i.position`)
+    .raw()
+    .all(studyId) as [number, string][];

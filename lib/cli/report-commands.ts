@@ -141,6 +141,14 @@ export const REPORT_COMMANDS: Command[] = [
     options: { ...common, ...rubricOnly },
     refuseOthers: true,
   }),
+  reportCommand({
+    role: 'gold',
+    usage: 'report gold --study STUDY [--json]',
+    summary:
+      "Each reviewer's accuracy on the study's gold items (items with a known answer), with a 95 % Wilson interval, and\n" +
+      "      whether it is under the lead's threshold.",
+    options: common,
+  }),
   {
     name: 'import judge',
     usage: 'import judge --study STUDY [--judge NAME] [--format concord|pandalm|aitutor-evalkit] FILE',

@@ -126,6 +126,10 @@ function certifyText(r: CertifyReportDto, what = ''): string {
 
 /** Every report's text: a report added to ReportName without its text here does not compile. */
 export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = {
+  gold: (r) =>
+    `Accuracy on gold items, study ${r.studyId}: ${r.goldItems} gold item(s), gold rate ${r.ratePct} %, ` +
+    `${r.alertBelowPct === null ? 'no threshold' : `threshold ${r.alertBelowPct} %`}\n` +
+    allTables('gold', r),
   agreement: (r) =>
     `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
     allTables('agreement', r),

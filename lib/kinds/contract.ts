@@ -14,6 +14,7 @@ import type { AdjudicationFacet } from './facets/adjudication';
 import type { CatalogFacet } from './facets/catalog';
 import type { LabelsFacet } from './facets/labels';
 import type { ReviewFacet } from './facets/review';
+import type { GoldFacet } from './facets/gold';
 
 export type { StudyKindId };
 
@@ -33,4 +34,6 @@ export interface StudyKindContract {
   labels: LabelsFacet | null;
   /** How a submission is parsed, checked and stored, and how a reviewer knows an item. */
   review: ReviewFacet;
+  /** What a gold item's known answer is made of, and reviewers' answers on gold items (decision 0030). */
+  gold: GoldFacet;
 }

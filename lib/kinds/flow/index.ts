@@ -1,4 +1,5 @@
 import type { StudyKindContract } from '../contract';
+import { flowGold } from './gold';
 import { KIND_NAMES } from '../names';
 import { flowImports } from './imports';
 import { flowReports } from './reports';
@@ -15,4 +16,5 @@ export const flowKind = {
   adjudication: null,
   labels: null,
   review: flowReview,
+  gold: flowGold,
 } satisfies StudyKindContract;

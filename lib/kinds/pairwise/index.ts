@@ -1,4 +1,5 @@
 import type { StudyKindContract } from '../contract';
+import { pairwiseGold } from './gold';
 import { KIND_NAMES } from '../names';
 import { pairwiseImports } from './imports';
 import { pairwiseJudges } from './judges';
@@ -18,4 +19,5 @@ export const pairwiseKind = {
   adjudication: pairwiseAdjudication,
   labels: pairwiseLabels,
   review: pairwiseReview,
+  gold: pairwiseGold,
 } satisfies StudyKindContract;

@@ -8,5 +8,7 @@ export const pairwiseReports = {
     hybrid: 'hybrid',
     certify: 'certify',
     bias: 'bias',
+
+    gold: 'gold',
   },
 } satisfies ReportsFacet;

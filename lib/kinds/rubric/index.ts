@@ -1,4 +1,5 @@
 import type { StudyKindContract } from '../contract';
+import { rubricGold } from './gold';
 import { KIND_NAMES } from '../names';
 import { rubricImports } from './imports';
 import { rubricJudges } from './judges';
@@ -18,4 +19,5 @@ export const rubricKind = {
   adjudication: rubricAdjudication,
   labels: rubricLabels,
   review: rubricReview,
+  gold: rubricGold,
 } satisfies StudyKindContract;

@@ -10,6 +10,7 @@ import { biasReport } from './bias';
 import { certifyReport } from './certify';
 import { type ReportDtos, type ReportName, type ReportRole, REPORT_TABLES } from './dto';
 import { hybridReport } from './hybrid';
+import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
 import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
@@ -150,6 +151,12 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     options: takes('sample', 'lenient'),
     compute: (actor, studyId, o) => rubricBiasReport(actor, studyId, { sample: o.sample, lenient: o.lenient }),
     tables: REPORT_TABLES['rubric-bias'],
+  },
+  gold: {
+    role: 'gold',
+    options: takes(),
+    compute: (actor, studyId) => goldAccuracy(actor, studyId),
+    tables: REPORT_TABLES.gold,
   },
 };
 

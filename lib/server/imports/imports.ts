@@ -15,6 +15,7 @@ import { ErrorCollector, ImportRejected, MAX_REPORTED_ERRORS } from './import-re
 import { ANOTHER_IMPORT, beginStaging, finishStaging, heartbeat, runningImport, undoFailedImport } from './import-staging';
 import { checkPriorAnnotations, writePriorAnnotations } from './prior-annotations';
 import type { ImportReportDto } from './dto';
+import { checkImportedGold, writeImportedGold } from '../review/gold-import';
 
 export { ImportRejected };
 
@@ -84,8 +85,14 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
   const priors = withAnnotations
     ? checkPriorAnnotations(db, study, withAnnotations, withAnnotations.read(file, format, study), check.items)
     : null;
-  const errorCount = check.errorCount + (priors?.errorCount ?? 0);
-  if (errorCount) throw new ImportRejected([...check.errors, ...(priors?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS), errorCount);
+  // Gold labels ride on Concord item lines (decision 0030), checked with the file's other problems.
+  const gold = format === 'concord' ? checkImportedGold(study, file) : null;
+  const errorCount = check.errorCount + (priors?.errorCount ?? 0) + (gold?.errors.length ?? 0);
+  if (errorCount)
+    throw new ImportRejected(
+      [...check.errors, ...(priors?.errors ?? []), ...(gold?.errors ?? [])].slice(0, MAX_REPORTED_ERRORS),
+      errorCount,
+    );
   if (check.records === 0) throw invalid('The file has no records.');
 
   const importId = inTransaction(db, () => {
@@ -131,6 +138,7 @@ export function importItems(actor: Actor, studyId: number, file: string, format:
       const annotations = withAnnotations
         ? writePriorAnnotations(db, actor, study, withAnnotations, withAnnotations.read(file, format, study))
         : undefined;
+      if (gold?.gold.length) writeImportedGold(db, study, gold.gold, actor.id);
       finishStaging(db, importId, { records, inserted, unchanged });
       audit(db, { userId: actor.id, action: 'items_imported', studyId, detail: { filename, format, records, inserted, unchanged } });
       return { records, inserted, unchanged, ...(annotations ? { annotations } : {}) };

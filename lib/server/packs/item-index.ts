@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import { itemIdsInOrder } from '@/db/queries/items';
+import { dataItemIdsInOrder } from '@/db/queries/gold';
 
 /**
  * The items of a study in position order, and each item id's rank in that order (the item index every dashboard
@@ -59,7 +59,11 @@ export class ItemIndex {
   }
 }
 
-/** The study's item ids in position order (read from the (study, position) index alone). */
+/**
+ * The study's item ids in position order, gold items left out: every reader of the packs (ground truth, the
+ * dashboards) skips what is not in the index, so gold items, which are checks and not data (decision 0030), stay out
+ * of them all here.
+ */
 export function readItemIndex(db: Db, studyId: number): ItemIndex {
-  return new ItemIndex(itemIdsInOrder(db, studyId));
+  return new ItemIndex(dataItemIdsInOrder(db, studyId));
 }

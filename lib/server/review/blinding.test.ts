@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -23,6 +24,12 @@ import { getAssignmentView, getMySubmission, getQueue } from './flow-review';
 import { getSubmissionHistory, setComment, setFlag } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { submitAndQueue } from './submit-and-queue';
+import { disputedItems } from './disputes';
+import { setGoldSettings, setItemGold } from './gold';
+import { findStudy } from '@/db/queries/studies';
+import { groundTruth, summarize } from '../ground-truth/ground-truth';
+import { listPairwiseItems } from '../studies/pairwise-items';
+import { agreementReport } from '../analytics/agreement';
 
 // One database for the file: each describe below makes its own accounts and study in it.
 const { dir } = useTestDatabase();
@@ -244,5 +251,108 @@ describe('a judge run launched from Concord, seen by annotators and adjudicators
       expect(text).not.toContain(MODEL);
       expect(text).not.toMatch(/src-a|src-b/);
     }
+  });
+});
+
+describe('gold items', () => {
+  const PAIRS = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'pairwise.jsonl');
+  let lead: Actor, g1: Actor, g2: Actor, studyId: number;
+  let goldIds: number[];
+  let twinOf: Map<number, number>;
+  const db = () => getDb().$client;
+  const mine = (who: Actor) =>
+    db().prepare('SELECT id, item_id AS itemId FROM assignments WHERE study_id = ? AND user_id = ? ORDER BY queue_position').all(studyId, who.id) as {
+      id: number;
+      itemId: number;
+    }[];
+  /** Every key path of a value, so two answers can be compared by shape. */
+  const shape = (v: unknown, at = ''): string[] =>
+    v !== null && typeof v === 'object'
+      ? Object.entries(v).flatMap(([k, x]) => [`${at}.${Array.isArray(v) ? '#' : k}`, ...shape(x, `${at}.${Array.isArray(v) ? '#' : k}`)])
+      : [];
+
+  beforeAll(async () => {
+    lead = await makeUser('goldlead', 'lead');
+    [g1, g2] = await Promise.all(['chk1', 'chk2'].map((u) => makeUser(u)));
+    studyId = createStudy(lead, { kind: 'pairwise', name: 'Checked pairs', reviewersPerItem: 2, seed: 9 }).id;
+    const lines = fs.readFileSync(PAIRS, 'utf8').trim().split('\n');
+    const many = Array.from({ length: 15 }, (_, i) => JSON.stringify({ ...JSON.parse(lines[i % lines.length]), id: `pair-${i + 1}` }));
+    importItems(lead, studyId, writeTemp(dir, 'gold-pairs.jsonl', many.join('\n')), 'concord');
+    setStudyMembers(lead, studyId, { usernames: ['chk1', 'chk2'] });
+    goldIds = (db().prepare("SELECT id FROM items WHERE study_id = ? AND external_id IN ('pair-4', 'pair-8', 'pair-12')").pluck().all(studyId) as number[]);
+    for (const itemId of goldIds) setItemGold(lead, studyId, { itemId, labels: { overall: 'win' } });
+    const idOf = (ext: string) => db().prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, ext) as number;
+    twinOf = new Map([4, 8, 12].map((k) => [idOf(`pair-${k}`), idOf(`pair-${k - 3}`)]));
+    setGoldSettings(lead, studyId, { ratePct: 30, alertBelowPct: 80 });
+    openStudy(lead, studyId);
+  });
+
+  it('reach the reviewer exactly as any other item: same queue, same item view, whether marked gold or not', () => {
+    const gold = new Set(goldIds);
+    const before = new Map<string, string>();
+    for (const who of [g1, g2]) {
+      const rows = mine(who);
+      // Both reviewers got every gold item, among the regular ones (not all first or last).
+      expect(rows.filter((r) => gold.has(r.itemId))).toHaveLength(3);
+      expect(gold.has(rows[rows.length - 1].itemId) && gold.has(rows[rows.length - 2].itemId) && gold.has(rows[rows.length - 3].itemId)).toBe(false);
+      for (const r of rows.filter((r) => gold.has(r.itemId))) {
+        const view = getAssignmentView(who, r.id);
+        // Its twin: the regular item made from the same line of the file (pair-4 and pair-1, …) has the same shape.
+        const twin = twinOf.get(r.itemId)!;
+        expect(shape(view).sort()).toEqual(shape(getAssignmentView(who, rows.find((x) => x.itemId === twin)!.id)).sort());
+        expect(JSON.stringify(view)).not.toMatch(/gold/i);
+        before.set(`${who.id}/${r.id}`, JSON.stringify(view));
+      }
+      before.set(`${who.id}/queue`, JSON.stringify(getQueue(who, studyId)));
+      expect(before.get(`${who.id}/queue`)).not.toMatch(/gold/i);
+    }
+    // Unmarking changes nothing a reviewer receives: the answers before were those of ordinary items.
+    for (const itemId of goldIds) setItemGold(lead, studyId, { itemId, labels: { overall: null } });
+    for (const who of [g1, g2]) {
+      for (const r of mine(who).filter((r) => gold.has(r.itemId))) expect(JSON.stringify(getAssignmentView(who, r.id))).toBe(before.get(`${who.id}/${r.id}`));
+      expect(JSON.stringify(getQueue(who, studyId))).toBe(before.get(`${who.id}/queue`));
+    }
+    for (const itemId of goldIds) setItemGold(lead, studyId, { itemId, labels: { overall: 'win' } });
+  });
+
+  it('stay out of the adjudicator’s disputes, which they would otherwise join', () => {
+    let n = 0;
+    for (const [who, choice] of [
+      [g1, 'tie'],
+      [g2, 'r1'],
+    ] as const) {
+      for (let q = getQueue(who, studyId); q.currentId !== null; q = getQueue(who, studyId)) {
+        const a = getJudgeAssignment(who, q.currentId);
+        const choices = Object.fromEntries(a.criteria.map((c) => [c.id, choice]));
+        submitJudgment(who, { assignmentId: a.assignmentId, requestId: `gold-blind-${String(++n).padStart(4, '0')}`, activeMs: 0, choices });
+      }
+    }
+    const study = findStudy(getDb(), studyId)!;
+    const disputed = () => new Set(disputedItems(getDb(), study).map((d) => d.itemId));
+    // Tie against a preference: every item splits, the 12 regular ones are disputed.
+    expect(disputed().size).toBe(12);
+    for (const id of goldIds) expect(disputed().has(id)).toBe(false);
+    setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
+    expect(disputed().has(goldIds[0])).toBe(true);
+    setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: 'win' } });
+  });
+
+  it('stay out of ground truth and agreement, which count only the other items', () => {
+    const study = findStudy(getDb(), studyId)!;
+    // 15 items, 3 of them gold: both reviewers labelled all 15.
+    expect(summarize(getDb(), study).items).toBe(12);
+    // The export's rows: every item disagrees, so each is reported as not settled, gold items not at all.
+    const unsettled: string[] = [];
+    expect([...groundTruth(getDb(), study, (ext) => unsettled.push(ext))]).toEqual([]);
+    expect(unsettled).toHaveLength(12);
+    expect(unsettled).not.toContain('pair-4');
+    const overall = agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!;
+    expect(overall.items).toBe(12);
+    expect(overall.ratings).toBe(24);
+    // The lead's items list still shows every item, gold ones with their state.
+    expect(listPairwiseItems(lead, studyId, {}).total).toBe(15);
+    setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
+    expect(summarize(getDb(), study).items).toBe(13);
+    expect(agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!.items).toBe(13);
   });
 });

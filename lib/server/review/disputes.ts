@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { goldItemIds } from '@/db/queries/gold';
 import type { StudyRow } from '@/db/queries/studies';
 import type { DisputedItem } from '@/lib/kinds/facets/adjudication';
 import { studyKind } from '@/lib/kinds/registry';
@@ -24,7 +25,10 @@ export function disputedItems(db: Db, study: StudyRow): DisputedItem[] {
   const facet = studyKind(study.kind).adjudication;
   if (!facet) return [];
   const byItem = new Map<number, DisputedItem>();
+  // Gold items are checks with a known answer, not data: nothing about them is for an adjudicator (decision 0030).
+  const gold = new Set(goldItemIds(db, study.id));
   for (const unit of facet.splitUnits(db, study)) {
+    if (gold.has(unit.itemId)) continue;
     const outcome = decide(unit.votes, 0, unit.votes.length, NO_RULING, study.groundTruthRule, unit.labelCount);
     if (!outcomeNeedsAdjudication(outcome)) continue;
     const item = byItem.get(unit.itemId) ?? { itemId: unit.itemId, position: unit.position, disagreements: 0, resolved: 0 };

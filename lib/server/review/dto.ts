@@ -221,3 +221,40 @@ export type RubricAdjudicationItemDto = Omit<BlindRubricItemDto, 'dimensions'> &
   dimensions: RubricAdjudicationDimensionDto[];
   reviewerCount: number;
 };
+
+/** Gold items (docs/decisions/0030), for leads only: nothing here ever reaches a reviewer. */
+export type GoldItemDto = {
+  itemId: number;
+  /** The units a gold label may name, each with its labels in the kind's names. */
+  units: { id: string; labels: string[] }[];
+  /** The item's current gold labels by unit; empty when the item is not gold. */
+  labels: Record<string, string>;
+};
+
+/** A gold item as the lead's items page lists it. */
+export type GoldListItemDto = { itemId: number; externalId: string; labels: Record<string, string> };
+
+export type GoldSettingsDto = { ratePct: number; alertBelowPct: number | null };
+
+export type GoldReviewerDto = {
+  userId: number;
+  username: string;
+  displayName: string | null;
+  /** Gold items the reviewer answered, and gold units compared (a criterion, a dimension, a decision each). */
+  items: number;
+  compared: number;
+  correct: number;
+  /** correct / compared; null (with `accuracyReason`) without comparisons. */
+  accuracy: number | null;
+  accuracyReason?: 'no_items';
+  /** The 95 % Wilson interval of the accuracy, as the report tables read it. */
+  intervals: { accuracy: { method: 'wilson'; lower: number | null; upper: number | null; reason?: 'no_items' } };
+  /** The accuracy is under the lead's threshold. */
+  below: boolean;
+};
+
+export type GoldAccuracyDto = GoldSettingsDto & {
+  studyId: number;
+  goldItems: number;
+  reviewers: GoldReviewerDto[];
+};

@@ -14,7 +14,7 @@ import { staffStudyOfKind } from '../review/access';
 import { invalid } from '../errors';
 import { groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth-codes';
 import { NO_RULING, decide, needsAdjudication } from '../ground-truth/rule';
-import type { ItemIndex } from '../packs/item-index';
+import { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
 import { flaggedFilter, flaggedItems } from './item-remarks';
 import { ITEM_STATES, type ItemState, type PairwiseItemListDto, type PairwiseItemRowDto } from './dto';
@@ -68,7 +68,8 @@ export function pairwiseItemStates(db: Db, study: StudyRow): { items: ItemIndex;
   // Every criterion the study's labels use, so none is read apart as "other" (catalog order first, then overall).
   const criteria = [...((study.criteria ?? []) as Criterion[]).map((c) => c.id), OVERALL];
   for (const name of packs.criterionNames(db, study.id)) if (name !== undefined && !criteria.includes(name)) criteria.push(name);
-  const read = reviewerCodes(db, study, criteria);
+  // Every item, gold ones too: the lead's list shows them (the default index leaves gold items out, decision 0030).
+  const read = reviewerCodes(db, study, criteria, new ItemIndex(itemsQ.itemIdsInOrder(db, study.id)));
   const gt = groundTruthCodes(db, study, criteria, read);
   const { n, slots: S, given, hasLabels, pending } = read;
   const C = criteria.length;

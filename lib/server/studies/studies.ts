@@ -15,6 +15,7 @@ import { kindName } from '@/lib/kinds/names';
 import { isStaff, type Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { disputedItems } from '../review/disputes';
+import { goldItemSet, withGold } from '../review/gold';
 import { studyKind } from '@/lib/kinds/registry';
 import { audit } from '../accounts/audit';
 import { runningImport } from '../imports/import-staging';
@@ -243,7 +244,9 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
     const taken = new Map<number, number>();
     for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
-    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem);
+    // Gold items are not planned as work: they are mixed into every queue at the study's gold rate (decision 0030).
+    const gold = goldItemSet(db, studyId);
+    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem && !gold.has(id));
     if (open.some((id) => taken.has(id))) {
       throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
     }
@@ -272,6 +275,7 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
         );
       }
     }
+    plan = withGold(db, study, plan);
     for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
     studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
     audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
@@ -297,9 +301,10 @@ function planRubricStudy(
   for (const r of rubricQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
   const groupKey = new Map(items.map((i) => [i.id, i.groupKey]));
   const groups = new Map<string, PlanGroup & { items: { id: number; taken: number[] }[] }>();
+  const gold = goldItemSet(db, study.id);
   for (const item of items) {
     const has = taken.get(item.id) ?? [];
-    if (has.length >= study.reviewersPerItem) continue;
+    if (has.length >= study.reviewersPerItem || gold.has(item.id)) continue;
     const key = item.groupKey === null ? `\u0000${item.id}` : `g${item.groupKey}`;
     const group = groups.get(key);
     if (group) group.items.push({ id: item.id, taken: has });
@@ -335,11 +340,16 @@ function planRubricStudy(
     // A prior reviewer who is also chosen cannot take an item twice; say which and why rather than fail obscurely.
     throw invalid(`The chosen reviewers cannot cover every item: ${(e as Error).message}.`);
   }
-  const ordered = orderQueuesByGroup(
-    plan,
+  const ordered = withGold(
+    db,
+    study,
+    orderQueuesByGroup(
+      plan,
+      (id) => groupKey.get(id) ?? null,
+      study.seed,
+      (userId) => assignmentsQ.lastQueuePosition(db, study.id, userId),
+    ),
     (id) => groupKey.get(id) ?? null,
-    study.seed,
-    (userId) => assignmentsQ.lastQueuePosition(db, study.id, userId),
   );
   for (const p of ordered) assignmentsQ.insertAssignment(db, { ...p, studyId: study.id });
   return ordered.length;

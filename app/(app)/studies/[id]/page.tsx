@@ -21,6 +21,8 @@ import { ArchiveButton, StudySettings } from './_components/study-settings';
 import { guidelineVersions } from '@/lib/server/studies/editing';
 import { FlaggedItems } from './_components/flagged-items';
 import { getFlaggedItems } from '@/lib/server/review/item-actions';
+import { goldAccuracy } from '@/lib/server/review/gold';
+import { GoldNotice, GoldSection } from './_components/gold-section';
 
 export const metadata: Metadata = { title: 'Study' };
 
@@ -67,6 +69,7 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
   const { HeaderLinks, Catalog, Imports, Adjudicator } = KIND_SCREENS[study.kind];
   // A Bridge import reads a folder, so it is only offered on the command line.
   const formats = formatIdsOf(study.kind, 'items', { upload: true });
+  const gold = goldAccuracy(actor, id);
 
   return (
     <div className="space-y-6">
@@ -89,6 +92,8 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
           {study.status === 'closed' && <ArchiveButton studyId={id} archived={study.archived} />}
         </div>
       </div>
+
+      <GoldNotice gold={gold} />
 
       {study.status !== 'closed' && (
         <details className="rounded-lg border border-slate-200 bg-white p-4">
@@ -136,6 +141,10 @@ export default async function StudyPage({ params }: { params: Promise<{ id: stri
       {study.status !== 'draft' && overview(study.kind, actor, id)}
 
       {study.status !== 'draft' && <FlaggedItems flagged={getFlaggedItems(actor, id)} />}
+
+      <Section title="Gold items">
+        <GoldSection studyId={id} status={study.status} gold={gold} />
+      </Section>
     </div>
   );
 }

@@ -13,6 +13,8 @@ import { rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
 import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
+import { goldTables } from './gold-tables';
+import type { GoldAccuracyDto } from '@/lib/server/review/dto';
 import type { BiasReportDto, CertifyReportDto } from './certify';
 import type {
   AgreementReportDto,
@@ -41,6 +43,7 @@ export const REPORT_SPECS = {
   'rubric-bias': rubricBiasTables,
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
+  gold: goldTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
@@ -62,6 +65,7 @@ export const REPORT_TABLES = {
   'rubric-hybrid': ['plans', 'classes'],
   'rubric-certify': CERTIFY_TABLES,
   'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
+  gold: tableIds(REPORT_SPECS.gold),
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -80,10 +84,11 @@ export type ReportDtos = {
   'rubric-hybrid': RubricHybridReportDto;
   'rubric-certify': RubricCertifyReportDto;
   'rubric-bias': RubricBiasReportDto;
+  gold: GoldAccuracyDto;
 };
 
 /** The dashboards a kind of study may offer; its reports facet says which report serves each. */
-export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias'] as const;
+export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias', 'gold'] as const;
 export type ReportRole = (typeof REPORT_ROLES)[number];
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);

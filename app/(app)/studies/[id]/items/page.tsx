@@ -13,6 +13,8 @@ import type { StudyKind } from '@/lib/validation/labels';
 import { kindPanel, type ScreenProps } from '@/components/kinds/registry';
 import type { FlowSearch } from '@/components/kinds/flow/items';
 import type { ItemsSearch } from '@/components/study/items-frame';
+import { listGoldItems } from '@/lib/server/review/gold';
+import { GoldItems } from '../_components/gold-items';
 
 export const metadata: Metadata = { title: 'Items' };
 
@@ -62,7 +64,12 @@ export default async function ItemsPage({ params, searchParams }: { params: Prom
     if (e instanceof DomainError && e.code === 'not_found') notFound();
     throw e;
   }
-  return itemsPanel(study.kind, actor, study, sp);
+  return (
+    <div className="space-y-4">
+      {itemsPanel(study.kind, actor, study, sp)}
+      <GoldItems studyId={id} items={listGoldItems(actor, id)} />
+    </div>
+  );
 }
 
 function itemsPanel<K extends StudyKind>(kind: K, actor: Actor, study: StudyDto, sp: Search) {

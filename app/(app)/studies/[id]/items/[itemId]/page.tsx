@@ -6,6 +6,8 @@ import { DomainError } from '@/lib/server/errors';
 import { itemDetail } from '@/lib/server/studies/item-detail';
 import type { ItemDetailDto } from '@/lib/server/studies/dto';
 import { kindPanel, type ScreenProps } from '@/components/kinds/registry';
+import { getItemGold } from '@/lib/server/review/gold';
+import { GoldControl } from '../../_components/gold-control';
 
 export const metadata: Metadata = { title: 'Item' };
 
@@ -24,6 +26,11 @@ export default async function ItemPage({ params }: { params: Promise<{ id: strin
     if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'invalid')) notFound();
     throw e;
   }
-  // The DTO carries its kind, which picks the panel that takes it.
-  return kindPanel(detail.kind, 'Item', { detail } as ScreenProps<ItemDetailDto['kind'], 'Item'>);
+  // The DTO carries its kind, which picks the panel that takes it; the gold answer is the same frame for every kind.
+  return (
+    <div className="space-y-6">
+      {kindPanel(detail.kind, 'Item', { detail } as ScreenProps<ItemDetailDto['kind'], 'Item'>)}
+      <GoldControl studyId={studyId} gold={getItemGold(actor, studyId, item)} />
+    </div>
+  );
 }
