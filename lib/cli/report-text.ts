@@ -126,6 +126,10 @@ function certifyText(r: CertifyReportDto, what = ''): string {
 
 /** Every report's text: a report added to ReportName without its text here does not compile. */
 export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = {
+  annotators: (r) =>
+    `Annotator quality, ${r.kind} study (ground truth: ${r.rule}; accuracy and κ against it without the annotator's own vote)\n` +
+    `Study median active time per item: ${r.medianActiveSeconds === null ? '— (none recorded)' : `${r.medianActiveSeconds.toFixed(1)} s`}\n` +
+    allTables('annotators', r),
   agreement: (r) =>
     `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
     allTables('agreement', r),

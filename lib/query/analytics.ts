@@ -39,6 +39,7 @@ export type ReportJson = {
   'rubric-hybrid': Flat<ReportDtos['rubric-hybrid']>;
   'rubric-certify': Flat<ReportDtos['rubric-certify']>;
   'rubric-bias': Flat<ReportDtos['rubric-bias']>;
+  annotators: Flat<ReportDtos['annotators']>;
 };
 
 export type TiePolicyName = ReportDtos['leaderboard']['tiePolicy'];
@@ -57,6 +58,7 @@ export type ReportParams = {
   'rubric-hybrid': { judge: string; criterion?: string; target?: number; lenient?: 'true' | 'false'; sample?: number };
   'rubric-certify': { judge: string; criterion?: string; target?: number; epsilon?: number; lenient?: 'true' | 'false'; sample?: number };
   'rubric-bias': { sample?: number; lenient?: 'true' | 'false' };
+  annotators: Record<string, never>;
 };
 
 function search(params: Record<string, string | number | undefined>): URLSearchParams {

@@ -8,5 +8,6 @@ export const pairwiseReports = {
     hybrid: 'hybrid',
     certify: 'certify',
     bias: 'bias',
+    annotators: 'annotators',
   },
 } satisfies ReportsFacet;

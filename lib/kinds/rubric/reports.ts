@@ -8,5 +8,6 @@ export const rubricReports = {
     hybrid: 'rubric-hybrid',
     certify: 'rubric-certify',
     bias: 'rubric-bias',
+    annotators: 'annotators',
   },
 } satisfies ReportsFacet;

@@ -6,6 +6,7 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { getDb } from '@/db/client';
 import { agreementReport } from './agreement';
+import { annotatorsReport } from './annotators';
 import { excludedLabels } from './annotators-exclusions';
 import { alignmentReport } from './alignment';
 import { biasReport } from './bias';
@@ -152,6 +153,12 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     options: takes('sample', 'lenient'),
     compute: (actor, studyId, o) => rubricBiasReport(actor, studyId, { sample: o.sample, lenient: o.lenient }),
     tables: REPORT_TABLES['rubric-bias'],
+  },
+  annotators: {
+    role: 'annotators',
+    options: takes(),
+    compute: (actor, studyId) => annotatorsReport(actor, studyId),
+    tables: REPORT_TABLES.annotators,
   },
 };
 

@@ -2,6 +2,7 @@
  * The annotator quality report (`annotators`) and the exclusions of annotators from a study (decision 0029): the
  * shapes that leave the server.
  */
+import type { FirstPreferenceDto } from './certify';
 import type { IntervalDto, StatDto } from './common';
 
 /** One excluded annotator and the labels of theirs the reports leave out. */
@@ -38,8 +39,11 @@ export type AnnotatorUnitDto = {
   mostUsedShare: StatDto;
   longestRun: number;
   longestRunLabel: string | null;
-  /** Position bias (pairwise): how often a decisive label chose the reply shown first. */
-  firstShown: RateDto | null;
+  /** Position bias (pairwise): how often a decisive label chose the reply shown first; null without a stored display order. */
+  firstShown: FirstPreferenceDto | null;
+  /** The items behind the accuracy: where the annotator's label differs from the reference (the first 100). */
+  disagreements: { itemId: number; item: string; label: string; reference: string }[];
+  disagreementsTotal: number;
 };
 
 /** One annotator over the study: items and active time. */
@@ -57,6 +61,8 @@ export type AnnotatorsReportDto = {
   kind: string;
   /** Per unit: its labels, the Dawid–Skene class priors and whether EM converged. */
   units: { unit: string; labels: string[]; dsPriors: number[] | null; dsConverged: boolean | null; maceConverged: boolean | null }[];
+  /** The study's ground-truth rule (the reference of the accuracy is this rule applied without the annotator). */
+  rule: string;
   /** The study's median active seconds per labelled item (null when none was recorded, e.g. imported labels). */
   medianActiveSeconds: number | null;
   annotators: AnnotatorDto[];

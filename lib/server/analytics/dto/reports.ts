@@ -8,6 +8,8 @@
 import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
 import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { annotatorsTables } from './annotators-tables';
+import type { AnnotatorsReportDto } from './annotators';
 import { rubricAlignmentTables } from './alignment-tables';
 import { rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
@@ -41,6 +43,7 @@ export const REPORT_SPECS = {
   'rubric-bias': rubricBiasTables,
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
+  annotators: annotatorsTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
@@ -62,6 +65,7 @@ export const REPORT_TABLES = {
   'rubric-hybrid': ['plans', 'classes'],
   'rubric-certify': CERTIFY_TABLES,
   'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
+  annotators: tableIds(REPORT_SPECS.annotators),
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -80,10 +84,11 @@ export type ReportDtos = {
   'rubric-hybrid': RubricHybridReportDto;
   'rubric-certify': RubricCertifyReportDto;
   'rubric-bias': RubricBiasReportDto;
+  annotators: AnnotatorsReportDto;
 };
 
 /** The dashboards a kind of study may offer; its reports facet says which report serves each. */
-export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias'] as const;
+export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias', 'annotators'] as const;
 export type ReportRole = (typeof REPORT_ROLES)[number];
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);
