@@ -164,11 +164,11 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
     people.forEach((p, j) => {
       const mine = labelled.filter((i) => g[i * J + j] >= 0);
       if (!mine.length) return;
-      // The reference: the ground truth the study's rule gives without this annotator's vote (with the newest
-      // ruling); an excluded annotator's vote is not in the ground truth, so theirs is the ground truth itself.
+      // The reference: the ground truth the study's rule gives without this annotator's vote (the others' votes and
+      // the newest ruling), also where their vote is what holds the item open; an excluded annotator's vote is not in
+      // the ground truth, so theirs is the ground truth itself.
       const reference = mine.map((i) => {
-        if (gold[u * n + i] < 0) return null;
-        if (p.excluded) return gold[u * n + i];
+        if (p.excluded) return gold[u * n + i] >= 0 ? gold[u * n + i] : null;
         let k = 0;
         for (const o of counted) if (o !== j) votes[k++] = g[i * J + o];
         const ruling = rulings[u * n + i];
