@@ -280,7 +280,7 @@ export const OPERATIONS = {
     method: 'DELETE',
     path: '/api/v1/studies/{id}/exclusions/{userId}',
     tag: 'Studies',
-    summary: "Include an excluded annotator again: their labels count once more (audited)",
+    summary: 'Include an excluded annotator again: their labels count once more (audited)',
     roles: STAFF,
     params: exclusionParams,
     response: { status: 200, schema: exclusionsSchema, description: 'The exclusions as they now are.' },

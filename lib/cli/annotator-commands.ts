@@ -10,7 +10,9 @@ import { out, required } from './format';
 function print(v: Record<string, unknown>, x: ExcludedLabelsDto) {
   if (v.json) return out(`${JSON.stringify(x)}\n`);
   if (!x.annotators.length) return out('No annotator is excluded; every label counts.\n');
-  out(`Excluded: ${x.annotators.map((a) => `${a.username} (${a.labels} label(s), by ${a.excludedBy})`).join(', ')}; ${x.labels} label(s) left out.\n`);
+  out(
+    `Excluded: ${x.annotators.map((a) => `${a.username} (${a.labels} label(s), by ${a.excludedBy})`).join(', ')}; ${x.labels} label(s) left out.\n`,
+  );
 }
 
 const options = { study: { type: 'string' }, user: { type: 'string' }, json: { type: 'boolean' } } as const;

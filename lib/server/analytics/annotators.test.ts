@@ -108,7 +108,13 @@ describe('the annotator quality report', () => {
     // true lose or tie, the others split 2 : 2 and the item has no reference. Left: x01 x03 x04 x08 x12 (x07 splits
     // too, g3 and contra saying lose), of which g1 misses x03 (tie; the others say win 3 : 1).
     const refs = ITEMS.map((_, i) => (['x01', 'x04', 'x08', 'x12'].includes(ITEMS[i]) ? 2 : ITEMS[i] === 'x03' ? 2 : null));
-    const [g1] = annotatorQuality({ labels: [0, 1, 2], annotators: ['g1'], ratings: codes('g1').map((c) => [c]), gold: refs, adjudicated: refs });
+    const [g1] = annotatorQuality({
+      labels: [0, 1, 2],
+      annotators: ['g1'],
+      ratings: codes('g1').map((c) => [c]),
+      gold: refs,
+      adjudicated: refs,
+    });
     expect(row(r, 'g1').accuracy).toMatchObject({ n: 5, k: 4 });
     expect(row(r, 'g1').accuracy).toMatchObject({ n: g1.goldN, k: g1.goldCorrect, rate: g1.goldAccuracy });
     expect(row(r, 'g1').kappa).toEqual(g1.kappaVsAdjudicated);

@@ -5,15 +5,7 @@ import { itemIdsInOrder } from '@/db/queries/ground-truth';
 import { annotatorPacks } from '@/db/queries/packs-annotators';
 import { exclusions } from '@/db/queries/packs-exclusions';
 import { studyKind } from '@/lib/kinds/registry';
-import {
-  type Maybe,
-  type ShownVerdict,
-  annotatorQuality,
-  dawidSkene,
-  humanPositionBias,
-  mace,
-  straightLining,
-} from '@/lib/stats';
+import { type Maybe, type ShownVerdict, annotatorQuality, dawidSkene, humanPositionBias, mace, straightLining } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { decide, NO_RULING, outcomeLabel } from '../ground-truth/rule';
@@ -36,8 +28,15 @@ const DRILL_DOWN = 100;
 
 const stat = (m: Maybe<number>): StatDto => (m.value === null ? { value: null, reason: m.reason } : { value: m.value });
 const wilson = (m: Maybe<[number, number]>): IntervalDto =>
-  m.value === null ? { method: 'wilson', lower: null, upper: null, reason: m.reason } : { method: 'wilson', lower: m.value[0], upper: m.value[1] };
-const rate = (n: number, k: number, r: Maybe<number>, w: Maybe<[number, number]>): RateDto => ({ n, k, rate: stat(r), interval: wilson(w) });
+  m.value === null
+    ? { method: 'wilson', lower: null, upper: null, reason: m.reason }
+    : { method: 'wilson', lower: m.value[0], upper: m.value[1] };
+const rate = (n: number, k: number, r: Maybe<number>, w: Maybe<[number, number]>): RateDto => ({
+  n,
+  k,
+  rate: stat(r),
+  interval: wilson(w),
+});
 
 function median(xs: number[]): number | null {
   if (!xs.length) return null;
@@ -159,7 +158,13 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
     });
     const ratingsOf = (js: number[]) => labelled.map((i) => js.map((j) => (g[i * J + j] >= 0 ? g[i * J + j] : null)));
     const noRef = labelled.map(() => null);
-    const looCounted = annotatorQuality({ labels: codes, annotators: counted, ratings: ratingsOf(counted), gold: noRef, adjudicated: noRef });
+    const looCounted = annotatorQuality({
+      labels: codes,
+      annotators: counted,
+      ratings: ratingsOf(counted),
+      gold: noRef,
+      adjudicated: noRef,
+    });
 
     people.forEach((p, j) => {
       const mine = labelled.filter((i) => g[i * J + j] >= 0);
@@ -183,9 +188,13 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
         adjudicated: reference,
       });
       const loo = p.excluded
-        ? annotatorQuality({ labels: codes, annotators: [...counted, j], ratings: ratingsOf([...counted, j]), gold: noRef, adjudicated: noRef })[
-            counted.length
-          ]
+        ? annotatorQuality({
+            labels: codes,
+            annotators: [...counted, j],
+            ratings: ratingsOf([...counted, j]),
+            gold: noRef,
+            adjudicated: noRef,
+          })[counted.length]
         : looCounted[counted.indexOf(j)];
       const fit = p.excluded ? -1 : counted.indexOf(j);
       const confusion = ds && fit >= 0 ? ds.confusion[fit] : null;
@@ -203,7 +212,14 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
       const straight = straightLining(sequence[u][j], K);
       const disagreements = mine.flatMap((i, t) =>
         reference[t] !== null && reference[t] !== g[i * J + j]
-          ? [{ itemId: items.ids[i], item: externalIds.get(items.ids[i]) ?? String(items.ids[i]), label: unit.labels[g[i * J + j]], reference: unit.labels[reference[t]!] }]
+          ? [
+              {
+                itemId: items.ids[i],
+                item: externalIds.get(items.ids[i]) ?? String(items.ids[i]),
+                label: unit.labels[g[i * J + j]],
+                reference: unit.labels[reference[t]!],
+              },
+            ]
           : [],
       );
       out.push({
@@ -223,7 +239,8 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
         mostUsedShare: stat(straight.mostUsedShare),
         longestRun: straight.longestRun,
         longestRunLabel: straight.longestRunLabel.value === null ? null : unit.labels[straight.longestRunLabel.value],
-        firstShown: data.pairwiseOrder && shownBy[u][j].length ? firstPreferenceDto(humanPositionBias(shownBy[u][j]).firstShownPreferred) : null,
+        firstShown:
+          data.pairwiseOrder && shownBy[u][j].length ? firstPreferenceDto(humanPositionBias(shownBy[u][j]).firstShownPreferred) : null,
         disagreements: disagreements.slice(0, DRILL_DOWN),
         disagreementsTotal: disagreements.length,
       });

@@ -62,7 +62,10 @@ export const annotatorsTables = {
       },
       { ...stat('maceCompetence', 'mace_competence', 'MACE competence', 'ratio', { interval: false }), id: 'mace_competence' },
       text('most_used_label', 'Most used label', (r) => r.mostUsedLabel),
-      { ...stat('mostUsedShare', 'most_used_share', 'Share of the most used label', 'percent', { interval: false }), id: 'most_used_share' },
+      {
+        ...stat('mostUsedShare', 'most_used_share', 'Share of the most used label', 'percent', { interval: false }),
+        id: 'most_used_share',
+      },
       count('longest_run', 'Longest run', (r) => r.longestRun),
       { ...stat('firstRate', 'first_shown_rate', 'First shown preferred', 'percent'), id: 'first_shown_rate' },
       count('first_shown_decisive', 'Decisive labels', (r) => r.firstShown?.decisive ?? null),

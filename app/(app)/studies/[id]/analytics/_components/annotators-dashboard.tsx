@@ -139,11 +139,11 @@ export function AnnotatorsDashboard({ studyId, data }: { studyId: number; data: 
         padded={false}
       >
         <p className="px-4 pt-3 text-sm text-slate-600">
-          One row per annotator on this criterion. Agreement with the others: with the plurality of the other annotators (ties
-          skipped). Dawid–Skene competence: the diagonal of the annotator’s confusion matrix, weighted by the class priors; MACE
-          competence: the probability the annotator labels by knowledge rather than by habit. A share of one label near 100 % or a long
-          run of one label suggests straight-lining. Intervals are Wilson 95 %. Excluded annotators are listed but take no part in
-          the ground truth or the models.
+          One row per annotator on this criterion. Agreement with the others: with the plurality of the other annotators (ties skipped).
+          Dawid–Skene competence: the diagonal of the annotator’s confusion matrix, weighted by the class priors; MACE competence: the
+          probability the annotator labels by knowledge rather than by habit. A share of one label near 100 % or a long run of one label
+          suggests straight-lining. Intervals are Wilson 95 %. Excluded annotators are listed but take no part in the ground truth or the
+          models.
         </p>
         <Table caption="Annotator quality" captionHidden wrapperClassName="rounded-none border-0" data-testid="annotators-table">
           <THead>
@@ -169,7 +169,12 @@ export function AnnotatorsDashboard({ studyId, data }: { studyId: number; data: 
             {rows.map((r) => {
               const p = people.get(r.userId);
               return (
-                <TR key={r.userId} data-testid="annotator-row" data-username={r.username} className={r.excluded ? 'bg-slate-50 text-slate-500' : undefined}>
+                <TR
+                  key={r.userId}
+                  data-testid="annotator-row"
+                  data-username={r.username}
+                  className={r.excluded ? 'bg-slate-50 text-slate-500' : undefined}
+                >
                   <TD>
                     <span className="font-medium">{r.username}</span>
                     {r.excluded ? (
@@ -180,7 +185,13 @@ export function AnnotatorsDashboard({ studyId, data }: { studyId: number; data: 
                   </TD>
                   <TD numeric>{count(r.items)}</TD>
                   <TD numeric>
-                    <Value value={r.accuracy.rate} reason={r.accuracy.rateReason} kind="rate" interval={r.accuracy.interval} testId="accuracy" />
+                    <Value
+                      value={r.accuracy.rate}
+                      reason={r.accuracy.rateReason}
+                      kind="rate"
+                      interval={r.accuracy.interval}
+                      testId="accuracy"
+                    />
                     <span className="block text-xs text-slate-500">
                       {count(r.accuracy.k)} of {count(r.accuracy.n)}
                     </span>
@@ -249,7 +260,9 @@ export function AnnotatorsDashboard({ studyId, data }: { studyId: number; data: 
                             </li>
                           ))}
                           {r.disagreementsTotal > r.disagreements.length ? (
-                            <li className="text-slate-500">… and {count(r.disagreementsTotal - r.disagreements.length)} more (CSV, JSON)</li>
+                            <li className="text-slate-500">
+                              … and {count(r.disagreementsTotal - r.disagreements.length)} more (CSV, JSON)
+                            </li>
                           ) : null}
                         </ul>
                       </details>
@@ -275,10 +288,18 @@ export function AnnotatorsDashboard({ studyId, data }: { studyId: number; data: 
         </Table>
       </Card>
 
-      <Card title="Active time" description="Median active seconds per item, against the study’s median." actions={csv('time')} padded={false}>
+      <Card
+        title="Active time"
+        description="Median active seconds per item, against the study’s median."
+        actions={csv('time')}
+        padded={false}
+      >
         <p className="px-4 py-3 text-sm text-slate-600">
           Study median:{' '}
-          {data.medianActiveSeconds === null ? 'none recorded (imported labels carry no active time)' : `${data.medianActiveSeconds.toFixed(1)} s per item`}.
+          {data.medianActiveSeconds === null
+            ? 'none recorded (imported labels carry no active time)'
+            : `${data.medianActiveSeconds.toFixed(1)} s per item`}
+          .
         </p>
       </Card>
 
