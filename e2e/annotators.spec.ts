@@ -148,7 +148,7 @@ test('a lead reads the Annotators tab, sorts it, opens the items behind a figure
   await expect(marked.getByTestId('mace')).toContainText('excluded');
   await page.getByRole('navigation', { name: 'Dashboards' }).getByRole('link', { name: 'Agreement' }).click();
   await expect(page.getByTestId('excluded-labels')).toContainText('ann-contra (12)');
-  await page.goBack();
+  await page.getByRole('navigation', { name: 'Dashboards' }).getByRole('link', { name: 'Annotators' }).click();
   await table.locator('[data-username="ann-contra"]').getByRole('button', { name: 'Include again' }).click();
   await expect(page.getByTestId('excluded-labels')).toHaveCount(0);
   await expect(table.locator('[data-username="ann-contra"]')).not.toContainText('excluded');
