@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/server/actor';
+import { reportForRequest } from '@/lib/server/analytics/report-process';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
@@ -11,6 +12,7 @@ import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
  */
 useTestDatabase();
 let studyId: number;
+let lead: Actor;
 
 function concord(args: string[]) {
   const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: process.env, encoding: 'utf8' });
@@ -18,7 +20,7 @@ function concord(args: string[]) {
 }
 
 beforeAll(async () => {
-  const lead: Actor = await makeUser('lead', 'lead');
+  lead = await makeUser('lead', 'lead');
   const items = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'];
   const gold: Record<string, string> = { a1: 'Yes', a2: 'No', a3: 'To some extent', b1: 'Yes', b2: 'Yes', b3: 'No' };
   studyId = buildRubricStudy(lead, {
@@ -75,6 +77,12 @@ describe('concord report annotators and annotator exclude|include', () => {
     expect(inc.out).toBe('No annotator is excluded; every label counts.\n');
     expect(groundTruthItems()).toEqual(['a1', 'b1', 'b2']);
   });
+
+  it('is served to the web server for a rubric study too, computed in a process of its own', async () => {
+    const report = await reportForRequest(lead, studyId, 'annotators', {});
+    expect(report.rows.map((r) => r.username)).toEqual(['ann1', 'ann2', 'ann3']);
+    expect(report.excluded).toEqual({ labels: 0, annotators: [] });
+  }, 60_000);
 
   it('refuses an unknown annotator in words', () => {
     const r = concord(['annotator', 'exclude', '--study', String(studyId), '--user', 'nobody']);

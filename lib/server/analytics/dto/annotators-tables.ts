@@ -46,8 +46,9 @@ export const annotatorsTables = {
     rowKey: (r) => `${r.unit}\u0000${r.username}`,
     columns: [
       text('unit', 'Criterion', (r) => r.unit),
-      text('annotator', 'Annotator', (r) => r.username),
-      { ...text<AnnotatorRow>('excluded', 'Excluded', (r) => r.excluded), display: (r) => (r.excluded ? 'excluded' : '') },
+      { ...text<AnnotatorRow>('annotator', 'Annotator', (r) => r.username), note: (r) => (r.excluded ? 'excluded' : null) },
+      // Excluded annotators are marked beside their name on the screen and in the CLI's text; the CSV has a column.
+      { ...text<AnnotatorRow>('excluded', 'Excluded', (r) => r.excluded), csvOnly: true },
       count('items', 'Items', (r) => r.items),
       { ...stat('accuracyRate', 'accuracy', 'Accuracy vs ground truth', 'percent'), id: 'accuracy', testId: 'accuracy' },
       count('accuracy_n', 'Accuracy items', (r) => r.accuracy.n),
@@ -61,7 +62,7 @@ export const annotatorsTables = {
         csvOnly: true,
       },
       { ...stat('maceCompetence', 'mace_competence', 'MACE competence', 'ratio', { interval: false }), id: 'mace_competence' },
-      text('most_used_label', 'Most used label', (r) => r.mostUsedLabel),
+      { ...text<AnnotatorRow>('most_used_label', 'Most used label', (r) => r.mostUsedLabel), csvOnly: true },
       {
         ...stat('mostUsedShare', 'most_used_share', 'Share of the most used label', 'percent', { interval: false }),
         id: 'most_used_share',
@@ -78,8 +79,8 @@ export const annotatorsTables = {
     rows: (r) => r.annotators,
     rowKey: (r) => r.username,
     columns: [
-      text('annotator', 'Annotator', (r) => r.username),
-      { ...text<AnnotatorDto>('excluded', 'Excluded', (r) => r.excluded), display: (r) => (r.excluded ? 'excluded' : '') },
+      { ...text<AnnotatorDto>('annotator', 'Annotator', (r) => r.username), note: (r) => (r.excluded ? 'excluded' : null) },
+      { ...text<AnnotatorDto>('excluded', 'Excluded', (r) => r.excluded), csvOnly: true },
       count('items', 'Items', (r) => r.items),
       count('median_active_seconds', 'Median active seconds per item', (r) => r.medianActiveSeconds),
       { ...stat('activeRatio', 'active_ratio', 'Against the study median', 'ratio', { interval: false }), id: 'active_ratio' },

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import type { ReportJson } from '@/lib/query/analytics';
 import { reportJson } from '@/lib/server/analytics/json';
-import { computeReport, reportFor } from '@/lib/server/analytics/report';
+import { reportFor } from '@/lib/server/analytics/report';
+import { reportForRequest } from '@/lib/server/analytics/report-process';
 import { AnnotatorsDashboard } from '../_components/annotators-dashboard';
 import { NoReport } from '../_components/no-report';
 import { analyticsContext } from '../_lib/context';
@@ -12,6 +13,7 @@ export const metadata: Metadata = { title: 'Annotators' };
 export default async function AnnotatorsPage({ params }: { params: Promise<{ id: string }> }) {
   const { actor, studyId, study } = await analyticsContext((await params).id);
   if (!reportFor(study.kind, 'annotators')) return <NoReport studyId={studyId} kind={study.kind} />;
-  const data = reportJson(computeReport(actor, studyId, 'annotators', {})) as ReportJson['annotators'];
+  // In a child process, as the report route computes it: the EM models take seconds on a large study.
+  const data = reportJson(await reportForRequest(actor, studyId, 'annotators', {})) as ReportJson['annotators'];
   return <AnnotatorsDashboard studyId={studyId} data={data} />;
 }
