@@ -46,7 +46,9 @@ const truth = () => {
 const complete = () => summarize(getDb(), findStudy(getDb(), studyId)!).complete;
 const auditActions = () =>
   getDb()
-    .$client.prepare("SELECT action || ':' || json_extract(detail, '$.username') FROM audit_log WHERE action LIKE 'annotator.%' ORDER BY id")
+    .$client.prepare(
+      "SELECT action || ':' || json_extract(detail, '$.username') FROM audit_log WHERE action LIKE 'annotator.%' ORDER BY id",
+    )
     .pluck()
     .all();
 
@@ -64,7 +66,10 @@ describe('excluding an annotator', () => {
     const pairs = agreementReport(lead, studyId, { bootstrap: '0' }).criteria[0].pairs.map((p) => p.annotators.join('+'));
     expect(pairs).toEqual(['r1+r2']);
     // Every report says what it left out.
-    expect(computeReport(lead, studyId, 'agreement', { bootstrap: '0' }).excluded).toMatchObject({ labels: 3, annotators: [{ username: 'r3' }] });
+    expect(computeReport(lead, studyId, 'agreement', { bootstrap: '0' }).excluded).toMatchObject({
+      labels: 3,
+      annotators: [{ username: 'r3' }],
+    });
 
     const back = includeAnnotator(lead, studyId, 'r3');
     expect(back).toEqual({ labels: 0, annotators: [] });
