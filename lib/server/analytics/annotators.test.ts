@@ -4,6 +4,10 @@ import { annotatorQuality, dawidSkene, mace, straightLining } from '@/lib/stats'
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildStudy, codeOf } from '@/test/analytics-fixtures';
 import type { Actor } from '../actor';
+import { getJudgeAssignment, submitJudgment } from '../review/judging';
+import { getQueue } from '../review/flow-review';
+import { openStudy, setStudyMembers } from '../studies/studies';
+import { biasReport } from './bias';
 import { annotatorsReport } from './annotators';
 import { excludeAnnotator, includeAnnotator } from './annotators-exclusions';
 import { computeReport } from './report';
@@ -145,6 +149,33 @@ describe('the annotator quality report', () => {
     others.forEach((p, j) => expect(row(r, p).maceCompetence).toEqual(mc.competence[j]));
     includeAnnotator(lead, studyId, 'contra');
     expect(row(annotatorsReport(lead, studyId), 'contra').excluded).toBe(false);
+  });
+
+  it('gives each reviewer’s preference for the reply shown first, from the display order of the review screen', async () => {
+    const [first, loyal] = await Promise.all([makeUser('first'), makeUser('loyal')]);
+    const items = Array.from({ length: 30 }, (_, k) => ({ id: `p-${k}`, model: 'm' }));
+    const id = buildStudy(lead, dir, { name: 'Display order', reviewersPerItem: 2, catalog: [], items, annotations: [], judges: [] });
+    setStudyMembers(lead, id, { usernames: ['first', 'loyal'] });
+    openStudy(lead, id);
+    let n = 0;
+    const judgeAll = (who: Actor, choose: (swapped: boolean) => 'r1' | 'r2') => {
+      for (let q = getQueue(who, id); q.currentId !== null; q = getQueue(who, id)) {
+        const a = getJudgeAssignment(who, q.currentId);
+        const swapped = getDb().$client.prepare('SELECT swapped FROM assignments WHERE id = ?').pluck().get(a.assignmentId) === 1;
+        const choices = Object.fromEntries(a.criteria.map((c) => [c.id, choose(swapped)]));
+        submitJudgment(who, { assignmentId: a.assignmentId, requestId: `annotators-position-${++n}`, activeMs: 500, choices });
+      }
+    };
+    // `first` always picks Response 1; `loyal` always picks reply a, wherever it is shown.
+    judgeAll(first, () => 'r1');
+    judgeAll(loyal, (swapped) => (swapped ? 'r2' : 'r1'));
+    const r = annotatorsReport(lead, id);
+    expect(row(r, 'first').firstShown).toMatchObject({ count: 30, decisive: 30, rate: { value: 1 } });
+    // The same figures as the bias report's per reviewer.
+    const bias = biasReport(lead, id);
+    for (const who of ['first', 'loyal']) {
+      expect(row(r, who).firstShown).toEqual(bias.humanPosition.find((h) => h.reviewer === who)!.firstPreferred);
+    }
   });
 
   it('is for leads and admins', async () => {
