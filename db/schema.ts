@@ -13,3 +13,4 @@ export * from './schema/imports';
 export * from './schema/audit';
 export * from './schema/settings';
 export * from './schema/gold';
+export * from './schema/exclusions';

@@ -125,7 +125,7 @@ function table(ids: Ids): Row[] {
   ] as const) {
     get('/studies/:id', object, `/studies/${id}`, page(staff));
     get('/studies/:id/items', object, `/studies/${id}/items`, page(staff));
-    for (const d of ['agreement', 'alignment', 'leaderboard', 'hybrid'])
+    for (const d of ['agreement', 'alignment', 'leaderboard', 'hybrid', 'annotators'])
       get(`/studies/:id/analytics/${d}`, object, `/studies/${id}/analytics/${d}`, page(staff));
   }
   // The review screen: members (and staff, with an empty queue); the pairwise study's adjudicator too.

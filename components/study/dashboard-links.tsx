@@ -7,6 +7,7 @@ const DASHBOARDS = [
   ['leaderboard', 'Leaderboard'],
   ['hybrid', 'Hybrid review plan'],
   ['bias', 'Bias'],
+  ['annotators', 'Annotators'],
 ] as const;
 
 /** The study page's links to its dashboards and its judge runs, the same for every kind of study that has them. */

@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { NOT_EXCLUDED } from './packs-exclusions';
 
 /*
  * Reads of the packed labels (db/schema/packs.ts, migration 0007): one short string per annotation, per judged item and
@@ -7,6 +8,10 @@ import type { Db } from '../client';
  * each row's `segment` (`/itemId,field,….packed`, stored with the pack), in no particular order (readers must not
  * rely on it).
  * The three markers sit below every packed character (code ≥ 48), and the digits only come between `/` and `.`.
+ *
+ * The annotations of an annotator excluded from the study (`annotator_exclusions`, decision 0029) are left out here,
+ * the one place every reader of the reviewers' labels goes through (ground truth, agreement, alignment, leaderboards,
+ * the adjudication queue): to them the excluded annotator's slots are empty.
  */
 
 /** Starts a segment (`/`), separates its numbers (`,`), and starts its packed labels (`.`). */
@@ -32,17 +37,17 @@ const text = (db: Db, sql: string, key: number, fromItem: number, toItem: number
 /**
  * The annotations of the study's items `fromItem..toItem` (ids), every revision: segments of item id, slot,
  * revision and reviewer (the assignment's user), then the labels (code − 48 = 3 · criterion code + label code;
- * empty when the annotation has none).
+ * empty when the annotation has none). Excluded annotators' annotations are left out (one slot holds one user,
+ * so no older revision of someone else's comes up in their place).
  */
 export const annotationPackText = (db: Db, studyId: number, fromItem: number, toItem: number) =>
-  text(
-    db,
-    `SELECT group_concat(segment, '')
-       FROM annotation_packs WHERE study_id = ? AND item_id BETWEEN ? AND ?`,
-    studyId,
-    fromItem,
-    toItem,
-  );
+  (db.$client
+    .prepare(
+      `SELECT group_concat(segment, '')
+         FROM annotation_packs WHERE study_id = ? AND item_id BETWEEN ? AND ? AND ${NOT_EXCLUDED('user_id')}`,
+    )
+    .pluck()
+    .get(studyId, fromItem, toItem, studyId) as string | null) ?? '';
 
 /** A judge run's verdicts on items `fromItem..toItem`: segments of item id, then code − 48 = 6 · criterion code + 3 · swapped + label code. */
 export const judgeLabelPackText = (db: Db, runId: number, fromItem: number, toItem: number) =>
@@ -66,12 +71,15 @@ export const adjudicationPackText = (db: Db, studyId: number, fromItem: number, 
     toItem,
   );
 
-/** Reviewer slots still pending, `[itemId, slot]`: their annotations (an undone submission) do not count. */
+/**
+ * Reviewer slots still pending, `[itemId, slot]`: their annotations (an undone submission) do not count. An
+ * excluded annotator's pending slots are left out too: the ground truth does not wait for labels it would not count.
+ */
 export const pendingSlots = (db: Db, studyId: number) =>
-  db.$client.prepare("SELECT item_id, slot FROM assignments WHERE study_id = ? AND state = 'pending'").raw().all(studyId) as [
-    number,
-    number,
-  ][];
+  db.$client
+    .prepare(`SELECT item_id, slot FROM assignments WHERE study_id = ? AND state = 'pending' AND ${NOT_EXCLUDED('user_id')}`)
+    .raw()
+    .all(studyId, studyId) as [number, number][];
 
 /** Usernames of the given user ids. */
 export const usernames = (db: Db, ids: readonly number[]) =>

@@ -1,5 +1,6 @@
 import type { Db } from '../client';
 import { isNewestAnnotation, isNewestRuling } from './latest-revision';
+import { NOT_EXCLUDED } from './packs-exclusions';
 
 /*
  * Rubric labels, rulings and items as the review screens, the adjudication and the ground truth read them. Labels
@@ -172,17 +173,18 @@ export const iterateRubricLabels = (db: Db, studyId: number) =>
   db.$client
     .prepare(
       `SELECT i.id AS itemId, i.external_id AS externalId, i.group_key AS groupKey, i.source_a AS source,
-              (SELECT count(*) FROM assignments p WHERE p.item_id = i.id AND p.state = 'pending') AS pending,
+              (SELECT count(*) FROM assignments p WHERE p.item_id = i.id AND p.state = 'pending'
+                  AND ${NOT_EXCLUDED('p.user_id')}) AS pending,
               a.slot, l.dimension, l.label
          FROM items i
-         LEFT JOIN assignments a ON a.item_id = i.id AND a.state = 'submitted'
+         LEFT JOIN assignments a ON a.item_id = i.id AND a.state = 'submitted' AND ${NOT_EXCLUDED('a.user_id')}
          LEFT JOIN annotations an ON an.assignment_id = a.id
                AND ${isNewestAnnotation()}
          LEFT JOIN rubric_labels l ON l.annotation_id = an.id
         WHERE i.study_id = ?
         ORDER BY i.position, a.slot, l.dimension`,
     )
-    .iterate(studyId) as IterableIterator<RubricLabelStreamRow>;
+    .iterate(studyId, studyId, studyId) as IterableIterator<RubricLabelStreamRow>;
 
 /** A judge run's verdicts on one item (finished runs only), with the run's name. */
 export const rubricJudgeVerdicts = (db: Db, itemId: number) =>

@@ -139,6 +139,22 @@ const examplesVersionSchema = z
   })
   .describe('The new template version and the items it carries as worked examples.');
 
+const exclusionParams = studyParams.extend({ userId: z.coerce.number().int().positive().describe("The annotator's account id.") });
+export const exclusionsSchema = z
+  .object({
+    labels: z.number().int().min(0).describe('Labels the exclusions leave out of the ground truth and the reports.'),
+    annotators: z.array(
+      z.object({
+        userId: z.number().int(),
+        username: z.string(),
+        labels: z.number().int().min(0),
+        excludedBy: z.string(),
+        excludedAt: z.string().describe('ISO 8601.'),
+      }),
+    ),
+  })
+  .describe("The study's excluded annotators, as every report's `excluded` field gives them.");
+
 export const OPERATIONS = {
   me: {
     operationId: 'getMe',
@@ -277,6 +293,36 @@ export const OPERATIONS = {
     params: reportParams,
     query: reportQuery,
     response: { status: 200, schema: reportSchema, description: 'The report.' },
+  },
+  listExclusions: {
+    operationId: 'listAnnotatorExclusions',
+    method: 'GET',
+    path: '/api/v1/studies/{id}/exclusions',
+    tag: 'Studies',
+    summary: "The annotators excluded from a study's ground truth and reports",
+    roles: STAFF,
+    params: studyParams,
+    response: { status: 200, schema: exclusionsSchema, description: 'The exclusions and the labels they leave out.' },
+  },
+  excludeAnnotator: {
+    operationId: 'excludeAnnotator',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/exclusions/{userId}',
+    tag: 'Studies',
+    summary: "Exclude an annotator: their labels leave the study's ground truth and reports (audited, reversible)",
+    roles: STAFF,
+    params: exclusionParams,
+    response: { status: 200, schema: exclusionsSchema, description: 'The exclusions as they now are.' },
+  },
+  includeAnnotator: {
+    operationId: 'includeAnnotator',
+    method: 'DELETE',
+    path: '/api/v1/studies/{id}/exclusions/{userId}',
+    tag: 'Studies',
+    summary: 'Include an excluded annotator again: their labels count once more (audited)',
+    roles: STAFF,
+    params: exclusionParams,
+    response: { status: 200, schema: exclusionsSchema, description: 'The exclusions as they now are.' },
   },
   nextItem: {
     operationId: 'getNextItem',

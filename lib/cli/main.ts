@@ -4,6 +4,7 @@ import { DomainError } from '@/lib/server/errors';
 import { checkBeforeEachCommit } from '@/lib/server/imports/import-staging';
 import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
+import { ANNOTATOR_COMMANDS } from './annotator-commands';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { JUDGE_COMMANDS } from './judge-commands';
 import { JUDGE_EXAMPLE_COMMANDS } from './judge-example-commands';
@@ -16,6 +17,7 @@ const COMMANDS: Command[] = [
   ...BASE_COMMANDS,
   ...TOKEN_COMMANDS,
   ...REPORT_COMMANDS,
+  ...ANNOTATOR_COMMANDS,
   ...JUDGE_COMMANDS,
   ...JUDGE_RUN_COMMANDS,
   ...JUDGE_EXAMPLE_COMMANDS,

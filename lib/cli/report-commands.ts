@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ReportRole } from '@/lib/server/analytics/dto';
+import type { ExcludedLabelsDto, ReportRole } from '@/lib/server/analytics/dto';
 import { REPORTS, type ReportOptions, computeReport, reportKinds, reportOptionNames, requireReportFor } from '@/lib/server/analytics/report';
 import { invalid } from '@/lib/server/errors';
 import { importJudge } from '@/lib/server/imports/judge-import';
@@ -60,6 +60,12 @@ function othersGiven(c: ReportCommand, name: keyof typeof REPORTS): { flags: str
   return { flags, kinds: kinds.map((k) => kindName(k).toLowerCase()) };
 }
 
+/** What every report's text ends with when the study excludes annotators: the labels left out, and whose. */
+const excludedText = (x: ExcludedLabelsDto) =>
+  x.annotators.length
+    ? `\nLeft out: ${x.labels} label(s) of excluded annotator(s) ${x.annotators.map((a) => `${a.username} (${a.labels})`).join(', ')}.\n`
+    : '';
+
 function reportCommand(c: ReportCommand): Command {
   return {
     ...c,
@@ -76,6 +82,7 @@ function reportCommand(c: ReportCommand): Command {
       const report = computeReport(cliActor(), studyId, name, reportOptions(v));
       if (v.json) return printJson(report);
       out((REPORT_TEXT[name] as (r: typeof report) => string)(report));
+      out(excludedText(report.excluded));
     },
   };
 }
@@ -148,6 +155,14 @@ export const REPORT_COMMANDS: Command[] = [
       "Each reviewer's accuracy on the study's gold items (items with a known answer), with a 95 % Wilson interval, and\n" +
       "      whether it is under the lead's threshold.",
     options: common,
+  }),
+  reportCommand({
+    role: 'annotators',
+    usage: 'report annotators --study STUDY [--json]',
+    summary:
+      'Annotator quality per annotator and criterion (dimension): accuracy and Cohen κ against the ground truth without their own\n' +
+      '      vote, agreement with the others, Dawid–Skene and MACE competence, straight-lining, position bias, active time.',
+    options: { ...common },
   }),
   {
     name: 'import judge',

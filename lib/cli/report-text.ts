@@ -130,6 +130,11 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     `Accuracy on gold items, study ${r.studyId}: ${r.goldItems} gold item(s), gold rate ${r.ratePct} %, ` +
     `${r.alertBelowPct === null ? 'no threshold' : `threshold ${r.alertBelowPct} %`}\n` +
     allTables('gold', r),
+
+  annotators: (r) =>
+    `Annotator quality, ${r.kind} study (ground truth: ${r.rule}; accuracy and κ against it without the annotator's own vote)\n` +
+    `Study median active time per item: ${r.medianActiveSeconds === null ? '— (none recorded)' : `${r.medianActiveSeconds.toFixed(1)} s`}\n` +
+    allTables('annotators', r),
   agreement: (r) =>
     `Agreement before adjudication, study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
     allTables('agreement', r),

@@ -40,6 +40,8 @@ export type ReportJson = {
   'rubric-certify': Flat<ReportDtos['rubric-certify']>;
   'rubric-bias': Flat<ReportDtos['rubric-bias']>;
   gold: ReportDtos['gold'];
+
+  annotators: Flat<ReportDtos['annotators']>;
 };
 
 export type TiePolicyName = ReportDtos['leaderboard']['tiePolicy'];
@@ -59,6 +61,8 @@ export type ReportParams = {
   'rubric-certify': { judge: string; criterion?: string; target?: number; epsilon?: number; lenient?: 'true' | 'false'; sample?: number };
   'rubric-bias': { sample?: number; lenient?: 'true' | 'false' };
   gold: Record<string, never>;
+
+  annotators: Record<string, never>;
 };
 
 function search(params: Record<string, string | number | undefined>): URLSearchParams {

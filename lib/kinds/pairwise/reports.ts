@@ -8,7 +8,7 @@ export const pairwiseReports = {
     hybrid: 'hybrid',
     certify: 'certify',
     bias: 'bias',
-
     gold: 'gold',
+    annotators: 'annotators',
   },
 } satisfies ReportsFacet;

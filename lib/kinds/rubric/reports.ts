@@ -8,7 +8,7 @@ export const rubricReports = {
     hybrid: 'rubric-hybrid',
     certify: 'rubric-certify',
     bias: 'rubric-bias',
-
     gold: 'gold',
+    annotators: 'annotators',
   },
 } satisfies ReportsFacet;

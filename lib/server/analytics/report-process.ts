@@ -5,10 +5,10 @@ import type { ReportDtos, ReportName } from './dto';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { type ChildAnswer, unwrapAnswer } from '../imports/tsx-child';
-import { analysableStudy, replicatesSchema } from './data';
-import { analysableRubricStudy } from './rubric-data';
-import { computeReport, type ReportOptions } from './report';
+import { replicatesSchema } from './data';
+import { computeReport, reportKinds, type ReportOptions } from './report';
 import { reportWorker } from './report-worker';
+import { staffStudyOfKind, studyForStaff } from '../review/access';
 
 const CHILD = 'analytics/report-child.ts';
 /**
@@ -47,9 +47,16 @@ const REPORTS_WITH_BOOTSTRAP: ReadonlySet<ReportName> = new Set<ReportName>([
 
 /**
  * Reports that read every label row of a study in order (the settle order, the display order of each label): a few
- * seconds on a million labels, so always computed by the child, even without a bootstrap.
+ * seconds on a million labels, so always computed by the child, even without a bootstrap. The annotator report
+ * too: its EM models (Dawid–Skene, MACE) take seconds per criterion on a few thousand items.
  */
-const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>(['certify', 'bias', 'rubric-certify', 'rubric-bias']);
+const REPORTS_IN_OWN_PROCESS: ReadonlySet<ReportName> = new Set<ReportName>([
+  'certify',
+  'bias',
+  'rubric-certify',
+  'rubric-bias',
+  'annotators',
+]);
 
 /**
  * A report for a request of the web server. Point estimates take well under a second even on a million labels
@@ -66,8 +73,10 @@ export async function reportForRequest<R extends ReportName>(
   options: ReportOptions,
   signal?: AbortSignal,
 ): Promise<ReportDtos[R]> {
-  if (name.startsWith('rubric-')) analysableRubricStudy(getDb(), actor, studyId);
-  else analysableStudy(getDb(), actor, studyId);
+  // A report of one kind refuses the other kinds in words; one that serves several (annotators) checks the rest itself.
+  const kinds = reportKinds(name);
+  if (kinds.length === 1) staffStudyOfKind(getDb(), actor, studyId, kinds[0], 'This report');
+  else studyForStaff(getDb(), actor, studyId);
   const replicates = !REPORTS_WITH_BOOTSTRAP.has(name) ? 0 : parseInput(bootstrapOnly, { bootstrap: options.bootstrap }).bootstrap;
   if (replicates === 0 && !REPORTS_IN_OWN_PROCESS.has(name)) return computeReport(actor, studyId, name, options);
   const job = { userId: actor.id, studyId, name, options };

@@ -4,11 +4,14 @@ import { ALL_KINDS, studyKind } from '@/lib/kinds/registry';
 import type { StudyKind } from '@/lib/validation/labels';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
+import { getDb } from '@/db/client';
 import { agreementReport } from './agreement';
+import { annotatorsReport } from './annotators';
+import { excludedLabels } from './annotators-exclusions';
 import { alignmentReport } from './alignment';
 import { biasReport } from './bias';
 import { certifyReport } from './certify';
-import { type ReportDtos, type ReportName, type ReportRole, REPORT_TABLES } from './dto';
+import { type ExcludedLabelsDto, type ReportDtos, type ReportName, type ReportRole, REPORT_TABLES } from './dto';
 import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
@@ -158,6 +161,12 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     compute: (actor, studyId) => goldAccuracy(actor, studyId),
     tables: REPORT_TABLES.gold,
   },
+  annotators: {
+    role: 'annotators',
+    options: takes(),
+    compute: (actor, studyId) => annotatorsReport(actor, studyId),
+    tables: REPORT_TABLES.annotators,
+  },
 };
 
 /** The kinds of study a report serves, as their reports facets say. */
@@ -180,9 +189,18 @@ export function requireReportFor(kind: StudyKind, role: ReportRole): ReportName 
   return name;
 }
 
-/** Computes one report, synchronously, in this process (the CLI, the report process, point estimates). */
-export function computeReport<R extends ReportName>(actor: Actor, studyId: number, name: R, o: ReportOptions): ReportDtos[R] {
+/**
+ * Computes one report, synchronously, in this process (the CLI, the report process, point estimates), with the
+ * labels the study's exclusions left out of it (decision 0029), so every report says how many and whose.
+ */
+export function computeReport<R extends ReportName>(
+  actor: Actor,
+  studyId: number,
+  name: R,
+  o: ReportOptions,
+): ReportDtos[R] & { excluded: ExcludedLabelsDto } {
   const entry = REPORTS[name] as Entry<R> | undefined;
   if (!entry) throw new Error(`unknown report ${String(name)}`);
-  return entry.compute(actor, studyId, o);
+  const report = entry.compute(actor, studyId, o);
+  return { ...report, excluded: excludedLabels(getDb(), studyId) };
 }

@@ -1,5 +1,5 @@
 /** What every report shares: why a value is missing, a value, an interval, the bootstrap, a judge run. */
-import type { CertificationReason, UndefinedReason } from '@/lib/stats';
+import type { CertificationReason, Stats3Reason, UndefinedReason } from '@/lib/stats';
 import type { JudgeRunRecipeDto } from '../../judges/dto';
 
 /** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
@@ -20,7 +20,13 @@ export type Reason =
   /** No label was given on Concord's review screen, so no display order is stored (imported labels have none). */
   | 'no_display_order'
   /** Rubric dimensions pooled together have different label sets: only the share of matches is defined. */
-  | 'mixed_label_sets';
+  | 'mixed_label_sets'
+  /** The annotator quality statistics (lib/stats, STATS-3). */
+  | Stats3Reason
+  /** The annotator is excluded from the study, so the aggregate models (Dawid–Skene, MACE) leave them out. */
+  | 'excluded'
+  /** No active time was recorded (imported labels carry none). */
+  | 'no_active_time';
 
 /** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
 export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };

@@ -8,6 +8,8 @@
 import { pairwiseAgreementScope, pairwiseCertifyScope, pairwiseHybridScope } from '@/lib/kinds/pairwise/report-columns';
 import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/lib/kinds/rubric/report-columns';
 import { agreementTables } from './agreement-tables';
+import { annotatorsTables } from './annotators-tables';
+import type { AnnotatorsReportDto } from './annotators';
 import { rubricAlignmentTables } from './alignment-tables';
 import { rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
@@ -44,6 +46,7 @@ export const REPORT_SPECS = {
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   gold: goldTables,
+  annotators: annotatorsTables,
 };
 
 const tableIds = <T extends object>(tables: T) => Object.keys(tables) as (keyof T & string)[];
@@ -66,6 +69,7 @@ export const REPORT_TABLES = {
   'rubric-certify': CERTIFY_TABLES,
   'rubric-bias': tableIds(REPORT_SPECS['rubric-bias']),
   gold: tableIds(REPORT_SPECS.gold),
+  annotators: tableIds(REPORT_SPECS.annotators),
 } as const;
 
 export type ReportName = keyof typeof REPORT_TABLES;
@@ -85,10 +89,11 @@ export type ReportDtos = {
   'rubric-certify': RubricCertifyReportDto;
   'rubric-bias': RubricBiasReportDto;
   gold: GoldAccuracyDto;
+  annotators: AnnotatorsReportDto;
 };
 
 /** The dashboards a kind of study may offer; its reports facet says which report serves each. */
-export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias', 'gold'] as const;
+export const REPORT_ROLES = ['agreement', 'alignment', 'leaderboard', 'hybrid', 'certify', 'bias', 'gold', 'annotators'] as const;
 export type ReportRole = (typeof REPORT_ROLES)[number];
 
 export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT_TABLES, x);

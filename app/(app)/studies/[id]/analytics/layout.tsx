@@ -2,14 +2,18 @@ import Link from 'next/link';
 import { after } from 'next/server';
 import type { ReactNode } from 'react';
 import { warmReportProcess } from '@/lib/server/analytics/report-process';
+import { Alert } from '@/components/ui/alert';
+import { annotatorExclusions } from '@/lib/server/analytics/annotators-exclusions';
 import { AnalyticsTabs } from './_components/tabs';
 import { analyticsContext } from './_lib/context';
 import { GROUND_TRUTH_RULE_NAMES } from '@/lib/validation/studies';
 
 export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
-  const { studyId, study } = await analyticsContext((await params).id);
+  const { actor, studyId, study } = await analyticsContext((await params).id);
   // The dashboard asks for its intervals as soon as its estimates are shown: have the report process ready by then.
   after(warmReportProcess);
+  // Every dashboard says what the study's exclusions leave out of it (decision 0029).
+  const excluded = annotatorExclusions(actor, studyId);
   return (
     <div className="space-y-5">
       <div>
@@ -26,6 +30,12 @@ export default async function AnalyticsLayout({ children, params }: { children: 
         </p>
       </div>
       <AnalyticsTabs studyId={studyId} />
+      {excluded.annotators.length ? (
+        <Alert tone="warning" data-testid="excluded-labels">
+          {excluded.labels.toLocaleString('en-US')} label(s) of excluded annotators are left out of these reports and the ground truth:{' '}
+          {excluded.annotators.map((a) => `${a.username} (${a.labels.toLocaleString('en-US')})`).join(', ')}.
+        </Alert>
+      ) : null}
       {children}
     </div>
   );

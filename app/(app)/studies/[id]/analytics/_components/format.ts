@@ -57,6 +57,17 @@ export const REASON_TEXT: Record<Reason, string> = {
   not_a_mean: 'not a mean (ties excluded)',
   no_display_order: 'no display order stored',
   mixed_label_sets: 'dimensions have different labels',
+  no_mass_for_class: 'no item of this class',
+  no_labels: 'no labels',
+  no_gold_items: 'no gold items',
+  no_items_with_majority: 'no item where the others have a majority',
+  no_adjudicated_items: 'no item with a reference label',
+  no_distribution: 'no distribution',
+  no_calibration_items: 'no calibration items',
+  not_tested: 'not tested',
+  nothing_accepted: 'nothing accepted',
+  excluded: 'excluded',
+  no_active_time: 'no active time recorded',
 };
 
 export const REASON_DETAIL: Partial<Record<Reason, string>> = {
@@ -80,6 +91,9 @@ export const REASON_DETAIL: Partial<Record<Reason, string>> = {
   no_display_order: 'Imported labels carry no display order; only labels given on Concord’s review screen do.',
   mixed_label_sets: 'The pooled dimensions have different label sets, so only the share of matching labels is defined.',
   no_annotator_tested: 'No reviewer labelled the 30 items with three or more reviewers that the test needs.',
+  excluded: 'The annotator is excluded from the study: their labels take no part in the ground truth or the models.',
+  no_active_time: 'Imported labels carry no active time; only labels given on Concord’s review screen do.',
+  no_items_with_majority: 'On every item the other annotators were tied or absent, so there is no majority to agree with.',
 };
 
 export const reasonText = (r: string | undefined) => (r ? (REASON_TEXT[r as Reason] ?? r.replaceAll('_', ' ')) : 'undefined');

@@ -10,6 +10,7 @@ const TABS = [
   { slug: 'leaderboard', label: 'Leaderboard' },
   { slug: 'hybrid', label: 'Hybrid plan' },
   { slug: 'bias', label: 'Bias' },
+  { slug: 'annotators', label: 'Annotators' },
 ] as const;
 
 export function AnalyticsTabs({ studyId }: { studyId: number }) {

@@ -18,7 +18,7 @@ import { parseStudyId } from '@/lib/server/studies/studies';
 /*
  * GET /api/studies/:id/reports/:report — agreement | alignment | leaderboard | hybrid | certify | bias, and for rubric
  *   studies rubric-agreement | rubric-alignment | rubric-leaderboard | rubric-hybrid | rubric-certify | rubric-bias
- *   (options sample, lenient).
+ *   (options sample, lenient); annotators for every kind with labels.
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
  *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/server/analytics/dto/reports.ts).
  * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy
