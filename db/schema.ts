@@ -12,3 +12,4 @@ export * from './schema/packs';
 export * from './schema/imports';
 export * from './schema/audit';
 export * from './schema/settings';
+export * from './schema/active';

@@ -1,5 +1,6 @@
 /** Certifying a judge on a pairwise study: biases, the certification while labelling, judge-corrected leaderboards and rank agreement. */
 import type { IntervalDto, StatDto } from './common';
+import type { ActiveDrawInfoDto } from './active';
 
 export type FirstPreferenceDto = {
   /** Non-tie verdicts that preferred the reply shown first, out of `decisive`. */
@@ -179,7 +180,14 @@ export type CorrectedCellDto = {
    * Why the corrected interval deserves less trust than it claims: zero width (every labelled item and verdict alike),
    * or fewer than 30 labelled items (a normal interval then covers less often than 95 %). Null otherwise.
    */
-  caution: 'zero_width_interval' | 'few_labelled_items' | null;
+  caution: 'zero_width_interval' | 'few_labelled_items' | 'labels_pending' | null;
+  /**
+   * `ppi++`, or `active_ipw` where the labels came from an active draw (issue 28): then `corrected` and its interval
+   * are the inverse-probability-weighted estimate, `active` says how many labels it used, and `humanOnly`, `lambda`
+   * and `effectiveLabels` are not given. Absent on a rubric study's cells, which use PPI++ only.
+   */
+  estimator?: 'ppi++' | 'active_ipw';
+  active?: ActiveDrawInfoDto;
 };
 
 export type CorrectedRunDto = { judge: string; cells: CorrectedCellDto[] };
