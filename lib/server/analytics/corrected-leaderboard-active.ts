@@ -41,19 +41,17 @@ export function latestDesign(db: Db, studyId: number, items: ItemIndex, runId: n
 export type ActiveCell = { estimate: StatDto; interval: IntervalDto; info: ActiveDrawInfoDto };
 
 /**
- * The active estimate of the mean of `score(gold)` over `items` (those with a verdict), with ŷ the verdict's score.
- * A drawn item without ground truth yet (or an item outside the pool that should have had it) is counted as
- * unlabelled and reported as pending: the estimate is exact once nothing is pending.
+ * The active estimate of the mean label over `items` (study item indices): `yhat[k]` is the prediction for
+ * `items[k]`, `label(i)` the ground truth's value of item i (null: none yet). A drawn item without ground truth yet
+ * (or an item outside the pool that has none) is counted as unlabelled and reported as pending: the estimate is
+ * exact once nothing is pending.
  */
 export function activeEstimate(
   items: readonly number[],
-  gold: Int8Array,
-  verdict: Int8Array,
+  yhat: readonly number[],
+  label: (i: number) => number | null,
   design: ActiveDesign,
-  score: (codes: number[]) => number[],
 ): ActiveCell {
-  const yhat = score(items.map((i) => verdict[i]));
-  const goldScore = score(items.map((i) => (gold[i] >= 0 ? gold[i] : verdict[i])));
   const xi: number[] = [];
   const pi: number[] = [];
   const y: (number | null)[] = [];
@@ -62,10 +60,10 @@ export function activeEstimate(
   let labelledBefore = 0;
   let drawnCount = 0;
   let pool = 0;
-  items.forEach((i, k) => {
-    const inPool = design.pi[i] > 0;
-    const labelled = gold[i] >= 0;
-    if (inPool) {
+  for (const i of items) {
+    const value = label(i);
+    const labelled = value !== null;
+    if (design.pi[i] > 0) {
       pool++;
       pi.push(design.pi[i]);
       if (design.drawn[i]) {
@@ -73,17 +71,18 @@ export function activeEstimate(
         if (labelled) drawnLabelled++;
         else pending++;
       }
+      // Labels of items the draw did not choose are not part of the design: the judge stands for them.
       const used = design.drawn[i] === 1 && labelled;
       xi.push(used ? 1 : 0);
-      y.push(used ? goldScore[k] : null);
+      y.push(used ? value : null);
     } else {
       pi.push(1);
       if (labelled) labelledBefore++;
       else pending++;
       xi.push(labelled ? 1 : 0);
-      y.push(labelled ? goldScore[k] : null);
+      y.push(value);
     }
-  });
+  }
   const info: ActiveDrawInfoDto = {
     pool,
     drawn: drawnCount,
@@ -117,5 +116,13 @@ export function activeEstimate(
   return { estimate, interval, info };
 }
 
-/** The pairwise scoring of a win rate under a tie policy, as `activeEstimate` wants it. */
-export const pairwiseScore = (policy: TiePolicy) => (codes: number[]) => ppiOutcomes(codes, { kind: 'pairwise', policy });
+/** The active estimate of a win rate under a tie policy: ŷ the verdict's score, y the ground truth's. */
+export function activeWinRate(items: readonly number[], gold: Int8Array, verdict: Int8Array, design: ActiveDesign, policy: TiePolicy) {
+  const score = (code: number) => ppiOutcomes([code], { kind: 'pairwise', policy })[0];
+  return activeEstimate(
+    items,
+    items.map((i) => score(verdict[i])),
+    (i) => (gold[i] >= 0 ? score(gold[i]) : null),
+    design,
+  );
+}

@@ -11,7 +11,7 @@ import {
 } from '@/lib/stats';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
-import { type ActiveDesign, activeEstimate, latestDesign, pairwiseScore } from './corrected-leaderboard-active';
+import { type ActiveDesign, activeWinRate, latestDesign } from './corrected-leaderboard-active';
 import type { Frame } from './data';
 import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
@@ -140,7 +140,7 @@ export function correctedRun(
         cells.push({ ...base, estimator: 'ppi++', ...ppi });
         return;
       }
-      const a = activeEstimate(judged, gold[c], judge.slices[c], design, pairwiseScore(policy));
+      const a = activeWinRate(judged, gold[c], judge.slices[c], design, policy);
       const na = none('not_applicable');
       cells.push({
         ...base,

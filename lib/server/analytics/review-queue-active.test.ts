@@ -7,6 +7,7 @@ import type { Actor } from '../actor';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { getQueue } from '../review/flow-review';
 import { openStudy } from '../studies/studies';
+import { certifyReport } from './certify';
 import { leaderboardReport } from './leaderboard';
 import { openActiveQueue } from './review-queue-active';
 
@@ -152,6 +153,26 @@ describe('active labelling', () => {
     // The judge alone says 100 %; the truth over the study is (20 + 72 + 8·½)/120 = 0.8 and the estimate is near it.
     expect(cell.judgeOnly.value).toBe(1);
     expect(Math.abs(cell.corrected.value! - 0.8)).toBeLessThan(0.15);
+  });
+
+  it('certifies the judge on the weighted estimate of its alignment over every judged item, not on the drawn items alone', () => {
+    const xiNew = drawLabelledItems(pi, seed);
+    // Prediction 1 − u: ½ where the orders disagree, 1 elsewhere; agreement 1 where the truth is the verdict (win).
+    const yhat = [...Array(20).fill(1), ...pool.map((u) => 1 - u)];
+    const xi = [...Array(20).fill(1), ...xiNew];
+    const y = [...Array(20).fill(1), ...Array.from({ length: N_NEW }, (_, k) => (xiNew[k] ? (truthOf(k) === 'win' ? 1 : 0) : null))];
+    const e = activeMean({ yhat, budget: 0.2, tau: 0.5, xiActive: xi, xiUniform: xi.map(() => 0), y, pi: [...Array(20).fill(1), ...pi] }).active;
+    const r = certifyReport(lead, studyId, { judge: 'judge', target: 0.5 });
+    expect(r.estimator).toBe('active_ipw');
+    expect(r.active).toMatchObject({ pool: N_NEW, pending: 0, labelledBefore: 20, source: 'orders' });
+    expect(r.active!.alignmentRate.value).toBeCloseTo(e.estimate.value!, 12);
+    expect(r.active!.interval.lower).toBeCloseTo(e.ci.value![0], 12);
+    expect(r.active!.interval.upper).toBeCloseTo(e.ci.value![1], 12);
+    // The true alignment is (20 + 72)/120 ≈ 0.77; the drawn items alone, mostly unsure ones, agree far less often.
+    // 25 items drawn here: weighted 0.736, 95 % interval [0.559, 0.914], above the target of 0.5.
+    expect(e.ci.value![0]).toBeGreaterThan(0.5);
+    expect(r.decision).toBe('certified');
+    expect(r.alignmentRate.value!).toBeLessThan(r.active!.alignmentRate.value!);
   });
 
   it('a second draw of the same run draws from what is left, with its own seed', () => {

@@ -153,6 +153,23 @@ export type CertifyReportDto = {
   pathStep: number;
   path: CertifyPointDto[];
   altTest: { epsilon: number; q: number; minReviewers: number; minItemsPerAnnotator: number; criteria: AltTestCriterionDto[] };
+  /**
+   * What the decision rests on: the confidence sequence (labels in a uniform order), or, where the labels of the
+   * criterion came from an active draw, the inverse-probability-weighted estimate in `active` (issue 28).
+   */
+  estimator?: 'confidence_sequence' | 'active_ipw';
+  active?: ActiveCertificationDto;
+};
+
+/**
+ * The judge's alignment over every item it judged, estimated from an active draw's labels weighted by 1/π, with
+ * the judge's self-consistency (1 − its uncertainty) as the prediction: a 95 % normal interval at this moment,
+ * not anytime-valid, so decide once the draw's labels are in (`pending` 0).
+ */
+export type ActiveCertificationDto = ActiveDrawInfoDto & {
+  alignmentRate: StatDto;
+  interval: IntervalDto;
+  decision: 'certified' | 'refuted' | 'keep_labelling' | null;
 };
 
 /** One model and criterion of a judge-corrected leaderboard. */
