@@ -30,6 +30,7 @@ CREATE TABLE `active_draws` (
 	CONSTRAINT "active_draws_tau_range" CHECK("active_draws"."tau" >= 0 AND "active_draws"."tau" <= 1)
 );
 --> statement-breakpoint
-CREATE INDEX `active_draws_study_run_idx` ON `active_draws` (`study_id`,`run_id`,`criterion`);--> statement-breakpoint
+CREATE INDEX `active_draws_run_idx` ON `active_draws` (`run_id`,`criterion`);--> statement-breakpoint
+CREATE INDEX `active_draws_study_idx` ON `active_draws` (`study_id`);--> statement-breakpoint
 CREATE INDEX `active_draws_second_run_idx` ON `active_draws` (`second_run_id`);--> statement-breakpoint
 CREATE INDEX `active_draws_created_by_idx` ON `active_draws` (`created_by`);

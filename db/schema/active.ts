@@ -36,7 +36,8 @@ export const activeDraws = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('active_draws_study_run_idx').on(t.studyId, t.runId, t.criterion),
+    index('active_draws_run_idx').on(t.runId, t.criterion),
+    index('active_draws_study_idx').on(t.studyId),
     index('active_draws_second_run_idx').on(t.secondRunId),
     index('active_draws_created_by_idx').on(t.createdBy),
     check('active_draws_budget_range', sql`${t.budget} > 0 AND ${t.budget} <= 1`),
