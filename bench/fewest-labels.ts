@@ -259,7 +259,12 @@ function sample(n: number, k: number, rng: Rng): Set<number> {
  * for the rest. The accepted share of the rest, the actual error of the kept labels against the published ground
  * truth (mean over the repetitions where something was kept), and how often that error exceeded ε.
  */
-export function acceptanceOn(name: string, pairs: readonly { predicted: string; human: string }[], share: number, repetitions: number): AcceptanceRow {
+export function acceptanceOn(
+  name: string,
+  pairs: readonly { predicted: string; human: string }[],
+  share: number,
+  repetitions: number,
+): AcceptanceRow {
   const labels = [...new Set(pairs.flatMap((p) => [p.predicted, p.human]))].sort();
   const n = pairs.length;
   const k = Math.round(share * n);
@@ -324,7 +329,10 @@ export function computeFigures(dir: string, repetitions = REPETITIONS): Figures 
   const active = activeVsUniform(pandalm, repetitions);
   const pandalmPairs = pandalm.judge.flatMap((j, i) => (j === null ? [] : [{ predicted: j, human: pandalm.gold[i] }]));
   const acceptance: AcceptanceRow[] = [];
-  const sets = [{ name: 'PandaLM, GPT-3.5', pairs: pandalmPairs }, ...loadMrbench(dir).map((d) => ({ name: `MRBench ${d.dimension}, V1`, pairs: d.pairs }))];
+  const sets = [
+    { name: 'PandaLM, GPT-3.5', pairs: pandalmPairs },
+    ...loadMrbench(dir).map((d) => ({ name: `MRBench ${d.dimension}, V1`, pairs: d.pairs })),
+  ];
   for (const s of sets) for (const share of CALIBRATION_SHARES) acceptance.push(acceptanceOn(s.name, s.pairs, share, repetitions));
   return { active, acceptance, repetitions };
 }
@@ -345,7 +353,9 @@ export function renderFigures(f: Figures): string {
   );
   TARGETS.forEach((t, j) => {
     const need = DESIGNS.map((d) => needed[d][j]);
-    const best = need.slice(2).reduce<number | null>((m, x) => (x === null ? m : m === null ? Math.round(x.labels) : Math.min(m, Math.round(x.labels))), null);
+    const best = need
+      .slice(2)
+      .reduce<number | null>((m, x) => (x === null ? m : m === null ? Math.round(x.labels) : Math.min(m, Math.round(x.labels))), null);
     const base = need[0];
     const saving = best === null || base === null ? 'n/a' : pct(1 - best / Math.round(base.labels), 0);
     lines.push(`| ±${(100 * t).toFixed(0)} points | ${need.map(labelsCell).join(' | ')} | ${saving} |`);

@@ -22,8 +22,11 @@ test.beforeAll(() => {
     return file;
   };
   const ids = Array.from({ length: 60 }, (_, k) => `active-${k}`);
-  study = (JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Active labelling', '--criteria', 'none', '--json'])) as { id: number })
-    .id;
+  study = (
+    JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Active labelling', '--criteria', 'none', '--json'])) as {
+      id: number;
+    }
+  ).id;
   concord([
     'import',
     'items',
@@ -31,7 +34,12 @@ test.beforeAll(() => {
     String(study),
     write(
       'items.jsonl',
-      ids.map((id) => ({ id, problem: `Active problem ${id}`, a: { source: 'model-x', text: `Reply x ${id}` }, b: { source: 'ref', text: `Reply r ${id}` } })),
+      ids.map((id) => ({
+        id,
+        problem: `Active problem ${id}`,
+        a: { source: 'model-x', text: `Reply x ${id}` },
+        b: { source: 'ref', text: `Reply r ${id}` },
+      })),
     ),
   ]);
   concord([
@@ -87,7 +95,10 @@ test('a lead opens a queue in active order and the reports say they weight its l
   const api = await (await page.request.get(`/api/studies/${study}/reports/leaderboard?bootstrap=0`)).json();
   const cli = JSON.parse(concord(['report', 'leaderboard', '--study', String(study), '--bootstrap', '0', '--json']));
   expect(api).toEqual(cli);
-  expect(api.corrected[0].cells[0]).toMatchObject({ estimator: 'active_ipw', active: { pool: 50, drawn, pending: drawn, labelledBefore: 10 } });
+  expect(api.corrected[0].cells[0]).toMatchObject({
+    estimator: 'active_ipw',
+    active: { pool: 50, drawn, pending: drawn, labelledBefore: 10 },
+  });
   const cert = JSON.parse(concord(['report', 'certify', '--study', String(study), '--judge', RUN, '--json']));
   expect(cert).toMatchObject({ estimator: 'active_ipw', active: { pool: 50, drawn, pending: drawn } });
 

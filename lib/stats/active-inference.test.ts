@@ -71,7 +71,9 @@ describe('drawLabelledItems', () => {
     expect(r.pi).toEqual(pi);
     // Δ = (1, 0.2 + (0 − 0.2)/0.5, 0.6 + (0 − 0.6)/0.25, 0.5) = (1, −0.2, −1.8, 0.5).
     expect(r.active.estimate.value).toBeCloseTo((1 - 0.2 - 1.8 + 0.5) / 4, 12);
-    expect(() => activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi: [1, 0, 1, 1] })).toThrow(/probability 0/);
+    expect(() => activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi: [1, 0, 1, 1] })).toThrow(
+      /probability 0/,
+    );
     expect(() => activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi: [1, 1] })).toThrow(/pi has 2/);
   });
 });

@@ -94,7 +94,11 @@ export function activeEstimate(
     source: design.draw.source,
   };
   if (!items.length) {
-    return { estimate: { value: null, reason: 'no_items' }, interval: { method: 'normal', lower: null, upper: null, reason: 'no_items' }, info };
+    return {
+      estimate: { value: null, reason: 'no_items' },
+      interval: { method: 'normal', lower: null, upper: null, reason: 'no_items' },
+      info,
+    };
   }
   const r = activeMean({
     yhat,

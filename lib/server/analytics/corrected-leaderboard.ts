@@ -153,11 +153,7 @@ export function correctedRun(
         effectiveLabels: na,
         intervals: { ...ppi.intervals, humanOnly: noInterval('not_applicable'), corrected: a.interval },
         caution:
-          a.info.pending > 0
-            ? 'labels_pending'
-            : a.info.drawnLabelled + a.info.labelledBefore < FEW_LABELLED
-              ? 'few_labelled_items'
-              : null,
+          a.info.pending > 0 ? 'labels_pending' : a.info.drawnLabelled + a.info.labelledBefore < FEW_LABELLED ? 'few_labelled_items' : null,
       });
     });
   });

@@ -69,7 +69,12 @@ function reviewAll(actor: Actor) {
     const truth = truthOf(Number(ext.slice(4)));
     const aFirst = a.responses[0].startsWith('Reply of');
     const choice = truth === 'tie' ? 'tie' : (truth === 'win') === aFirst ? 'r1' : 'r2';
-    submitJudgment(actor, { assignmentId: a.assignmentId, requestId: `active-${actor.id}-${k++}`, activeMs: 0, choices: { overall: choice } });
+    submitJudgment(actor, {
+      assignmentId: a.assignmentId,
+      requestId: `active-${actor.id}-${k++}`,
+      activeMs: 0,
+      choices: { overall: choice },
+    });
   }
 }
 
@@ -134,7 +139,16 @@ describe('active labelling', () => {
     const cell = leaderboardReport(lead, studyId, { bootstrap: 0 }).corrected[0].cells[0];
     const drawn = drawLabelledItems(pi, seed).reduce((a, b) => a + b, 0);
     expect(cell).toMatchObject({ estimator: 'active_ipw', caution: 'labels_pending' });
-    expect(cell.active).toEqual({ pool: N_NEW, drawn, drawnLabelled: 0, pending: drawn, labelledBefore: 20, budget: 0.2, tau: 0.5, source: 'orders' });
+    expect(cell.active).toEqual({
+      pool: N_NEW,
+      drawn,
+      drawnLabelled: 0,
+      pending: drawn,
+      labelledBefore: 20,
+      budget: 0.2,
+      tau: 0.5,
+      source: 'orders',
+    });
     expect(cell.corrected.value).toBeCloseTo(expected(false).estimate.value!, 12);
   });
 
@@ -161,7 +175,15 @@ describe('active labelling', () => {
     const yhat = [...Array(20).fill(1), ...pool.map((u) => 1 - u)];
     const xi = [...Array(20).fill(1), ...xiNew];
     const y = [...Array(20).fill(1), ...Array.from({ length: N_NEW }, (_, k) => (xiNew[k] ? (truthOf(k) === 'win' ? 1 : 0) : null))];
-    const e = activeMean({ yhat, budget: 0.2, tau: 0.5, xiActive: xi, xiUniform: xi.map(() => 0), y, pi: [...Array(20).fill(1), ...pi] }).active;
+    const e = activeMean({
+      yhat,
+      budget: 0.2,
+      tau: 0.5,
+      xiActive: xi,
+      xiUniform: xi.map(() => 0),
+      y,
+      pi: [...Array(20).fill(1), ...pi],
+    }).active;
     const r = certifyReport(lead, studyId, { judge: 'judge', target: 0.5 });
     expect(r.estimator).toBe('active_ipw');
     expect(r.active).toMatchObject({ pool: N_NEW, pending: 0, labelledBefore: 20, source: 'orders' });

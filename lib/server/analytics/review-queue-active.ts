@@ -148,7 +148,14 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
       action: 'active_queue_opened',
       studyId,
       objectId: drawId,
-      detail: { judge: opts.judge, criterion: opts.criterion, source: opts.source, budget: opts.budget, tau: opts.tau, drawn: itemIds.length },
+      detail: {
+        judge: opts.judge,
+        criterion: opts.criterion,
+        source: opts.source,
+        budget: opts.budget,
+        tau: opts.tau,
+        drawn: itemIds.length,
+      },
     });
     return {
       judge: opts.judge,

@@ -256,7 +256,9 @@ function CertifyBody({
             <p className="text-sm text-slate-700" data-testid="certify-estimator">
               Estimator: <strong>active labelling</strong> (inverse-probability weighted). People’s labels came from an active draw, so the
               decision rests on the weighted estimate of the judge’s alignment over every item it judged:{' '}
-              {data.active.alignmentRate === null ? reasonText(data.active.alignmentRateReason) : formatValue(data.active.alignmentRate, 'rate')}
+              {data.active.alignmentRate === null
+                ? reasonText(data.active.alignmentRateReason)
+                : formatValue(data.active.alignmentRate, 'rate')}
               {data.active.interval.lower === null
                 ? ''
                 : `, 95 % interval ${formatValue(data.active.interval.lower, 'rate')} to ${formatValue(data.active.interval.upper!, 'rate')}`}

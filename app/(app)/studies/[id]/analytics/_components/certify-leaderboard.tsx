@@ -35,8 +35,8 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   {c.model} · {c.criterion}: active labelling — the judge’s win rates, corrected by the{' '}
                   {count(c.active.drawnLabelled + c.active.labelledBefore)} labels people gave ({count(c.active.drawnLabelled)} of the{' '}
                   {count(c.active.drawn)} items drawn, each weighted by 1 / its probability, and {count(c.active.labelledBefore)} labelled
-                  before the draw): {formatValue(c.corrected, 'rate')}, 95 % interval {formatInterval(c.intervals.corrected, 'rate') ?? 'n/a'}{' '}
-                  (inverse-probability-weighted estimator).
+                  before the draw): {formatValue(c.corrected, 'rate')}, 95 % interval{' '}
+                  {formatInterval(c.intervals.corrected, 'rate') ?? 'n/a'} (inverse-probability-weighted estimator).
                   {c.caution ? <> Caution: {cautionText(c.caution, c.active.pending)}.</> : null}
                 </span>
               ) : (
@@ -85,7 +85,11 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                     <Value value={c.judgeOnly} reason={c.judgeOnlyReason} kind="rate" interval={c.intervals.judgeOnly} />
                   </TD>
                   <TD numeric>
-                    {c.effectiveLabels === null ? (c.estimator === 'active_ipw' ? 'active draw' : 'n/a') : count(Math.round(c.effectiveLabels))}
+                    {c.effectiveLabels === null
+                      ? c.estimator === 'active_ipw'
+                        ? 'active draw'
+                        : 'n/a'
+                      : count(Math.round(c.effectiveLabels))}
                   </TD>
                 </TR>
               ))}
@@ -95,10 +99,10 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
       ))}
       <p className="px-4 py-2 text-xs text-slate-500">
         Where people’s labels came from an active draw (review queue in active order), the corrected rate is the
-        inverse-probability-weighted estimate of that draw, and the human-only rate, biased towards the items the judge was unsure of,
-        is not shown. Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the judge is).
-        The correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human labels alone
-        would give an interval this narrow.
+        inverse-probability-weighted estimate of that draw, and the human-only rate, biased towards the items the judge was unsure of, is
+        not shown. Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the
+        judge is). The correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human
+        labels alone would give an interval this narrow.
       </p>
     </Card>
   );

@@ -58,8 +58,8 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
       intro={
         <>
           Draw unreviewed items for people, each with a probability that grows with the judge’s uncertainty about it (the budget is the
-          share of them people are expected to label; τ·budget is the smallest probability). The draw is stored, and the corrected win
-          rate and the certification of this run then weight each label by 1 / its probability.
+          share of them people are expected to label; τ·budget is the smallest probability). The draw is stored, and the corrected win rate
+          and the certification of this run then weight each label by 1 / its probability.
         </>
       }
       people={people}
