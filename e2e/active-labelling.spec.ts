@@ -23,7 +23,9 @@ test.beforeAll(() => {
   };
   const ids = Array.from({ length: 60 }, (_, k) => `active-${k}`);
   study = (
-    JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Active labelling', '--criteria', 'none', '--json'])) as {
+    JSON.parse(
+      concord(['study', 'create', '--kind', 'pairwise', '--name', 'Active labelling', '--criteria', 'none', '--reviewers', '1', '--json']),
+    ) as {
       id: number;
     }
   ).id;
