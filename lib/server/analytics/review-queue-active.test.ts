@@ -205,3 +205,47 @@ describe('active labelling', () => {
     expect(sql('SELECT count(*) FROM active_draws WHERE study_id = ?', studyId)[0][0]).toBe(2);
   });
 });
+
+describe('active labelling with a second judge run as the uncertainty', () => {
+  it('draws by the disagreement between the two runs, a tie against a win counting half as much as a loss', () => {
+    const ids = Array.from({ length: 40 }, (_, k) => `two-${k}`);
+    // The second run says lose on two-0 … two-9, tie on two-10 … two-19, win (as the first) on the rest.
+    const second = (k: number): L => (k < 10 ? 'lose' : k < 20 ? 'tie' : 'win');
+    const id = buildStudy(lead, dir, {
+      name: 'Two judges',
+      reviewersPerItem: 1,
+      catalog: [],
+      items: ids.map((i) => ({ id: i, model: 'm' })),
+      annotations: [],
+      judges: [
+        { name: 'first', lines: ids.map((item) => ({ item, labels: { overall: 'win' as L } })) },
+        { name: 'second', lines: ids.map((item, k) => ({ item, labels: { overall: second(k) } })) },
+      ],
+    });
+    openStudy(lead, id, { leaveUnassigned: true });
+    expect(
+      codeOf(() => openActiveQueue(lead, id, { judge: 'first', source: 'second_judge', secondJudge: 'first', usernames: ['r1'] })),
+    ).toBe('invalid');
+    const q = openActiveQueue(lead, id, {
+      judge: 'first',
+      source: 'second_judge',
+      secondJudge: 'second',
+      budget: 0.25,
+      tau: 0.2,
+      usernames: ['r1'],
+    });
+    const u = ids.map((_, k) => (k < 10 ? 0.5 : k < 20 ? 0.25 : 0));
+    const pi = labellingProbabilities(u, 0.25, 0.2);
+    expect(q).toMatchObject({ source: 'second_judge', secondJudge: 'second', pool: 40 });
+    const stored = sql(
+      `SELECT d.pi, d.drawn FROM active_draw_items d JOIN items i ON i.id = d.item_id WHERE i.study_id = ? ORDER BY i.position`,
+      id,
+    ) as [number, number][];
+    expect(stored.map((r) => r[0])).toEqual(pi);
+    expect(stored.map((r) => r[1])).toEqual(drawLabelledItems(pi, q.seed));
+    // ū = 0.1875: π = 0.8·(0.25/0.1875)·u + 0.05 → 0.583 (a loss), 0.317 (a tie), 0.05 (agreement).
+    expect(pi[0]).toBeCloseTo(0.8 * (0.25 / 0.1875) * 0.5 + 0.05, 12);
+    expect(pi[10]).toBeCloseTo(0.8 * (0.25 / 0.1875) * 0.25 + 0.05, 12);
+    expect(pi[20]).toBeCloseTo(0.05, 12);
+  });
+});

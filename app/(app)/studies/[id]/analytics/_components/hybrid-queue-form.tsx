@@ -6,7 +6,16 @@ import type { ActiveQueueDto, HybridQueueDto } from '@/lib/server/analytics/dto'
 import { openActiveQueueAction, openHybridQueueAction } from '../actions';
 import { ReviewQueueForm, assignmentsText } from './review-queue-form';
 
-type Props = { studyId: number; judge: string; criterion: string; target: number; people: PersonDto[]; studyOpen: boolean };
+type Props = {
+  studyId: number;
+  judge: string;
+  criterion: string;
+  target: number;
+  people: PersonDto[];
+  studyOpen: boolean;
+  /** The study's other judge runs, whose disagreement with this one can be the uncertainty. */
+  otherRuns: string[];
+};
 type Order = 'uniform' | 'active';
 
 const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
@@ -16,10 +25,12 @@ const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
  * active order — items drawn with a probability that grows with the judge's uncertainty, under a budget and a floor,
  * so the corrected win rate and the certification can weight each label by 1/π (issue 28).
  */
-export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen }: Props) {
+export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen, otherRuns }: Props) {
   const [order, setOrder] = useState<Order>('uniform');
   const [source, setSource] = useState<'orders' | 'second_judge'>('orders');
-  const [secondJudge, setSecondJudge] = useState('');
+  const [chosenSecond, setSecondJudge] = useState(otherRuns[0] ?? '');
+  // The dashboard's run may change under the form: never offer the run itself as its own second judge.
+  const secondJudge = otherRuns.includes(chosenSecond) ? chosenSecond : (otherRuns[0] ?? '');
   const [budget, setBudget] = useState('0.2');
   const [tau, setTau] = useState('0.5');
   if (!studyOpen) return <p className="mt-4 text-sm text-slate-500">Open the study to send the routed items to people.</p>;
@@ -86,13 +97,21 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
           Uncertainty from
           <select className={field} value={source} onChange={(e) => setSource(e.target.value as typeof source)}>
             <option value="orders">the two orders of this run</option>
-            <option value="second_judge">a second judge run</option>
+            <option value="second_judge" disabled={otherRuns.length === 0}>
+              a second judge run
+            </option>
           </select>
         </label>
         {source === 'second_judge' && (
           <label className="flex items-center gap-2">
             Second run
-            <input className={field} value={secondJudge} onChange={(e) => setSecondJudge(e.target.value)} />
+            <select className={field} value={secondJudge} onChange={(e) => setSecondJudge(e.target.value)}>
+              {otherRuns.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
           </label>
         )}
         <label className="flex items-center gap-2">
