@@ -101,6 +101,13 @@ test('a lead opens a queue in active order and the reports say they weight its l
     estimator: 'active_ipw',
     active: { pool: 50, drawn, pending: drawn, labelledBefore: 10 },
   });
+  // The public API, with a lead's token, reads the same registry.
+  const { token } = JSON.parse(concord(['token', 'create', '--user', 'lead', '--name', 'active-labelling', '--json'])) as { token: string };
+  const v1 = await page.request.get(`/api/v1/studies/${study}/reports/leaderboard?bootstrap=0`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(v1.status()).toBe(200);
+  expect((await v1.json()).corrected[0].cells[0]).toEqual(cli.corrected[0].cells[0]);
   const cert = JSON.parse(concord(['report', 'certify', '--study', String(study), '--judge', RUN, '--json']));
   expect(cert).toMatchObject({ estimator: 'active_ipw', active: { pool: 50, drawn, pending: drawn } });
 
