@@ -9,7 +9,7 @@ export type ActiveDrawRow = {
   id: number;
   runId: number;
   criterion: string;
-  source: 'orders' | 'second_judge';
+  source: 'orders' | 'samples' | 'second_judge';
   secondRunId: number | null;
   budget: number;
   tau: number;
@@ -62,3 +62,10 @@ export const drawItems = (db: Db, drawId: number) =>
     number,
     0 | 1,
   ][];
+
+/**
+ * Every stored answer of a run launched from Concord (all samples, both orders): `[itemId, verdicts JSON]`, the JSON
+ * an object from criterion to the canonical label. The spread of the samples is one source of a judge's uncertainty.
+ */
+export const answerVerdicts = (db: Db, runId: number) =>
+  db.$client.prepare('SELECT item_id, verdicts FROM judge_answers WHERE run_id = ?').raw().all(runId) as [number, string][];

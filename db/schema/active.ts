@@ -11,7 +11,7 @@ import { judgeRuns } from './judges';
 import { items, studies } from './studies';
 
 /** Where a judge's uncertainty about an item comes from. */
-export const UNCERTAINTY_SOURCES = ['orders', 'second_judge'] as const;
+export const UNCERTAINTY_SOURCES = ['orders', 'samples', 'second_judge'] as const;
 
 export const activeDraws = sqliteTable(
   'active_draws',

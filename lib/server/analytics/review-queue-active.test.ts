@@ -249,3 +249,41 @@ describe('active labelling with a second judge run as the uncertainty', () => {
     expect(pi[20]).toBeCloseTo(0.05, 12);
   });
 });
+
+describe('active labelling with the spread of a launched run’s samples as the uncertainty', () => {
+  it('draws by min(p, 1 − p) of the samples’ mean score, over every sample and both orders', () => {
+    const ids = Array.from({ length: 40 }, (_, k) => `smp-${k}`);
+    const id = buildStudy(lead, dir, {
+      name: 'Samples',
+      reviewersPerItem: 1,
+      catalog: [],
+      items: ids.map((i) => ({ id: i, model: 'm' })),
+      annotations: [],
+      judges: [{ name: 'sampled', lines: ids.map((item) => ({ item, labels: { overall: 'win' as L } })) }],
+    });
+    // The stored answers of the run: four per item (two samples × two orders), as a launched run keeps them.
+    const samples = (k: number): L[] =>
+      k < 10 ? ['win', 'lose', 'win', 'lose'] : k < 20 ? ['win', 'win', 'win', 'tie'] : ['win', 'win', 'win', 'win'];
+    const run = sql('SELECT id FROM judge_runs WHERE study_id = ?', id)[0][0] as number;
+    const put = getDb().$client.prepare(
+      `INSERT INTO judge_answers (run_id, item_id, criterion, sample, swapped, verdicts, unreadable, raw, prompt_hash)
+       SELECT ?, i.id, 'overall', ?, ?, ?, 0, '', 'h' FROM items i WHERE i.study_id = ? AND i.external_id = ?`,
+    );
+    ids.forEach((item, k) =>
+      samples(k).forEach((label, s) => put.run(run, 1 + (s >> 1), s & 1, JSON.stringify({ overall: label }), id, item)),
+    );
+    openStudy(lead, id, { leaveUnassigned: true });
+    const q = openActiveQueue(lead, id, { judge: 'sampled', source: 'samples', budget: 0.25, tau: 0.2, usernames: ['r1'] });
+    // p = ½ → u = ½; p = 3.5/4 → u = 0.125; p = 1 → u = 0.
+    const u = ids.map((_, k) => (k < 10 ? 0.5 : k < 20 ? 0.125 : 0));
+    const pi = labellingProbabilities(u, 0.25, 0.2);
+    expect(q).toMatchObject({ source: 'samples', pool: 40 });
+    const stored = sql(
+      `SELECT d.pi FROM active_draw_items d JOIN items i ON i.id = d.item_id WHERE i.study_id = ? ORDER BY i.position`,
+      id,
+    ).map((r) => r[0]);
+    expect(stored).toEqual(pi);
+    expect(pi[0]).toBeGreaterThan(pi[10]);
+    expect(pi[10]).toBeGreaterThan(pi[20]);
+  });
+});

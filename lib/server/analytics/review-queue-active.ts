@@ -11,7 +11,7 @@ import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { parseInput } from '../parse';
-import { type Frame, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
+import { type Frame, LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
 import type { ActiveQueueDto } from './dto';
 import { activeReviewers, appendToQueues } from './review-queue';
 
@@ -24,7 +24,9 @@ import { activeReviewers, appendToQueues } from './review-queue';
  */
 
 export const activeOrderSchema = z.object({
-  source: z.enum(UNCERTAINTY_SOURCES, { error: 'The uncertainty comes from the two orders or a second judge run.' }).default('orders'),
+  source: z
+    .enum(UNCERTAINTY_SOURCES, { error: 'The uncertainty comes from the two orders, the samples or a second judge run.' })
+    .default('orders'),
   secondJudge: z.string().trim().optional(),
   budget: z.coerce
     .number({ error: 'budget must be a number.' })
@@ -70,6 +72,39 @@ export function judgeUncertainty(first: Int8Array, second: Int8Array, verdict: I
   return u.map((x) => (x !== null && Number.isNaN(x) ? fill : x));
 }
 
+/**
+ * The spread of a launched run's samples on each item, in [0, ½]: p = the mean score of every sample's verdict in
+ * both orders (lose 0, tie ½, win 1), u = min(p, 1 − p), the authors' uncertainty of a probability. An item with fewer
+ * than two readable answers gets the mean of the others; null where the run has no verdict.
+ */
+export function sampleUncertainty(db: Db, frame: Frame, runId: number, c: number, verdict: Int8Array): (number | null)[] {
+  const criterion = frame.criterionIds[c];
+  const sum = new Float64Array(frame.n);
+  const count = new Int32Array(frame.n);
+  for (const [itemId, json] of drawsQ.answerVerdicts(db, runId)) {
+    const i = frame.items.of(itemId);
+    const label = (JSON.parse(json) as Record<string, string>)[criterion];
+    const code = LABEL_SET.indexOf(label as (typeof LABEL_SET)[number]);
+    if (i < 0 || code < 0) continue;
+    sum[i] += SCORE[code];
+    count[i]++;
+  }
+  const u: (number | null)[] = [];
+  let total = 0;
+  let known = 0;
+  for (let i = 0; i < frame.n; i++) {
+    if (verdict[i] < 0) u.push(null);
+    else if (count[i] >= 2) {
+      const p = sum[i] / count[i];
+      u.push(Math.min(p, 1 - p));
+      total += Math.min(p, 1 - p);
+      known++;
+    } else u.push(Number.NaN);
+  }
+  const fill = known ? total / known : 0;
+  return u.map((x) => (x !== null && Number.isNaN(x) ? fill : x));
+}
+
 /** The uncertainty of one run on criterion `c` from the chosen source. */
 export function uncertaintyOf(
   db: Db,
@@ -83,6 +118,7 @@ export function uncertaintyOf(
   const slice = (a: Int8Array) => a.subarray(c * n, (c + 1) * n);
   const run = loadJudge(db, frame, runId);
   if (source === 'orders') return judgeUncertainty(slice(run.original), slice(run.swapped), slice(run.verdict));
+  if (source === 'samples') return sampleUncertainty(db, frame, runId, c, slice(run.verdict));
   const other = loadJudge(db, frame, secondRunId!);
   return judgeUncertainty(slice(run.verdict), slice(other.verdict), slice(run.verdict));
 }

@@ -27,7 +27,7 @@ const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
  */
 export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen, otherRuns }: Props) {
   const [order, setOrder] = useState<Order>('uniform');
-  const [source, setSource] = useState<'orders' | 'second_judge'>('orders');
+  const [source, setSource] = useState<ActiveQueueDto['source']>('orders');
   const [chosenSecond, setSecondJudge] = useState(otherRuns[0] ?? '');
   // The dashboard's run may change under the form: never offer the run itself as its own second judge.
   const secondJudge = otherRuns.includes(chosenSecond) ? chosenSecond : (otherRuns[0] ?? '');
@@ -87,7 +87,11 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
       }
       opened={(d) =>
         `Drew ${d.drawn} of ${d.pool} item(s) (${d.expectedLabels.toFixed(1)} expected) by ${
-          d.source === 'orders' ? 'the disagreement of the two orders' : `the disagreement with ${d.secondJudge}`
+          d.source === 'orders'
+            ? 'the disagreement of the two orders'
+            : d.source === 'samples'
+              ? 'the spread of the samples'
+              : `the disagreement with ${d.secondJudge}`
         }: ${assignmentsText(d)}.`
       }
     >
@@ -97,6 +101,7 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
           Uncertainty from
           <select className={field} value={source} onChange={(e) => setSource(e.target.value as typeof source)}>
             <option value="orders">the two orders of this run</option>
+            <option value="samples">the spread of this run’s samples (runs launched from Concord)</option>
             <option value="second_judge" disabled={otherRuns.length === 0}>
               a second judge run
             </option>
