@@ -31,6 +31,7 @@ const PUBLIC_DATA = [
   'lib/server/ground-truth/rubric-ground-truth.test.ts',
   'lib/server/imports/rubric-imports.test.ts',
   'lib/server/review/pairwise.test.ts',
+  'bench/fewest-labels.test.ts',
 ];
 
 /** Files that start processes: the CLI, import and report children, concurrent writers. */

@@ -14,3 +14,4 @@ export * from './schema/audit';
 export * from './schema/settings';
 export * from './schema/gold';
 export * from './schema/exclusions';
+export * from './schema/active';

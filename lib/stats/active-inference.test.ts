@@ -62,4 +62,18 @@ describe('drawLabelledItems', () => {
   it('refuses a probability of 0, which no draw could ever label', () => {
     expect(() => drawLabelledItems([0.5, 0], 1)).toThrow(/not in \(0, 1\]/);
   });
+  it('takes stored probabilities instead of recomputing them, π = 1 giving the label itself', () => {
+    const yhat = [0.9, 0.2, 0.6, 0.5];
+    const y = [1, 0, 0, null];
+    const pi = [1, 0.5, 0.25, 0.5];
+    const xi = [1, 1, 1, 0];
+    const r = activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi });
+    expect(r.pi).toEqual(pi);
+    // Δ = (1, 0.2 + (0 − 0.2)/0.5, 0.6 + (0 − 0.6)/0.25, 0.5) = (1, −0.2, −1.8, 0.5).
+    expect(r.active.estimate.value).toBeCloseTo((1 - 0.2 - 1.8 + 0.5) / 4, 12);
+    expect(() => activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi: [1, 0, 1, 1] })).toThrow(
+      /probability 0/,
+    );
+    expect(() => activeMean({ yhat, budget: 0.5, tau: 0.5, xiActive: xi, xiUniform: [0, 0, 0, 0], y, pi: [1, 1] })).toThrow(/pi has 2/);
+  });
 });

@@ -26,6 +26,11 @@ export interface ActiveMeanInput {
   readonly xiUniform: readonly number[];
   /** The human label (0/1 or a share in [0, 1]) where some design labelled the item, else null. */
   readonly y: ReadonlyArray<number | null>;
+  /**
+   * π_i as the draw used them, when they were stored rather than recomputed (e.g. π = 1 for items labelled
+   * before the draw); `uncertainty` and τ are then not used.
+   */
+  readonly pi?: readonly number[];
 }
 
 export interface ActiveEstimate {
@@ -127,9 +132,10 @@ export function activeMean(input: ActiveMeanInput): ActiveMeanResult {
   const z = alpha === 0.05 ? Z_975 : zForLevel(1 - alpha);
   const uncertainty = input.uncertainty ?? binaryUncertainty(yhat);
   if (uncertainty.length !== n) throw new RangeError(`uncertainty has ${uncertainty.length} entries for ${n} items`);
-  const pi = labellingProbabilities(uncertainty, budget, tau);
+  const pi = input.pi ? [...input.pi] : labellingProbabilities(uncertainty, budget, tau);
+  if (pi.length !== n) throw new RangeError(`pi has ${pi.length} entries for ${n} items`);
   pi.forEach((p, i) => {
-    if (p === 0) throw new RangeError(`item ${i}: labelling probability 0 (use τ > 0 for a floor)`);
+    if (!(p > 0 && p <= 1)) throw new RangeError(`item ${i}: labelling probability ${p} (use τ > 0 for a floor)`);
   });
   const count = (xi: readonly number[]) => xi.reduce((a, b) => a + b, 0);
   const ipw = (xi: readonly number[], prob: (i: number) => number) =>

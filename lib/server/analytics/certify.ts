@@ -9,6 +9,8 @@ import { invalid } from '../errors';
 import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
 import { certInterval, certStat } from './corrected-leaderboard';
+import { activeEstimate, latestDesign } from './corrected-leaderboard-active';
+import { uncertaintyOf } from './review-queue-active';
 import {
   type HumanLabels,
   Q,
@@ -20,7 +22,7 @@ import {
   loadHumanLabels,
   loadJudge,
 } from './data';
-import type { AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
+import type { ActiveCertificationDto, AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
 
 /** Miscoverage of the confidence sequence: the bounds hold at every step at once with 95 % probability. */
 export const CERTIFY_ALPHA = 0.05;
@@ -280,12 +282,45 @@ export function certifyReport(
     if (i >= 0) ruling[i] = time;
   }
   const at = settledTimes(db, study, frame.items, ruling, gold, humanBlock(humans, c));
+  const verdict = verdictAll.subarray(c * n, (c + 1) * n);
+  const sequence = certification(db, studyId, frame.items, gold, verdict, at, target);
+  const design = latestDesign(db, studyId, frame.items, run.id, criterion);
+  let active: ActiveCertificationDto | undefined;
+  if (design) {
+    const u = uncertaintyOf(db, frame, run.id, c, design.draw.source, design.draw.secondRunId);
+    const judged: number[] = [];
+    for (let i = 0; i < n; i++) if (verdict[i] >= 0) judged.push(i);
+    // The prediction of agreement must be fixed before the labels: the judge's own consistency, 1 − u ∈ [½, 1].
+    const a = activeEstimate(
+      judged,
+      judged.map((i) => 1 - (u[i] ?? 0)),
+      (i) => (gold[i] >= 0 ? (gold[i] === verdict[i] ? 1 : 0) : null),
+      design,
+    );
+    const { lower, upper } = a.interval;
+    active = {
+      ...a.info,
+      alignmentRate: a.estimate,
+      interval: a.interval,
+      decision: lower === null ? null : lower >= target ? 'certified' : upper! < target ? 'refuted' : 'keep_labelling',
+    };
+  }
   return {
     studyId,
     judge: run.name,
     criterion,
     groundTruthRule: study.groundTruthRule,
-    ...certification(db, studyId, frame.items, gold, verdictAll.subarray(c * n, (c + 1) * n), at, target),
+    ...sequence,
+    // Under an active draw the labelled items over-represent those the judge was unsure of: the sequence's
+    // decision would describe them, not the study; the weighted estimate describes every judged item.
+    ...(active
+      ? {
+          decision: active.decision,
+          decisionReason: active.decision === null ? (active.interval.reason ?? 'no_items') : undefined,
+          estimator: 'active_ipw' as const,
+          active,
+        }
+      : { estimator: 'confidence_sequence' as const }),
     altTest: {
       epsilon,
       q: ALT_TEST_Q,

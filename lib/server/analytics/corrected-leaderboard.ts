@@ -9,6 +9,9 @@ import {
   ppiOutcomes,
   rankCorrelation,
 } from '@/lib/stats';
+import { getDb } from '@/db/client';
+import * as aq from '@/db/queries/analytics';
+import { type ActiveDesign, activeWinRate, latestDesign } from './corrected-leaderboard-active';
 import type { Frame } from './data';
 import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
@@ -48,7 +51,7 @@ export const FEW_LABELLED = 30;
 export function correctedValues(
   r: PpiMeanResult,
   labelled: number,
-): Omit<CorrectedCellDto, 'model' | 'criterion' | 'labelled' | 'unlabelled' | 'labelledUnjudged'> {
+): Omit<CorrectedCellDto, 'model' | 'criterion' | 'labelled' | 'unlabelled' | 'labelledUnjudged' | 'estimator'> {
   const human = estimateDto(r.classical);
   const alone = estimateDto(r.judgeOnly);
   const corrected = estimateDto(r.ppiPlusPlus);
@@ -76,9 +79,18 @@ export function correctedValues(
  * The judge-corrected win rate of reply a per model and criterion for one judge run: PPI++ (Angelopoulos, Duchi &
  * Zrnic 2023) with the ground truth where it exists as the labelled sample, beside the human-only and judge-only
  * estimates. Under the `exclude` tie policy a win rate is W/(W + L), not a per-item mean, and every value is null
- * (`not_a_mean`). Valid when the labelled items are a random sample of the model's items.
+ * (`not_a_mean`). Valid when the labelled items are a random sample of the model's items; where the labels of a
+ * criterion came from an active draw (`designs`, by criterion id), the corrected value and its interval are the
+ * inverse-probability-weighted active estimate instead (`corrected-leaderboard-active.ts`), and the human-only
+ * mean, biased towards the items the judge was unsure of, is not given.
  */
-export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, policy: TiePolicy): CorrectedRunDto {
+export function correctedRun(
+  frame: Frame,
+  gold: Int8Array[],
+  judge: Grader,
+  policy: TiePolicy,
+  designs: ReadonlyMap<string, ActiveDesign> = new Map(),
+): CorrectedRunDto {
   const cells: CorrectedCellDto[] = [];
   const itemsOfModel = frame.models.map(() => [] as number[]);
   for (let i = 0; i < frame.n; i++) itemsOfModel[frame.modelOf[i]].push(i);
@@ -87,6 +99,7 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
       const y: number[] = [];
       const yhat: number[] = [];
       const yhatU: number[] = [];
+      const judged: number[] = [];
       let labelledUnjudged = 0;
       for (const i of itemsOfModel[m]) {
         const g = gold[c][i];
@@ -95,6 +108,7 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
           if (g >= 0) labelledUnjudged++;
           continue;
         }
+        judged.push(i);
         if (g >= 0) {
           y.push(g);
           yhat.push(v);
@@ -107,6 +121,7 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
         const ni = noInterval('not_a_mean');
         cells.push({
           ...base,
+          estimator: 'ppi++',
           humanOnly: no,
           judgeOnly: no,
           corrected: no,
@@ -119,14 +134,53 @@ export function correctedRun(frame: Frame, gold: Int8Array[], judge: Grader, pol
       }
       const scoring = { kind: 'pairwise' as const, policy };
       const r = ppiMean(ppiOutcomes(y, scoring), ppiOutcomes(yhat, scoring), ppiOutcomes(yhatU, scoring));
-      cells.push({ ...base, ...correctedValues(r, y.length) });
+      const ppi = correctedValues(r, y.length);
+      const design = designs.get(crit.id);
+      if (!design) {
+        cells.push({ ...base, estimator: 'ppi++', ...ppi });
+        return;
+      }
+      const a = activeWinRate(judged, gold[c], judge.slices[c], design, policy);
+      const na = none('not_applicable');
+      cells.push({
+        ...base,
+        ...ppi,
+        estimator: 'active_ipw',
+        active: a.info,
+        humanOnly: na,
+        corrected: a.estimate,
+        lambda: na,
+        effectiveLabels: na,
+        intervals: { ...ppi.intervals, humanOnly: noInterval('not_applicable'), corrected: a.interval },
+        caution:
+          a.info.pending > 0 ? 'labels_pending' : a.info.drawnLabelled + a.info.labelledBefore < FEW_LABELLED ? 'few_labelled_items' : null,
+      });
     });
   });
   return { judge: judge.name, cells };
 }
 
+/** The latest active draw of each judge run on each criterion, keyed by run name then criterion id. */
+function activeDesigns(frame: Frame, judges: readonly Grader[]): Map<string, Map<string, ActiveDesign>> {
+  const db = getDb();
+  const ids = new Map(aq.judgeRuns(db, frame.study.id).map((r) => [r.name, r.id]));
+  const out = new Map<string, Map<string, ActiveDesign>>();
+  for (const j of judges) {
+    const id = ids.get(j.name);
+    if (id === undefined) continue;
+    const byCriterion = new Map<string, ActiveDesign>();
+    for (const crit of frame.criterionIds) {
+      const d = latestDesign(db, frame.study.id, frame.items, id, crit);
+      if (d) byCriterion.set(crit, d);
+    }
+    out.set(j.name, byCriterion);
+  }
+  return out;
+}
+
 export function correctedLeaderboard(frame: Frame, gold: Int8Array[], judges: Grader[], policy: TiePolicy): CorrectedRunDto[] {
-  return judges.map((j) => correctedRun(frame, gold, j, policy));
+  const designs = activeDesigns(frame, judges);
+  return judges.map((j) => correctedRun(frame, gold, j, policy, designs.get(j.name)));
 }
 
 /* ----- rank agreement ----- */

@@ -1,6 +1,7 @@
 /** Certifying a judge on a pairwise study: biases, the certification while labelling, judge-corrected leaderboards and rank agreement. */
 import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { IntervalDto, StatDto } from './common';
+import type { ActiveDrawInfoDto } from './active';
 
 export type FirstPreferenceDto = {
   /** Non-tie verdicts that preferred the reply shown first, out of `decisive`. */
@@ -153,6 +154,23 @@ export type CertifyReportDto = {
   pathStep: number;
   path: CertifyPointDto[];
   altTest: { epsilon: number; q: number; minReviewers: number; minItemsPerAnnotator: number; criteria: AltTestCriterionDto[] };
+  /**
+   * What the decision rests on: the confidence sequence (labels in a uniform order), or, where the labels of the
+   * criterion came from an active draw, the inverse-probability-weighted estimate in `active` (issue 28).
+   */
+  estimator?: 'confidence_sequence' | 'active_ipw';
+  active?: ActiveCertificationDto;
+};
+
+/**
+ * The judge's alignment over every item it judged, estimated from an active draw's labels weighted by 1/π, with
+ * the judge's self-consistency (1 − its uncertainty) as the prediction: a 95 % normal interval at this moment,
+ * not anytime-valid, so decide once the draw's labels are in (`pending` 0).
+ */
+export type ActiveCertificationDto = ActiveDrawInfoDto & {
+  alignmentRate: StatDto;
+  interval: IntervalDto;
+  decision: 'certified' | 'refuted' | 'keep_labelling' | null;
 };
 
 /** One model and criterion of a judge-corrected leaderboard. */
@@ -180,7 +198,14 @@ export type CorrectedCellDto = {
    * Why the corrected interval deserves less trust than it claims: zero width (every labelled item and verdict alike),
    * or fewer than 30 labelled items (a normal interval then covers less often than 95 %). Null otherwise.
    */
-  caution: 'zero_width_interval' | 'few_labelled_items' | null;
+  caution: 'zero_width_interval' | 'few_labelled_items' | 'labels_pending' | null;
+  /**
+   * `ppi++`, or `active_ipw` where the labels came from an active draw (issue 28): then `corrected` and its interval
+   * are the inverse-probability-weighted estimate, `active` says how many labels it used, and `humanOnly`, `lambda`
+   * and `effectiveLabels` are not given. Absent on a rubric study's cells, which use PPI++ only.
+   */
+  estimator?: 'ppi++' | 'active_ipw';
+  active?: ActiveDrawInfoDto;
 };
 
 export type CorrectedRunDto = { judge: string; cells: CorrectedCellDto[] };

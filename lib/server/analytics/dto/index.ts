@@ -8,6 +8,7 @@ export type * from './pairwise';
 export type * from './certify';
 export type * from './rubric';
 export type * from './annotators';
+export type * from './active';
 export * from './columns';
 export * from './agreement-tables';
 export * from './certify-tables';

@@ -252,6 +252,22 @@ function CertifyBody({
               </span>
             ) : null}
           </div>
+          {'active' in data && data.active ? (
+            <p className="text-sm text-slate-700" data-testid="certify-estimator">
+              Estimator: <strong>active labelling</strong> (inverse-probability weighted). People’s labels came from an active draw, so the
+              decision rests on the weighted estimate of the judge’s alignment over every item it judged:{' '}
+              {data.active.alignmentRate === null
+                ? reasonText(data.active.alignmentRateReason)
+                : formatValue(data.active.alignmentRate, 'rate')}
+              {data.active.interval.lower === null
+                ? ''
+                : `, 95 % interval ${formatValue(data.active.interval.lower, 'rate')} to ${formatValue(data.active.interval.upper!, 'rate')}`}
+              , from {count(data.active.drawnLabelled)} of {count(data.active.drawn)} drawn items and {count(data.active.labelledBefore)}{' '}
+              labelled before the draw.
+              {data.active.pending ? ` ${count(data.active.pending)} drawn item(s) still await a label; decide once they are in.` : ''} This
+              interval holds at this moment, not at every step: the bounds above describe the labelled items only.
+            </p>
+          ) : null}
           {data.drift ? (
             <p className="text-sm text-amber-800">
               The observed rate ({formatValue(data.alignmentRate ?? 0, 'rate')}) lies outside the bounds: the judge agreed more often with

@@ -30,6 +30,15 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                 <>
                   {c.model} · {c.criterion}: no corrected rate — {explain(c.correctedReason)}
                 </>
+              ) : c.estimator === 'active_ipw' && c.active ? (
+                <span data-testid="corrected-estimator">
+                  {c.model} · {c.criterion}: active labelling — the judge’s win rates, corrected by the{' '}
+                  {count(c.active.drawnLabelled + c.active.labelledBefore)} labels people gave ({count(c.active.drawnLabelled)} of the{' '}
+                  {count(c.active.drawn)} items drawn, each weighted by 1 / its probability, and {count(c.active.labelledBefore)} labelled
+                  before the draw): {formatValue(c.corrected, 'rate')}, 95 % interval{' '}
+                  {formatInterval(c.intervals.corrected, 'rate') ?? 'n/a'} (inverse-probability-weighted estimator).
+                  {c.caution ? <> Caution: {cautionText(c.caution, c.active.pending)}.</> : null}
+                </span>
               ) : (
                 <>
                   {c.model} · {c.criterion}: the judge’s win rates, corrected by the {count(c.labelled)} items people labelled:{' '}
@@ -75,7 +84,13 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
                   <TD numeric>
                     <Value value={c.judgeOnly} reason={c.judgeOnlyReason} kind="rate" interval={c.intervals.judgeOnly} />
                   </TD>
-                  <TD numeric>{c.effectiveLabels === null ? 'n/a' : count(Math.round(c.effectiveLabels))}</TD>
+                  <TD numeric>
+                    {c.effectiveLabels === null
+                      ? c.estimator === 'active_ipw'
+                        ? 'active draw'
+                        : 'n/a'
+                      : count(Math.round(c.effectiveLabels))}
+                  </TD>
                 </TR>
               ))}
             </TBody>
@@ -83,9 +98,11 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
         </div>
       ))}
       <p className="px-4 py-2 text-xs text-slate-500">
-        Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the judge is).
-        The correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human labels alone
-        would give an interval this narrow.
+        Where people’s labels came from an active draw (review queue in active order), the corrected rate is the
+        inverse-probability-weighted estimate of that draw, and the human-only rate, biased towards the items the judge was unsure of, is
+        not shown. Human only: the ground truth alone. Judge alone: the judge’s verdicts taken as if they were people’s (biased unless the
+        judge is). The correction is valid when the labelled items are a random sample of the model’s items. “Worth” is how many human
+        labels alone would give an interval this narrow.
       </p>
     </Card>
   );
@@ -94,8 +111,10 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
 type CorrectedCell = Report['corrected'][number]['cells'][number];
 
 /** What a corrected interval's caution means, in words (null: none). */
-export function cautionText(caution: CorrectedCell['caution']) {
+export function cautionText(caution: CorrectedCell['caution'], pending = 0) {
   switch (caution) {
+    case 'labels_pending':
+      return `${count(pending)} drawn item(s) still without ground truth: the estimate is exact once people have labelled every drawn item`;
     case 'zero_width_interval':
       return 'zero-width interval: every labelled item and verdict alike, so it claims a certainty the labels cannot give — label more';
     case 'few_labelled_items':

@@ -249,6 +249,7 @@ export function HybridDashboard({
               target={data.target}
               people={people}
               studyOpen={studyOpen}
+              otherRuns={runs.map((r) => r.name).filter((name) => name !== data.judge)}
             />
           </div>
         </Card>

@@ -3,14 +3,14 @@
 import { type ReactNode, useState, useTransition } from 'react';
 import type { PersonDto } from '@/lib/server/accounts/dto';
 
-type Opened = { routed: number; extra: number; assignments: { username: string; items: number }[] };
-type Result = { ok: true; data: Opened } | { ok: false; error: string };
+type Opened = { assignments: { username: string; items: number }[] };
+type Result<T extends Opened> = { ok: true; data: T } | { ok: false; error: string };
 
 /**
  * The form of a hybrid plan that sends what it routes to people into the chosen reviewers' queues: the reviewers to
  * pick, any further choice (`children`), the button and what came of it.
  */
-export function ReviewQueueForm({
+export function ReviewQueueForm<T extends Opened>({
   className,
   intro,
   people,
@@ -21,9 +21,9 @@ export function ReviewQueueForm({
   className: string;
   intro: ReactNode;
   people: PersonDto[];
-  open: (usernames: string[]) => Promise<Result>;
+  open: (usernames: string[]) => Promise<Result<T>>;
   /** What the queue got, in words. */
-  opened: (data: Opened) => string;
+  opened: (data: T) => string;
   children?: ReactNode;
 }) {
   const [chosen, setChosen] = useState<string[]>([]);
