@@ -1,6 +1,7 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
+import { goldItemIds } from '@/db/queries/gold';
 import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
@@ -79,8 +80,11 @@ export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (exte
   // A model rule: fitted once on every dimension from the packs, as the dashboards' `decideGold` does (./model-gold.ts).
   const packed = isModelRule(rule) ? rubricReviewerCodes(db, study) : null;
   const model = packed && isModelRule(rule) ? fitPacked(rule, packed, packed.D, (d) => catalog[d].labels.length) : null;
+  // Gold items are checks on the reviewers, not data: neither ground truth nor waiting for it (docs/decisions/0030).
+  const gold = new Set(goldItemIds(db, study.id));
   let votes = new Int8Array(64);
   items: for (const { row, slots, codes } of itemsOf(rq.iterateRubricLabels(db, study.id), catalog.length)) {
+    if (gold.has(row.itemId)) continue;
     if (row.pending > 0 || slots.length === 0) {
       onIncomplete?.(row.externalId);
       continue;

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
+import { findStudy as getStudyRow } from '@/db/queries/studies';
+import { rubricGroundTruth } from '../ground-truth/rubric-ground-truth';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
 import { goldCount } from '@/lib/assign/gold';
@@ -19,14 +21,18 @@ const { dir } = useTestDatabase();
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 const kmp = fs.readFileSync(KMP, 'utf8').trim().split('\n');
 /** 24 flows: the six seed flows, four times over under other ids. */
-const flows = Array.from({ length: 24 }, (_, i) => JSON.stringify({ ...JSON.parse(kmp[i % kmp.length]), id: `flow-${String(i + 1).padStart(2, '0')}` }));
+const flows = Array.from({ length: 24 }, (_, i) =>
+  JSON.stringify({ ...JSON.parse(kmp[i % kmp.length]), id: `flow-${String(i + 1).padStart(2, '0')}` }),
+);
 
 const sql = getDbSql;
 function getDbSql<T = unknown>(query: string, ...args: unknown[]): T[] {
-  return getDb().$client.prepare(query).all(...args) as T[];
+  return getDb()
+    .$client.prepare(query)
+    .all(...args) as T[];
 }
 const itemId = (studyId: number, externalId: string) =>
-  (getDb().$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, externalId) as number);
+  getDb().$client.prepare('SELECT id FROM items WHERE study_id = ? AND external_id = ?').pluck().get(studyId, externalId) as number;
 const fieldErrorsOf = (fn: () => unknown) => {
   try {
     fn();
@@ -120,7 +126,17 @@ describe('gold labels on imported items', () => {
 
   it('refuses a file whose gold labels are not the kind’s, naming line and field, and writes nothing', () => {
     const studyId = createStudy(lead, { kind: 'flow_review', name: 'import-bad', reviewersPerItem: 1, seed: 5 }).id;
-    const file = writeTemp(dir, 'gold-bad.jsonl', [withGold(0, { decision: 'verify' }), flows[1], withGold(2, { decision: 'fine' }), withGold(3, { overall: 'win' }), withGold(4, 'verify')].join('\n'));
+    const file = writeTemp(
+      dir,
+      'gold-bad.jsonl',
+      [
+        withGold(0, { decision: 'verify' }),
+        flows[1],
+        withGold(2, { decision: 'fine' }),
+        withGold(3, { overall: 'win' }),
+        withGold(4, 'verify'),
+      ].join('\n'),
+    );
     let caught: unknown;
     try {
       importItems(lead, studyId, file, 'concord');
@@ -139,7 +155,11 @@ describe('gold labels on imported items', () => {
 
   it('marks the items of a clean file gold, as imported', () => {
     const studyId = createStudy(lead, { kind: 'flow_review', name: 'import-good', reviewersPerItem: 1, seed: 5 }).id;
-    const file = writeTemp(dir, 'gold-good.jsonl', [withGold(0, { decision: 'discard' }), flows[1], withGold(2, { decision: 'verify' })].join('\n'));
+    const file = writeTemp(
+      dir,
+      'gold-good.jsonl',
+      [withGold(0, { decision: 'discard' }), flows[1], withGold(2, { decision: 'verify' })].join('\n'),
+    );
     expect(importItems(lead, studyId, file, 'concord')).toMatchObject({ inserted: 3 });
     expect(getItemGold(lead, studyId, itemId(studyId, 'flow-01')).labels).toEqual({ decision: 'discard' });
     expect(getItemGold(lead, studyId, itemId(studyId, 'flow-02')).labels).toEqual({});
@@ -173,7 +193,10 @@ describe('mixing gold into every queue', () => {
       expect(getQueue(who, studyId).total).toBe(rows.length);
     }
     // Gold items are not planned as regular work: every regular item has its two reviewers, gold ones go to all three.
-    const perItem = sql<{ itemId: number; n: number }>('SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id', studyId);
+    const perItem = sql<{ itemId: number; n: number }>(
+      'SELECT item_id AS itemId, count(*) AS n FROM assignments WHERE study_id = ? GROUP BY item_id',
+      studyId,
+    );
     for (const r of perItem.filter((r) => !gold.has(r.itemId))) expect(r.n).toBe(2);
     const goldHolders = perItem.filter((r) => gold.has(r.itemId)).map((r) => r.n);
     expect(goldHolders.length).toBe(4);
@@ -184,7 +207,10 @@ describe('mixing gold into every queue', () => {
   it('draws the same queues from the same seed', () => {
     const again = goldStudy('mixed-again', 20);
     const queues = (s: number) =>
-      sql('SELECT a.user_id, a.queue_position, i.external_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? ORDER BY 1, 2', s);
+      sql(
+        'SELECT a.user_id, a.queue_position, i.external_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.study_id = ? ORDER BY 1, 2',
+        s,
+      );
     expect(queues(again)).toEqual(queues(studyId));
   });
 
@@ -210,7 +236,12 @@ describe('mixing gold into every queue', () => {
       for (let q = getQueue(who, studyId); q.currentId !== null; q = getQueue(who, studyId)) {
         getFlowAssignment(who, q.currentId);
         const decision = answer[who.id](i++);
-        submitFlowReview(who, { assignmentId: q.currentId, requestId: `gold-${String(++n).padStart(4, '0')}`, activeMs: 0, decision: decision === 'verify' ? { decision } : { decision, reasons: [REASON] } });
+        submitFlowReview(who, {
+          assignmentId: q.currentId,
+          requestId: `gold-${String(++n).padStart(4, '0')}`,
+          activeMs: 0,
+          decision: decision === 'verify' ? { decision } : { decision, reasons: [REASON] },
+        });
       }
     }
     const report = goldAccuracy(lead, studyId);
@@ -245,7 +276,10 @@ describe('mixing gold into every queue', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(goldAccuracy(lead, studyId))));
-    const text = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'report', 'gold', '--study', String(studyId)], { env: process.env, encoding: 'utf8' });
+    const text = spawnSync(process.execPath, ['lib/cli/bin.mjs', 'report', 'gold', '--study', String(studyId)], {
+      env: process.env,
+      encoding: 'utf8',
+    });
     expect(text.stdout).toContain('Accuracy on gold items');
     expect(text.stdout).toMatch(/r2\b.*\byes\b/);
   }, 60_000);
@@ -255,11 +289,19 @@ describe('a rubric study', () => {
   const RUBRIC = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'rubric.jsonl');
 
   it('gets gold replies between dialogues, never inside one, with the answers checked against its dimensions', () => {
-    const lines = fs.readFileSync(RUBRIC, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; group: string });
+    const lines = fs
+      .readFileSync(RUBRIC, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; group: string });
     const studyId = createStudy(lead, { kind: 'rubric', name: 'rubric gold', dimensions: 'mrbench-v3', reviewersPerItem: 1, seed: 21 }).id;
     const bad = lines.map((l, i) => JSON.stringify(i === 0 ? { ...l, gold: { mistake_identification: 'Maybe' } } : l));
     expect(fieldErrorsOfImport(() => importItems(lead, studyId, writeTemp(dir, 'rubric-bad.jsonl', bad.join('\n')), 'concord'))).toEqual([
-      { line: 1, path: 'gold.mistake_identification', message: '"Maybe" is not a label of mistake_identification (No, To some extent, Yes).' },
+      {
+        line: 1,
+        path: 'gold.mistake_identification',
+        message: '"Maybe" is not a label of mistake_identification (No, To some extent, Yes).',
+      },
     ]);
     // The third dialogue's replies are gold.
     const good = lines.map((l) => JSON.stringify(l.group === 'rubric-ex-003' ? { ...l, gold: { mistake_identification: 'Yes' } } : l));
@@ -282,5 +324,12 @@ describe('a rubric study', () => {
       // The dialogue's replies are one after another.
       expect(regular[2][1] - regular[0][1]).toBe(2);
     }
+    // Gold replies are neither ground truth nor waiting for it: only the regular replies are reported as incomplete.
+    const incomplete: string[] = [];
+    const study = getStudyRow(getDb(), studyId)!;
+    expect([...rubricGroundTruth(getDb(), study, (id) => incomplete.push(id))]).toEqual([]);
+    const goldIds = lines.filter((l) => l.group === 'rubric-ex-003').map((l) => l.id);
+    expect(incomplete.length).toBe(lines.length - goldIds.length);
+    expect(incomplete.filter((id) => goldIds.includes(id))).toEqual([]);
   });
 });
