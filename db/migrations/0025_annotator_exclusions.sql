@@ -9,4 +9,5 @@ CREATE TABLE `annotator_exclusions` (
 	FOREIGN KEY (`excluded_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `annotator_exclusions_user_idx` ON `annotator_exclusions` (`user_id`);
+CREATE INDEX `annotator_exclusions_user_idx` ON `annotator_exclusions` (`user_id`);--> statement-breakpoint
+CREATE INDEX `annotator_exclusions_excluded_by_idx` ON `annotator_exclusions` (`excluded_by`);

@@ -23,5 +23,9 @@ export const annotatorExclusions = sqliteTable(
       .references(() => users.id),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.studyId, t.userId] }), index('annotator_exclusions_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.studyId, t.userId] }),
+    index('annotator_exclusions_user_idx').on(t.userId),
+    index('annotator_exclusions_excluded_by_idx').on(t.excludedBy),
+  ],
 );

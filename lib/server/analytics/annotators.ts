@@ -10,6 +10,7 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { decide, NO_RULING, outcomeLabel } from '../ground-truth/rule';
 import { studyForStaff } from '../review/access';
+import { goldAccuracyOf } from '../review/gold';
 import { ANNOTATOR_UNITS } from './annotators-data';
 import { excludedLabels } from './annotators-exclusions';
 import { firstPreferenceDto } from './bias';
@@ -105,8 +106,10 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
 
   const counted = people.map((p, j) => j).filter((j) => !people[j].excluded);
   const studyMedian = median(counted.flatMap((j) => people[j].activeMs));
+  const goldOf = new Map(goldAccuracyOf(db, study).reviewers.map((g) => [g.userId, g]));
   const annotators: AnnotatorDto[] = people.map((p) => {
     const m = median(p.activeMs);
+    const g = goldOf.get(p.userId);
     return {
       username: p.username,
       userId: p.userId,
@@ -114,6 +117,20 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
       items: p.items,
       medianActiveSeconds: m === null ? null : m / 1000,
       activeRatio: m === null || !studyMedian ? { value: null, reason: 'no_active_time' } : { value: m / studyMedian },
+      gold:
+        g && g.accuracy !== null
+          ? {
+              n: g.compared,
+              k: g.correct,
+              rate: { value: g.accuracy },
+              interval: { method: 'wilson', lower: g.intervals.accuracy.lower, upper: g.intervals.accuracy.upper },
+            }
+          : {
+              n: 0,
+              k: 0,
+              rate: { value: null, reason: 'no_gold_answers' },
+              interval: { method: 'wilson', lower: null, upper: null, reason: 'no_gold_answers' },
+            },
     };
   });
 

@@ -25,7 +25,8 @@ import { getSubmissionHistory, setComment, setFlag } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
 import { submitAndQueue } from './submit-and-queue';
 import { disputedItems } from './disputes';
-import { setGoldSettings, setItemGold } from './gold';
+import { goldAccuracy, setGoldSettings, setItemGold } from './gold';
+import { annotatorsReport } from '../analytics/annotators';
 import { findStudy } from '@/db/queries/studies';
 import { groundTruth, summarize } from '../ground-truth/ground-truth';
 import { listPairwiseItems } from '../studies/pairwise-items';
@@ -354,5 +355,20 @@ describe('gold items', () => {
     setItemGold(lead, studyId, { itemId: goldIds[0], labels: { overall: null } });
     expect(summarize(getDb(), study).items).toBe(13);
     expect(agreementReport(lead, studyId, { bootstrap: 0 }).criteria.find((c) => c.criterion === 'overall')!.items).toBe(13);
+  });
+
+  it('are scored in the annotator quality report exactly as the gold report scores them', () => {
+    const gold = goldAccuracy(lead, studyId);
+    const quality = annotatorsReport(lead, studyId);
+    expect(gold.reviewers.length).toBe(2);
+    for (const g of gold.reviewers) {
+      const a = quality.annotators.find((x) => x.userId === g.userId)!;
+      expect(a.gold).toEqual({
+        n: g.compared,
+        k: g.correct,
+        rate: { value: g.accuracy },
+        interval: { method: 'wilson', lower: g.intervals.accuracy.lower, upper: g.intervals.accuracy.upper },
+      });
+    }
   });
 });

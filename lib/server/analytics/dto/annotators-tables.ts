@@ -21,6 +21,9 @@ function lift(from: object | null, key: string, as: string): Record<string, unkn
 /** A row of the report with its rates lifted onto it, as the stat columns read them (either form of the report). */
 export type AnnotatorRow = AnnotatorUnitDto & { intervals: Record<string, unknown> } & Record<string, unknown>;
 
+/** A row of the per-annotator table: the gold accuracy lifted onto it, as the stat columns read it. */
+export type AnnotatorTimeRow = AnnotatorDto & { goldRate: AnnotatorDto['gold']['rate']; intervals: Record<string, unknown> };
+
 /** The rows of one unit, or of all units: rates lifted, in username order within each unit. */
 export function annotatorRows(report: AnnotatorsReportDto, unit?: string): AnnotatorRow[] {
   return report.rows
@@ -75,8 +78,8 @@ export const annotatorsTables = {
   } satisfies TableSpec<AnnotatorsReportDto, AnnotatorRow>,
   time: {
     id: 'time',
-    title: 'Active time',
-    rows: (r) => r.annotators,
+    title: 'Active time and gold items',
+    rows: (r) => r.annotators.map((a) => ({ ...a, goldRate: a.gold.rate, intervals: { goldRate: a.gold.interval } })),
     rowKey: (r) => r.username,
     columns: [
       { ...text<AnnotatorDto>('annotator', 'Annotator', (r) => r.username), note: (r) => (r.excluded ? 'excluded' : null) },
@@ -84,6 +87,8 @@ export const annotatorsTables = {
       count('items', 'Items', (r) => r.items),
       count('median_active_seconds', 'Median active seconds per item', (r) => r.medianActiveSeconds),
       { ...stat('activeRatio', 'active_ratio', 'Against the study median', 'ratio', { interval: false }), id: 'active_ratio' },
+      { ...stat('goldRate', 'gold_accuracy', 'Accuracy on gold', 'percent'), id: 'gold_accuracy' },
+      count('gold_n', 'Gold answers', (r) => r.gold.n),
     ],
-  } satisfies TableSpec<AnnotatorsReportDto, AnnotatorDto>,
+  } satisfies TableSpec<AnnotatorsReportDto, AnnotatorTimeRow>,
 };

@@ -55,6 +55,8 @@ export type AnnotatorDto = {
   /** Median active seconds per item, and its ratio to the study's median (null without recorded time). */
   medianActiveSeconds: number | null;
   activeRatio: StatDto;
+  /** Accuracy on the study's gold items, per gold unit answered (the gold report's figure, docs/decisions/0030). */
+  gold: RateDto;
 };
 
 export type AnnotatorsReportDto = {

@@ -26,7 +26,9 @@ export type Reason =
   /** The annotator is excluded from the study, so the aggregate models (Dawid–Skene, MACE) leave them out. */
   | 'excluded'
   /** No active time was recorded (imported labels carry none). */
-  | 'no_active_time';
+  | 'no_active_time'
+  /** The annotator answered none of the study's gold items (or the study has none). */
+  | 'no_gold_answers';
 
 /** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
 export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };

@@ -68,6 +68,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   nothing_accepted: 'nothing accepted',
   excluded: 'excluded',
   no_active_time: 'no active time recorded',
+  no_gold_answers: 'no gold answers',
 };
 
 export const REASON_DETAIL: Partial<Record<Reason, string>> = {
@@ -93,6 +94,7 @@ export const REASON_DETAIL: Partial<Record<Reason, string>> = {
   no_annotator_tested: 'No reviewer labelled the 30 items with three or more reviewers that the test needs.',
   excluded: 'The annotator is excluded from the study: their labels take no part in the ground truth or the models.',
   no_active_time: 'Imported labels carry no active time; only labels given on Concord’s review screen do.',
+  no_gold_answers: 'This annotator answered none of the study’s gold items (a lead marks gold items and sets a gold rate on the study page).',
   no_items_with_majority: 'On every item the other annotators were tied or absent, so there is no majority to agree with.',
 };
 
