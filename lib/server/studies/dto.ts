@@ -143,6 +143,8 @@ export type MyStudyDto = {
   deadline: string | null;
   /** The version of the guidelines reviewers see now (1 until a lead edits them). */
   guidelinesVersion: number;
+  /** The guidelines changed after this reviewer first worked on an item (saved or submitted): they worked under an earlier version. */
+  guidelinesUpdated: boolean;
 };
 
 export const RUBRIC_ITEM_STATES = ['waiting', 'labelled', 'disagreement', 'adjudicated'] as const;
