@@ -27,6 +27,7 @@ export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecision
 /** A flow decision: verify, truncate after a step, or discard with reasons; checked against the flow's steps. */
 export const flowReview: ReviewFacet = {
   itemNumber: 'item',
+  history: { id: true, text: 'Problem' },
   parseSubmission(input) {
     const { decision: raw, ...request } = parseInput(submitFlowSchema, input);
     return {

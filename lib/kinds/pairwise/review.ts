@@ -20,6 +20,7 @@ export function judgmentAsDraft(db: Db, annotationId: number, swapped: boolean):
  */
 export const pairwiseReview: ReviewFacet = {
   itemNumber: 'item',
+  history: { id: false, text: 'Problem' },
   parseSubmission(input) {
     const { choices, ...request } = parseInput(submitJudgmentSchema, input);
     return {
