@@ -174,6 +174,11 @@ export type RubricItemListDto = {
 export type RubricItemDetailDto = {
   itemId: number;
   studyId: number;
+  studyName: string;
+  /** The item's place in the study and its neighbours there, as on the other kinds' item pages. */
+  position: number;
+  previousId: number | null;
+  nextId: number | null;
   externalId: string;
   group: string | null;
   source: string | null;
@@ -187,6 +192,8 @@ export type RubricItemDetailDto = {
     note: string | null;
     /** The reviewer's flag reason and comment on the item (leads only), null where none. */
     remarks: ItemRemarksDto;
+    /** Every revision they submitted, oldest first, with its label per dimension name (an undone one stays listed). */
+    revisions: { revision: number; at: string; labels: Record<string, string> }[];
   }[];
   dimensions: {
     id: string;
