@@ -1,5 +1,14 @@
 import type { IntervalDto } from '@/lib/server/analytics/dto';
-import { CLIPPED_DETAIL, CLIPPED_TEXT, type NumberKind, formatInterval, formatValue, reasonDetail, reasonText, shownInterval } from './format';
+import {
+  CLIPPED_DETAIL,
+  CLIPPED_TEXT,
+  type NumberKind,
+  formatInterval,
+  formatValue,
+  reasonDetail,
+  reasonText,
+  shownInterval,
+} from './format';
 
 export type ValueProps = {
   value: number | null;
