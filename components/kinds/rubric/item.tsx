@@ -23,8 +23,11 @@ function describeRevision(previous: Reviewer['revisions'][number] | undefined, l
  */
 export function RubricItemView({ item }: { item: RubricItemDetailDto }) {
   const runs = [...new Set(item.dimensions.flatMap((d) => d.judges.map((j) => (j.sample > 1 ? `${j.run} #${j.sample}` : j.run))))];
-  const th = 'px-2 py-2 align-bottom [overflow-wrap:anywhere]';
-  const td = 'px-2 py-1.5 [overflow-wrap:anywhere]';
+  // Narrow padding, and a judge run's name (e.g. "prometheus-eval/prometheus-7b-v2.0") may break anywhere: the
+  // table then fits its half of the page at 1440 px; short words ("Ruling", "Yes") never break.
+  const th = 'px-2 py-2 align-bottom';
+  const runTh = `${th} [overflow-wrap:anywhere]`;
+  const td = 'px-2 py-1.5';
   return (
     <ItemPageFrame detail={item}>
       <div className="space-y-4">
@@ -62,7 +65,7 @@ export function RubricItemView({ item }: { item: RubricItemDetailDto }) {
                     <th className={th}>Ruling</th>
                     <th className={th}>Ground truth</th>
                     {runs.map((r) => (
-                      <th key={r} className={th}>
+                      <th key={r} className={runTh}>
                         {r}
                       </th>
                     ))}
