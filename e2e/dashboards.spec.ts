@@ -38,13 +38,13 @@ test('a lead reads agreement, alignment, leaderboard and hybrid plan of the Pand
   const json = await (await page.request.get(`/api/studies/${STUDY}/reports/agreement?bootstrap=0`)).json();
   expect(json).toEqual(JSON.parse(concord(['report', 'agreement', '--study', String(STUDY), '--bootstrap', '0', '--json'])));
 
-  // Alignment: the first judge run by default, then the other one.
+  // Alignment: the newest judge run with verdicts by default (pandalm-7b, imported last), then the other one.
   await tab('Alignment').click();
+  await expect(page.getByTestId('alignment-rate')).toHaveText('66.8 %');
+  await page.getByLabel('Judge run').selectOption('gpt-3.5-turbo');
   await expect(page.getByTestId('alignment-rate')).toHaveText('71.6 %');
   await expect(page.getByTestId('alignment-facts')).toContainText('Unreadable verdicts25');
-  await page.getByLabel('Judge run').selectOption('pandalm-7b');
-  await expect(page.getByTestId('alignment-rate')).toHaveText('66.8 %');
-  await expect(page).toHaveURL(/judge=pandalm-7b/);
+  await expect(page).toHaveURL(/judge=gpt-3.5-turbo/);
 
   // Leaderboard: the tie policy is always on the table, and switching it changes the win rates.
   await tab('Leaderboard').click();
@@ -63,8 +63,8 @@ test('a lead reads agreement, alignment, leaderboard and hybrid plan of the Pand
   expect(boardLines).toHaveLength(1 + 3); // one model, graded by the ground truth and two judge runs
   expect(boardLines.slice(1).every((l) => l[0] === 'non_win' && l[1] === 'pandalm-response1')).toBe(true);
 
-  // Hybrid plan for the first judge run on `overall`, target 95 %.
-  await tab('Hybrid plan').click();
+  // Hybrid plan for gpt-3.5-turbo on `overall`, target 95 %.
+  await page.goto(`/studies/${STUDY}/analytics/hybrid?judge=gpt-3.5-turbo`);
   await expect(page.getByTestId('acc-hybrid')).toHaveText('88.1 %');
   await expect(page.getByTestId('classes-table')).toContainText('Accept');
   await expect(page.getByTestId('extra-reviews')).toHaveText('280');

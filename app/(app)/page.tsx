@@ -39,8 +39,10 @@ export default async function HomePage() {
                   </span>
                 </div>
                 {s.deadline && <p className="mt-1 text-xs text-slate-600">Due {s.deadline.slice(0, 10)}</p>}
-                {s.guidelinesVersion > 1 && (
-                  <p className="mt-1 text-xs text-amber-800">Guidelines updated (version {s.guidelinesVersion})</p>
+                {s.guidelinesUpdated && (
+                  <p className="mt-1 text-xs text-amber-800" data-testid="guidelines-updated">
+                    Guidelines updated since you started (version {s.guidelinesVersion})
+                  </p>
                 )}
                 {s.disagreementsWaiting !== null && (
                   <p className="mt-2 text-sm" data-testid="disagreements-waiting">

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { newRequestId } from '@/components/review/request-id';
 import type { ActionResult } from '@/lib/auth/handlers';
@@ -46,7 +46,14 @@ export type ReviewPanelProps<A> = {
 export function useReviewQueue<T extends { assignmentId: number }>(initialQueue: QueueDto, itemOptions: ItemOptions<T>) {
   const studyId = initialQueue.studyId;
   const qc = useQueryClient();
-  const { data: queue } = useQuery({ ...queueOptions(studyId), initialData: initialQueue });
+  const { data: serverQueue } = useQuery({ ...queueOptions(studyId), initialData: initialQueue });
+  const { has: isOwnWork, add: addOwnWork } = useOwnSubmissions(studyId);
+  // "Undo last" takes back only what this reviewer submitted here, in this tab: the server's last submission may be a
+  // label the demo seed, an import or an earlier session made, which the reviewer never saw on this screen.
+  const queue = useMemo(
+    () => (serverQueue.undoableId === null || isOwnWork(serverQueue.undoableId) ? serverQueue : { ...serverQueue, undoableId: null }),
+    [serverQueue, isOwnWork],
+  );
   const currentId = queue.currentId;
   const current = useQuery({ ...itemOptions(currentId ?? 0), enabled: currentId !== null });
 
@@ -107,6 +114,7 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
       };
       track(true);
       submittedIds.current.add(assignmentId);
+      addOwnWork(assignmentId);
       setFailure((f) => (f?.assignmentId === assignmentId ? null : f));
       const mine = epoch.current;
 
@@ -153,7 +161,7 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
         .catch((e: unknown) => console.error('Concord: a submission could not be handled', e));
       return true;
     },
-    [qc, studyId],
+    [qc, studyId, addOwnWork],
   );
 
   const undo = useMutation({
@@ -281,4 +289,39 @@ export function useReviewQueue<T extends { assignmentId: number }>(initialQueue:
     skipPending,
     skipError,
   };
+}
+
+const OWN_WORK_KEY = (studyId: number) => `concord:submitted-here:${studyId}`;
+
+/**
+ * The assignments the reviewer submitted on a review screen of this study in this browser tab, kept in
+ * sessionStorage so a reload keeps them (a new tab or sign-in starts empty). Read after mounting: the server renders
+ * without them, and the first client render must match it.
+ */
+function useOwnSubmissions(studyId: number) {
+  const [ids, setIds] = useState<ReadonlySet<number>>(() => new Set());
+  useEffect(() => {
+    try {
+      const stored = JSON.parse(sessionStorage.getItem(OWN_WORK_KEY(studyId)) ?? '[]') as unknown;
+      if (Array.isArray(stored)) setIds(new Set(stored.filter((x): x is number => Number.isInteger(x))));
+    } catch {
+      // No storage (a locked-down browser) or something unreadable in it: this screen's own submissions still count.
+    }
+  }, [studyId]);
+  const add = useCallback(
+    (id: number) =>
+      setIds((prev) => {
+        if (prev.has(id)) return prev;
+        const next = new Set(prev).add(id);
+        try {
+          sessionStorage.setItem(OWN_WORK_KEY(studyId), JSON.stringify([...next]));
+        } catch {
+          // Kept in memory only.
+        }
+        return next;
+      }),
+    [studyId],
+  );
+  const has = useCallback((id: number) => ids.has(id), [ids]);
+  return { has, add };
 }

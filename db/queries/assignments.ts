@@ -266,15 +266,19 @@ export const firstPendingPosition = (db: Db, studyId: number, userId: number) =>
     .pluck()
     .get(userId, studyId) as number | null;
 
-/** The text of an item's problem, whatever the kind: a string, or an object with a `text`. */
+/**
+ * The text that names an item in a reviewer's history, whatever the kind: its problem (a string, or an object with a
+ * `text`), or for an item without one (a rubric reply, whose problem is inside its dialogue) the reply judged.
+ */
 const PROBLEM_SQL = `CASE json_type(i.payload, '$.problem') WHEN 'object' THEN json_extract(i.payload, '$.problem.text')
-  WHEN 'text' THEN json_extract(i.payload, '$.problem') END`;
+  WHEN 'text' THEN json_extract(i.payload, '$.problem') ELSE json_extract(i.payload, '$.reply.text') END`;
 
 export type SubmissionRow = {
   assignmentId: number;
   itemId: number;
   position: number;
   queuePosition: number;
+  externalId: string;
   problem: string | null;
   submittedAt: number;
   revision: number;
@@ -308,7 +312,7 @@ export function submissionsOf(
   const rows = stmt(
     db,
     `SELECT a.id AS assignmentId, a.item_id AS itemId, i.position, a.queue_position AS queuePosition,
-            substr(${PROBLEM_SQL}, 1, 240) AS problem,
+            i.external_id AS externalId, substr(${PROBLEM_SQL}, 1, 240) AS problem,
             a.submitted_at AS submittedAt,
             ${newestAnnotationRevision()} AS revision
        FROM assignments a JOIN items i ON i.id = a.item_id

@@ -36,18 +36,31 @@ export const discardReasonCounts = (db: Db, studyId: number) =>
     )
     .all({ studyId }) as { reason: string; n: number }[];
 
-export const reviewerStats = (db: Db, studyId: number) =>
+/**
+ * Per reviewer: assignments, submissions, their active time, and `rateMs`, the active time with each submitted item
+ * counted as at least `minItemMs` (the time the throughput divides by; flow-report.ts says why).
+ */
+export const reviewerStats = (db: Db, studyId: number, minItemMs = 0) =>
   db.$client
     .prepare(
       `SELECT u.id AS userId, u.username, u.display_name AS displayName,
               count(a.id) AS assigned,
               coalesce(sum(a.state = 'submitted'), 0) AS submitted,
-              coalesce(sum(CASE WHEN a.state = 'submitted' THEN a.active_ms END), 0) AS activeMs
+              coalesce(sum(CASE WHEN a.state = 'submitted' THEN a.active_ms END), 0) AS activeMs,
+              coalesce(sum(CASE WHEN a.state = 'submitted' THEN max(a.active_ms, @minItemMs) END), 0) AS rateMs
          FROM assignments a JOIN users u ON u.id = a.user_id
         WHERE a.study_id = @studyId
         GROUP BY u.id ORDER BY u.username`,
     )
-    .all({ studyId }) as { userId: number; username: string; displayName: string; assigned: number; submitted: number; activeMs: number }[];
+    .all({ studyId, minItemMs }) as {
+    userId: number;
+    username: string;
+    displayName: string;
+    assigned: number;
+    submitted: number;
+    activeMs: number;
+    rateMs: number;
+  }[];
 
 export const submissionsPerDay = (db: Db, studyId: number) =>
   db.$client

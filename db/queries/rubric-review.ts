@@ -228,3 +228,13 @@ export const plannedByItem = (db: Db, studyId: number) =>
     itemId: number;
     n: number;
   }[];
+
+/** The labels of every revision of an item's rubric annotations (undone ones too), by annotation. */
+export const rubricRevisionLabels = (db: Db, itemId: number) =>
+  db.$client
+    .prepare(
+      `SELECT l.annotation_id AS annotationId, l.dimension, l.label
+         FROM rubric_labels l JOIN annotations n ON n.id = l.annotation_id JOIN assignments a ON a.id = n.assignment_id
+        WHERE a.item_id = ?`,
+    )
+    .all(itemId) as { annotationId: number; dimension: number; label: number }[];

@@ -126,3 +126,20 @@ export const insertMember = (db: Db, studyId: number, userId: number, setIndex: 
 /** The newest version number of a study's guidelines (1 for a study never edited). */
 export const latestGuidelineVersion = (db: Db, studyId: number) =>
   (stmt(db, 'SELECT max(version) FROM study_guideline_versions WHERE study_id = ?').pluck().get(studyId) as number | null) ?? 1;
+
+/**
+ * Whether a reviewer worked on an item of the study (a draft saved or a submission: `first_seen_at`) before its
+ * newest guidelines version was written: only they worked under an earlier version, so only they are told the
+ * guidelines changed. False for a study never edited.
+ */
+export const workedBeforeLatestGuidelines = (db: Db, studyId: number, userId: number) =>
+  (stmt(
+    db,
+    `SELECT EXISTS (
+       SELECT 1 FROM assignments a
+        WHERE a.study_id = @studyId AND a.user_id = @userId AND a.first_seen_at IS NOT NULL
+          AND a.first_seen_at < (SELECT v.created_at FROM study_guideline_versions v
+                                  WHERE v.study_id = @studyId AND v.version > 1 ORDER BY v.version DESC LIMIT 1))`,
+  )
+    .pluck()
+    .get({ studyId, userId }) as number) === 1;

@@ -32,6 +32,9 @@ export const myStudySchema = z.object({
     .describe("For the study's adjudicator: items with disagreements not all settled."),
   deadline: isoTime.nullable(),
   guidelinesVersion: z.number().int().positive(),
+  guidelinesUpdated: z
+    .boolean()
+    .describe('The guidelines changed after this person first worked on an item of the study (saved or submitted).'),
 });
 
 export const meSchema = z.object({

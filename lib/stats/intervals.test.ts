@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   betaQuantile,
+  clipToUnit,
   clopperPearsonInterval,
   logGamma,
   normalCdf,
@@ -106,5 +107,44 @@ describe('proportion intervals', () => {
     }
     expect(() => wilsonInterval(5, 3)).toThrow(RangeError);
     expect(() => wilsonInterval(1.5, 3)).toThrow(RangeError);
+  });
+});
+
+describe('clipToUnit', () => {
+  it('cuts a normal interval of a share at 0 and 1 and says it did (issue 26: "83.3 % [53.5 %, 113.2 %]")', () => {
+    expect(clipToUnit(0.535, 1.132)).toEqual({ lower: 0.535, upper: 1, clipped: true });
+    expect(clipToUnit(-0.193, 1.193)).toEqual({ lower: 0, upper: 1, clipped: true });
+    expect(clipToUnit(0.2, 0.4)).toEqual({ lower: 0.2, upper: 0.4, clipped: false });
+    expect(clipToUnit(0, 1)).toEqual({ lower: 0, upper: 1, clipped: false });
+  });
+
+  it('keeps every interval inside [0, 1] and every share in [0, 1] that the interval held', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (estimate, below, above, t) => {
+          // A normal interval around an estimate that is itself a share.
+          const c = clipToUnit(estimate - below, estimate + above);
+          expect(c.lower).toBeGreaterThanOrEqual(0);
+          expect(c.upper).toBeLessThanOrEqual(1);
+          expect(c.lower).toBeLessThanOrEqual(estimate);
+          expect(c.upper).toBeGreaterThanOrEqual(estimate);
+          // Any share the interval held is still inside once cut.
+          const from = Math.max(0, estimate - below);
+          const to = Math.min(1, estimate + above);
+          const p = Math.min(to, from + (to - from) * t);
+          expect(p).toBeGreaterThanOrEqual(c.lower);
+          expect(p).toBeLessThanOrEqual(c.upper);
+        },
+      ),
+    );
+  });
+
+  it('refuses an interval that is not one', () => {
+    expect(() => clipToUnit(0.6, 0.4)).toThrow(RangeError);
+    expect(() => clipToUnit(Number.NaN, 0.4)).toThrow(RangeError);
   });
 });

@@ -214,3 +214,20 @@ export function waldInterval(successes: number, n: number, opts: LevelOption = {
   const half = z * Math.sqrt((p * (1 - p)) / n);
   return interval(Math.max(0, p - half), Math.min(1, p + half));
 }
+
+/** An interval of a share cut to [0, 1], saying whether either end was cut. */
+export type UnitInterval = { lower: number; upper: number; clipped: boolean };
+
+/**
+ * The interval of a share (a proportion, a win rate, a PPI++ mean of 0/½/1 outcomes) intersected with [0, 1].
+ * A normal interval (PPI++, the people-only and judge-only means) can reach past the bounds at small n; the share
+ * itself cannot, so cutting there never drops the true value out of the interval and keeps its coverage.
+ * Formula: [max(0, lower), min(1, upper)]. Concord's choice (lib/stats/SPEC.md, decision 0034).
+ */
+export function clipToUnit(lower: number, upper: number): UnitInterval {
+  if (!Number.isFinite(lower) || !Number.isFinite(upper) || lower > upper)
+    throw new RangeError(`clipToUnit needs finite lower ≤ upper, got [${lower}, ${upper}]`);
+  const lo = Math.min(1, Math.max(0, lower));
+  const hi = Math.max(0, Math.min(1, upper));
+  return { lower: lo, upper: hi, clipped: lo !== lower || hi !== upper };
+}

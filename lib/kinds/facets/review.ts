@@ -40,6 +40,12 @@ export interface ReviewFacet {
   itemNumber: 'item' | 'queue';
   /** What a reviewer has chosen so far, as the screen saves it while they work (the draft core parses it with this). */
   draftSchema: ZodType;
+  /**
+   * How a row of the reviewer's history names the item besides its number: `id` shows the item's own id where the
+   * review screen shows it too (a flow's id), never where it could name a source (a rubric reply's id carries its
+   * tutor); `text` heads the column of the item's problem, or for an item without one, the reply that was judged.
+   */
+  history: { id: boolean; text: 'Problem' | 'Reply' };
   /** Parses a submission with the kind's schema (an `invalid` error otherwise): the request and what to store. */
   parseSubmission(input: unknown): { request: SubmitRequest; submission: SubmissionKind<object> };
   /**

@@ -28,6 +28,7 @@ export function parseFlowDecision(raw: unknown, stepCount: number): FlowDecision
 export const flowReview: ReviewFacet = {
   itemNumber: 'item',
   draftSchema: flowDraftSchema,
+  history: { id: true, text: 'Problem' },
   parseSubmission(input) {
     const { decision: raw, ...request } = parseInput(submitFlowSchema, input);
     return {

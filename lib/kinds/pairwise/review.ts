@@ -21,6 +21,7 @@ export function judgmentAsDraft(db: Db, annotationId: number, swapped: boolean):
 export const pairwiseReview: ReviewFacet = {
   itemNumber: 'item',
   draftSchema: judgmentDraftSchema,
+  history: { id: false, text: 'Problem' },
   parseSubmission(input) {
     const { choices, ...request } = parseInput(submitJudgmentSchema, input);
     return {

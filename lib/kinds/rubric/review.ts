@@ -26,6 +26,7 @@ export function rubricAsDraft(db: Db, study: StudyRow, annotation: q.AnnotationR
 export const rubricReview: ReviewFacet = {
   itemNumber: 'queue',
   draftSchema: rubricDraftSchema,
+  history: { id: false, text: 'Reply' },
   parseSubmission(input) {
     const { labels, note, ...request } = parseInput(submitRubricSchema, input);
     return {

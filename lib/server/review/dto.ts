@@ -124,7 +124,9 @@ export type SubmissionSummaryDto = {
   assignmentId: number;
   /** The item's number in the study, as the review screen shows it ("Item 12"). */
   position: number;
-  /** The start of the item's problem, when it has one. */
+  /** The item's own id where its review screen shows it too (a flow's id); null otherwise. */
+  itemName: string | null;
+  /** The start of the item's problem, or of the reply judged for an item without one (a rubric reply). */
   problem: string | null;
   submittedAt: string;
   revision: number;
@@ -134,6 +136,8 @@ export type SubmissionHistoryDto = {
   studyId: number;
   studyName: string;
   kind: string;
+  /** The heading of the items' text column: their problem, or the reply judged (rubric). */
+  textHeading: 'Problem' | 'Reply';
   /** How many submissions match the search (all of them without one). */
   total: number;
   /** The page shown, counted from 1 in pages of the asked size. */

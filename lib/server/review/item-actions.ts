@@ -114,17 +114,19 @@ export function getSubmissionHistory(actor: Actor, input: unknown): SubmissionHi
   const db = getDb();
   const study = studyForWorker(db, actor, studyId);
   // A rubric reviewer knows an item by their own queue position, never its place in the file (docs/decisions/0013).
-  const numberBy = studyKind(study.kind).review.itemNumber;
+  const { itemNumber: numberBy, history } = studyKind(study.kind).review;
   const { rows, total } = q.submissionsOf(db, studyId, actor.id, { search: search || undefined, limit, offset, numberBy });
   return {
     studyId,
     studyName: study.name,
     kind: study.kind,
+    textHeading: history.text,
     total,
     page: Math.floor(offset / limit) + 1,
     items: rows.map((r) => ({
       assignmentId: r.assignmentId,
       position: numberBy === 'queue' ? r.queuePosition : r.position,
+      itemName: history.id ? r.externalId : null,
       problem: r.problem,
       submittedAt: new Date(r.submittedAt).toISOString(),
       revision: r.revision ?? 0,

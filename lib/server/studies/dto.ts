@@ -144,6 +144,8 @@ export type MyStudyDto = {
   deadline: string | null;
   /** The version of the guidelines reviewers see now (1 until a lead edits them). */
   guidelinesVersion: number;
+  /** The guidelines changed after this reviewer first worked on an item (saved or submitted): they worked under an earlier version. */
+  guidelinesUpdated: boolean;
 };
 
 export const RUBRIC_ITEM_STATES = ['waiting', 'labelled', 'disagreement', 'adjudicated'] as const;
@@ -173,6 +175,11 @@ export type RubricItemListDto = {
 export type RubricItemDetailDto = {
   itemId: number;
   studyId: number;
+  studyName: string;
+  /** The item's place in the study and its neighbours there, as on the other kinds' item pages. */
+  position: number;
+  previousId: number | null;
+  nextId: number | null;
   externalId: string;
   group: string | null;
   source: string | null;
@@ -186,6 +193,8 @@ export type RubricItemDetailDto = {
     note: string | null;
     /** The reviewer's flag reason and comment on the item (leads only), null where none. */
     remarks: ItemRemarksDto;
+    /** Every revision they submitted, oldest first, with its label per dimension name (an undone one stays listed). */
+    revisions: { revision: number; at: string; labels: Record<string, string> }[];
   }[];
   dimensions: {
     id: string;

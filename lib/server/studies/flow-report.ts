@@ -9,17 +9,25 @@ import { parseInput } from '../parse';
 import { studyForStaff } from '../review/access';
 import type { FlowListDto, FlowReportDto } from './dto';
 
+/**
+ * The least active time a submitted flow counts for in a reviewer's items per hour. Active time is what the screen
+ * credits while the flow is open; a flow submitted a fraction of a second after it appeared (a key held down, a
+ * decision made on the item before) would otherwise make one reviewer's rate 20,000/h. With each flow counted as at
+ * least 10 s the rate is at most 360/h, and a reviewer who takes 10 s or more per flow is measured exactly.
+ */
+export const MIN_SECONDS_PER_ITEM = 10;
+
 export function flowReport(actor: Actor, studyId: number): FlowReportDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   const counts = Object.fromEntries(fr.decisionCounts(db, studyId).map((r) => [r.decision, r.n]));
-  const reviewers = fr.reviewerStats(db, studyId).map((r) => ({
+  const reviewers = fr.reviewerStats(db, studyId, MIN_SECONDS_PER_ITEM * 1000).map((r) => ({
     username: r.username,
     displayName: r.displayName,
     assigned: r.assigned,
     submitted: r.submitted,
     activeSeconds: Math.round(r.activeMs / 1000),
-    itemsPerHour: r.activeMs > 0 ? Math.round((r.submitted / (r.activeMs / 3_600_000)) * 10) / 10 : null,
+    itemsPerHour: r.submitted > 0 ? Math.round((r.submitted / (r.rateMs / 3_600_000)) * 10) / 10 : null,
     payout: (r.submitted * study.payRateCents) / 100,
   }));
   return {

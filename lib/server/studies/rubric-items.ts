@@ -1,6 +1,7 @@
 import 'server-only';
 import * as z from 'zod';
 import { getDb, type Db } from '@/db/client';
+import * as detailQ from '@/db/queries/item-detail';
 import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension, RubricItem } from '@/lib/validation/rubric';
@@ -116,6 +117,26 @@ export function listRubricItems(actor: Actor, studyId: number, input: unknown): 
   return { total, byState, page, pages, pageSize: RUBRIC_ITEMS_PAGE_SIZE, rows: shown };
 }
 
+/** Each reviewer's submitted revisions of an item (by slot), oldest first, with their labels by dimension name. */
+function rubricRevisions(db: Db, itemId: number, catalog: RubricDimension[]) {
+  const labels = new Map<number, Record<string, string>>();
+  for (const l of rq.rubricRevisionLabels(db, itemId)) {
+    const d = catalog[l.dimension];
+    if (!d) continue;
+    const of = labels.get(l.annotationId) ?? {};
+    of[d.name] = d.labels[l.label] ?? '?';
+    labels.set(l.annotationId, of);
+  }
+  const bySlot = new Map<number, { revision: number; at: string; labels: Record<string, string> }[]>();
+  for (const r of detailQ.itemRevisions(db, itemId)) {
+    if (r.annotationId === null) continue;
+    const list = bySlot.get(r.slot) ?? [];
+    list.push({ revision: r.revision!, at: new Date(r.createdAt!).toISOString(), labels: labels.get(r.annotationId) ?? {} });
+    bySlot.set(r.slot, list);
+  }
+  return bySlot;
+}
+
 /** One rubric item for its study's leads: the reply and its source, each reviewer's labels, rulings, ground truth, judges. */
 export function getRubricItem(actor: Actor, studyId: number, itemId: number): RubricItemDetailDto {
   const db = getDb();
@@ -125,7 +146,11 @@ export function getRubricItem(actor: Actor, studyId: number, itemId: number): Ru
   const item = JSON.parse(row.payload) as RubricItem;
   const catalog = (study.criteria ?? []) as RubricDimension[];
   const remarks = itemRemarksBySlot(db, itemId);
-  const reviewers = rq.rubricReviewers(db, itemId).map((r) => ({ ...r, remarks: remarks.get(r.slot) ?? NO_REMARKS }));
+  const revisions = rubricRevisions(db, itemId, catalog);
+  const reviewers = rq
+    .rubricReviewers(db, itemId)
+    .map((r) => ({ ...r, remarks: remarks.get(r.slot) ?? NO_REMARKS, revisions: revisions.get(r.slot) ?? [] }));
+  const { previous, next } = detailQ.neighbourItems(db, studyId, row.position);
   const slotIndex = new Map(reviewers.map((r, i) => [r.slot, i]));
   const labels = catalog.map(() => Array<number>(reviewers.length).fill(-1));
   for (const l of rq.rubricLabelsWithReviewers(db, itemId)) {
@@ -138,6 +163,10 @@ export function getRubricItem(actor: Actor, studyId: number, itemId: number): Ru
   return {
     itemId,
     studyId,
+    studyName: study.name,
+    position: row.position,
+    previousId: previous,
+    nextId: next,
     externalId: row.externalId,
     group: row.groupKey,
     source: row.source,

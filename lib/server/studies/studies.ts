@@ -155,6 +155,7 @@ export function listMyStudies(actor: Actor): MyStudyDto[] {
       disagreementsWaiting,
       deadline: row.deadlineAt?.toISOString() ?? null,
       guidelinesVersion: studiesQ.latestGuidelineVersion(db, r.id),
+      guidelinesUpdated: studiesQ.workedBeforeLatestGuidelines(db, r.id, actor.id),
     };
   });
 }

@@ -10,6 +10,7 @@ import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type Flat, type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
 import type { AlignmentSummaryDto, JudgeRunDto, VoteAgreementDto } from '@/lib/server/analytics/dto';
 import { CertifyCard } from './certify-card';
+import { CertifyQuestions } from './certify-questions';
 import { DownloadLink } from './downloads';
 import { LABEL_TEXT, count, formatInterval, formatValue, reasonText } from './format';
 import { IntervalsPanel } from './intervals-panel';
@@ -162,6 +163,7 @@ export function AlignmentDashboard({ studyId, runs, initial }: { studyId: number
           </dl>
         </Card>
 
+        <CertifyQuestions />
         <CertifyCard studyId={studyId} judge={data.judge} criteria={data.byCriterion.map((c) => ({ id: c.criterion, name: c.name }))} />
 
         {o.n === 0 ? (

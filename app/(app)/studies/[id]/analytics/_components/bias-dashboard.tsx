@@ -21,7 +21,7 @@ function FirstCells({ f }: { f: First }) {
         </span>
       </TD>
       <TD numeric>
-        <Value value={f.pValue} reason={f.pValueReason} kind="coef" />
+        <Value value={f.pValue} reason={f.pValueReason} kind="p" />
       </TD>
     </>
   );
@@ -55,38 +55,45 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
           Only items the judge saw in both orders count. Flip rate: the share whose verdict changed with the order; first shown preferred:
           the share of decisive verdicts that chose the reply shown first (50 % = no position bias; Wilson 95 % interval, exact binomial p).
         </p>
-        <Table caption="Judge position bias" captionHidden wrapperClassName="rounded-none border-0" data-testid="judge-position-table">
-          <THead>
-            <TR>
-              <Th>Judge run · criterion</Th>
-              <Th numeric>In both orders</Th>
-              <Th numeric>Flip rate</Th>
-              <Th numeric>Win ↔ lose</Th>
-              <Th numeric>First shown preferred</Th>
-              <Th numeric>p</Th>
-            </TR>
-          </THead>
-          <TBody>
-            {data.judgePosition.map((j) => (
-              <TR key={`${j.judge}\u0000${j.criterion}`} data-testid="judge-position-row">
-                <TD>
-                  <span className="font-medium">{j.judge}</span>
-                  <span className="block text-xs text-slate-500">{j.criterion}</span>
-                </TD>
-                <TD numeric>
-                  {count(j.itemsBothOrders)} of {count(j.items)}
-                </TD>
-                <TD numeric>
-                  <Value value={j.flipRate} reason={j.flipRateReason} kind="rate" />
-                </TD>
-                <TD numeric>
-                  <Value value={j.reversalRate} reason={j.reversalRateReason} kind="rate" />
-                </TD>
-                <FirstCells f={j.firstPreferred} />
+        {data.judgePosition.every((j) => j.itemsBothOrders === 0) ? (
+          <p className="px-4 py-3 text-sm text-slate-600" data-testid="judge-position-none">
+            No judge run has judged an item in both reply orders, so there is nothing to compare: position bias appears for a run made with
+            “send both orders” (the default for pairwise runs started in Concord).
+          </p>
+        ) : (
+          <Table caption="Judge position bias" captionHidden wrapperClassName="rounded-none border-0" data-testid="judge-position-table">
+            <THead>
+              <TR>
+                <Th>Judge run · criterion</Th>
+                <Th numeric>In both orders</Th>
+                <Th numeric>Flip rate</Th>
+                <Th numeric>Win ↔ lose</Th>
+                <Th numeric>First shown preferred</Th>
+                <Th numeric>p</Th>
               </TR>
-            ))}
-          </TBody>
-        </Table>
+            </THead>
+            <TBody>
+              {data.judgePosition.map((j) => (
+                <TR key={`${j.judge}\u0000${j.criterion}`} data-testid="judge-position-row">
+                  <TD>
+                    <span className="font-medium">{j.judge}</span>
+                    <span className="block text-xs text-slate-500">{j.criterion}</span>
+                  </TD>
+                  <TD numeric>
+                    {count(j.itemsBothOrders)} of {count(j.items)}
+                  </TD>
+                  <TD numeric>
+                    <Value value={j.flipRate} reason={j.flipRateReason} kind="rate" />
+                  </TD>
+                  <TD numeric>
+                    <Value value={j.reversalRate} reason={j.reversalRateReason} kind="rate" />
+                  </TD>
+                  <FirstCells f={j.firstPreferred} />
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
       </Card>
 
       <Card

@@ -1,20 +1,48 @@
 import type { TiePolicyName } from '@/lib/query/analytics';
 import type { IntervalDto, Reason } from '@/lib/server/analytics/dto';
+import { clipToUnit } from '@/lib/stats/intervals';
 
 /*
- * How the dashboards write numbers: rates as percentages with one decimal, κ and α with three decimals, 95 %
- * intervals as "[lo, hi]", and a missing value as "n/a" with its reason in words.
+ * How the dashboards write numbers: rates as percentages with one decimal, κ and α with three decimals, p-values
+ * with three decimals down to "< 0.001", 95 % intervals as "[lo, hi]", and a missing value as "n/a" with its reason
+ * in words.
  */
 
-export type NumberKind = 'rate' | 'coef';
+/** `rate`: a share in [0, 1] (proportion, win rate, accuracy), shown as %; `coef`: κ, α, τ, a slope; `p`: a p-value. */
+export type NumberKind = 'rate' | 'coef' | 'p';
+
+/** Below this a p-value is written "< 0.001": three decimals would print "0.000", which reads as impossible. */
+const SMALLEST_P = 0.001;
 
 export function formatValue(v: number, kind: NumberKind): string {
-  return kind === 'rate' ? `${(v * 100).toFixed(1)} %` : v.toFixed(3);
+  if (kind === 'rate') return `${(v * 100).toFixed(1)} %`;
+  if (kind === 'p' && v < SMALLEST_P) return '< 0.001';
+  return v.toFixed(3);
 }
 
-export function formatInterval(i: Pick<IntervalDto, 'lower' | 'upper'>, kind: NumberKind): string | null {
+/**
+ * The interval as shown: a rate's interval cut to [0, 1], since a share cannot lie outside it (a normal interval,
+ * e.g. PPI++'s at few labelled items, can reach past; decision 0034). `clipped` says an end was cut.
+ */
+export function shownInterval(
+  i: Pick<IntervalDto, 'lower' | 'upper'>,
+  kind: NumberKind,
+): { lower: number; upper: number; clipped: boolean } | null {
   if (i.lower === null || i.upper === null) return null;
-  return `[${formatValue(i.lower, kind)}, ${formatValue(i.upper, kind)}]`;
+  return kind === 'rate' ? clipToUnit(i.lower, i.upper) : { lower: i.lower, upper: i.upper, clipped: false };
+}
+
+/** Words for a cut interval, beside it or on hover. */
+export const CLIPPED_TEXT = 'cut at 0–100 %';
+export const CLIPPED_DETAIL =
+  'The normal interval reached past 0 % or 100 %; a share cannot, so it is cut there. Cutting keeps every possible true value inside.';
+
+/** "[lo, hi]", followed by the words for a cut end unless the caller says them apart (`sayClipped` false). */
+export function formatInterval(i: Pick<IntervalDto, 'lower' | 'upper'>, kind: NumberKind, sayClipped = true): string | null {
+  const s = shownInterval(i, kind);
+  if (!s) return null;
+  const text = `[${formatValue(s.lower, kind)}, ${formatValue(s.upper, kind)}]`;
+  return sayClipped && s.clipped ? `${text} (${CLIPPED_TEXT})` : text;
 }
 
 /** Short enough for a table cell; the full explanation is in REASON_DETAIL (shown on hover). */

@@ -16,7 +16,7 @@ import { Value } from './value';
 
 type Report = ReportJson['leaderboard'];
 type Row = Report['rows'][number];
-export type CriterionInfo = { id: string; name: string };
+export type CriterionInfo = { id: string; name: string; level?: 'general' | 'principle' | 'overall' };
 
 const GROUND_TRUTH = 'ground truth';
 
@@ -41,6 +41,11 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
       CSV
     </DownloadLink>
   );
+  const named = withCriterionNames(data, criteria);
+  // Without general-level criteria (PandaLM judges only the overall verdict) General-Level and Overall Acc have
+  // nothing to average: one line says so instead of a column of n/a.
+  const general = criteria.some((c) => c.level === 'general');
+  const models = new Set(data.rows.map((r) => r.model)).size;
   const principles = [...new Set(data.rows.flatMap((r) => Object.keys(r.principleLevelAcc)))];
   const shownCriteria = criteria.filter((c) => data.rows.some((r) => c.id in r.counts));
   const firstOfModel = (i: number) => i === 0 || data.rows[i - 1].model !== data.rows[i].model;
@@ -135,14 +140,14 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
                     <Th>Grader</Th>
                     <Th numeric>Items</Th>
                     <Th numeric>Overall Judgement</Th>
-                    <Th numeric>General-Level Acc</Th>
+                    {general ? <Th numeric>General-Level Acc</Th> : null}
                     {principles.map((p) => (
                       <Th key={p} numeric>
                         <span className="block text-[10px] font-normal text-slate-500">Principle-Level Acc</span>
                         {p}
                       </Th>
                     ))}
-                    <Th numeric>Overall Acc</Th>
+                    {general ? <Th numeric>Overall Acc</Th> : null}
                     <Th numeric>Alignment rate</Th>
                   </TR>
                 </THead>
@@ -175,14 +180,16 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
                           testId="overall-judgement"
                         />
                       </TD>
-                      <TD numeric>
-                        <Value
-                          value={r.generalLevelAcc}
-                          reason={r.generalLevelAccReason}
-                          kind="rate"
-                          interval={r.intervals.generalLevelAcc}
-                        />
-                      </TD>
+                      {general ? (
+                        <TD numeric>
+                          <Value
+                            value={r.generalLevelAcc}
+                            reason={r.generalLevelAccReason}
+                            kind="rate"
+                            interval={r.intervals.generalLevelAcc}
+                          />
+                        </TD>
+                      ) : null}
                       {principles.map((p) => (
                         <TD key={p} numeric>
                           <Value
@@ -193,9 +200,11 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
                           />
                         </TD>
                       ))}
-                      <TD numeric>
-                        <Value value={r.overallAcc} reason={r.overallAccReason} kind="rate" interval={r.intervals.overallAcc} />
-                      </TD>
+                      {general ? (
+                        <TD numeric>
+                          <Value value={r.overallAcc} reason={r.overallAccReason} kind="rate" interval={r.intervals.overallAcc} />
+                        </TD>
+                      ) : null}
                       <TD numeric>
                         <Value value={r.alignmentRate} reason={r.alignmentRateReason} kind="rate" interval={r.intervals.alignmentRate} />
                       </TD>
@@ -203,6 +212,12 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
                   ))}
                 </TBody>
               </Table>
+              {!general ? (
+                <p className="px-4 py-2 text-xs text-slate-500" data-testid="no-general-level">
+                  This study has no general-level criteria, so there is no General-Level Acc nor Overall Acc (which averages it with the
+                  Principle-Level Accs): Overall Judgement is each model’s score.
+                </p>
+              ) : null}
               {principles.length === 0 ? (
                 <p className="px-4 py-2 text-xs text-slate-500">
                   This study has no principle-level criteria, so there is no Principle-Level Acc.
@@ -248,13 +263,49 @@ export function LeaderboardDashboard({ studyId, initial, criteria }: { studyId: 
               </Table>
             </Card>
 
-            <CorrectedLeaderboard data={data} csv={csv('corrected')} />
-            <RankAgreement data={data} csv={csv('ranks')} />
+            {nothingToCorrect(data) ? (
+              <Card title="Judge-corrected win rates" data-testid="corrected-card">
+                <p className="text-sm text-slate-600" data-testid="corrected-none">
+                  Nothing to correct: people labelled every item the judge runs judged, so the ground truth’s win rates above are the
+                  answer. A corrected rate appears for a judge run that also covers items people have not labelled.
+                </p>
+              </Card>
+            ) : (
+              <CorrectedLeaderboard data={named} csv={csv('corrected')} />
+            )}
+            {models < 2 ? (
+              <Card title="Rank agreement" data-testid="rank-card">
+                <p className="text-sm text-slate-600" data-testid="rank-none">
+                  Rank agreement compares how a judge and people order the models; it needs two or more models with reply a, and this study
+                  has {models === 1 ? `one (${data.rows[0].model})` : 'none'}.
+                </p>
+              </Card>
+            ) : (
+              <RankAgreement data={named} csv={csv('ranks')} />
+            )}
           </div>
         </>
       )}
     </div>
   );
+}
+
+/** Every judge-corrected cell is empty because every judged item already has ground truth (PandaLM's demo). */
+const nothingToCorrect = (data: Report) =>
+  data.corrected.length > 0 &&
+  data.corrected.every((run) => run.cells.every((c) => c.corrected === null && c.correctedReason === 'no_unlabelled_items'));
+
+/**
+ * The report with each criterion's name where the cards below print its id (a corrected cell's criterion, a rank
+ * agreement's scope): the report keys rows by id, a reader knows the criteria by name.
+ */
+function withCriterionNames(data: Report, criteria: CriterionInfo[]): Report {
+  const name = (id: string) => criteria.find((c) => c.id === id)?.name ?? id;
+  return {
+    ...data,
+    corrected: data.corrected.map((run) => ({ ...run, cells: run.cells.map((c) => ({ ...c, criterion: name(c.criterion) })) })),
+    rankAgreement: data.rankAgreement.map((r) => (r.scope === 'overallAcc' ? r : { ...r, scope: name(r.scope) })),
+  };
 }
 
 function CriterionCell({ row, id }: { row: Row; id: string }) {

@@ -72,7 +72,7 @@ export function LengthBiasTable({
               <Value value={l.slope} reason={l.slopeReason} kind="coef" interval={l.slopeInterval} testId="length-slope" />
             </TD>
             <TD numeric>
-              <Value value={l.pValue} reason={l.pValueReason} kind="coef" />
+              <Value value={l.pValue} reason={l.pValueReason} kind="p" />
             </TD>
             {l.bins.map((b) => (
               <TD key={b.bin} numeric>

@@ -17,6 +17,7 @@ import { type Column, Explain, StatTable, TableCard, metric, via } from './stat-
 import { AUTO_BOOTSTRAP_MAX_LABELS, INTERVAL_REPLICATES, useOptionsInUrl, useReport } from './use-report';
 import { Value } from './value';
 import { RubricCertifyCard } from './certify-card';
+import { CertifyQuestions } from './certify-questions';
 
 /*
  * How well a judge run labels the replies of a rubric study, against the ground truth: strict (every label its own
@@ -246,6 +247,7 @@ export function RubricAlignmentDashboard({ studyId, runs, initial }: { studyId: 
           rowKey={(m) => m.model}
         />
       </TableCard>
+      <CertifyQuestions />
       <RubricCertifyCard studyId={studyId} judge={data.judge} sample={data.sample} dimensions={data.dimensions} />
     </div>
   );

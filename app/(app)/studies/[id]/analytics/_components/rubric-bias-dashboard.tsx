@@ -16,6 +16,9 @@ import { useOptionsInUrl, useReport } from './use-report';
 
 type Report = ReportJson['rubric-bias'];
 
+/** A judge run that gave the same label as the ground truth on every shared reply: no disagreement to lean either way. */
+const agreesEverywhere = (l: { judgeOnly: number; groundTruthOnly: number }) => l.judgeOnly + l.groundTruthOnly === 0;
+
 /**
  * Biases of the graders of a rubric study (the `rubric-bias` report): each judge run's leniency against the ground
  * truth on the same replies, and the length bias of the desired label for the ground truth and every judge run.
@@ -105,21 +108,31 @@ export function RubricBiasDashboard({ studyId, initial }: { studyId: number; ini
         {data.leniency.length ? (
           <>
             <div className="px-4 pt-3">
-              <IntervalBars
-                rows={data.leniency.map((l) => ({
-                  label: `${l.judge} · ${names.get(l.criterion) ?? l.criterion}`,
-                  value: l.judgeMoreLenient.rate,
-                  lo: l.judgeMoreLenient.interval.lower,
-                  hi: l.judgeMoreLenient.interval.upper,
-                  note: l.judgeMoreLenient.rate === null ? reasonText(l.judgeMoreLenient.rateReason) : undefined,
-                }))}
-                domain={[0, 1]}
-                bands={[
-                  { from: 0, to: 0.5, label: 'stricter than people', tone: 'neutral' },
-                  { from: 0.5, to: 1, label: 'more lenient than people', tone: 'warning' },
-                ]}
-                ariaLabel="Share of the disagreements where the judge gave the desired label, with 95 % intervals"
-              />
+              {/* Runs that never disagree with people have no share to draw: one line says so instead of a bar of n/a. */}
+              {data.leniency.every(agreesEverywhere) ? (
+                <p className="text-sm text-slate-600" data-testid="leniency-no-disagreement">
+                  The judge and the ground truth gave the same label on every reply they share, so there is no disagreement to lean either
+                  way; the generous share appears once they differ on a reply.
+                </p>
+              ) : (
+                <IntervalBars
+                  rows={data.leniency
+                    .filter((l) => !agreesEverywhere(l))
+                    .map((l) => ({
+                      label: `${l.judge} · ${names.get(l.criterion) ?? l.criterion}`,
+                      value: l.judgeMoreLenient.rate,
+                      lo: l.judgeMoreLenient.interval.lower,
+                      hi: l.judgeMoreLenient.interval.upper,
+                      note: l.judgeMoreLenient.rate === null ? reasonText(l.judgeMoreLenient.rateReason) : undefined,
+                    }))}
+                  domain={[0, 1]}
+                  bands={[
+                    { from: 0, to: 0.5, label: 'stricter than people', tone: 'neutral' },
+                    { from: 0.5, to: 1, label: 'more lenient than people', tone: 'warning' },
+                  ]}
+                  ariaLabel="Share of the disagreements where the judge gave the desired label, with 95 % intervals"
+                />
+              )}
             </div>
             <Table caption="Judge leniency" captionHidden wrapperClassName="rounded-none border-0" data-testid="leniency-table">
               <THead>
@@ -152,18 +165,26 @@ export function RubricBiasDashboard({ studyId, initial }: { studyId: number; ini
                     </TD>
                     <TD numeric>{count(l.judgeOnly)}</TD>
                     <TD numeric>{count(l.groundTruthOnly)}</TD>
-                    <TD numeric>
-                      <Value
-                        value={l.judgeMoreLenient.rate}
-                        reason={l.judgeMoreLenient.rateReason}
-                        kind="rate"
-                        interval={l.judgeMoreLenient.interval}
-                        testId="leniency-rate"
-                      />
-                    </TD>
-                    <TD numeric>
-                      <Value value={l.judgeMoreLenient.pValue} reason={l.judgeMoreLenient.pValueReason} kind="coef" />
-                    </TD>
+                    {agreesEverywhere(l) ? (
+                      <TD numeric colSpan={2} className="text-slate-500">
+                        no disagreement
+                      </TD>
+                    ) : (
+                      <>
+                        <TD numeric>
+                          <Value
+                            value={l.judgeMoreLenient.rate}
+                            reason={l.judgeMoreLenient.rateReason}
+                            kind="rate"
+                            interval={l.judgeMoreLenient.interval}
+                            testId="leniency-rate"
+                          />
+                        </TD>
+                        <TD numeric>
+                          <Value value={l.judgeMoreLenient.pValue} reason={l.judgeMoreLenient.pValueReason} kind="p" />
+                        </TD>
+                      </>
+                    )}
                   </TR>
                 ))}
               </TBody>

@@ -22,10 +22,11 @@ type Report = ReportJson['rubric-leaderboard'];
 type Row = Report['rows'][number];
 type Corrected = Report['corrected'][number]['cells'][number] & { judge: string };
 
-const CORRECTED: Column<Corrected>[] = [
+/** The corrected table's columns; a dimension is named as on the review screen, its id only when it has no name. */
+const correctedColumns = (dimensions: Report['dimensions']): Column<Corrected>[] => [
   { head: 'Judge', cell: (c) => c.judge },
   { head: 'Tutor', cell: (c) => c.model },
-  { head: 'Dimension', cell: (c) => c.criterion },
+  { head: 'Dimension', cell: (c) => dimensions.find((d) => d.id === c.criterion)?.name ?? c.criterion },
   metric('People only', 'rate', 'humanOnly'),
   metric('Judge only', 'rate', 'judgeOnly'),
   { head: 'Corrected', numeric: true, cell: (c) => <CorrectedValue cell={c} /> },
@@ -127,7 +128,7 @@ export function RubricLeaderboardDashboard({ studyId, initial }: { studyId: numb
         >
           <StatTable
             caption="Judge-corrected desired-label shares"
-            columns={CORRECTED}
+            columns={correctedColumns(data.dimensions)}
             rows={corrected}
             rowKey={(c) => `${c.judge}-${c.model}-${c.criterion}-${c.lenient}`}
           />

@@ -40,8 +40,8 @@ export function metric<K extends string>(head: string, kind: NumberKind, key: K)
   };
 }
 
-/** How the dashboards write a spec's kind of value: κ-like values and p-values with three decimals, shares as %. */
-const NUMBER_KIND: Record<string, NumberKind> = { percent: 'rate', ratio: 'coef', 'p-value': 'coef' };
+/** How the dashboards write a spec's kind of value: κ-like values with three decimals, p-values so down to "< 0.001", shares as %. */
+const NUMBER_KIND: Record<string, NumberKind> = { percent: 'rate', ratio: 'coef', 'p-value': 'p' };
 
 /** The screen's columns of a table spec: a statistic with its interval and reason, a name with its note, a count. */
 export function specColumns<R>(columns: readonly ColumnSpec<R>[]): Column<R>[] {

@@ -1,5 +1,14 @@
 import type { IntervalDto } from '@/lib/server/analytics/dto';
-import { type NumberKind, formatInterval, formatValue, reasonDetail, reasonText } from './format';
+import {
+  CLIPPED_DETAIL,
+  CLIPPED_TEXT,
+  type NumberKind,
+  formatInterval,
+  formatValue,
+  reasonDetail,
+  reasonText,
+  shownInterval,
+} from './format';
 
 export type ValueProps = {
   value: number | null;
@@ -29,7 +38,8 @@ export function Value({ value, reason, kind, interval, testId, noZeroWidthFlag }
       </span>
     );
   }
-  const shown = interval ? formatInterval(interval, kind) : null;
+  const shown = interval ? formatInterval(interval, kind, false) : null;
+  const clipped = interval ? !!shownInterval(interval, kind)?.clipped : false;
   const missing = interval && !shown && interval.reason && interval.reason !== 'not_computed' ? interval.reason : null;
   const undefinedReplicates = interval?.undefinedReplicates
     ? `${interval.undefinedReplicates} bootstrap replicate(s) were undefined and left out`
@@ -42,6 +52,11 @@ export function Value({ value, reason, kind, interval, testId, noZeroWidthFlag }
           <span className="sr-only">95 % interval </span>
           {shown}
           {undefinedReplicates ? <span aria-hidden="true">*</span> : null}
+        </span>
+      ) : null}
+      {clipped ? (
+        <span className="block text-xs font-normal text-slate-500" data-testid="interval-clipped" title={CLIPPED_DETAIL}>
+          {CLIPPED_TEXT}
         </span>
       ) : null}
       {shown && !noZeroWidthFlag && zeroWidth(interval) ? (

@@ -5,6 +5,7 @@ import { alignmentReport } from '@/lib/server/analytics/alignment';
 import { reportJson } from '@/lib/server/analytics/json';
 import { reportFor } from '@/lib/server/analytics/report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
+import { defaultJudgeRun } from '@/components/study/judge-run-order';
 import { AlignmentDashboard } from '../_components/alignment-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NoReport } from '../_components/no-report';
@@ -43,7 +44,6 @@ export default async function AlignmentPage({ params, searchParams }: { params: 
   const runs = listJudgeRuns(ctx.actor, ctx.studyId);
   if (runs.length === 0) return <NoJudgeRuns studyId={ctx.studyId} />;
   const sp = await searchParams;
-  const asked = first(sp.judge);
-  const judge = runs.find((r) => r.name === asked)?.name ?? runs[0].name;
+  const judge = defaultJudgeRun(runs, first(sp.judge));
   return VIEWS[report]({ ...ctx, sp, runs, judge });
 }

@@ -4,6 +4,7 @@ import { hybridReport } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
 import { reportFor } from '@/lib/server/analytics/report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
+import { defaultJudgeRun } from '@/components/study/judge-run-order';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { OVERALL } from '@/lib/validation/common';
@@ -22,7 +23,7 @@ type View = (ctx: Parameters<AnalyticsView>[0] & { runs: JudgeRunDto[] }) => Ret
 const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
   'rubric-hybrid': ({ actor, studyId, study, sp, runs }) => {
     const dimensions = (study.dimensions ?? []).map((c) => c.id);
-    const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
+    const judge = defaultJudgeRun(runs, first(sp.judge));
     const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
     const wanted = Number(first(sp.target));
     const target = Number.isFinite(wanted) && wanted > 0 && wanted <= 1 ? wanted : 0.95;
@@ -51,7 +52,7 @@ const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
   hybrid: ({ actor, studyId, study, sp, runs }) => {
     const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
     // Options from the address are used only when valid; anything else falls back to the defaults.
-    const judge = runs.find((r) => r.name === first(sp.judge))?.name ?? runs[0].name;
+    const judge = defaultJudgeRun(runs, first(sp.judge));
     const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
     const asked = Number(first(sp.target));
     const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;

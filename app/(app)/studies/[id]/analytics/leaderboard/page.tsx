@@ -17,7 +17,7 @@ const VIEWS: Record<'leaderboard' | 'rubric-leaderboard', AnalyticsView> = {
     const asked = first(sp.tiePolicy);
     const tiePolicy: TiePolicyName = TIE_POLICIES.find((t) => t.value === asked)?.value ?? 'half';
     const initial = reportJson(computeReport(actor, studyId, 'leaderboard', { tiePolicy, bootstrap: '0' })) as ReportJson['leaderboard'];
-    const criteria = [...study.criteria.map((c) => ({ id: c.id, name: c.name })), { id: OVERALL, name: 'Overall' }];
+    const criteria = [...study.criteria.map((c) => ({ id: c.id, name: c.name, level: c.level })), { id: OVERALL, name: 'Overall' }];
     return <LeaderboardDashboard studyId={studyId} initial={initial} criteria={criteria} />;
   },
   'rubric-leaderboard': ({ actor, studyId }) => {

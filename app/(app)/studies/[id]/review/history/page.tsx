@@ -58,7 +58,7 @@ export default async function HistoryPage({
           type="search"
           defaultValue={search}
           maxLength={200}
-          placeholder="Item number or words of the problem"
+          placeholder={history.textHeading === 'Reply' ? 'Item number or words of the reply' : 'Item number or words of the problem'}
           className="h-9 w-80 max-w-full rounded-md border border-slate-300 px-3 text-sm focus:border-accent-500 focus:outline-none"
         />
         <button type="submit" className={buttonClasses({ variant: 'secondary' })}>
@@ -85,7 +85,7 @@ export default async function HistoryPage({
             <THead>
               <TR>
                 <TH>Item</TH>
-                <TH>Problem</TH>
+                <TH>{history.textHeading}</TH>
                 <TH>Submitted</TH>
                 <TH>Revision</TH>
               </TR>
@@ -100,6 +100,7 @@ export default async function HistoryPage({
                     >
                       Item {s.position}
                     </Link>
+                    {s.itemName ? <span className="block text-xs text-slate-500">{s.itemName}</span> : null}
                   </TD>
                   <TD className="max-w-xl truncate text-slate-600" title={s.problem ?? undefined}>
                     {s.problem ?? '—'}
