@@ -1,4 +1,5 @@
 import {
+  type AcceptanceDto,
   type AlignmentSummaryDto,
   type CertifyReportDto,
   type ReportDtos,
@@ -95,6 +96,14 @@ type PlanLine = {
 const planLine = (label: string, p: PlanLine) =>
   `${label}: n ${p.n}, judge alone ${pct(p.accJudge)}, accept "${p.acceptedClass ?? '—'}" → hybrid ${pct(p.accHybrid)}, effort saved ${pct(p.effortSaved)}, ` +
   `extra reviews ${p.extraReviewsExpected}\n`;
+
+/** Error-bounded acceptance beside Padó's plan, in two lines. */
+const acceptanceText = (a: AcceptanceDto) =>
+  `with a guarantee (error below ${pct({ value: a.epsilon })} with probability ${pct({ value: 1 - a.delta })}, Holm): accept ` +
+  `${a.acceptedLabels.length ? a.acceptedLabels.map((l) => `"${l}"`).join(', ') : 'nothing'} = ${pct(a.acceptedShare)} of ${a.pool} judged item(s), ` +
+  `work saved ${pct(a.effortSaved)}\n` +
+  `  Padó's plan on the same data accepts "${a.pado.acceptedClass ?? '—'}" = ${pct(a.pado.acceptedShare)}, observed error ${pct(a.pado.observedError)} ` +
+  `(bound at ${pct({ value: 1 - a.delta })}: ${pct(a.pado.errorUpper)})${a.pado.guaranteed ? ', guaranteed too' : ', not guaranteed'}\n`;
 
 const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
 
@@ -204,11 +213,13 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
       (r.extraReviewsExpected
         ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
         : 'the target is reached without further reviews\n');
+    text += acceptanceText(r.acceptance);
     return text;
   },
   'rubric-hybrid': (r) => {
     let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n`;
     text += planLine('all tutors', r);
+    text += acceptanceText(r.acceptance);
     for (const m of r.byModel) text += planLine(`  ${m.model}`, m);
     text += '\nEvery dimension:\n';
     for (const c of r.byCriterion) text += planLine(`  ${c.criterion}${c.lenient ? ' (lenient)' : ''}`, c);

@@ -8,6 +8,7 @@ import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
+import { acceptanceOptions, guaranteedQueuePlan, queuePlanSchema } from './acceptance';
 import { hybridReport } from './hybrid';
 import type { HybridQueueDto } from './dto';
 import { activeReviewers, appendToQueues } from './review-queue';
@@ -16,6 +17,8 @@ const optionsSchema = z.object({
   judge: z.string().trim().min(1, { error: 'Name the judge run.' }),
   criterion: z.string().trim().min(1).default('overall'),
   target: z.coerce.number().gt(0).max(1).default(0.95),
+  ...acceptanceOptions,
+  plan: queuePlanSchema,
   usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
 });
 
@@ -23,7 +26,9 @@ const optionsSchema = z.object({
  * Opens the review queue a hybrid plan calls for. The plan is calibrated on the items that have both ground
  * truth and a verdict; the queue covers the items the judge labelled that no person has reviewed yet: every one
  * the judge put in a reviewed class, plus a seeded random sample of the accepted class of the size the plan
- * expects. Each goes to one of the chosen people (balanced); their reviews become ground truth like any other.
+ * expects. With `plan: 'guaranteed'` it follows error-bounded acceptance instead: every unreviewed item outside the
+ * classes accepted with the guarantee, and no random checks. Each goes to one of the chosen people (balanced); their
+ * reviews become ground truth like any other.
  */
 export function openHybridQueue(actor: Actor, studyId: number, input: unknown): HybridQueueDto {
   const db = getDb();
@@ -31,10 +36,11 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
   const opts = parseInput(optionsSchema, input);
   if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
   const report = hybridReport(actor, studyId, opts);
-  const plan = hybridReviewPlan(
+  const pado = hybridReviewPlan(
     report.classes.map((c) => ({ label: c.label, predicted: c.predicted, correct: c.correct })),
     { target: opts.target },
   );
+  const plan = opts.plan === 'guaranteed' ? guaranteedQueuePlan(pado, report.acceptance) : pado;
   const reviewers = activeReviewers(db, opts.usernames);
 
   return inTransaction(db, () => {
@@ -57,7 +63,15 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
       userId: actor.id,
       action: 'hybrid_queue_opened',
       studyId,
-      detail: { judge: opts.judge, criterion: opts.criterion, target: opts.target, routed: queue.review.length, extra: queue.extra.length },
+      detail: {
+        judge: opts.judge,
+        criterion: opts.criterion,
+        target: opts.target,
+        plan: opts.plan,
+        ...(opts.plan === 'guaranteed' ? { epsilon: opts.epsilon, delta: opts.delta } : {}),
+        routed: queue.review.length,
+        extra: queue.extra.length,
+      },
     });
     return { judge: opts.judge, criterion: opts.criterion, routed: queue.review.length, extra: queue.extra.length, assignments: perUser };
   });

@@ -11,6 +11,7 @@ import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 import { dimensionIndex } from './rubric-data';
+import { guaranteedQueuePlan, queuePlanSchema } from './acceptance';
 import { planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-hybrid';
 import { activeReviewers, appendToQueues } from './review-queue';
 
@@ -20,6 +21,7 @@ const optionsSchema = rubricHybridOptions.extend({
     .union([z.boolean(), z.enum(['true', 'false'])])
     .transform((v) => v === true || v === 'true')
     .default(false),
+  plan: queuePlanSchema,
   usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
 });
 
@@ -33,7 +35,7 @@ const tallies = (p: HybridPlanDto, labels: readonly string[]) =>
  * Opens the review queue a rubric hybrid plan calls for, with the rules of the pairwise queue (`hybrid-queue.ts`):
  * the replies nobody has reviewed yet that the judge put in a reviewed class on the plan's dimension, plus a seeded
  * random sample of its accepted class of the size the plan expects. With `perTutor`, each tutor's replies follow
- * that tutor's own plan. Each reply goes to one of the chosen people (balanced); their reviews become ground truth
+ * that tutor's own plan; with `plan: 'guaranteed'`, error-bounded acceptance's instead (`hybrid-queue.ts`). Each reply goes to one of the chosen people (balanced); their reviews become ground truth
  * like any other. Leads and admins only.
  */
 export function openRubricHybridQueue(actor: Actor, studyId: number, input: unknown): RubricHybridQueueDto {
@@ -64,7 +66,8 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
         if (reviewed.has(itemAt[i]) || (tutor >= 0 && frame.tutorOf[i] !== tutor)) continue;
         predictions[i] = codes.verdict[i];
       }
-      const stats = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
+      const pado = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
+      const stats = opts.plan === 'guaranteed' ? guaranteedQueuePlan(pado, plan.acceptance) : pado;
       const queue = hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
       routed += queue.review.length;
       extra += queue.extra.length;
@@ -85,6 +88,8 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
         target: opts.target,
         lenient: report.lenient,
         perTutor: opts.perTutor,
+        plan: opts.plan,
+        ...(opts.plan === 'guaranteed' ? { epsilon: opts.epsilon, delta: opts.delta } : {}),
         routed,
         extra,
       },

@@ -1,5 +1,5 @@
 /** What every report shares: why a value is missing, a value, an interval, the bootstrap, a judge run. */
-import type { CertificationReason, UndefinedReason } from '@/lib/stats';
+import type { CertificationReason, Stats3Reason, UndefinedReason } from '@/lib/stats';
 import type { JudgeRunRecipeDto } from '../../judges/dto';
 
 /** Why a reported value is missing: the statistics' own reasons plus the ones only a report can know. */
@@ -20,7 +20,9 @@ export type Reason =
   /** No label was given on Concord's review screen, so no display order is stored (imported labels have none). */
   | 'no_display_order'
   /** Rubric dimensions pooled together have different label sets: only the share of matches is defined. */
-  | 'mixed_label_sets';
+  | 'mixed_label_sets'
+  /** Calibration and error-bounded acceptance (lib/stats, STATS-3). */
+  | Stats3Reason;
 
 /** A reported value: a number, or `null` with the reason (the lib/stats `Stat` shape without extras). */
 export type StatDto = { value: number; reason?: undefined } | { value: null; reason: Reason };

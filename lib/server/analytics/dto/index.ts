@@ -7,6 +7,7 @@ export type * from './common';
 export type * from './pairwise';
 export type * from './certify';
 export type * from './rubric';
+export type * from './acceptance';
 export * from './columns';
 export * from './agreement-tables';
 export * from './certify-tables';

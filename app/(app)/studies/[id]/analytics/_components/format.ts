@@ -57,6 +57,15 @@ export const REASON_TEXT: Record<Reason, string> = {
   not_a_mean: 'not a mean (ties excluded)',
   no_display_order: 'no display order stored',
   mixed_label_sets: 'dimensions have different labels',
+  no_mass_for_class: 'no item of this class',
+  no_labels: 'no labels',
+  no_gold_items: 'no gold items',
+  no_items_with_majority: 'no item with a majority',
+  no_adjudicated_items: 'no adjudicated items',
+  no_distribution: 'no distribution over the labels',
+  no_calibration_items: 'no item with ground truth',
+  not_tested: 'not tested (an earlier test failed)',
+  nothing_accepted: 'nothing accepted',
 };
 
 export const REASON_DETAIL: Partial<Record<Reason, string>> = {
