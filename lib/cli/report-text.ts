@@ -1,5 +1,6 @@
 import {
   type AcceptanceDto,
+  type CalibrationPartDto,
   type AlignmentSummaryDto,
   type CertifyReportDto,
   type ReportDtos,
@@ -104,6 +105,21 @@ const acceptanceText = (a: AcceptanceDto) =>
   `work saved ${pct(a.effortSaved)}\n` +
   `  Padó's plan on the same data accepts "${a.pado.acceptedClass ?? '—'}" = ${pct(a.pado.acceptedShare)}, observed error ${pct(a.pado.observedError)} ` +
   `(bound at ${pct({ value: 1 - a.delta })}: ${pct(a.pado.errorUpper)})${a.pado.guaranteed ? ', guaranteed too' : ', not guaranteed'}\n`;
+
+/** The calibration of the judges with several samples per item, and the runs without. */
+const calibrationText = (r: CalibrationPartDto) => {
+  let text = '\nCalibration (confidence = share of the modal verdict among an item\'s samples):\n';
+  for (const c of r.calibration)
+    text +=
+      `  ${c.judge} / ${c.criterion}: ${c.n} items, ${c.samplesMin === c.samplesMax ? c.samplesMin : `${c.samplesMin}–${c.samplesMax}`} samples each, ` +
+      `accuracy ${pct(c.accuracy)}, mean confidence ${pct(c.meanConfidence)}, Brier ${num(c.brierTopLabel)}, ECE ${num(c.ece)} (equal mass ${num(c.adaptiveEce)})\n`;
+  if (r.uncalibrated.length) text += `  ${r.uncalibrated.join(', ')}: ${UNCALIBRATED}\n`;
+  return text;
+};
+
+/** What makes a judge run's calibration appear, in one line (the Bias tab says the same). */
+export const UNCALIBRATED =
+  'one verdict per item and no confidence — judge each item more than once (both reply orders, or several samples) to measure calibration';
 
 const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
 
@@ -240,7 +256,7 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
     for (const l of r.length)
       text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text;
+    return text + calibrationText(r);
   },
   'rubric-bias': (r) => {
     const desired = r.lenient ? 'the desired label or one folded into it' : 'the desired label';
@@ -255,6 +271,6 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     if (r.lengthReason) text += `  — (${r.lengthReason})\n`;
     for (const l of r.length)
       text += `  ${l.grader} / ${l.criterion}: ${l.n} replies, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text;
+    return text + calibrationText(r);
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BiasReportDto, FirstPreferenceDto, RubricBiasReportDto } from '@/lib/server/analytics/dto';
+import type { BiasReportDto, FirstPreferenceDto, JudgeCalibrationDto, RubricBiasReportDto } from '@/lib/server/analytics/dto';
 import { REPORT_TABLES } from '@/lib/server/analytics/dto';
 import { reportCsv } from './report-csv';
 
@@ -18,7 +18,35 @@ const first = (over: Partial<FirstPreferenceDto> = {}): FirstPreferenceDto => ({
   ...over,
 });
 
+const empty = { value: null, reason: 'empty_bin' } as const;
+/** A judge with two samples per item: confidences ½ and 1 only. */
+const calibrated: JudgeCalibrationDto = {
+  judge: 'gpt',
+  criterion: 'overall',
+  source: 'samples',
+  n: 12,
+  samplesMin: 2,
+  samplesMax: 2,
+  bins: 2,
+  accuracy: { value: 0.5 },
+  meanConfidence: { value: 0.75 },
+  brierTopLabel: { value: 0.25 },
+  brierMulticlass: { value: 0.625 },
+  ece: { value: 0.25 },
+  adaptiveEce: { value: 0.25 },
+  reliability: [
+    { bin: 1, lower: 0, upper: 0.5, n: 6, meanConfidence: { value: 0.5 }, accuracy: { value: 0.5 }, gap: { value: 0 } },
+    { bin: 2, lower: 0.5, upper: 1, n: 6, meanConfidence: { value: 1 }, accuracy: { value: 0.5 }, gap: { value: -0.5 } },
+  ],
+  adaptiveReliability: [
+    { bin: 1, lower: 0.5, upper: 0.75, n: 6, meanConfidence: { value: 0.5 }, accuracy: { value: 0.5 }, gap: { value: 0 } },
+    { bin: 2, lower: 0.75, upper: 1, n: 0, meanConfidence: empty, accuracy: empty, gap: empty },
+  ],
+};
+
 const bias: BiasReportDto = {
+  calibration: [calibrated],
+  uncalibrated: ['pandalm-7b'],
   studyId: 4,
   judgePosition: [
     {
@@ -106,6 +134,8 @@ const bias: BiasReportDto = {
 };
 
 const rubric: RubricBiasReportDto = {
+  calibration: [],
+  uncalibrated: [],
   studyId: 6,
   kind: 'rubric',
   sample: 2,
@@ -172,8 +202,8 @@ const rubric: RubricBiasReportDto = {
 
 describe('bias CSV', () => {
   it('lists the tables of each kind', () => {
-    expect(REPORT_TABLES.bias).toEqual(['judge-position', 'human-position', 'length']);
-    expect(REPORT_TABLES['rubric-bias']).toEqual(['leniency', 'length']);
+    expect(REPORT_TABLES.bias).toEqual(['judge-position', 'human-position', 'length', 'calibration', 'reliability']);
+    expect(REPORT_TABLES['rubric-bias']).toEqual(['leniency', 'length', 'calibration', 'reliability']);
   });
 
   it('writes the pairwise position and length tables', () => {
@@ -204,6 +234,23 @@ describe('bias CSV', () => {
       "\"grader\",\"sample\",\"lenient\",\"dimension\",\"n\",\"desired\",\"slope\",\"slope_lower\",\"slope_upper\",\"slope_reason\",\"slope_se\",\"slope_se_reason\",\"p_value\",\"p_value_reason\",\"bin\",\"lower_edge\",\"upper_edge\",\"bin_n\",\"bin_desired\",\"desired_share\",\"desired_share_reason\"\r\n",
       "\"human\",2,true,\"guidance\",80,30,-0.2,,,\"not_computed\",0.1,,0.045,,1,2.1,4,16,8,0.5,\r\n",
       "\"human\",2,true,\"guidance\",80,30,-0.2,,,\"not_computed\",0.1,,0.045,,2,4,5,0,0,,\"no_items\"\r\n",
+    ]);
+  });
+
+  it('writes the calibration of judges with several samples and their reliability bins, equal width then equal mass', () => {
+    expect(reportCsv('bias', 'calibration', bias)).toEqual([
+      '"judge","criterion","n","samples_min","samples_max","accuracy","accuracy_reason","mean_confidence","mean_confidence_reason","brier_top_label","brier_top_label_reason","brier_multiclass","brier_multiclass_reason","ece","ece_reason","adaptive_ece","adaptive_ece_reason"\r\n',
+      '"gpt","overall",12,2,2,0.5,,0.75,,0.25,,0.625,,0.25,,0.25,\r\n',
+    ]);
+    const rows = reportCsv('bias', 'reliability', bias);
+    expect(rows[0]).toBe(
+      '"judge","criterion","binning","bin","lower","upper","bin_n","mean_confidence","mean_confidence_reason","accuracy","accuracy_reason","gap","gap_reason"\r\n',
+    );
+    expect(rows.slice(1)).toEqual([
+      '"gpt","overall","equal_width",1,0,0.5,6,0.5,,0.5,,0,\r\n',
+      '"gpt","overall","equal_width",2,0.5,1,6,1,,0.5,,-0.5,\r\n',
+      '"gpt","overall","equal_mass",1,0.5,0.75,6,0.5,,0.5,,0,\r\n',
+      '"gpt","overall","equal_mass",2,0.75,1,0,,"empty_bin",,"empty_bin",,"empty_bin"\r\n',
     ]);
   });
 });

@@ -5,9 +5,10 @@ import * as cq from '@/db/queries/certify';
 import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import type { ItemIndex } from '../packs/item-index';
+import { judgeCalibration } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
 import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
-import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
+import type { BiasReportDto, FirstPreferenceDto, JudgeCalibrationDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 
 const LOSE = PAIRWISE_LABELS.indexOf('lose');
@@ -206,11 +207,32 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     });
   }
 
+  // A run that judged items in both orders gave two verdicts on them: the share of the modal one is its confidence.
+  const calibration: JudgeCalibrationDto[] = [];
+  const uncalibrated: string[] = [];
+  for (const run of runs) {
+    let any = false;
+    frame.criteria.forEach((crit, c) => {
+      const at = c * n;
+      const cal = judgeCalibration(run.name, crit.id, PAIRWISE_LABELS, gold.subarray(at, at + n), (i) => [
+        run.codes.original[at + i],
+        run.codes.swapped[at + i],
+      ]);
+      if (cal) {
+        calibration.push(cal);
+        any = true;
+      }
+    });
+    if (!any) uncalibrated.push(run.name);
+  }
+
   return {
     studyId,
     judgePosition,
     humanPosition,
     ...(humanPosition.length ? {} : { humanPositionReason: 'no_display_order' as const }),
     length,
+    calibration,
+    uncalibrated,
   };
 }

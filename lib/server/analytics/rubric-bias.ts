@@ -7,8 +7,9 @@ import { firstPreference, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { replyLengths } from './bias';
+import { judgeCalibration } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
-import type { DiscordanceDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
+import type { DiscordanceDto, JudgeCalibrationDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 import {
   type RubricFrame,
@@ -51,7 +52,8 @@ function discordance(count: number, discordant: number): DiscordanceDto {
  * desired label by fifth of the reply length, and the logistic slope of the desired label on ln(1 + length)).
  * "Desired" is the dimension's desired label, or with `lenient` every label its lenient map folds into it (a
  * dimension without a map stays strict). One
- * judge sample at a time. Leads and admins only.
+ * judge sample at a time — except the calibration of each run with several samples, which reads them all. Leads and
+ * admins only.
  */
 export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBiasOptions = {}): RubricBiasReportDto {
   const db = getDb();
@@ -140,6 +142,27 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     }
   }
 
+  // Every sample of a run is a verdict of its own on the same reply: the share of the modal one is its confidence
+  // (strict labels: a lenient fold would hide the disagreements it merges).
+  const calibration: JudgeCalibrationDto[] = [];
+  const uncalibrated: string[] = [];
+  for (const r of all) {
+    const have = rubricJudgeSamples(db, r.id);
+    const verdicts = have.length > 1 ? have.map((s) => loadRubricJudge(db, frame, r, s, true)) : [];
+    let any = false;
+    for (let d = 0; d < D && verdicts.length; d++) {
+      const at = d * n;
+      const cal = judgeCalibration(r.name, frame.dimensions[d].id, frame.dimensions[d].labels, gold.subarray(at, at + n), (i) =>
+        verdicts.map((v) => v[at + i]),
+      );
+      if (cal) {
+        calibration.push(cal);
+        any = true;
+      }
+    }
+    if (!any) uncalibrated.push(r.name);
+  }
+
   return {
     studyId,
     kind: 'rubric',
@@ -150,5 +173,7 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     leniency,
     length,
     ...(lengthOf.every((x) => Number.isNaN(x)) ? { lengthReason: 'no_reply_text' as const } : {}),
+    calibration,
+    uncalibrated,
   };
 }

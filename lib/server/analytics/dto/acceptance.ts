@@ -73,3 +73,45 @@ export type AcceptanceDto = {
   finalErrorRateBound: StatDto;
   pado: PadoComparisonDto;
 };
+
+/** One bin of a reliability diagram: its confidence range, its items, their mean confidence and accuracy. */
+export type ReliabilityBinDto = {
+  bin: number;
+  lower: number;
+  upper: number;
+  n: number;
+  meanConfidence: StatDto;
+  accuracy: StatDto;
+  /** accuracy − mean confidence: negative where the judge is over-confident. */
+  gap: StatDto;
+};
+
+/** How well a judge's confidence matches how often it is right, on one criterion (STATS-3 part D). */
+export type JudgeCalibrationDto = {
+  judge: string;
+  criterion: string;
+  /** Where the confidence comes from: the share of the modal label among the run's samples of an item (both reply orders count as two samples). */
+  source: 'samples';
+  /** Items with ground truth and at least two samples. */
+  n: number;
+  /** Fewest and most samples per item. */
+  samplesMin: number;
+  samplesMax: number;
+  /** Equal-width bins. */
+  bins: number;
+  accuracy: StatDto;
+  meanConfidence: StatDto;
+  brierTopLabel: StatDto;
+  brierMulticlass: StatDto;
+  ece: StatDto;
+  adaptiveEce: StatDto;
+  reliability: ReliabilityBinDto[];
+  adaptiveReliability: ReliabilityBinDto[];
+};
+
+/** The calibration part of a bias report: each judge run × criterion with several samples, and the runs without. */
+export type CalibrationPartDto = {
+  calibration: JudgeCalibrationDto[];
+  /** Runs with one verdict per item and no confidence: no calibration can be measured. */
+  uncalibrated: string[];
+};

@@ -1,4 +1,5 @@
 /** Certifying a judge on a pairwise study: biases, the certification while labelling, judge-corrected leaderboards and rank agreement. */
+import type { CalibrationPartDto } from './acceptance';
 import type { IntervalDto, StatDto } from './common';
 
 export type FirstPreferenceDto = {
@@ -73,7 +74,7 @@ export type BiasReportDto = {
   /** Why `humanPosition` is empty: no label was given on Concord's review screen (imported labels store no order). */
   humanPositionReason?: 'no_display_order';
   length: LengthBiasDto[];
-};
+} & CalibrationPartDto;
 
 export type CertifyPointDto = {
   /** Observations so far (1-based). */

@@ -1,4 +1,5 @@
 /** Rubric studies (lib/server/analytics/rubric-*.ts): their reports, certification and biases. */
+import type { CalibrationPartDto } from './acceptance';
 import type { CertifyReportDto, CorrectedCellDto, RankAgreementDto } from './certify';
 import type { BootstrapInfoDto, IntervalDto, StatDto } from './common';
 import type { AgreementCriterionDto, AgreementReportDto, HybridQueueDto, HybridReportDto } from './pairwise';
@@ -201,4 +202,4 @@ export type RubricBiasReportDto = {
   length: RubricLengthBiasDto[];
   /** Why `length` is empty: no item has a reply with text (whole-dialogue items). */
   lengthReason?: 'no_reply_text';
-};
+} & CalibrationPartDto;
