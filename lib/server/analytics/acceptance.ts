@@ -101,7 +101,8 @@ export function acceptanceFromCodes(
       acceptedClass: padoStratum ? padoClass : null,
       acceptedItems: padoStratum?.pool ?? 0,
       acceptedShare: share(padoStratum?.pool ?? 0, pool),
-      observedError: padoStratum && padoStratum.n > 0 ? { value: padoStratum.errors / padoStratum.n } : { value: null, reason: 'no_calibration_items' },
+      observedError:
+        padoStratum && padoStratum.n > 0 ? { value: padoStratum.errors / padoStratum.n } : { value: null, reason: 'no_calibration_items' },
       errorUpper:
         padoStratum && padoStratum.n > 0
           ? { value: clopperPearsonUpper(padoStratum.errors, padoStratum.n, delta) }

@@ -92,11 +92,16 @@ describe('calibration on the Bias tab', () => {
     expect(r.uncalibrated).toEqual(['one-order']);
     expect(r.calibration).toHaveLength(1);
     const [c] = r.calibration;
-    const direct = calibration(
-      { labels: LABELS, gold: PAIRS.map(([g]) => g), samples: PAIRS.map(([, a, b]) => [a, b]) },
-      { nBins: 10 },
-    );
-    expect(c).toMatchObject({ judge: 'both-orders', criterion: 'overall', source: 'samples', n: 12, samplesMin: 2, samplesMax: 2, bins: 10 });
+    const direct = calibration({ labels: LABELS, gold: PAIRS.map(([g]) => g), samples: PAIRS.map(([, a, b]) => [a, b]) }, { nBins: 10 });
+    expect(c).toMatchObject({
+      judge: 'both-orders',
+      criterion: 'overall',
+      source: 'samples',
+      n: 12,
+      samplesMin: 2,
+      samplesMax: 2,
+      bins: 10,
+    });
     expect(c.brierTopLabel.value).toBe(direct.brierTopLabel.value);
     expect(c.brierMulticlass.value).toBe(direct.brierMulticlass.value);
     expect(c.ece.value).toBe(direct.ece.value);
@@ -121,7 +126,9 @@ describe('calibration on the Bias tab', () => {
     expect(c).toMatchObject({ judge: 'sampled', criterion: 'mi', n: 8, samplesMin: 3, samplesMax: 3 });
     for (const key of ['brierTopLabel', 'brierMulticlass', 'ece', 'adaptiveEce', 'accuracy', 'meanConfidence'] as const)
       expect(c[key].value, key).toBe(direct[key].value);
-    expect(c.adaptiveReliability.map((b) => [b.lower, b.upper, b.n])).toEqual(direct.adaptiveReliability.value!.map((b) => [b.lower, b.upper, b.n]));
+    expect(c.adaptiveReliability.map((b) => [b.lower, b.upper, b.n])).toEqual(
+      direct.adaptiveReliability.value!.map((b) => [b.lower, b.upper, b.n]),
+    );
   });
 
   it('reaches the registry: the bias report of each kind carries it', () => {

@@ -79,7 +79,12 @@ export function hybridPlanFromCodes(
  * Padó's plan from a confusion matrix (rows = ground truth, columns = the judge, in `labels` order) on the
  * calibration sample; `unjudged` ground-truth labels had no verdict.
  */
-function hybridPlanDto(confusion: number[][], labels: readonly string[], target: number, unjudged: number): Omit<HybridPlanDto, 'acceptance'> {
+function hybridPlanDto(
+  confusion: number[][],
+  labels: readonly string[],
+  target: number,
+  unjudged: number,
+): Omit<HybridPlanDto, 'acceptance'> {
   const accuracies = classwiseAccuracy(confusion, labels);
   const plan = hybridReviewPlan(
     accuracies.map((a) => ({ label: a.label, predicted: a.predicted, correct: a.correct })),

@@ -45,13 +45,21 @@ const binRows = <L extends { bins: B[] | null; intervals: object }, B extends ob
       withIntervals({ ...l, ...Object.assign({}, ...stats.map((s) => lift(b, s, `bin_${s}`))), bin: b }, l.intervals),
     ),
   );
-const binStat = (key: string, csv: string, header: string) => ({ ...stat(`bin_${key}`, csv, header, 'percent', { interval: false }), id: csv });
+const binStat = (key: string, csv: string, header: string) => ({
+  ...stat(`bin_${key}`, csv, header, 'percent', { interval: false }),
+  id: csv,
+});
 
 type FirstRow = { first: FirstPreferenceDto; intervals: Record<string, unknown> };
 /** A position row with its preference of the reply shown first lifted onto it. */
 const withFirst = <T extends { firstPreferred: FirstPreferenceDto }>(row: T): T & FirstRow =>
   withIntervals(
-    { ...row, ...lift(row.firstPreferred, 'rate', 'firstRate'), ...lift(row.firstPreferred, 'pValue', 'firstPValue'), first: row.firstPreferred },
+    {
+      ...row,
+      ...lift(row.firstPreferred, 'rate', 'firstRate'),
+      ...lift(row.firstPreferred, 'pValue', 'firstPValue'),
+      first: row.firstPreferred,
+    },
     { firstRate: row.firstPreferred.interval },
   );
 const firstColumns = <R extends FirstRow>(): ColumnSpec<R>[] => [
@@ -205,7 +213,10 @@ export const rubricBiasTables = {
         r,
         r.leniency.map((l) => {
           const d = l.judgeMoreLenient;
-          return withIntervals({ ...l, ...lift(d, 'rate', 'moreLenientRate'), ...lift(d, 'pValue', 'moreLenientPValue') }, { moreLenientRate: d.interval });
+          return withIntervals(
+            { ...l, ...lift(d, 'rate', 'moreLenientRate'), ...lift(d, 'pValue', 'moreLenientPValue') },
+            { moreLenientRate: d.interval },
+          );
         }),
       ),
     columns: [
@@ -224,7 +235,10 @@ export const rubricBiasTables = {
       count('judge_more_lenient', 'Judge more lenient', (l) => l.judgeMoreLenient.count),
       count('discordant', 'Discordant', (l) => l.judgeMoreLenient.discordant),
       { ...stat('moreLenientRate', 'judge_more_lenient_rate', 'Judge more lenient, rate', 'percent'), id: 'judge_more_lenient_rate' },
-      { ...stat('moreLenientPValue', 'mcnemar_exact_p_value', 'McNemar exact p', 'p-value', { interval: false }), id: 'mcnemar_exact_p_value' },
+      {
+        ...stat('moreLenientPValue', 'mcnemar_exact_p_value', 'McNemar exact p', 'p-value', { interval: false }),
+        id: 'mcnemar_exact_p_value',
+      },
     ],
     rowKey: (l) => `${l.judge}:${l.criterion}`,
   } satisfies TableSpec<RubricBiasReportDto, LeniencyRow & { sample: number; lenient: boolean }>,

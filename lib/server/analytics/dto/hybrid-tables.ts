@@ -44,7 +44,13 @@ export const PLAN_COLUMNS: readonly ColumnSpec<HybridPlanRow>[] = [
   stat('accHybrid', 'acc_hybrid', 'Hybrid accuracy', 'percent'),
   stat('effortSaved', 'effort_saved', 'Effort saved', 'percent'),
   { id: 'errors_to_fix', csv: 'errors_to_fix', header: 'Errors to fix', value: 'count', get: (p) => p.errorsToFix },
-  { id: 'extra_reviews_expected', csv: 'extra_reviews_expected', header: 'Extra reviews', value: 'count', get: (p) => p.extraReviewsExpected },
+  {
+    id: 'extra_reviews_expected',
+    csv: 'extra_reviews_expected',
+    header: 'Extra reviews',
+    value: 'count',
+    get: (p) => p.extraReviewsExpected,
+  },
   stat('accExpectedAfter', 'acc_expected_after', 'Accuracy after', 'percent', { interval: false }),
   stat('effortSavedExpectedAfter', 'effort_saved_expected_after', 'Effort saved after', 'percent', { interval: false }),
   {
@@ -76,7 +82,13 @@ export const ACCEPTANCE_COLUMNS: readonly ColumnSpec<AcceptanceRow>[] = [
   stat('acceptedShare', 'accepted_share', 'Accepted share', 'percent', { interval: false }),
   stat('errorBound', 'error_bound', 'Guaranteed error below', 'percent', { interval: false }),
   stat('errorUpperAccepted', 'error_upper_accepted', 'Clopper–Pearson bound', 'percent', { interval: false }),
-  { id: 'judge_labelled_items', csv: 'judge_labelled_items', header: 'Judge labels kept', value: 'count', get: (a) => a.judgeLabelledItems },
+  {
+    id: 'judge_labelled_items',
+    csv: 'judge_labelled_items',
+    header: 'Judge labels kept',
+    value: 'count',
+    get: (a) => a.judgeLabelledItems,
+  },
   { id: 'human_labels', csv: 'human_labels', header: 'Human labels', value: 'count', get: (a) => a.humanLabels },
   stat('effortSaved', 'effort_saved', 'Work saved', 'percent', { interval: false }),
   stat('finalErrorRateBound', 'final_error_rate_bound', 'Final error bound', 'percent', { interval: false }),
@@ -98,7 +110,14 @@ export const STRATUM_COLUMNS: readonly ColumnSpec<AcceptanceStratumRow>[] = [
   stat('pAdjusted', 'p_adjusted', 'Holm p', 'p-value', { interval: false }),
   stat('errorUpper', 'error_upper', 'Bound at 1 − δ', 'percent', { interval: false }),
   stat('errorUpperSimultaneous', 'error_upper_simultaneous', 'Simultaneous bound', 'percent', { interval: false }),
-  { id: 'accepted', csv: 'accepted', header: 'Accepted', value: 'text', get: (s) => s.accepted, display: (s) => (s.accepted ? 'yes' : 'no') },
+  {
+    id: 'accepted',
+    csv: 'accepted',
+    header: 'Accepted',
+    value: 'text',
+    get: (s) => s.accepted,
+    display: (s) => (s.accepted ? 'yes' : 'no'),
+  },
 ];
 
 const onPlan = (c: PlainColumnSpec<HybridPlanRow>): PlainColumnSpec<HybridClassRow> => ({
@@ -126,7 +145,10 @@ export const acceptanceRow = (p: HybridPlanRow): AcceptanceRow => ({
 
 export function hybridTables<D>(
   scope: HybridScope<D>,
-): Record<string, TableSpec<D, HybridPlanRow> | TableSpec<D, HybridClassRow> | TableSpec<D, AcceptanceRow> | TableSpec<D, AcceptanceStratumRow>> {
+): Record<
+  string,
+  TableSpec<D, HybridPlanRow> | TableSpec<D, HybridClassRow> | TableSpec<D, AcceptanceRow> | TableSpec<D, AcceptanceStratumRow>
+> {
   const plan: TableSpec<D, HybridPlanRow> = {
     id: scope.planTable,
     title: 'Hybrid review plan',
@@ -137,8 +159,7 @@ export function hybridTables<D>(
   const classes: TableSpec<D, HybridClassRow> = {
     id: 'classes',
     title: 'Predicted classes',
-    rows: (r) =>
-      scope.plans(r).flatMap((p) => p.classes.map((c) => ({ ...c, plan: p, intervals: { classwiseAccuracy: c.interval } }))),
+    rows: (r) => scope.plans(r).flatMap((p) => p.classes.map((c) => ({ ...c, plan: p, intervals: { classwiseAccuracy: c.interval } }))),
     columns: [...scope.classKeys.map(onPlan), ...CLASS_COLUMNS],
     rowKey: (c) => `${JSON.stringify(c.plan.about)}:${c.label}`,
   };
@@ -153,9 +174,9 @@ export function hybridTables<D>(
     id: 'strata',
     title: 'Strata of the guarantee',
     rows: (r) =>
-      scope.plans(r).flatMap((p) =>
-        p.acceptance.strata.map((s) => ({ ...s, plan: p, epsilon: p.acceptance.epsilon, delta: p.acceptance.delta })),
-      ),
+      scope
+        .plans(r)
+        .flatMap((p) => p.acceptance.strata.map((s) => ({ ...s, plan: p, epsilon: p.acceptance.epsilon, delta: p.acceptance.delta }))),
     columns: [...scope.classKeys.map((c) => aboutPlan<AcceptanceStratumRow>(c)), ...STRATUM_COLUMNS],
     rowKey: (s) => `${JSON.stringify(s.plan.about)}:${s.label}`,
   };

@@ -33,10 +33,10 @@ export function RubricQueueForm({ studyId, judge, criterion, target, lenient, pe
               checks; their reviews become ground truth):
             </>
           ) : (
-          <>
-            Send the unreviewed replies this plan routes to people — every reply the judge gave a label the plan does not trust, plus the
-            random checks the target needs — to these reviewers (one review each; their reviews become ground truth):
-          </>
+            <>
+              Send the unreviewed replies this plan routes to people — every reply the judge gave a label the plan does not trust, plus the
+              random checks the target needs — to these reviewers (one review each; their reviews become ground truth):
+            </>
           )
         }
         people={people}
@@ -55,7 +55,9 @@ export function RubricQueueForm({ studyId, judge, criterion, target, lenient, pe
       >
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={perTutor} onChange={(e) => setPerTutor(e.target.checked)} />
-          {guaranteed ? 'Follow each tutor’s own guarantee (its own accepted labels)' : 'Follow each tutor’s own plan (its own trusted label and random checks)'}
+          {guaranteed
+            ? 'Follow each tutor’s own guarantee (its own accepted labels)'
+            : 'Follow each tutor’s own plan (its own trusted label and random checks)'}
         </label>
       </ReviewQueueForm>
     </Card>
