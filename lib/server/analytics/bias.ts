@@ -2,12 +2,13 @@ import 'server-only';
 import { type Db, getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as cq from '@/db/queries/certify';
+import * as judgeRunsQ from '@/db/queries/judge-runs';
 import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import type { ItemIndex } from '../packs/item-index';
-import { judgeCalibration } from './calibration';
+import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
+import { type Frame, type JudgeCodes, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
 import type { BiasReportDto, FirstPreferenceDto, JudgeCalibrationDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 
@@ -72,6 +73,22 @@ export function replyLengths(db: Db, studyId: number, items: ItemIndex): { a: Fl
   return { a, b };
 }
 
+/**
+ * The judge's confidence in the verdict that counts (criterion-major like its codes), NaN where it gave none: the
+ * canonical order's, or the swapped one's where only that order was judged.
+ */
+function verdictConfidences(db: Db, frame: Frame, runId: number, codes: JudgeCodes): Float64Array {
+  const { n } = frame;
+  const out = new Float64Array(frame.criteria.length * n).fill(NaN);
+  for (const r of judgeRunsQ.judgeConfidences(db, runId)) {
+    const c = frame.criterionIds.indexOf(r.criterion);
+    const i = frame.items.of(r.itemId);
+    if (c < 0 || i < 0) continue;
+    if (!r.swapped || codes.original[c * n + i] < 0) out[c * n + i] = r.confidence;
+  }
+  return out;
+}
+
 export function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
   return {
     count: f.count,
@@ -93,7 +110,7 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
   const study = analysableStudy(db, actor, studyId);
   const frame = loadFrame(db, study);
   const { n } = frame;
-  const runs = aq.judgeRuns(db, studyId).map((r) => ({ name: r.name, codes: loadJudge(db, frame, r.id) }));
+  const runs = aq.judgeRuns(db, studyId).map((r) => ({ id: r.id, name: r.name, codes: loadJudge(db, frame, r.id) }));
 
   const judgePosition: JudgePositionDto[] = [];
   for (const run of runs) {
@@ -207,17 +224,19 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     });
   }
 
-  // A run that judged items in both orders gave two verdicts on them: the share of the modal one is its confidence.
+  // The judge's own confidence where its file gave one; else, where it judged items in both orders, its two verdicts
+  // there: the share of the modal one is its confidence.
   const calibration: JudgeCalibrationDto[] = [];
   const uncalibrated: string[] = [];
   for (const run of runs) {
     let any = false;
+    const confidence = verdictConfidences(db, frame, run.id, run.codes);
     frame.criteria.forEach((crit, c) => {
       const at = c * n;
-      const cal = judgeCalibration(run.name, crit.id, PAIRWISE_LABELS, gold.subarray(at, at + n), (i) => [
-        run.codes.original[at + i],
-        run.codes.swapped[at + i],
-      ]);
+      const g = gold.subarray(at, at + n);
+      const cal =
+        judgeCalibrationFromConfidence(run.name, crit.id, PAIRWISE_LABELS, g, run.codes.verdict.subarray(at, at + n), confidence.subarray(at, at + n)) ??
+        judgeCalibration(run.name, crit.id, PAIRWISE_LABELS, g, (i) => [run.codes.original[at + i], run.codes.swapped[at + i]]);
       if (cal) {
         calibration.push(cal);
         any = true;

@@ -3,11 +3,12 @@ import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import { rubricJudgeConfidences } from '@/db/queries/rubric-imports';
 import { firstPreference, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { replyLengths } from './bias';
-import { judgeCalibration } from './calibration';
+import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
 import type { DiscordanceDto, JudgeCalibrationDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
@@ -142,19 +143,28 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     }
   }
 
-  // Every sample of a run is a verdict of its own on the same reply: the share of the modal one is its confidence
-  // (strict labels: a lenient fold would hide the disagreements it merges).
+  // The judge's own confidence where its file gave one; else every sample of a run is a verdict of its own on the same
+  // reply, and the share of the modal one is its confidence (strict labels: a lenient fold would hide the
+  // disagreements it merges).
   const calibration: JudgeCalibrationDto[] = [];
   const uncalibrated: string[] = [];
-  for (const r of all) {
+  for (const [k, r] of all.entries()) {
     const have = rubricJudgeSamples(db, r.id);
     const verdicts = have.length > 1 ? have.map((s) => loadRubricJudge(db, frame, r, s, true)) : [];
+    // The judge's own confidences of the sample shown, where its file gave them.
+    const confidence = new Float64Array(D * n).fill(NaN);
+    for (const c of rubricJudgeConfidences(db, r.id, o.sample)) {
+      const i = frame.items.of(c.itemId);
+      if (i >= 0 && c.dimension < D) confidence[c.dimension * n + i] = c.confidence;
+    }
     let any = false;
-    for (let d = 0; d < D && verdicts.length; d++) {
+    for (let d = 0; d < D; d++) {
       const at = d * n;
-      const cal = judgeCalibration(r.name, frame.dimensions[d].id, frame.dimensions[d].labels, gold.subarray(at, at + n), (i) =>
-        verdicts.map((v) => v[at + i]),
-      );
+      const { id, labels } = frame.dimensions[d];
+      const g = gold.subarray(at, at + n);
+      const cal =
+        judgeCalibrationFromConfidence(r.name, id, labels, g, runs[k].verdict.subarray(at, at + n), confidence.subarray(at, at + n)) ??
+        (verdicts.length ? judgeCalibration(r.name, id, labels, g, (i) => verdicts.map((v) => v[at + i])) : null);
       if (cal) {
         calibration.push(cal);
         any = true;

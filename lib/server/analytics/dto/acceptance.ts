@@ -90,9 +90,12 @@ export type ReliabilityBinDto = {
 export type JudgeCalibrationDto = {
   judge: string;
   criterion: string;
-  /** Where the confidence comes from: the share of the modal label among the run's samples of an item (both reply orders count as two samples). */
-  source: 'samples';
-  /** Items with ground truth and at least two samples. */
+  /**
+   * Where the confidence comes from: `confidence`, the judge's own per verdict (its file's `confidence`); `samples`,
+   * the share of the modal label among the run's samples of an item (both reply orders count as two samples).
+   */
+  source: 'confidence' | 'samples';
+  /** Items with ground truth and a confidence, or at least two samples. */
   n: number;
   /** Fewest and most samples per item. */
   samplesMin: number;
@@ -109,7 +112,7 @@ export type JudgeCalibrationDto = {
   adaptiveReliability: ReliabilityBinDto[];
 };
 
-/** The calibration part of a bias report: each judge run × criterion with several samples, and the runs without. */
+/** The calibration part of a bias report: each judge run × criterion with confidences or several samples, and the runs without. */
 export type CalibrationPartDto = {
   calibration: JudgeCalibrationDto[];
   /** Runs with one verdict per item and no confidence: no calibration can be measured. */
