@@ -54,11 +54,13 @@ export const acceptance: AcceptanceDto = {
   epsilon: 0.05,
   delta: 0.05,
   method: 'holm',
+  stratifiedBy: 'class',
   pool: 400,
   calibration: 300,
   strata: [
     {
       label: 'Yes',
+      predicted: 'Yes',
       n: 200,
       errors: 1,
       pool: 260,
@@ -71,6 +73,7 @@ export const acceptance: AcceptanceDto = {
     },
     {
       label: 'No',
+      predicted: 'No',
       n: 100,
       errors: 30,
       pool: 140,

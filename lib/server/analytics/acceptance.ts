@@ -1,13 +1,6 @@
 import 'server-only';
 import * as z from 'zod';
-import {
-  type CalibrationPair,
-  type HybridPlan,
-  type Maybe,
-  clopperPearsonUpper,
-  errorBoundedAcceptance,
-  strataByPredictedLabel,
-} from '@/lib/stats';
+import { type CalibrationPair, type Maybe, clopperPearsonUpper, errorBoundedAcceptance, strataByPredictedLabel } from '@/lib/stats';
 import type { AcceptanceDto, StatDto } from './dto';
 
 /*
@@ -35,10 +28,30 @@ const maybe = (m: Maybe<number>): StatDto => (m.value === null ? { value: null, 
 const share = (x: number, of: number): StatDto => (of > 0 ? { value: x / of } : { value: null, reason: 'no_items' });
 
 /**
- * Which of the judge's predicted classes can be accepted with every accepted class's error rate below ε, with
- * probability ≥ 1 − δ over the calibration sample (Holm across the classes), and what Padó's plan accepts on the
- * same data. `gold` and `verdict` are codes into `labels` (−1: none) of the items `keep` selects; the calibration
- * sample is the items with both, the pool every item with a verdict.
+ * The confidence bins of class × confidence strata, closed on the right and fixed before any label is seen (a
+ * bin's error is tested as any other stratum's); a verdict without a confidence has a stratum of its own.
+ */
+export const CONFIDENCE_BINS = [
+  'confidence ≤ 0.5',
+  'confidence 0.5–0.8',
+  'confidence 0.8–0.9',
+  'confidence > 0.9',
+  'no confidence',
+] as const;
+const EDGES = [0.5, 0.8, 0.9];
+
+const binOf = (c: number) => (Number.isNaN(c) ? CONFIDENCE_BINS[4] : CONFIDENCE_BINS[EDGES.filter((e) => c > e).length]);
+
+/** The stratum of a verdict: its label, and with confidences its confidence bin too. */
+export const stratumOf = (label: string, confidence: number, byConfidence: boolean) =>
+  byConfidence ? `${label} · ${binOf(confidence)}` : label;
+
+/**
+ * Which of the judge's strata can be accepted with every accepted stratum's error rate below ε, with probability
+ * ≥ 1 − δ over the calibration sample (Holm across the strata), and what Padó's plan accepts on the same data. The
+ * strata are the predicted classes, or — when the run gave confidences — class × confidence bin. `gold` and
+ * `verdict` are codes into `labels` (−1: none) of the items `keep` selects, `confidence` the judge's own (NaN: none);
+ * the calibration sample is the items with both labels, the pool every item with a verdict.
  */
 export function acceptanceFromCodes(
   gold: ArrayLike<number>,
@@ -47,38 +60,61 @@ export function acceptanceFromCodes(
   levels: AcceptanceLevels,
   padoClass: string | null,
   keep: (i: number) => boolean = () => true,
+  confidence?: ArrayLike<number>,
 ): AcceptanceDto {
+  let byConfidence = false;
+  if (confidence)
+    for (let i = 0; i < verdict.length && !byConfidence; i++) byConfidence = verdict[i] >= 0 && keep(i) && !Number.isNaN(confidence[i]);
+  const nameOf = (i: number) => stratumOf(labels[verdict[i]], confidence ? confidence[i] : NaN, byConfidence);
   const calibration: CalibrationPair[] = [];
   const poolPredicted: string[] = [];
+  // Padó's class, counted whole whatever the strata.
+  const pado = { n: 0, errors: 0, pool: 0 };
   for (let i = 0; i < verdict.length; i++) {
     const v = verdict[i];
     if (v < 0 || !keep(i)) continue;
-    poolPredicted.push(labels[v]);
-    if (gold[i] >= 0) calibration.push({ predicted: labels[v], human: labels[gold[i]] });
+    const name = nameOf(i);
+    const isPado = labels[v] === padoClass;
+    poolPredicted.push(name);
+    if (isPado) pado.pool++;
+    if (gold[i] < 0) continue;
+    // The stratum stands for the judge's label: a calibration item is wrong when the human label differs from it.
+    calibration.push({ predicted: name, human: gold[i] === v ? name : `≠${name}` });
+    if (isPado) {
+      pado.n++;
+      if (gold[i] !== v) pado.errors++;
+    }
   }
-  const strata = strataByPredictedLabel(labels, calibration, poolPredicted);
+  const names = byConfidence ? labels.flatMap((l) => CONFIDENCE_BINS.map((b) => `${l} · ${b}`)) : [...labels];
+  // Wrong calibration items carry a label of their own, declared after the strata (never a stratum).
+  const declared = [...names, ...names.map((x) => `≠${x}`)];
+  const all = strataByPredictedLabel(declared, calibration, poolPredicted).slice(0, names.length);
+  // Empty class × bin strata say nothing; the predicted classes are all listed.
+  const strata = byConfidence ? all.filter((x) => x.pool > 0) : all;
   const { epsilon, delta } = levels;
   const r = errorBoundedAcceptance(strata, { epsilon, delta, method: 'holm' });
   const pool = poolPredicted.length;
-  const acceptedItems = strata.reduce((s, x, j) => s + (r.perStratum[j].accepted ? x.pool : 0), 0);
-  const uppers = r.perStratum.filter((s) => s.accepted).map((s) => s.cpUpperBonferroni.value as number);
-
-  const padoIdx = padoClass === null ? -1 : labels.indexOf(padoClass);
-  const padoStratum = padoIdx >= 0 ? strata[padoIdx] : null;
-  const padoRest = padoStratum ? padoStratum.pool - padoStratum.n : 0;
+  const acceptedItems = strata.reduce((sum, x, j) => sum + (r.perStratum[j].accepted ? x.pool : 0), 0);
+  const uppers = r.perStratum.filter((x) => x.accepted).map((x) => x.cpUpperBonferroni.value as number);
+  const classOf = (name: string) => (byConfidence ? name.slice(0, name.lastIndexOf(' · ')) : name);
+  const padoAccepted = padoClass !== null && pado.pool > 0;
+  // Padó's class is guaranteed when every one of its strata with items is accepted.
+  const padoStrata = r.perStratum.filter((x) => classOf(x.name) === padoClass);
   return {
     epsilon,
     delta,
     method: 'holm',
+    stratifiedBy: byConfidence ? 'class_and_confidence' : 'class',
     pool,
     calibration: calibration.length,
-    strata: strata.map((s, j) => {
+    strata: strata.map((x, j) => {
       const t = r.perStratum[j];
       return {
-        label: s.name,
-        n: s.n,
-        errors: s.errors,
-        pool: s.pool,
+        label: x.name,
+        predicted: classOf(x.name),
+        n: x.n,
+        errors: x.errors,
+        pool: x.pool,
         errorRate: maybe(t.errorRate),
         pValue: t.pValue,
         pAdjusted: t.pAdjusted ? maybe(t.pAdjusted) : { value: null, reason: 'no_calibration_items' },
@@ -98,37 +134,38 @@ export function acceptanceFromCodes(
     errorUpperAccepted: uppers.length ? { value: Math.max(...uppers) } : { value: null, reason: 'nothing_accepted' },
     finalErrorRateBound: maybe(r.finalErrorRateBound),
     pado: {
-      acceptedClass: padoStratum ? padoClass : null,
-      acceptedItems: padoStratum?.pool ?? 0,
-      acceptedShare: share(padoStratum?.pool ?? 0, pool),
-      observedError:
-        padoStratum && padoStratum.n > 0 ? { value: padoStratum.errors / padoStratum.n } : { value: null, reason: 'no_calibration_items' },
-      errorUpper:
-        padoStratum && padoStratum.n > 0
-          ? { value: clopperPearsonUpper(padoStratum.errors, padoStratum.n, delta) }
-          : { value: null, reason: 'no_calibration_items' },
-      guaranteed: padoIdx >= 0 && r.perStratum[padoIdx].accepted,
+      acceptedClass: padoAccepted ? padoClass : null,
+      acceptedItems: pado.pool,
+      acceptedShare: share(pado.pool, pool),
+      observedError: pado.n > 0 ? { value: pado.errors / pado.n } : { value: null, reason: 'no_calibration_items' },
+      errorUpper: pado.n > 0 ? { value: clopperPearsonUpper(pado.errors, pado.n, delta) } : { value: null, reason: 'no_calibration_items' },
+      guaranteed: padoAccepted && padoStrata.length > 0 && padoStrata.every((x) => x.accepted),
       // The same accounting as the guarantee's: the calibration items and every other class's rest go to people.
-      effortSaved: share(padoRest, pool),
+      effortSaved: share(pado.pool - pado.n, pool),
     },
   };
 }
 
+/**
+ * The items people review under the guarantee: of the candidates (`predictions[i]` ≥ 0, a code into `labels`),
+ * every one outside the accepted strata. No random checks: the accepted strata's error is already bounded.
+ */
+export function guaranteedReview(
+  predictions: ArrayLike<number>,
+  labels: readonly string[],
+  acceptance: AcceptanceDto,
+  confidence?: ArrayLike<number>,
+): number[] {
+  const accepted = new Set(acceptance.acceptedLabels);
+  const byConfidence = acceptance.stratifiedBy === 'class_and_confidence';
+  const review: number[] = [];
+  for (let i = 0; i < predictions.length; i++) {
+    const v = predictions[i];
+    if (v < 0) continue;
+    if (!accepted.has(stratumOf(labels[v], confidence ? confidence[i] : NaN, byConfidence))) review.push(i);
+  }
+  return review;
+}
+
 /** Which plan a hybrid review queue follows: Padó's (its accepted class, plus random checks) or the guarantee's. */
 export const queuePlanSchema = z.enum(['pado', 'guaranteed'], { error: 'plan is pado or guaranteed.' }).default('pado');
-
-/**
- * The guarantee's plan in the shape the queue takes (lib/stats `hybridReviewQueue`): every class not accepted with
- * the guarantee goes to people, the accepted ones keep the judge's labels, and no random checks are added (the
- * certificate already bounds their error).
- */
-export function guaranteedQueuePlan(plan: HybridPlan, acceptance: AcceptanceDto): HybridPlan {
-  const accepted = new Set(acceptance.acceptedLabels);
-  return {
-    ...plan,
-    acceptedClass: null,
-    reviewedClasses: acceptance.strata.filter((s) => !accepted.has(s.label)).map((s) => s.label),
-    extraReviewsExpected: 0,
-    extraReviewsWorstCase: 0,
-  };
-}

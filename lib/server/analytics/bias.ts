@@ -2,13 +2,13 @@ import 'server-only';
 import { type Db, getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as cq from '@/db/queries/certify';
-import * as judgeRunsQ from '@/db/queries/judge-runs';
 import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import type { ItemIndex } from '../packs/item-index';
 import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { type Frame, type JudgeCodes, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
+import { loadVerdictConfidences } from './confidences';
+import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
 import type { BiasReportDto, FirstPreferenceDto, JudgeCalibrationDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 
@@ -71,22 +71,6 @@ export function replyLengths(db: Db, studyId: number, items: ItemIndex): { a: Fl
     } else f[k] = f[k] * 10 + ch - 48;
   }
   return { a, b };
-}
-
-/**
- * The judge's confidence in the verdict that counts (criterion-major like its codes), NaN where it gave none: the
- * canonical order's, or the swapped one's where only that order was judged.
- */
-function verdictConfidences(db: Db, frame: Frame, runId: number, codes: JudgeCodes): Float64Array {
-  const { n } = frame;
-  const out = new Float64Array(frame.criteria.length * n).fill(NaN);
-  for (const r of judgeRunsQ.judgeConfidences(db, runId)) {
-    const c = frame.criterionIds.indexOf(r.criterion);
-    const i = frame.items.of(r.itemId);
-    if (c < 0 || i < 0) continue;
-    if (!r.swapped || codes.original[c * n + i] < 0) out[c * n + i] = r.confidence;
-  }
-  return out;
 }
 
 export function firstPreferenceDto(f: FirstPreference): FirstPreferenceDto {
@@ -230,7 +214,7 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
   const uncalibrated: string[] = [];
   for (const run of runs) {
     let any = false;
-    const confidence = verdictConfidences(db, frame, run.id, run.codes);
+    const confidence = loadVerdictConfidences(db, frame, run.id, run.codes);
     frame.criteria.forEach((crit, c) => {
       const at = c * n;
       const g = gold.subarray(at, at + n);

@@ -8,7 +8,8 @@ import { audit } from '../accounts/audit';
 import { conflict } from '../errors';
 import { parseInput } from '../parse';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
-import { acceptanceOptions, guaranteedQueuePlan, queuePlanSchema } from './acceptance';
+import { acceptanceOptions, guaranteedReview, queuePlanSchema } from './acceptance';
+import { loadVerdictConfidences } from './confidences';
 import { hybridReport } from './hybrid';
 import type { HybridQueueDto } from './dto';
 import { activeReviewers, appendToQueues } from './review-queue';
@@ -36,25 +37,36 @@ export function openHybridQueue(actor: Actor, studyId: number, input: unknown): 
   const opts = parseInput(optionsSchema, input);
   if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
   const report = hybridReport(actor, studyId, opts);
-  const pado = hybridReviewPlan(
+  const plan = hybridReviewPlan(
     report.classes.map((c) => ({ label: c.label, predicted: c.predicted, correct: c.correct })),
     { target: opts.target },
   );
-  const plan = opts.plan === 'guaranteed' ? guaranteedQueuePlan(pado, report.acceptance) : pado;
   const reviewers = activeReviewers(db, opts.usernames);
 
   return inTransaction(db, () => {
     const frame = loadFrame(db, study);
     const c = frame.criterionIds.indexOf(opts.criterion);
     const run = judgeRunNamed(db, studyId, opts.judge);
-    const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * frame.n, (c + 1) * frame.n);
+    const codes = loadJudge(db, frame, run.id);
+    const verdict = codes.verdict.subarray(c * frame.n, (c + 1) * frame.n);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = new Int32Array(frame.n);
     frame.items.ids.forEach((itemId, i) => (itemAt[i] = itemId));
     // Only items nobody has reviewed are candidates; the rest already have (or will have) people's labels.
     const predictions = new Int8Array(frame.n).fill(-1);
     for (let i = 0; i < frame.n; i++) if (!reviewed.has(itemAt[i])) predictions[i] = verdict[i];
-    const queue = hybridReviewQueue(predictions, LABEL_SET, plan, { seed: study.seed, extra: 'expected' });
+    const queue =
+      opts.plan === 'guaranteed'
+        ? {
+            review: guaranteedReview(
+              predictions,
+              LABEL_SET,
+              report.acceptance,
+              loadVerdictConfidences(db, frame, run.id, codes).subarray(c * frame.n, (c + 1) * frame.n),
+            ),
+            extra: [],
+          }
+        : hybridReviewQueue(predictions, LABEL_SET, plan, { seed: study.seed, extra: 'expected' });
     const itemIds = [...queue.review, ...queue.extra].map((i) => itemAt[i]).sort((a, b) => a - b);
     if (!itemIds.length) throw conflict('No unreviewed item needs people under this plan.');
 

@@ -7,6 +7,7 @@ import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
 import { type AcceptanceLevels, acceptanceFromCodes, acceptanceOptions } from './acceptance';
+import { loadVerdictConfidences } from './confidences';
 import { LABEL_SET, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
 import type { HybridClassDto, HybridPlanDto, HybridReportDto } from './dto';
 
@@ -44,14 +45,23 @@ export function hybridReport(
     });
   const { n } = frame;
   const gold = loadGold(db, frame).gold.subarray(c * n, (c + 1) * n);
-  const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * n, (c + 1) * n);
-  return { studyId, judge: run.name, criterion, target, ...hybridPlanFromCodes(gold, verdict, LABEL_SET, target, { epsilon, delta }) };
+  const codes = loadJudge(db, frame, run.id);
+  const verdict = codes.verdict.subarray(c * n, (c + 1) * n);
+  const confidence = loadVerdictConfidences(db, frame, run.id, codes).subarray(c * n, (c + 1) * n);
+  return {
+    studyId,
+    judge: run.name,
+    criterion,
+    target,
+    ...hybridPlanFromCodes(gold, verdict, LABEL_SET, target, { epsilon, delta }, undefined, confidence),
+  };
 }
 
 /**
  * Padó's plan and error-bounded acceptance beside it, for every kind of study, from the codes (into `labels`, −1:
  * none) of the items `keep` selects. Padó's plan counts the calibration sample only (items with both labels; ground
- * truth without a verdict is `unjudged`); the acceptance also counts the items the judge labelled without ground truth.
+ * truth without a verdict is `unjudged`); the acceptance also counts the items the judge labelled without ground truth,
+ * and stratifies by the judge's confidence too where `confidence` (NaN: none) has any.
  */
 export function hybridPlanFromCodes(
   gold: ArrayLike<number>,
@@ -60,6 +70,7 @@ export function hybridPlanFromCodes(
   target: number,
   levels: AcceptanceLevels,
   keep: (i: number) => boolean = () => true,
+  confidence?: ArrayLike<number>,
 ): HybridPlanDto {
   const q = labels.length;
   const confusion = Array.from({ length: q }, () => new Array<number>(q).fill(0));
@@ -72,7 +83,7 @@ export function hybridPlanFromCodes(
     else confusion[g][v]++;
   }
   const plan = hybridPlanDto(confusion, labels, target, unjudged);
-  return { ...plan, acceptance: acceptanceFromCodes(gold, verdict, labels, levels, plan.acceptedClass, keep) };
+  return { ...plan, acceptance: acceptanceFromCodes(gold, verdict, labels, levels, plan.acceptedClass, keep, confidence) };
 }
 
 /**

@@ -3,12 +3,12 @@ import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
-import { rubricJudgeConfidences } from '@/db/queries/rubric-imports';
 import { firstPreference, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { replyLengths } from './bias';
 import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
+import { loadRubricConfidences } from './confidences';
 import { certInterval, certStat } from './corrected-leaderboard';
 import type { DiscordanceDto, JudgeCalibrationDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
@@ -152,11 +152,7 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     const have = rubricJudgeSamples(db, r.id);
     const verdicts = have.length > 1 ? have.map((s) => loadRubricJudge(db, frame, r, s, true)) : [];
     // The judge's own confidences of the sample shown, where its file gave them.
-    const confidence = new Float64Array(D * n).fill(NaN);
-    for (const c of rubricJudgeConfidences(db, r.id, o.sample)) {
-      const i = frame.items.of(c.itemId);
-      if (i >= 0 && c.dimension < D) confidence[c.dimension * n + i] = c.confidence;
-    }
+    const confidence = loadRubricConfidences(db, frame, r.id, o.sample);
     let any = false;
     for (let d = 0; d < D; d++) {
       const at = d * n;

@@ -11,7 +11,8 @@ import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 import { dimensionIndex } from './rubric-data';
-import { guaranteedQueuePlan, queuePlanSchema } from './acceptance';
+import { guaranteedReview, queuePlanSchema } from './acceptance';
+import { loadRubricConfidences } from './confidences';
 import { planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-hybrid';
 import { activeReviewers, appendToQueues } from './review-queue';
 
@@ -51,6 +52,7 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
     const d = dimensionIndex(frame, report.criterion);
     const run = judgeRunNamed(db, studyId, opts.judge);
     const codes = planCodes(frame, d, loadRubricGold(db, frame).gold, loadRubricJudge(db, frame, run, opts.sample), report.lenient);
+    const confidence = loadRubricConfidences(db, frame, run.id, opts.sample).subarray(d * frame.n, (d + 1) * frame.n);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = frame.items.ids;
     const plans = opts.perTutor
@@ -66,9 +68,11 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
         if (reviewed.has(itemAt[i]) || (tutor >= 0 && frame.tutorOf[i] !== tutor)) continue;
         predictions[i] = codes.verdict[i];
       }
-      const pado = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
-      const stats = opts.plan === 'guaranteed' ? guaranteedQueuePlan(pado, plan.acceptance) : pado;
-      const queue = hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
+      const stats = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
+      const queue =
+        opts.plan === 'guaranteed'
+          ? { review: guaranteedReview(predictions, codes.labels, plan.acceptance, confidence), extra: [] }
+          : hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
       routed += queue.review.length;
       extra += queue.extra.length;
       for (const i of queue.review) chosen.push(itemAt[i]);

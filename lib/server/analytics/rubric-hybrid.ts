@@ -6,6 +6,7 @@ import { parseInput } from '../parse';
 import { judgeNameSchema, judgeRunNamed } from './data';
 import type { RubricHybridReportDto } from './dto';
 import { acceptanceOptions } from './acceptance';
+import { loadRubricConfidences } from './confidences';
 import { hybridPlanFromCodes } from './hybrid';
 import {
   type RubricFrame,
@@ -72,8 +73,10 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
   const verdict = loadRubricJudge(db, frame, run, o.sample);
   const codes = planCodes(frame, d, gold, verdict, o.lenient);
   const levels = { epsilon: o.epsilon, delta: o.delta };
-  const planOn = (gold: Int8Array, verdict: Int8Array, labels: string[], keep?: (i: number) => boolean) =>
-    hybridPlanFromCodes(gold, verdict, labels, o.target, levels, keep);
+  const { n } = frame;
+  const confidence = loadRubricConfidences(db, frame, run.id, o.sample);
+  const planOn = (e: number, gold: Int8Array, verdict: Int8Array, labels: string[], keep?: (i: number) => boolean) =>
+    hybridPlanFromCodes(gold, verdict, labels, o.target, levels, keep, confidence.subarray(e * n, (e + 1) * n));
   return {
     studyId,
     kind: 'rubric',
@@ -83,15 +86,15 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
     lenient: o.lenient,
     target: o.target,
     labels: codes.labels,
-    ...planOn(codes.gold, codes.verdict, codes.labels),
+    ...planOn(d, codes.gold, codes.verdict, codes.labels),
     byModel: frame.tutors.map((model, t) => ({
       model,
-      ...planOn(codes.gold, codes.verdict, codes.labels, (i) => frame.tutorOf[i] === t),
+      ...planOn(d, codes.gold, codes.verdict, codes.labels, (i) => frame.tutorOf[i] === t),
     })),
     byCriterion: frame.dimensions.map((dim, e) => {
       const folded = o.lenient && frame.lenient[e] !== null;
       const c = planCodes(frame, e, gold, verdict, folded);
-      return { criterion: dim.id, name: dim.name, lenient: folded, ...planOn(c.gold, c.verdict, c.labels) };
+      return { criterion: dim.id, name: dim.name, lenient: folded, ...planOn(e, c.gold, c.verdict, c.labels) };
     }),
   };
 }

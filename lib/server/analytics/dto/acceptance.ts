@@ -4,9 +4,12 @@
  */
 import type { StatDto } from './common';
 
-/** One stratum (a label the judge predicts): its calibration counts, its exact test and whether it is accepted. */
+/** One stratum (a label the judge predicts, or label × confidence bin): its calibration counts, its exact test and whether it is accepted. */
 export type AcceptanceStratumDto = {
+  /** The label, or `<label> · <confidence bin>`. */
   label: string;
+  /** The label the judge predicted. */
+  predicted: string;
   /** Calibration items (with ground truth) the judge gave this label. */
   n: number;
   /** Of those, where the ground truth differs. */
@@ -36,7 +39,7 @@ export type PadoComparisonDto = {
   observedError: StatDto;
   /** Clopper–Pearson upper bound at 1 − δ on that error: what the sample can vouch for. */
   errorUpper: StatDto;
-  /** Whether the guarantee accepts the class too. */
+  /** Whether the guarantee accepts the class too (every stratum of it). */
   guaranteed: boolean;
   /** 1 − human labels / pool when the rest of the accepted class keeps the judge's label. */
   effortSaved: StatDto;
@@ -45,8 +48,10 @@ export type PadoComparisonDto = {
 export type AcceptanceDto = {
   epsilon: number;
   delta: number;
-  /** Holm's step-down over the predicted classes (same guarantee as Bonferroni, never fewer accepted). */
+  /** Holm's step-down over the strata (same guarantee as Bonferroni, never fewer accepted). */
   method: 'holm';
+  /** The strata: the predicted classes, or class × confidence bin when the run gave confidences. */
+  stratifiedBy: 'class' | 'class_and_confidence';
   /** Items the judge labelled on this criterion. */
   pool: number;
   /** Of them, with ground truth: the calibration sample. */

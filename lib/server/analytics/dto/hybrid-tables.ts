@@ -76,6 +76,7 @@ export const CLASS_COLUMNS: readonly ColumnSpec<HybridClassRow>[] = [
 export const ACCEPTANCE_COLUMNS: readonly ColumnSpec<AcceptanceRow>[] = [
   { id: 'epsilon', csv: 'epsilon', header: 'ε', value: 'text', get: (a) => a.epsilon },
   { id: 'delta', csv: 'delta', header: 'δ', value: 'text', get: (a) => a.delta },
+  { id: 'stratified_by', csv: 'stratified_by', header: 'Strata', value: 'text', get: (a) => a.stratifiedBy, csvOnly: true },
   { id: 'pool', csv: 'pool', header: 'Judged items', value: 'count', get: (a) => a.pool },
   { id: 'calibration', csv: 'calibration', header: 'With ground truth', value: 'count', get: (a) => a.calibration },
   { id: 'accepted_labels', csv: 'accepted_labels', header: 'Accepted classes', value: 'text', get: (a) => list(a.acceptedLabels) },
