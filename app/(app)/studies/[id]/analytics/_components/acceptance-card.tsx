@@ -137,7 +137,11 @@ export function AcceptanceCard({
           rowKey={(s) => s.label}
           wrapperClassName="rounded-md"
         />
-        {queue}
+        {/* Closed until asked for, so the page shows one set of reviewer boxes: Padó's queue form's. */}
+        <details className="rounded-md border border-slate-200 px-3 py-2" data-testid="guaranteed-queue">
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">Open a review queue for the labels not accepted</summary>
+          {queue}
+        </details>
       </div>
     </Card>
   );
