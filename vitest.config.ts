@@ -21,6 +21,7 @@ const PUBLIC_DATA = [
   'lib/io/adapters/pandalm.test.ts',
   'lib/stats/crowd-pandalm.test.ts',
   'lib/stats/rubric-mrbench.test.ts',
+  'lib/server/analytics/acceptance-real-data.test.ts',
   'lib/server/analytics/certify-pandalm.test.ts',
   'lib/server/analytics/pandalm.test.ts',
   'lib/server/analytics/rubric-bias.test.ts',

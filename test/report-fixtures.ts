@@ -1,4 +1,4 @@
-import type { IntervalDto, RubricAgreementReportDto, RubricHybridReportDto, StatDto } from '@/lib/server/analytics/dto';
+import type { AcceptanceDto, IntervalDto, RubricAgreementReportDto, RubricHybridReportDto, StatDto } from '@/lib/server/analytics/dto';
 
 /* Reports written by hand, for the tests of what reads them (the CSV writer, the CLI's text). */
 
@@ -49,6 +49,62 @@ export const rubricAgreement: RubricAgreementReportDto = {
   },
 };
 
+/** Error-bounded acceptance beside Padó's plan: "Yes" accepted with the guarantee, Padó's "Yes" too. */
+export const acceptance: AcceptanceDto = {
+  epsilon: 0.05,
+  delta: 0.05,
+  method: 'holm',
+  stratifiedBy: 'class',
+  pool: 400,
+  calibration: 300,
+  strata: [
+    {
+      label: 'Yes',
+      predicted: 'Yes',
+      n: 200,
+      errors: 1,
+      pool: 260,
+      errorRate: v(0.005),
+      pValue: 0.00035,
+      pAdjusted: v(0.0007),
+      errorUpper: v(0.0235),
+      errorUpperSimultaneous: v(0.0268),
+      accepted: true,
+    },
+    {
+      label: 'No',
+      predicted: 'No',
+      n: 100,
+      errors: 30,
+      pool: 140,
+      errorRate: v(0.3),
+      pValue: 1,
+      pAdjusted: v(1),
+      errorUpper: v(0.38),
+      errorUpperSimultaneous: v(0.39),
+      accepted: false,
+    },
+  ],
+  acceptedLabels: ['Yes'],
+  acceptedItems: 260,
+  acceptedShare: v(0.65),
+  judgeLabelledItems: 60,
+  humanLabels: 340,
+  coverage: v(0.6),
+  effortSaved: v(0.15),
+  errorBound: v(0.05),
+  errorUpperAccepted: v(0.0268),
+  finalErrorRateBound: v(0.0075),
+  pado: {
+    acceptedClass: 'Yes',
+    acceptedItems: 260,
+    acceptedShare: v(0.65),
+    observedError: v(0.005),
+    errorUpper: v(0.0235),
+    guaranteed: true,
+    effortSaved: v(0.15),
+  },
+};
 
 const plan = {
   n: 10,
@@ -71,6 +127,7 @@ const plan = {
   effortSavedWorstCase: { value: null, reason: 'no_items' } as StatDto,
   unjudged: 1,
   intervals: { accJudge: wil(0.4, 0.9), accHybrid: wil(0.6, 0.98), effortSaved: wil(0.3, 0.8) },
+  acceptance,
 };
 
 /** A rubric study's hybrid report: the plan of one dimension for both tutors, one tutor's own, another dimension's. */

@@ -46,11 +46,26 @@ export const insertStagingJudgeRun = (
     ).run(run.studyId, run.name, run.format, run.filename, run.unparsed, run.importId, run.createdBy).lastInsertRowid,
   );
 
-export type JudgeVerdict = [itemId: number, criterion: string, swapped: number, label: string, rationale: string | null];
+export type JudgeVerdict = [
+  itemId: number,
+  criterion: string,
+  swapped: number,
+  label: string,
+  rationale: string | null,
+  confidence?: number | null,
+];
 
 /** Inserts one verdict of a run (run up to millions of times by an import, so a prepared statement and a tuple). */
 export const insertJudgeLabel = (db: Db, runId: number, v: JudgeVerdict) =>
-  stmt(db, 'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(runId, ...v);
+  stmt(db, 'INSERT INTO judge_labels (run_id, item_id, criterion, swapped, label, rationale, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    runId,
+    v[0],
+    v[1],
+    v[2],
+    v[3],
+    v[4],
+    v[5] ?? null,
+  );
 
 /** The finished judge runs of a study by name, each with its number of verdicts (pairwise or rubric) and of records it could not read, and a combined run's recipe (JSON). */
 export const judgeRunSummaries = (db: Db, studyId: number) =>
@@ -76,3 +91,9 @@ export const rubricJudgeVerdicts = (db: Db, runId: number) =>
   stmt(db, 'SELECT item_id, dimension, sample, label FROM rubric_judge_labels WHERE run_id = ?').raw().iterate(runId) as IterableIterator<
     [number, number, number, number]
   >;
+
+/** The verdicts of a run that carry the judge's confidence: item, criterion, order and confidence. */
+export const judgeConfidences = (db: Db, runId: number) =>
+  stmt(db, 'SELECT item_id AS itemId, criterion, swapped, confidence FROM judge_labels WHERE run_id = ? AND confidence IS NOT NULL').all(
+    runId,
+  ) as { itemId: number; criterion: string; swapped: number; confidence: number }[];

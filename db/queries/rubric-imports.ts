@@ -50,14 +50,28 @@ export const rubricLabelsOf = (db: Db, annotationId: number) =>
     label: number;
   }[];
 
-export type RubricVerdict = [itemId: number, dimension: number, sample: number, label: number, rationale: string | null];
+export type RubricVerdict = [
+  itemId: number,
+  dimension: number,
+  sample: number,
+  label: number,
+  rationale: string | null,
+  confidence?: number | null,
+];
 
 /** Inserts one verdict of a rubric judge run (up to millions of times per import: a prepared statement and a tuple). */
 export const insertRubricJudgeLabel = (db: Db, runId: number, v: RubricVerdict) =>
-  stmt(db, 'INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale) VALUES (?, ?, ?, ?, ?, ?)').run(
-    runId,
-    ...v,
-  );
+  stmt(
+    db,
+    'INSERT INTO rubric_judge_labels (run_id, item_id, dimension, sample, label, rationale, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(runId, v[0], v[1], v[2], v[3], v[4], v[5] ?? null);
+
+/** The verdicts of one sample of a rubric judge run that carry the judge's confidence. */
+export const rubricJudgeConfidences = (db: Db, runId: number, sample: number) =>
+  stmt(
+    db,
+    'SELECT item_id AS itemId, dimension, confidence FROM rubric_judge_labels WHERE run_id = ? AND sample = ? AND confidence IS NOT NULL',
+  ).all(runId, sample) as { itemId: number; dimension: number; confidence: number }[];
 
 /** How many verdicts a rubric judge run holds. */
 export const rubricJudgeLabelCount = (db: Db, runId: number) =>

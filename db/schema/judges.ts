@@ -3,7 +3,7 @@
  * launches, answers, answer cache).
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts';
 import { LABELS } from './annotations';
 import { createdAt } from './columns';
@@ -65,6 +65,9 @@ export const judgeLabels = sqliteTable(
     swapped: integer('swapped', { mode: 'boolean' }).notNull().default(false),
     label: text('label', { enum: LABELS }).notNull(),
     rationale: text('rationale'),
+    // The judge's own confidence in this verdict, 0–1, when its file gave one (checked on import; no CHECK here, which
+    // would rebuild a table of millions of rows).
+    confidence: real('confidence'),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.itemId, t.criterion, t.swapped] }),

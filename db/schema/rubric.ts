@@ -1,6 +1,6 @@
 /** Rubric studies: reviewers' labels, rulings and judge verdicts, by dimension. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts';
 import { annotations } from './annotations';
 import { createdAt } from './columns';
@@ -72,6 +72,8 @@ export const rubricJudgeLabels = sqliteTable(
     sample: integer('sample').notNull().default(1),
     label: integer('label').notNull(),
     rationale: text('rationale'),
+    // The judge's own confidence in this verdict, 0–1, when its file gave one (checked on import).
+    confidence: real('confidence'),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.itemId, t.dimension, t.sample] }),

@@ -30,6 +30,7 @@ const reportOptions = (v: Values): ReportOptions => ({
   criterion: str(v, 'criterion'),
   target: str(v, 'target'),
   epsilon: str(v, 'epsilon'),
+  delta: str(v, 'delta'),
   tiePolicy: str(v, 'tie-policy'),
   bootstrap: str(v, 'bootstrap'),
   sample: str(v, 'sample'),
@@ -121,9 +122,12 @@ export const REPORT_COMMANDS: Command[] = [
   }),
   reportCommand({
     role: 'hybrid',
-    usage: 'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--lenient] [--sample 1] [--json]',
-    summary: "Padó's hybrid review plan for a judge run: which predicted classes to accept, which to review, accuracy and effort saved.",
-    options: { ...common, ...judged, ...rubricOnly },
+    usage:
+      'report hybrid --study STUDY --judge NAME [--criterion overall] [--target 0.95] [--epsilon 0.05] [--delta 0.05] [--lenient] [--sample 1] [--json]',
+    summary:
+      "Padó's hybrid review plan for a judge run: which predicted classes to accept, which to review, accuracy and effort saved;\n" +
+      '      beside it, the classes accepted with a guarantee: error rate below --epsilon with probability 1 − --delta (Holm).',
+    options: { ...common, ...judged, epsilon: { type: 'string' }, delta: { type: 'string' }, ...rubricOnly },
     required: ['judge'],
   }),
   reportCommand({

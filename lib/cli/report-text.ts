@@ -1,4 +1,6 @@
 import {
+  type AcceptanceDto,
+  type CalibrationPartDto,
   type AlignmentSummaryDto,
   type CertifyReportDto,
   type ReportDtos,
@@ -95,6 +97,29 @@ type PlanLine = {
 const planLine = (label: string, p: PlanLine) =>
   `${label}: n ${p.n}, judge alone ${pct(p.accJudge)}, accept "${p.acceptedClass ?? '—'}" → hybrid ${pct(p.accHybrid)}, effort saved ${pct(p.effortSaved)}, ` +
   `extra reviews ${p.extraReviewsExpected}\n`;
+
+/** Error-bounded acceptance beside Padó's plan, in two lines. */
+const acceptanceText = (a: AcceptanceDto) =>
+  `with a guarantee (error below ${pct({ value: a.epsilon })} with probability ${pct({ value: 1 - a.delta })}, Holm): accept ` +
+  `${a.acceptedLabels.length ? a.acceptedLabels.map((l) => `"${l}"`).join(', ') : 'nothing'} = ${pct(a.acceptedShare)} of ${a.pool} judged item(s), ` +
+  `work saved ${pct(a.effortSaved)}\n` +
+  `  Padó's plan on the same data accepts "${a.pado.acceptedClass ?? '—'}" = ${pct(a.pado.acceptedShare)}, observed error ${pct(a.pado.observedError)} ` +
+  `(bound at ${pct({ value: 1 - a.delta })}: ${pct(a.pado.errorUpper)})${a.pado.guaranteed ? ', guaranteed too' : ', not guaranteed'}\n`;
+
+/** The calibration of the judges with several samples per item, and the runs without. */
+const calibrationText = (r: CalibrationPartDto) => {
+  let text = '\nCalibration (confidence = share of the modal verdict among an item\'s samples):\n';
+  for (const c of r.calibration)
+    text +=
+      `  ${c.judge} / ${c.criterion}: ${c.n} items, ${c.samplesMin === c.samplesMax ? c.samplesMin : `${c.samplesMin}–${c.samplesMax}`} samples each, ` +
+      `accuracy ${pct(c.accuracy)}, mean confidence ${pct(c.meanConfidence)}, Brier ${num(c.brierTopLabel)}, ECE ${num(c.ece)} (equal mass ${num(c.adaptiveEce)})\n`;
+  if (r.uncalibrated.length) text += `  ${r.uncalibrated.join(', ')}: ${UNCALIBRATED}\n`;
+  return text;
+};
+
+/** What makes a judge run's calibration appear, in one line (the Bias tab says the same). */
+export const UNCALIBRATED =
+  'one verdict per item and no confidence — judge each item more than once (both reply orders, or several samples) to measure calibration';
 
 const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
 
@@ -213,11 +238,13 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
       (r.extraReviewsExpected
         ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
         : 'the target is reached without further reviews\n');
+    text += acceptanceText(r.acceptance);
     return text;
   },
   'rubric-hybrid': (r) => {
     let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n`;
     text += planLine('all tutors', r);
+    text += acceptanceText(r.acceptance);
     for (const m of r.byModel) text += planLine(`  ${m.model}`, m);
     text += '\nEvery dimension:\n';
     for (const c of r.byCriterion) text += planLine(`  ${c.criterion}${c.lenient ? ' (lenient)' : ''}`, c);
@@ -238,7 +265,7 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
     for (const l of r.length)
       text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text;
+    return text + calibrationText(r);
   },
   'rubric-bias': (r) => {
     const desired = r.lenient ? 'the desired label or one folded into it' : 'the desired label';
@@ -253,6 +280,6 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     if (r.lengthReason) text += `  — (${r.lengthReason})\n`;
     for (const l of r.length)
       text += `  ${l.grader} / ${l.criterion}: ${l.n} replies, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text;
+    return text + calibrationText(r);
   },
 };

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/server/actor';
+import { errorBoundedAcceptance } from '@/lib/stats';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
@@ -88,6 +89,27 @@ describe('concord report on a rubric study', () => {
     const bad = concord(['report', 'alignment', '--study', String(studyId), '--judge', 'judge', '--sample', '2', '--json']);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('has no sample 2; its samples: 1');
+  });
+
+  it('hybrid --epsilon --delta --json: error-bounded acceptance beside Padó’s plan, as lib/stats decides it', () => {
+    const r = concord(['report', 'hybrid', '--study', String(studyId), '--judge', 'judge', '--epsilon', '0.6', '--delta', '0.2', '--json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const a = JSON.parse(r.out).acceptance;
+    // Strictly, gold Y N S Y Y N against the judge Y Y S Y N N: "No" 1 of 2 wrong, "To some extent" 0 of 1, "Yes" 1 of 3.
+    const strata = [
+      { name: 'No', n: 2, errors: 1, pool: 2 },
+      { name: 'To some extent', n: 1, errors: 0, pool: 1 },
+      { name: 'Yes', n: 3, errors: 1, pool: 3 },
+    ];
+    const direct = errorBoundedAcceptance(strata, { epsilon: 0.6, delta: 0.2, method: 'holm' });
+    expect(a).toMatchObject({ epsilon: 0.6, delta: 0.2, method: 'holm', pool: 6, calibration: 6, acceptedLabels: direct.accepted });
+    expect(a.strata.map((s: { label: string; n: number; errors: number; pValue: number }) => [s.label, s.n, s.errors, s.pValue])).toEqual(
+      strata.map((s, j) => [s.name, s.n, s.errors, direct.perStratum[j].pValue]),
+    );
+    expect(a.pado).toMatchObject({ acceptedClass: 'To some extent', observedError: 0 });
+    const text = concord(['report', 'hybrid', '--study', String(studyId), '--judge', 'judge', '--epsilon', '0.6', '--delta', '0.2']);
+    expect(text.out).toContain('with a guarantee (error below 60.0 % with probability 80.0 %, Holm)');
   });
 
   it('certify and bias on a rubric study: the dimension, the sample and the lenient folding, as JSON and as text', () => {

@@ -11,6 +11,7 @@ import type {
 } from '@/lib/server/analytics/dto';
 import { REPORT_TABLES, isReportTable } from '@/lib/server/analytics/dto';
 import { reportCsv } from './report-csv';
+import { acceptance } from '@/test/report-fixtures';
 
 const v = (value: number): StatDto => ({ value });
 const none = (reason: 'no_variation' | 'unequal_ratings' | 'no_items' | 'not_applicable' | 'empty_class'): StatDto => ({
@@ -377,6 +378,7 @@ const hybrid: HybridReportDto = {
   effortSavedWorstCase: v(0.049),
   unjudged: 0,
   intervals: { accJudge: wil(0.63, 0.69), accHybrid: wil(0.85, 0.89), effortSaved: wil(0.42, 0.49) },
+  acceptance,
 };
 
 describe('hybrid tables', () => {
@@ -398,6 +400,28 @@ describe('hybrid tables', () => {
       acc_expected_after_reason: '',
       effort_saved_lower: '0.42',
     });
+  });
+
+  it('writes the guaranteed acceptance beside Padó’s plan, and its strata', () => {
+    const [row, ...rest] = records(reportCsv('hybrid', 'acceptance', hybrid));
+    expect(rest).toHaveLength(0);
+    expect(row).toMatchObject({
+      judge: 'pandalm-7b',
+      epsilon: '0.05',
+      delta: '0.05',
+      accepted_labels: 'Yes',
+      accepted_share: '0.65',
+      error_bound: '0.05',
+      effort_saved: '0.15',
+      pado_class: 'Yes',
+      pado_observed_error: '0.005',
+      pado_error_upper: '0.0235',
+    });
+    const strata = records(reportCsv('hybrid', 'strata', hybrid));
+    expect(strata.map((s) => [s.label, s.n, s.errors, s.pool, s.accepted])).toEqual([
+      ['Yes', '200', '1', '260', 'true'],
+      ['No', '100', '30', '140', 'false'],
+    ]);
   });
 });
 

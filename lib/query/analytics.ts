@@ -51,13 +51,21 @@ export type ReportParams = {
   agreement: { bootstrap?: number };
   alignment: { judge: string; bootstrap?: number };
   leaderboard: { tiePolicy?: TiePolicyName; bootstrap?: number };
-  hybrid: { judge: string; criterion?: string; target?: number };
+  hybrid: { judge: string; criterion?: string; target?: number; epsilon?: number; delta?: number };
   certify: { judge: string; criterion?: string; target?: number; epsilon?: number };
   bias: Record<string, never>;
   'rubric-agreement': { bootstrap?: number };
   'rubric-alignment': { judge: string; sample?: number; bootstrap?: number };
   'rubric-leaderboard': { sample?: number };
-  'rubric-hybrid': { judge: string; criterion?: string; target?: number; lenient?: 'true' | 'false'; sample?: number };
+  'rubric-hybrid': {
+    judge: string;
+    criterion?: string;
+    target?: number;
+    epsilon?: number;
+    delta?: number;
+    lenient?: 'true' | 'false';
+    sample?: number;
+  };
   'rubric-certify': { judge: string; criterion?: string; target?: number; epsilon?: number; lenient?: 'true' | 'false'; sample?: number };
   'rubric-bias': { sample?: number; lenient?: 'true' | 'false' };
   gold: Record<string, never>;

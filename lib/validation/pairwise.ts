@@ -136,6 +136,16 @@ export const annotationLineSchema = z.object({
 });
 export type AnnotationLine = z.infer<typeof annotationLineSchema>;
 
+/**
+ * The judge's own confidence in the verdicts of a line, from 0 to 1 (a verbalised confidence or a probability); it
+ * applies to every label of the line, so verdicts with different confidences go on lines of their own.
+ */
+export const judgeConfidenceSchema = z
+  .number({ error: 'confidence must be a number from 0 to 1.' })
+  .min(0, { error: 'confidence must be from 0 to 1.' })
+  .max(1, { error: 'confidence must be from 0 to 1.' })
+  .optional();
+
 export const judgeLineSchema = z.object({
   item: itemIdSchema,
   judge: personOrJudgeName,
@@ -143,5 +153,6 @@ export const judgeLineSchema = z.object({
   /** True when the judge saw the replies in the order b, a; labels are still from a's side. */
   swapped: z.boolean().default(false),
   rationale: z.string().optional(),
+  confidence: judgeConfidenceSchema,
 });
 export type JudgeLine = z.infer<typeof judgeLineSchema>;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { criterionIdSchema, externalId, itemIdSchema, nonEmptyText } from './common';
-import { historyTurnSchema, replySchema } from './pairwise';
+import { historyTurnSchema, judgeConfidenceSchema, replySchema } from './pairwise';
 import { formatIssuePath, issueMessage, type ImportError } from './import-errors';
 
 /*
@@ -265,6 +265,15 @@ export function rubricJudgeLineSchema(catalog: readonly Pick<RubricDimension, 'i
     labels: rubricLabelsSchema(catalog),
     sample: z.int().min(1).max(RUBRIC_MAX_SAMPLES).default(1),
     rationale: z.string().optional(),
+    confidence: judgeConfidenceSchema,
   });
 }
-export type RubricJudgeLine = { item: string; judge: string; labels: RubricLabels; sample: number; rationale?: string };
+export type RubricJudgeLine = {
+  item: string;
+  judge: string;
+  labels: RubricLabels;
+  sample: number;
+  rationale?: string;
+  /** 0–1, for every label of the line. */
+  confidence?: number;
+};

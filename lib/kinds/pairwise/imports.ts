@@ -81,7 +81,14 @@ export const pairwiseImports: ImportsFacet = {
         },
         rowsOf: (itemId, line): judgeRunsQ.JudgeVerdict[] => {
           const v = line as JudgeLine;
-          return Object.entries(v.labels).map(([criterion, label]) => [itemId, criterion, v.swapped ? 1 : 0, label, v.rationale ?? null]);
+          return Object.entries(v.labels).map(([criterion, label]) => [
+            itemId,
+            criterion,
+            v.swapped ? 1 : 0,
+            label,
+            v.rationale ?? null,
+            v.confidence ?? null,
+          ]);
         },
         insert: judgeRunsQ.insertJudgeLabel as (db: Parameters<typeof judgeRunsQ.insertJudgeLabel>[0], runId: number, row: unknown) => void,
       };

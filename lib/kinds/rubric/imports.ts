@@ -72,7 +72,7 @@ export const rubricImports: ImportsFacet = {
           const v = line as RubricJudgeLine;
           return Object.entries(v.labels).map(([dimension, label]) => {
             const [d, l] = book.code(dimension, label);
-            return [itemId, d, v.sample, l, v.rationale ?? null];
+            return [itemId, d, v.sample, l, v.rationale ?? null, v.confidence ?? null];
           });
         },
         insert: rubricQ.insertRubricJudgeLabel as (

@@ -5,9 +5,11 @@ import * as cq from '@/db/queries/certify';
 import { type FirstPreference, PAIRWISE_LABELS, firstPreference, judgePositionBias, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import type { ItemIndex } from '../packs/item-index';
+import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
 import { certInterval, certStat } from './corrected-leaderboard';
+import { loadVerdictConfidences } from './confidences';
 import { type Frame, analysableStudy, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
-import type { BiasReportDto, FirstPreferenceDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
+import type { BiasReportDto, FirstPreferenceDto, JudgeCalibrationDto, HumanPositionDto, JudgePositionDto, LengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 
 const LOSE = PAIRWISE_LABELS.indexOf('lose');
@@ -92,7 +94,7 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
   const study = analysableStudy(db, actor, studyId);
   const frame = loadFrame(db, study);
   const { n } = frame;
-  const runs = aq.judgeRuns(db, studyId).map((r) => ({ name: r.name, codes: loadJudge(db, frame, r.id) }));
+  const runs = aq.judgeRuns(db, studyId).map((r) => ({ id: r.id, name: r.name, codes: loadJudge(db, frame, r.id) }));
 
   const judgePosition: JudgePositionDto[] = [];
   for (const run of runs) {
@@ -206,11 +208,34 @@ export function biasReport(actor: Actor, studyId: number): BiasReportDto {
     });
   }
 
+  // The judge's own confidence where its file gave one; else, where it judged items in both orders, its two verdicts
+  // there: the share of the modal one is its confidence.
+  const calibration: JudgeCalibrationDto[] = [];
+  const uncalibrated: string[] = [];
+  for (const run of runs) {
+    let any = false;
+    const confidence = loadVerdictConfidences(db, frame, run.id, run.codes);
+    frame.criteria.forEach((crit, c) => {
+      const at = c * n;
+      const g = gold.subarray(at, at + n);
+      const cal =
+        judgeCalibrationFromConfidence(run.name, crit.id, PAIRWISE_LABELS, g, run.codes.verdict.subarray(at, at + n), confidence.subarray(at, at + n)) ??
+        judgeCalibration(run.name, crit.id, PAIRWISE_LABELS, g, (i) => [run.codes.original[at + i], run.codes.swapped[at + i]]);
+      if (cal) {
+        calibration.push(cal);
+        any = true;
+      }
+    });
+    if (!any) uncalibrated.push(run.name);
+  }
+
   return {
     studyId,
     judgePosition,
     humanPosition,
     ...(humanPosition.length ? {} : { humanPositionReason: 'no_display_order' as const }),
     length,
+    calibration,
+    uncalibrated,
   };
 }

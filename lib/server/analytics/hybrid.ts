@@ -1,12 +1,14 @@
 import 'server-only';
 import * as z from 'zod';
 import { getDb } from '@/db/client';
-import { classwiseAccuracy, contingencyTable, hybridReviewPlan } from '@/lib/stats';
+import { classwiseAccuracy, hybridReviewPlan } from '@/lib/stats';
 import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
-import { LABEL_SET, Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
+import { type AcceptanceLevels, acceptanceFromCodes, acceptanceOptions } from './acceptance';
+import { loadVerdictConfidences } from './confidences';
+import { LABEL_SET, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
 import type { HybridClassDto, HybridPlanDto, HybridReportDto } from './dto';
 
 const optionsSchema = z.object({
@@ -17,6 +19,7 @@ const optionsSchema = z.object({
     .gt(0, { error: 'target must be above 0.' })
     .max(1, { error: 'target is an accuracy, at most 1.' })
     .default(0.95),
+  ...acceptanceOptions,
 });
 
 /**
@@ -28,11 +31,11 @@ const optionsSchema = z.object({
 export function hybridReport(
   actor: Actor,
   studyId: number,
-  opts: { judge: string; criterion?: string; target?: number | string },
+  opts: { judge: string; criterion?: string; target?: number | string; epsilon?: number | string; delta?: number | string },
 ): HybridReportDto {
   const db = getDb();
   const study = analysableStudy(db, actor, studyId);
-  const { judge, criterion, target } = parseInput(optionsSchema, opts);
+  const { judge, criterion, target, epsilon, delta } = parseInput(optionsSchema, opts);
   const run = judgeRunNamed(db, studyId, judge);
   const frame = loadFrame(db, study);
   const c = frame.criterionIds.indexOf(criterion);
@@ -42,19 +45,57 @@ export function hybridReport(
     });
   const { n } = frame;
   const gold = loadGold(db, frame).gold.subarray(c * n, (c + 1) * n);
-  const verdict = loadJudge(db, frame, run.id).verdict.subarray(c * n, (c + 1) * n);
-  // Listwise: the table only counts items with both labels; the rest are counted apart.
-  const confusion = contingencyTable(gold, verdict, Q);
+  const codes = loadJudge(db, frame, run.id);
+  const verdict = codes.verdict.subarray(c * n, (c + 1) * n);
+  const confidence = loadVerdictConfidences(db, frame, run.id, codes).subarray(c * n, (c + 1) * n);
+  return {
+    studyId,
+    judge: run.name,
+    criterion,
+    target,
+    ...hybridPlanFromCodes(gold, verdict, LABEL_SET, target, { epsilon, delta }, undefined, confidence),
+  };
+}
+
+/**
+ * Padó's plan and error-bounded acceptance beside it, for every kind of study, from the codes (into `labels`, −1:
+ * none) of the items `keep` selects. Padó's plan counts the calibration sample only (items with both labels; ground
+ * truth without a verdict is `unjudged`); the acceptance also counts the items the judge labelled without ground truth,
+ * and stratifies by the judge's confidence too where `confidence` (NaN: none) has any.
+ */
+export function hybridPlanFromCodes(
+  gold: ArrayLike<number>,
+  verdict: ArrayLike<number>,
+  labels: readonly string[],
+  target: number,
+  levels: AcceptanceLevels,
+  keep: (i: number) => boolean = () => true,
+  confidence?: ArrayLike<number>,
+): HybridPlanDto {
+  const q = labels.length;
+  const confusion = Array.from({ length: q }, () => new Array<number>(q).fill(0));
   let unjudged = 0;
-  for (let i = 0; i < n; i++) if (gold[i] >= 0 && verdict[i] < 0) unjudged++;
-  return { studyId, judge: run.name, criterion, target, ...hybridPlanDto(confusion, LABEL_SET, target, unjudged) };
+  for (let i = 0; i < gold.length; i++) {
+    const g = gold[i];
+    if (g < 0 || !keep(i)) continue;
+    const v = verdict[i];
+    if (v < 0) unjudged++;
+    else confusion[g][v]++;
+  }
+  const plan = hybridPlanDto(confusion, labels, target, unjudged);
+  return { ...plan, acceptance: acceptanceFromCodes(gold, verdict, labels, levels, plan.acceptedClass, keep, confidence) };
 }
 
 /**
  * Padó's plan from a confusion matrix (rows = ground truth, columns = the judge, in `labels` order) on the
- * calibration sample; `unjudged` ground-truth labels had no verdict. Shared with the rubric hybrid report.
+ * calibration sample; `unjudged` ground-truth labels had no verdict.
  */
-export function hybridPlanDto(confusion: number[][], labels: readonly string[], target: number, unjudged: number): HybridPlanDto {
+function hybridPlanDto(
+  confusion: number[][],
+  labels: readonly string[],
+  target: number,
+  unjudged: number,
+): Omit<HybridPlanDto, 'acceptance'> {
   const accuracies = classwiseAccuracy(confusion, labels);
   const plan = hybridReviewPlan(
     accuracies.map((a) => ({ label: a.label, predicted: a.predicted, correct: a.correct })),

@@ -34,6 +34,8 @@ export type ReportOptions = {
   criterion?: string;
   target?: string;
   epsilon?: string;
+  /** Error-bounded acceptance: the chance its certificate is wrong (ε is `epsilon`). */
+  delta?: string;
   tiePolicy?: string;
   bootstrap?: string;
   /** Rubric studies: the judge sample to read (1 by default) and whether the hybrid plan folds labels leniently. */
@@ -48,6 +50,7 @@ const OPTIONS = z.object({
   criterion: given,
   target: given,
   epsilon: given,
+  delta: given,
   tiePolicy: given,
   bootstrap: given,
   sample: given,
@@ -86,8 +89,9 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   },
   hybrid: {
     role: 'hybrid',
-    options: takes('judge', 'criterion', 'target'),
-    compute: (actor, studyId, o) => hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target }),
+    options: takes('judge', 'criterion', 'target', 'epsilon', 'delta'),
+    compute: (actor, studyId, o) =>
+      hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, delta: o.delta }),
     tables: REPORT_TABLES.hybrid,
   },
   certify: {
@@ -124,12 +128,14 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   },
   'rubric-hybrid': {
     role: 'hybrid',
-    options: takes('judge', 'criterion', 'target', 'lenient', 'sample'),
+    options: takes('judge', 'criterion', 'target', 'epsilon', 'delta', 'lenient', 'sample'),
     compute: (actor, studyId, o) =>
       rubricHybridReport(actor, studyId, {
         judge: o.judge ?? '',
         criterion: o.criterion,
         target: o.target,
+        epsilon: o.epsilon,
+        delta: o.delta,
         lenient: o.lenient,
         sample: o.sample,
       }),

@@ -7,8 +7,10 @@ import { firstPreference, lengthBias } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { replyLengths } from './bias';
+import { judgeCalibration, judgeCalibrationFromConfidence } from './calibration';
+import { loadRubricConfidences } from './confidences';
 import { certInterval, certStat } from './corrected-leaderboard';
-import type { DiscordanceDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
+import type { DiscordanceDto, JudgeCalibrationDto, LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto } from './dto';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
 import {
   type RubricFrame,
@@ -51,7 +53,8 @@ function discordance(count: number, discordant: number): DiscordanceDto {
  * desired label by fifth of the reply length, and the logistic slope of the desired label on ln(1 + length)).
  * "Desired" is the dimension's desired label, or with `lenient` every label its lenient map folds into it (a
  * dimension without a map stays strict). One
- * judge sample at a time. Leads and admins only.
+ * judge sample at a time — except the calibration of each run with several samples, which reads them all. Leads and
+ * admins only.
  */
 export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBiasOptions = {}): RubricBiasReportDto {
   const db = getDb();
@@ -140,6 +143,32 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     }
   }
 
+  // The judge's own confidence where its file gave one; else every sample of a run is a verdict of its own on the same
+  // reply, and the share of the modal one is its confidence (strict labels: a lenient fold would hide the
+  // disagreements it merges).
+  const calibration: JudgeCalibrationDto[] = [];
+  const uncalibrated: string[] = [];
+  for (const [k, r] of all.entries()) {
+    const have = rubricJudgeSamples(db, r.id);
+    const verdicts = have.length > 1 ? have.map((s) => loadRubricJudge(db, frame, r, s, true)) : [];
+    // The judge's own confidences of the sample shown, where its file gave them.
+    const confidence = loadRubricConfidences(db, frame, r.id, o.sample);
+    let any = false;
+    for (let d = 0; d < D; d++) {
+      const at = d * n;
+      const { id, labels } = frame.dimensions[d];
+      const g = gold.subarray(at, at + n);
+      const cal =
+        judgeCalibrationFromConfidence(r.name, id, labels, g, runs[k].verdict.subarray(at, at + n), confidence.subarray(at, at + n)) ??
+        (verdicts.length ? judgeCalibration(r.name, id, labels, g, (i) => verdicts.map((v) => v[at + i])) : null);
+      if (cal) {
+        calibration.push(cal);
+        any = true;
+      }
+    }
+    if (!any) uncalibrated.push(r.name);
+  }
+
   return {
     studyId,
     kind: 'rubric',
@@ -150,5 +179,7 @@ export function rubricBiasReport(actor: Actor, studyId: number, opts: RubricBias
     leniency,
     length,
     ...(lengthOf.every((x) => Number.isNaN(x)) ? { lengthReason: 'no_reply_text' as const } : {}),
+    calibration,
+    uncalibrated,
   };
 }

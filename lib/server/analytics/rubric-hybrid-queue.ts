@@ -11,6 +11,8 @@ import type { HybridPlanDto, RubricHybridQueueDto } from './dto';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 import { dimensionIndex } from './rubric-data';
+import { guaranteedReview, queuePlanSchema } from './acceptance';
+import { loadRubricConfidences } from './confidences';
 import { planCodes, rubricHybridOptions, rubricHybridReport } from './rubric-hybrid';
 import { activeReviewers, appendToQueues } from './review-queue';
 
@@ -20,6 +22,7 @@ const optionsSchema = rubricHybridOptions.extend({
     .union([z.boolean(), z.enum(['true', 'false'])])
     .transform((v) => v === true || v === 'true')
     .default(false),
+  plan: queuePlanSchema,
   usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
 });
 
@@ -33,7 +36,7 @@ const tallies = (p: HybridPlanDto, labels: readonly string[]) =>
  * Opens the review queue a rubric hybrid plan calls for, with the rules of the pairwise queue (`hybrid-queue.ts`):
  * the replies nobody has reviewed yet that the judge put in a reviewed class on the plan's dimension, plus a seeded
  * random sample of its accepted class of the size the plan expects. With `perTutor`, each tutor's replies follow
- * that tutor's own plan. Each reply goes to one of the chosen people (balanced); their reviews become ground truth
+ * that tutor's own plan; with `plan: 'guaranteed'`, error-bounded acceptance's instead (`hybrid-queue.ts`). Each reply goes to one of the chosen people (balanced); their reviews become ground truth
  * like any other. Leads and admins only.
  */
 export function openRubricHybridQueue(actor: Actor, studyId: number, input: unknown): RubricHybridQueueDto {
@@ -49,6 +52,7 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
     const d = dimensionIndex(frame, report.criterion);
     const run = judgeRunNamed(db, studyId, opts.judge);
     const codes = planCodes(frame, d, loadRubricGold(db, frame).gold, loadRubricJudge(db, frame, run, opts.sample), report.lenient);
+    const confidence = loadRubricConfidences(db, frame, run.id, opts.sample).subarray(d * frame.n, (d + 1) * frame.n);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const itemAt = frame.items.ids;
     const plans = opts.perTutor
@@ -65,7 +69,10 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
         predictions[i] = codes.verdict[i];
       }
       const stats = hybridReviewPlan(tallies(plan, codes.labels), { target: opts.target });
-      const queue = hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
+      const queue =
+        opts.plan === 'guaranteed'
+          ? { review: guaranteedReview(predictions, codes.labels, plan.acceptance, confidence), extra: [] }
+          : hybridReviewQueue(predictions, codes.labels, stats, { seed: study.seed + Math.max(0, tutor), extra: 'expected' });
       routed += queue.review.length;
       extra += queue.extra.length;
       for (const i of queue.review) chosen.push(itemAt[i]);
@@ -85,6 +92,8 @@ export function openRubricHybridQueue(actor: Actor, studyId: number, input: unkn
         target: opts.target,
         lenient: report.lenient,
         perTutor: opts.perTutor,
+        plan: opts.plan,
+        ...(opts.plan === 'guaranteed' ? { epsilon: opts.epsilon, delta: opts.delta } : {}),
         routed,
         extra,
       },

@@ -4,8 +4,10 @@ import { getDb } from '@/db/client';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
 import { judgeNameSchema, judgeRunNamed } from './data';
-import type { HybridPlanDto, RubricHybridReportDto } from './dto';
-import { hybridPlanDto } from './hybrid';
+import type { RubricHybridReportDto } from './dto';
+import { acceptanceOptions } from './acceptance';
+import { loadRubricConfidences } from './confidences';
+import { hybridPlanFromCodes } from './hybrid';
 import {
   type RubricFrame,
   analysableRubricStudy,
@@ -31,9 +33,14 @@ export const rubricHybridOptions = z.object({
     .gt(0, { error: 'target must be above 0.' })
     .max(1, { error: 'target is an accuracy, at most 1.' })
     .default(0.95),
+  ...acceptanceOptions,
 });
 
-export type RubricHybridOptions = Omit<z.input<typeof rubricHybridOptions>, 'lenient'> & { lenient?: boolean | string };
+export type RubricHybridOptions = Omit<z.input<typeof rubricHybridOptions>, 'lenient' | 'epsilon' | 'delta'> & {
+  lenient?: boolean | string;
+  epsilon?: number | string;
+  delta?: number | string;
+};
 
 /** The codes of dimension d (folded when `lenient`) of gold and verdict, and the label set they index. */
 export function planCodes(frame: RubricFrame, d: number, gold: Int8Array, verdict: Int8Array, lenient: boolean) {
@@ -46,21 +53,6 @@ export function planCodes(frame: RubricFrame, d: number, gold: Int8Array, verdic
     verdict: foldLenient(frame, d, v, new Int8Array(n)),
     labels: frame.lenientLabels[d]!,
   };
-}
-
-/** Padó's plan on the items of `items` (all when null) from codes of one dimension. */
-function planOn(gold: Int8Array, verdict: Int8Array, labels: string[], target: number, keep: (i: number) => boolean): HybridPlanDto {
-  const q = labels.length;
-  const confusion = Array.from({ length: q }, () => new Array<number>(q).fill(0));
-  let unjudged = 0;
-  for (let i = 0; i < gold.length; i++) {
-    const g = gold[i];
-    if (g < 0 || !keep(i)) continue;
-    const v = verdict[i];
-    if (v < 0) unjudged++;
-    else confusion[g][v]++;
-  }
-  return hybridPlanDto(confusion, labels, target, unjudged);
 }
 
 /**
@@ -80,7 +72,11 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
   const gold = loadRubricGold(db, frame).gold;
   const verdict = loadRubricJudge(db, frame, run, o.sample);
   const codes = planCodes(frame, d, gold, verdict, o.lenient);
-  const all = () => true;
+  const levels = { epsilon: o.epsilon, delta: o.delta };
+  const { n } = frame;
+  const confidence = loadRubricConfidences(db, frame, run.id, o.sample);
+  const planOn = (e: number, gold: Int8Array, verdict: Int8Array, labels: string[], keep?: (i: number) => boolean) =>
+    hybridPlanFromCodes(gold, verdict, labels, o.target, levels, keep, confidence.subarray(e * n, (e + 1) * n));
   return {
     studyId,
     kind: 'rubric',
@@ -90,15 +86,15 @@ export function rubricHybridReport(actor: Actor, studyId: number, opts: RubricHy
     lenient: o.lenient,
     target: o.target,
     labels: codes.labels,
-    ...planOn(codes.gold, codes.verdict, codes.labels, o.target, all),
+    ...planOn(d, codes.gold, codes.verdict, codes.labels),
     byModel: frame.tutors.map((model, t) => ({
       model,
-      ...planOn(codes.gold, codes.verdict, codes.labels, o.target, (i) => frame.tutorOf[i] === t),
+      ...planOn(d, codes.gold, codes.verdict, codes.labels, (i) => frame.tutorOf[i] === t),
     })),
     byCriterion: frame.dimensions.map((dim, e) => {
       const folded = o.lenient && frame.lenient[e] !== null;
       const c = planCodes(frame, e, gold, verdict, folded);
-      return { criterion: dim.id, name: dim.name, lenient: folded, ...planOn(c.gold, c.verdict, c.labels, o.target, all) };
+      return { criterion: dim.id, name: dim.name, lenient: folded, ...planOn(e, c.gold, c.verdict, c.labels) };
     }),
   };
 }

@@ -8,6 +8,7 @@ import type { ColumnSpec, PlainColumnSpec, TableSpec } from './columns';
 import { stat } from './columns';
 import type { BiasReportDto, FirstPreferenceDto, JudgePositionDto, HumanPositionDto, LengthBiasDto, LengthBinDto } from './certify';
 import type { LeniencyDto, RubricBiasReportDto, RubricLengthBiasDto, RubricLengthBinDto } from './rubric';
+import type { CalibrationPartDto, JudgeCalibrationDto, ReliabilityBinDto } from './acceptance';
 
 type Plain<R> = PlainColumnSpec<R>;
 const text = <R>(id: string, header: string, get: Plain<R>['get']): Plain<R> => ({ id, csv: id, header, value: 'text', get });
@@ -44,13 +45,21 @@ const binRows = <L extends { bins: B[] | null; intervals: object }, B extends ob
       withIntervals({ ...l, ...Object.assign({}, ...stats.map((s) => lift(b, s, `bin_${s}`))), bin: b }, l.intervals),
     ),
   );
-const binStat = (key: string, csv: string, header: string) => ({ ...stat(`bin_${key}`, csv, header, 'percent', { interval: false }), id: csv });
+const binStat = (key: string, csv: string, header: string) => ({
+  ...stat(`bin_${key}`, csv, header, 'percent', { interval: false }),
+  id: csv,
+});
 
 type FirstRow = { first: FirstPreferenceDto; intervals: Record<string, unknown> };
 /** A position row with its preference of the reply shown first lifted onto it. */
 const withFirst = <T extends { firstPreferred: FirstPreferenceDto }>(row: T): T & FirstRow =>
   withIntervals(
-    { ...row, ...lift(row.firstPreferred, 'rate', 'firstRate'), ...lift(row.firstPreferred, 'pValue', 'firstPValue'), first: row.firstPreferred },
+    {
+      ...row,
+      ...lift(row.firstPreferred, 'rate', 'firstRate'),
+      ...lift(row.firstPreferred, 'pValue', 'firstPValue'),
+      first: row.firstPreferred,
+    },
     { firstRate: row.firstPreferred.interval },
   );
 const firstColumns = <R extends FirstRow>(): ColumnSpec<R>[] => [
@@ -59,6 +68,71 @@ const firstColumns = <R extends FirstRow>(): ColumnSpec<R>[] => [
   { ...stat('firstRate', 'first_preferred_rate', 'First preferred rate', 'percent'), id: 'first_preferred_rate' },
   { ...stat('firstPValue', 'binomial_p_value', 'Binomial p', 'p-value', { interval: false }), id: 'binomial_p_value' },
 ];
+
+/* ----- shared: the calibration of judges with several samples per item (STATS-3 part D), the same for every kind ----- */
+
+const CALIBRATION_STATS = [
+  stat('accuracy', 'accuracy', 'Accuracy', 'percent', { interval: false }),
+  stat('meanConfidence', 'mean_confidence', 'Mean confidence', 'percent', { interval: false }),
+  stat('brierTopLabel', 'brier_top_label', 'Brier (top label)', 'ratio', { interval: false }),
+  stat('brierMulticlass', 'brier_multiclass', 'Brier (all labels)', 'ratio', { interval: false }),
+  stat('ece', 'ece', 'ECE (equal width)', 'ratio', { interval: false }),
+  stat('adaptiveEce', 'adaptive_ece', 'ECE (equal mass)', 'ratio', { interval: false }),
+] as const;
+
+/** A reliability bin on the row of its calibration, with its binning and its statistics lifted onto the row. */
+type ReliabilityRow = JudgeCalibrationDto & { binning: 'equal_width' | 'equal_mass'; b: ReliabilityBinDto } & Record<string, unknown>;
+const reliabilityRows = (c: JudgeCalibrationDto): ReliabilityRow[] =>
+  (['equal_width', 'equal_mass'] as const).flatMap((binning) =>
+    (binning === 'equal_width' ? c.reliability : c.adaptiveReliability).map((b) => ({
+      ...c,
+      ...lift(b, 'meanConfidence', 'bin_meanConfidence'),
+      ...lift(b, 'accuracy', 'bin_accuracy'),
+      ...lift(b, 'gap', 'bin_gap'),
+      binning,
+      b,
+    })),
+  );
+
+/** The calibration table's columns: the dashboard draws them too. */
+export const CALIBRATION_TABLE_COLUMNS: readonly ColumnSpec<JudgeCalibrationDto>[] = [
+  text('judge', 'Judge', (c) => c.judge),
+  text('criterion', 'Criterion', (c) => c.criterion),
+  count('n', 'Items', (c) => c.n),
+  count('samples_min', 'Fewest samples', (c) => c.samplesMin),
+  count('samples_max', 'Most samples', (c) => c.samplesMax),
+  ...CALIBRATION_STATS,
+];
+
+function calibrationTables<D extends CalibrationPartDto>() {
+  return {
+    calibration: {
+      id: 'calibration',
+      title: 'Calibration of judges with several samples',
+      rows: (r) => r.calibration,
+      columns: CALIBRATION_TABLE_COLUMNS,
+      rowKey: (c) => `${c.judge}:${c.criterion}`,
+    } satisfies TableSpec<D, JudgeCalibrationDto>,
+    reliability: {
+      id: 'reliability',
+      title: 'Reliability diagram',
+      rows: (r) => r.calibration.flatMap(reliabilityRows),
+      columns: [
+        text('judge', 'Judge', (c) => c.judge),
+        text('criterion', 'Criterion', (c) => c.criterion),
+        text('binning', 'Binning', (c) => c.binning),
+        count('bin', 'Bin', (c) => c.b.bin),
+        { id: 'lower', csv: 'lower', header: 'From', value: 'text', get: (c) => c.b.lower },
+        { id: 'upper', csv: 'upper', header: 'To', value: 'text', get: (c) => c.b.upper },
+        count('bin_n', 'Items in bin', (c) => c.b.n),
+        binStat('meanConfidence', 'mean_confidence', 'Mean confidence'),
+        binStat('accuracy', 'accuracy', 'Accuracy'),
+        binStat('gap', 'gap', 'Accuracy − confidence'),
+      ],
+      rowKey: (c) => `${c.judge}:${c.criterion}:${c.binning}:${c.b.bin}`,
+    } satisfies TableSpec<D, ReliabilityRow>,
+  };
+}
 
 /* ----- pairwise ----- */
 
@@ -119,6 +193,7 @@ export const pairwiseBiasTables = {
     ],
     rowKey: (l) => `${l.grader}:${l.criterion}:${l.bin.bin}`,
   } satisfies TableSpec<BiasReportDto, PairwiseLengthRow>,
+  ...calibrationTables<BiasReportDto>(),
 };
 
 /* ----- rubric ----- */
@@ -138,7 +213,10 @@ export const rubricBiasTables = {
         r,
         r.leniency.map((l) => {
           const d = l.judgeMoreLenient;
-          return withIntervals({ ...l, ...lift(d, 'rate', 'moreLenientRate'), ...lift(d, 'pValue', 'moreLenientPValue') }, { moreLenientRate: d.interval });
+          return withIntervals(
+            { ...l, ...lift(d, 'rate', 'moreLenientRate'), ...lift(d, 'pValue', 'moreLenientPValue') },
+            { moreLenientRate: d.interval },
+          );
         }),
       ),
     columns: [
@@ -157,7 +235,10 @@ export const rubricBiasTables = {
       count('judge_more_lenient', 'Judge more lenient', (l) => l.judgeMoreLenient.count),
       count('discordant', 'Discordant', (l) => l.judgeMoreLenient.discordant),
       { ...stat('moreLenientRate', 'judge_more_lenient_rate', 'Judge more lenient, rate', 'percent'), id: 'judge_more_lenient_rate' },
-      { ...stat('moreLenientPValue', 'mcnemar_exact_p_value', 'McNemar exact p', 'p-value', { interval: false }), id: 'mcnemar_exact_p_value' },
+      {
+        ...stat('moreLenientPValue', 'mcnemar_exact_p_value', 'McNemar exact p', 'p-value', { interval: false }),
+        id: 'mcnemar_exact_p_value',
+      },
     ],
     rowKey: (l) => `${l.judge}:${l.criterion}`,
   } satisfies TableSpec<RubricBiasReportDto, LeniencyRow & { sample: number; lenient: boolean }>,
@@ -182,4 +263,5 @@ export const rubricBiasTables = {
     ],
     rowKey: (l) => `${l.grader}:${l.criterion}:${l.bin.bin}`,
   } satisfies TableSpec<RubricBiasReportDto, RubricLengthRow & { sample: number; lenient: boolean }>,
+  ...calibrationTables<RubricBiasReportDto>(),
 };

@@ -1,5 +1,6 @@
 /** Certifying a judge on a pairwise study: biases, the certification while labelling, judge-corrected leaderboards and rank agreement. */
 import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
+import type { CalibrationPartDto } from './acceptance';
 import type { IntervalDto, StatDto } from './common';
 import type { ActiveDrawInfoDto } from './active';
 
@@ -75,7 +76,7 @@ export type BiasReportDto = {
   /** Why `humanPosition` is empty: no label was given on Concord's review screen (imported labels store no order). */
   humanPositionReason?: 'no_display_order';
   length: LengthBiasDto[];
-};
+} & CalibrationPartDto;
 
 export type CertifyPointDto = {
   /** Observations so far (1-based). */

@@ -3,6 +3,7 @@ import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
 import type { TiePolicy } from '@/lib/stats';
 import type { CorrectedRunDto, RankAgreementDto } from './certify';
 import type { CriterionStatKey, PairStatKey } from './agreement-tables';
+import type { AcceptanceDto } from './acceptance';
 import type { BootstrapInfoDto, IntervalDto, StatDto } from './common';
 
 /** The macro-averaged agreement statistics of a report: those of a criterion. */
@@ -169,6 +170,8 @@ export type HybridReportDto = {
   /** Ground-truth labels of the criterion without a verdict, left out of the sample. */
   unjudged: number;
   intervals: { accJudge: IntervalDto; accHybrid: IntervalDto; effortSaved: IntervalDto };
+  /** Error-bounded acceptance on the same data, beside this plan. */
+  acceptance: AcceptanceDto;
 };
 
 export type LeaderboardRowDto = {

@@ -1,5 +1,6 @@
 /** Rubric studies (lib/server/analytics/rubric-*.ts): their reports, certification and biases. */
 import type { GroundTruthRuleChoice } from '@/lib/validation/studies';
+import type { CalibrationPartDto } from './acceptance';
 import type { CertifyReportDto, CorrectedCellDto, RankAgreementDto } from './certify';
 import type { BootstrapInfoDto, IntervalDto, StatDto } from './common';
 import type { AgreementCriterionDto, AgreementReportDto, HybridQueueDto, HybridReportDto } from './pairwise';
@@ -202,4 +203,4 @@ export type RubricBiasReportDto = {
   length: RubricLengthBiasDto[];
   /** Why `length` is empty: no item has a reply with text (whole-dialogue items). */
   lengthReason?: 'no_reply_text';
-};
+} & CalibrationPartDto;

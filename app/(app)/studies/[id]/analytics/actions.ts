@@ -8,7 +8,15 @@ import { openRubricHybridQueue } from '@/lib/server/analytics/rubric-hybrid-queu
 
 export async function openHybridQueueAction(
   studyId: number,
-  input: { judge: string; criterion: string; target: number; usernames: string[] },
+  input: {
+    judge: string;
+    criterion: string;
+    target: number;
+    usernames: string[];
+    plan?: 'pado' | 'guaranteed';
+    epsilon?: number;
+    delta?: number;
+  },
 ) {
   const res = await runAction((actor) => openHybridQueue(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);
@@ -17,7 +25,17 @@ export async function openHybridQueueAction(
 
 export async function openRubricHybridQueueAction(
   studyId: number,
-  input: { judge: string; criterion: string; target: number; lenient: boolean; perTutor: boolean; usernames: string[] },
+  input: {
+    judge: string;
+    criterion: string;
+    target: number;
+    lenient: boolean;
+    perTutor: boolean;
+    usernames: string[];
+    plan?: 'pado' | 'guaranteed';
+    epsilon?: number;
+    delta?: number;
+  },
 ) {
   const res = await runAction((actor) => openRubricHybridQueue(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);

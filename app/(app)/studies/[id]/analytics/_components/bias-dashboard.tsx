@@ -2,6 +2,7 @@ import { Card } from '@/components/ui/card';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
+import { CalibrationCard } from './calibration-card';
 import { DownloadLink } from './downloads';
 import { count, reasonText } from './format';
 import { Th } from './th';
@@ -167,6 +168,8 @@ export function BiasDashboard({ studyId, data }: { studyId: number; data: Report
           }))}
         />
       </Card>
+
+      <CalibrationCard data={data} csv={csv} />
     </div>
   );
 }

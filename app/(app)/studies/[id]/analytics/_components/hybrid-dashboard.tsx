@@ -9,6 +9,7 @@ import { Stat } from '@/components/ui/stat';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
+import { AcceptanceCard } from './acceptance-card';
 import { DownloadLink } from './downloads';
 import { LABEL_TEXT, count, formatInterval, formatValue, reasonText } from './format';
 import type { PersonDto } from '@/lib/server/accounts/dto';
@@ -22,6 +23,7 @@ type Report = ReportJson['hybrid'];
 export type HybridCriterion = { id: string; name: string };
 
 const DEFAULT_TARGET = 0.95;
+const DEFAULT_LEVEL = 0.05;
 const pct = (v: number | null, reason?: string) => (v === null ? `n/a (${reasonText(reason)})` : formatValue(v, 'rate'));
 
 export function HybridDashboard({
@@ -42,20 +44,44 @@ export function HybridDashboard({
   const [judge, setJudge] = useState(initial.judge);
   const [criterion, setCriterion] = useState(initial.criterion);
   const [target, setTarget] = useState(initial.target);
+  const [epsilon, setEpsilon] = useState(initial.acceptance.epsilon);
+  const [delta, setDelta] = useState(initial.acceptance.delta);
   const { data, fetching, error, retry } = useReport(
     studyId,
     'hybrid',
-    { judge, criterion, target },
-    { params: { judge: initial.judge, criterion: initial.criterion, target: initial.target }, data: initial },
+    { judge, criterion, target, epsilon, delta },
+    {
+      params: {
+        judge: initial.judge,
+        criterion: initial.criterion,
+        target: initial.target,
+        epsilon: initial.acceptance.epsilon,
+        delta: initial.acceptance.delta,
+      },
+      data: initial,
+    },
   );
   useOptionsInUrl({
     judge,
     criterion: criterion === 'overall' ? undefined : criterion,
     target: target === DEFAULT_TARGET ? undefined : target,
+    epsilon: epsilon === DEFAULT_LEVEL ? undefined : epsilon,
+    delta: delta === DEFAULT_LEVEL ? undefined : delta,
   });
-  const stale = data.judge !== judge || data.criterion !== criterion || data.target !== target;
-  const params = { judge: data.judge, criterion: data.criterion, target: data.target };
-  const csv = (table: 'classes' | 'plan') => (
+  const stale =
+    data.judge !== judge ||
+    data.criterion !== criterion ||
+    data.target !== target ||
+    data.acceptance.epsilon !== epsilon ||
+    data.acceptance.delta !== delta;
+  const params = {
+    judge: data.judge,
+    criterion: data.criterion,
+    target: data.target,
+    epsilon: data.acceptance.epsilon,
+    delta: data.acceptance.delta,
+  };
+  const csv = (table: 'classes' | 'plan' | 'acceptance' | 'strata') => (
     <DownloadLink
       href={reportUrl(studyId, 'hybrid', params, { format: 'csv', table })}
       filename={reportFilename(studyId, 'hybrid', { judge: data.judge, criterion: data.criterion, table, format: 'csv' })}
@@ -253,6 +279,29 @@ export function HybridDashboard({
             />
           </div>
         </Card>
+
+        <AcceptanceCard
+          acceptance={data.acceptance}
+          epsilon={epsilon}
+          delta={delta}
+          onLevels={(e, d) => {
+            setEpsilon(e);
+            setDelta(d);
+          }}
+          noun="items"
+          csv={csv}
+          queue={
+            <HybridQueueForm
+              studyId={studyId}
+              judge={data.judge}
+              criterion={data.criterion}
+              target={data.target}
+              people={people}
+              studyOpen={studyOpen}
+              guaranteed={{ epsilon: data.acceptance.epsilon, delta: data.acceptance.delta }}
+            />
+          }
+        />
       </div>
     </div>
   );

@@ -13,8 +13,10 @@ type Props = {
   target: number;
   people: PersonDto[];
   studyOpen: boolean;
-  /** The study's other judge runs, whose disagreement with this one can be the uncertainty. */
-  otherRuns: string[];
+  /** The study's other judge runs, whose disagreement with this one can be the uncertainty (the active order). */
+  otherRuns?: string[];
+  /** The guarantee's plan (error-bounded acceptance at ε, δ) instead of Padó's: its items only, no order to choose. */
+  guaranteed?: { epsilon: number; delta: number };
 };
 type Order = 'uniform' | 'active';
 
@@ -23,9 +25,10 @@ const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
 /**
  * Sends items of this judge run to people: in the plan's order (what it routes, plus its random checks), or in
  * active order — items drawn with a probability that grows with the judge's uncertainty, under a budget and a floor,
- * so the corrected win rate and the certification can weight each label by 1/π (issue 28).
+ * so the corrected win rate and the certification can weight each label by 1/π (issue 28). With `guaranteed`, the
+ * items outside the classes the error-bounded acceptance accepts, and nothing else.
  */
-export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen, otherRuns }: Props) {
+export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen, otherRuns = [], guaranteed }: Props) {
   const [order, setOrder] = useState<Order>('uniform');
   const [source, setSource] = useState<ActiveQueueDto['source']>('orders');
   const [chosenSecond, setSecondJudge] = useState(otherRuns[0] ?? '');
@@ -34,6 +37,26 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
   const [budget, setBudget] = useState('0.2');
   const [tau, setTau] = useState('0.5');
   if (!studyOpen) return <p className="mt-4 text-sm text-slate-500">Open the study to send the routed items to people.</p>;
+  if (guaranteed) {
+    return (
+      <ReviewQueueForm<HybridQueueDto>
+        className="mt-4 space-y-2 border-t border-slate-100 pt-4"
+        intro={
+          <>
+            Send every unreviewed item outside the classes accepted with the guarantee to these reviewers (one review per item, no random
+            checks: the accepted labels are certified; their reviews become ground truth):
+          </>
+        }
+        people={people}
+        open={(usernames) =>
+          openHybridQueueAction(studyId, { judge, criterion, target, usernames, plan: 'guaranteed' as const, ...guaranteed })
+        }
+        opened={(d) =>
+          `Queued ${d.routed + d.extra} item(s) (${d.routed} routed, ${d.extra} random checks of accepted labels): ${assignmentsText(d)}.`
+        }
+      />
+    );
+  }
   const orderSelect = (
     <label className="flex items-center gap-2 text-sm">
       Order

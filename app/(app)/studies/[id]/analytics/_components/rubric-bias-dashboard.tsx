@@ -7,6 +7,7 @@ import { Select } from '@/components/ui/select';
 import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportTable } from '@/lib/server/analytics/dto';
 import { type ReportJson, type ReportParams, reportFilename, reportUrl } from '@/lib/query/analytics';
+import { CalibrationCard } from './calibration-card';
 import { DownloadLink } from './downloads';
 import { count, formatValue, reasonText } from './format';
 import { Th } from './th';
@@ -233,6 +234,8 @@ export function RubricBiasDashboard({ studyId, initial }: { studyId: number; ini
           />
         )}
       </Card>
+
+      <CalibrationCard data={data} csv={csv} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Select } from '@/components/ui/select';
 import type { Flat, ReportJson, ReportParams } from '@/lib/query/analytics';
 import type { PersonDto } from '@/lib/server/accounts/dto';
 import type { HybridPlanDto, JudgeRunDto } from '@/lib/server/analytics/dto';
+import { AcceptanceCard } from './acceptance-card';
 import { DimensionSelect } from './rubric-selects';
 import { CsvLink, JsonLink } from './downloads';
 import { count } from './format';
@@ -85,21 +86,39 @@ export function RubricHybridDashboard({
   const [criterion, setCriterion] = useState(initial.criterion);
   const [lenient, setLenient] = useState(initial.lenient);
   const [target, setTarget] = useState(initial.target);
-  const params: ReportParams['rubric-hybrid'] = { judge, criterion, target, lenient: lenient ? 'true' : 'false' };
+  const [epsilon, setEpsilon] = useState(initial.acceptance.epsilon);
+  const [delta, setDelta] = useState(initial.acceptance.delta);
+  const params: ReportParams['rubric-hybrid'] = { judge, criterion, target, epsilon, delta, lenient: lenient ? 'true' : 'false' };
   const { data, error } = useReport(studyId, 'rubric-hybrid', params, {
-    params: { judge: initial.judge, criterion: initial.criterion, target: initial.target, lenient: initial.lenient ? 'true' : 'false' },
+    params: {
+      judge: initial.judge,
+      criterion: initial.criterion,
+      target: initial.target,
+      epsilon: initial.acceptance.epsilon,
+      delta: initial.acceptance.delta,
+      lenient: initial.lenient ? 'true' : 'false',
+    },
     data: initial,
   });
-  useOptionsInUrl({ judge, criterion, target, lenient: lenient ? 'true' : undefined });
+  useOptionsInUrl({
+    judge,
+    criterion,
+    target,
+    epsilon: epsilon === 0.05 ? undefined : epsilon,
+    delta: delta === 0.05 ? undefined : delta,
+    lenient: lenient ? 'true' : undefined,
+  });
   const canFold = dimensions.find((d) => d.id === criterion)?.hasLenient ?? false;
   const shownParams: ReportParams['rubric-hybrid'] = {
     judge: data.judge,
     criterion: data.criterion,
     target: data.target,
+    epsilon: data.acceptance.epsilon,
+    delta: data.acceptance.delta,
     lenient: data.lenient ? 'true' : 'false',
   };
   const tutors: TutorPlan[] = [data, ...data.byModel];
-  const csv = (table: 'plans' | 'classes') => (
+  const csv = (table: 'plans' | 'classes' | 'acceptance' | 'strata') => (
     <CsvLink studyId={studyId} report="rubric-hybrid" params={shownParams} table={table} name={data.judge} />
   );
   return (
@@ -169,6 +188,29 @@ export function RubricHybridDashboard({
         lenient={data.lenient}
         people={people}
         studyOpen={studyOpen}
+      />
+      <AcceptanceCard
+        acceptance={data.acceptance}
+        epsilon={epsilon}
+        delta={delta}
+        onLevels={(e, d) => {
+          setEpsilon(e);
+          setDelta(d);
+        }}
+        noun="replies"
+        csv={csv}
+        queue={
+          <RubricQueueForm
+            studyId={studyId}
+            judge={data.judge}
+            criterion={data.criterion}
+            target={data.target}
+            lenient={data.lenient}
+            people={people}
+            studyOpen={studyOpen}
+            guaranteed={{ epsilon: data.acceptance.epsilon, delta: data.acceptance.delta }}
+          />
+        }
       />
     </div>
   );

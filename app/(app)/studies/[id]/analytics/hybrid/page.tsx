@@ -17,6 +17,12 @@ import { type AnalyticsView, type SearchParams, analyticsContext, first } from '
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };
 
+/** ε or δ from the address when it is a probability strictly between 0 and 1, else the default 5 %. */
+const level = (v: string | string[] | undefined) => {
+  const x = Number(first(v));
+  return Number.isFinite(x) && x > 0 && x < 1 ? x : 0.05;
+};
+
 type View = (ctx: Parameters<AnalyticsView>[0] & { runs: JudgeRunDto[] }) => ReturnType<AnalyticsView>;
 
 /** The dashboard of each report that serves the hybrid plan; the study's kind says which report it gets. */
@@ -27,7 +33,8 @@ const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
     const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
     const wanted = Number(first(sp.target));
     const target = Number.isFinite(wanted) && wanted > 0 && wanted <= 1 ? wanted : 0.95;
-    const read = (lenient: boolean) => rubricHybridReport(actor, studyId, { judge, criterion, target, lenient });
+    const levels = { epsilon: level(sp.epsilon), delta: level(sp.delta) };
+    const read = (lenient: boolean) => rubricHybridReport(actor, studyId, { judge, criterion, target, lenient, ...levels });
     let report;
     try {
       report = read(first(sp.lenient) === 'true');
@@ -56,7 +63,9 @@ const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
     const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
     const asked = Number(first(sp.target));
     const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
-    const initial = reportJson(hybridReport(actor, studyId, { judge, criterion, target })) as ReportJson['hybrid'];
+    const initial = reportJson(
+      hybridReport(actor, studyId, { judge, criterion, target, epsilon: level(sp.epsilon), delta: level(sp.delta) }),
+    ) as ReportJson['hybrid'];
     return (
       <HybridDashboard
         studyId={studyId}

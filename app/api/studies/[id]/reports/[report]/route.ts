@@ -21,7 +21,7 @@ import { parseStudyId } from '@/lib/server/studies/studies';
  *   (options sample, lenient); annotators for every kind with labels.
  *   ?format=json (default): the whole report, exactly the JSON `concord report … --json` prints.
  *   ?format=csv&table=<name>: one of its tables (REPORT_TABLES in lib/server/analytics/dto/reports.ts).
- * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify), tiePolicy
+ * Options: judge (alignment, hybrid, certify), criterion and target (hybrid, certify), epsilon (certify, hybrid), delta (hybrid), tiePolicy
  * (leaderboard), bootstrap (agreement, alignment, leaderboard; default 1000, 0 for point estimates only, at most
  * MAX_BOOTSTRAP_REPLICATES). The use-cases parse the options and decide who may read the report (leads and admins);
  * a report with a bootstrap is computed by a process of its own (`report-process.ts`), so this server keeps
@@ -37,6 +37,7 @@ const querySchema = z.object({
   tiePolicy: z.string().optional(),
   bootstrap: z.string().optional(),
   epsilon: z.string().optional(),
+  delta: z.string().optional(),
   sample: z.string().optional(),
   lenient: z.string().optional(),
 });
@@ -77,12 +78,12 @@ export const GET = route(async (actor, request, params) => {
   if (q.format === 'csv' && !(q.table && isReportTable(name, q.table))) {
     throw invalid(`Name the table to download: table=${REPORT_TABLES[name].join(' | ')}.`, { table: 'Unknown table' });
   }
-  const { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient } = q;
+  const { judge, criterion, target, epsilon, delta, tiePolicy, bootstrap, sample, lenient } = q;
   const dto = await reportForRequest(
     actor,
     studyId,
     name,
-    { judge, criterion, target, epsilon, tiePolicy, bootstrap, sample, lenient },
+    { judge, criterion, target, epsilon, delta, tiePolicy, bootstrap, sample, lenient },
     request.signal,
   );
   return respond(studyId, name, dto, q);
