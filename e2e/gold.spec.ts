@@ -30,8 +30,9 @@ test.beforeAll(() => {
     ...(i === 1 || i === 4 ? { gold: { overall: 'win' } } : {}),
   }));
   fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
-  studyId = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Checked replies', '--criteria', 'none', '--reviewers', '2', '--json']))
-    .id as number;
+  studyId = JSON.parse(
+    concord(['study', 'create', '--kind', 'pairwise', '--name', 'Checked replies', '--criteria', 'none', '--reviewers', '2', '--json']),
+  ).id as number;
   concord(['import', 'items', '--study', String(studyId), path.join(dir, 'items.jsonl')]);
   concord(['study', 'members', String(studyId), 'ann1', 'ann2']);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -105,7 +106,9 @@ test('reviewers get the gold items among the others, and nothing they receive sa
   await context.close();
 
   // ann2 through the HTTP API's next item, calling every item a tie.
-  const { token } = JSON.parse(concord(['token', 'create', '--user', 'ann2', '--name', `gold review ${studyId}`, '--json'])) as { token: string };
+  const { token } = JSON.parse(concord(['token', 'create', '--user', 'ann2', '--name', `gold review ${studyId}`, '--json'])) as {
+    token: string;
+  };
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   for (let i = 0; i < ITEMS; i++) {
     const res = await api.get(`/api/v1/studies/${studyId}/next`);
@@ -115,7 +118,11 @@ test('reviewers get the gold items among the others, and nothing they receive sa
     const next = JSON.parse(text) as { queue: { total: number }; assignment: { assignmentId: number; criteria: { id: string }[] } };
     expect(next.queue.total).toBe(ITEMS);
     const submitted = await api.post(`/api/v1/assignments/${next.assignment.assignmentId}/submission`, {
-      data: { requestId: `gold-api-${studyId}-${i}`, activeMs: 100, choices: Object.fromEntries(next.assignment.criteria.map((c) => [c.id, 'tie'])) },
+      data: {
+        requestId: `gold-api-${studyId}-${i}`,
+        activeMs: 100,
+        choices: Object.fromEntries(next.assignment.criteria.map((c) => [c.id, 'tie'])),
+      },
     });
     expect(submitted.status()).toBe(200);
     expect(await submitted.text()).not.toMatch(/gold/i);
@@ -143,6 +150,68 @@ test('the API serves the gold report exactly as concord report gold --json print
   expect(res.status()).toBe(200);
   const body = await res.json();
   expect(body).toEqual(JSON.parse(concord(['report', 'gold', '--study', String(studyId), '--json'])));
-  expect(body.reviewers.find((r: { username: string }) => r.username === 'ann2')).toMatchObject({ compared: 3, correct: 0, accuracy: 0, below: true });
+  expect(body.reviewers.find((r: { username: string }) => r.username === 'ann2')).toMatchObject({
+    compared: 3,
+    correct: 0,
+    accuracy: 0,
+    below: true,
+  });
   await api.dispose();
+});
+
+test('the command line and the API set the gold rate and mark items, with the same rules as the study page', async ({
+  playwright,
+  baseURL,
+}) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-gold-cli-'));
+  const items = Array.from({ length: 4 }, (_, i) => ({
+    id: `g-${i + 1}`,
+    problem: `What is ${i + 2} + 5?`,
+    principles: [],
+    history: [{ role: 'student', text: 'I think it is 9.' }],
+    a: { source: 'model-a', text: 'Count on from 5.' },
+    b: { source: 'model-b', text: 'Add the ones.' },
+  }));
+  fs.writeFileSync(path.join(dir, 'items.jsonl'), items.map((x) => JSON.stringify(x)).join('\n'));
+  const draft = JSON.parse(concord(['study', 'create', '--kind', 'pairwise', '--name', 'Gold by script', '--criteria', 'none', '--json']))
+    .id as number;
+  concord(['import', 'items', '--study', String(draft), path.join(dir, 'items.jsonl')]);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  // The command line.
+  expect(JSON.parse(concord(['gold', 'settings', String(draft), '--rate', '20', '--alert-below', '70', '--json']))).toEqual({
+    ratePct: 20,
+    alertBelowPct: 70,
+  });
+  const marked = JSON.parse(concord(['gold', 'mark', String(draft), '--item', 'g-1', '--labels', '{"overall":"tie"}', '--json']));
+  expect(marked.labels).toEqual({ overall: 'tie' });
+  expect(() => concord(['gold', 'mark', String(draft), '--item', 'g-2', '--labels', '{"overall":"maybe"}'])).toThrow(/maybe/);
+
+  // The API, as a lead; an annotator is refused.
+  const token = (user: string) =>
+    (JSON.parse(concord(['token', 'create', '--user', user, '--name', `gold script ${draft} ${user}`, '--json'])) as { token: string })
+      .token;
+  const lead = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token('lead')}` } });
+  const settings = await lead.put(`/api/v1/studies/${draft}/gold`, { data: { ratePct: 25, alertBelowPct: null } });
+  expect(settings.status(), await settings.text()).toBe(200);
+  expect(await settings.json()).toEqual({ ratePct: 25, alertBelowPct: null });
+  const item = await lead.put(`/api/v1/studies/${draft}/gold/g-2`, { data: { labels: { overall: 'win' } } });
+  expect(item.status(), await item.text()).toBe(200);
+  expect((await item.json()).labels).toEqual({ overall: 'win' });
+  const unmark = await lead.put(`/api/v1/studies/${draft}/gold/g-1`, { data: { labels: { overall: null } } });
+  expect((await unmark.json()).labels).toEqual({});
+  const missing = await lead.put(`/api/v1/studies/${draft}/gold/nope`, { data: { labels: { overall: 'win' } } });
+  expect(missing.status()).toBe(404);
+  const annotator = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token('ann1')}` } });
+  expect((await annotator.put(`/api/v1/studies/${draft}/gold`, { data: { ratePct: 0, alertBelowPct: null } })).status()).toBe(403);
+
+  // Both wrote what the study page reads: one gold item (g-2), the API's settings; once open, the rate is fixed.
+  expect(JSON.parse(concord(['gold', 'settings', String(draft), '--json']))).toEqual({ ratePct: 25, alertBelowPct: null });
+  concord(['study', 'members', String(draft), 'ann1', 'ann2']);
+  concord(['study', 'open', String(draft)]);
+  const fixed = await lead.put(`/api/v1/studies/${draft}/gold`, { data: { ratePct: 10, alertBelowPct: null } });
+  expect(fixed.status()).toBe(409);
+  expect(JSON.parse(concord(['report', 'gold', '--study', String(draft), '--json'])).goldItems).toBe(1);
+  await lead.dispose();
+  await annotator.dispose();
 });

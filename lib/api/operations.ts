@@ -140,6 +140,41 @@ const examplesVersionSchema = z
   })
   .describe('The new template version and the items it carries as worked examples.');
 
+const goldSettingsBody = z
+  .object({
+    ratePct: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .describe("Share of each reviewer's queue made of gold items (0–50 %); fixed once the study opens."),
+    alertBelowPct: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Accuracy on gold (%) below which the study page names a reviewer; null: never.'),
+  })
+  .strict();
+const goldSettingsSchema = z.object({ ratePct: z.number().int(), alertBelowPct: z.number().int().nullable() });
+const goldItemParams = studyParams.extend({ item: z.string().min(1).describe("The item's id in the imported file.") });
+const goldItemBody = z
+  .object({
+    labels: z
+      .record(z.string(), z.string().nullable())
+      .describe(
+        "Known answer per unit (criterion, rubric dimension, or `decision` of a flow) in the study's label names; null unmarks a unit.",
+      ),
+  })
+  .strict();
+const goldItemSchema = z
+  .object({
+    itemId: z.number().int(),
+    units: z.array(z.object({ id: z.string(), labels: z.array(z.string()) })),
+    labels: z.record(z.string(), z.string()),
+  })
+  .describe('The units the item can have gold answers on, and its gold answers now (empty: not gold).');
 const exclusionParams = studyParams.extend({ userId: z.coerce.number().int().positive().describe("The annotator's account id.") });
 export const exclusionsSchema = z
   .object({
@@ -294,6 +329,28 @@ export const OPERATIONS = {
     params: reportParams,
     query: reportQuery,
     response: { status: 200, schema: reportSchema, description: 'The report.' },
+  },
+  setGoldSettings: {
+    operationId: 'setGoldSettings',
+    method: 'PUT',
+    path: '/api/v1/studies/{id}/gold',
+    tag: 'Studies',
+    summary: "Set a study's gold rate and the accuracy threshold of its notice (audited)",
+    roles: STAFF,
+    params: studyParams,
+    body: goldSettingsBody,
+    response: { status: 200, schema: goldSettingsSchema, description: 'The gold settings as they now are.' },
+  },
+  setItemGold: {
+    operationId: 'setItemGold',
+    method: 'PUT',
+    path: '/api/v1/studies/{id}/gold/{item}',
+    tag: 'Studies',
+    summary: 'Give an item known answers (gold), or take them away (audited; every change kept)',
+    roles: STAFF,
+    params: goldItemParams,
+    body: goldItemBody,
+    response: { status: 200, schema: goldItemSchema, description: "The item's gold answers as they now are." },
   },
   listExclusions: {
     operationId: 'listAnnotatorExclusions',

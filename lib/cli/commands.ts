@@ -22,6 +22,7 @@ import {
 } from '@/lib/server/studies/studies';
 import { editStudy, replaceReviewer, setArchived, setDeadline } from '@/lib/server/studies/editing';
 import { cliActor } from '@/lib/server/system/system';
+import { getGoldSettings, setGoldOfItemNamed, setGoldSettings } from '@/lib/server/review/gold';
 import { createUser } from '@/lib/server/accounts/users';
 import { invalid } from '@/lib/server/errors';
 import { isRubricCatalogName, RUBRIC_CATALOG_NAMES } from '@/lib/validation/rubric-catalogs';
@@ -162,6 +163,56 @@ export const COMMANDS: Command[] = [
     run(v, [study]) {
       const dto = setGroundTruthRule(cliActor(), parseStudyId(study ?? ''), required(v, 'ground-truth'));
       process.stdout.write(`Study ${dto.id}: ground truth by ${dto.groundTruthRule}.\n`);
+    },
+  },
+  {
+    name: 'gold settings',
+    usage: 'gold settings STUDY [--rate PCT] [--alert-below PCT|none] [--json]',
+    summary:
+      "Sets a study's gold rate (0–50 % of each reviewer's queue are gold items, mixed in when a draft study opens) and the\n" +
+      '      accuracy on gold below which the study page names a reviewer (none: never). Unset options keep their value.',
+    options: { rate: { type: 'string' }, 'alert-below': { type: 'string' }, json: { type: 'boolean' } },
+    run(v, [study]) {
+      const id = parseStudyId(study ?? '');
+      const now = getGoldSettings(cliActor(), id);
+      const alert = str(v, 'alert-below');
+      const r = setGoldSettings(cliActor(), id, {
+        ratePct: str(v, 'rate') ?? now.ratePct,
+        alertBelowPct: alert === undefined ? now.alertBelowPct : alert === 'none' ? '' : alert,
+      });
+      if (v.json) {
+        print(r);
+        return;
+      }
+      process.stdout.write(
+        `Study ${id}: gold rate ${r.ratePct} %, ${r.alertBelowPct === null ? 'no accuracy threshold' : `notice below ${r.alertBelowPct} % on gold`}.\n`,
+      );
+    },
+  },
+  {
+    name: 'gold mark',
+    usage: 'gold mark STUDY --item ID --labels \'{"overall":"win"}\' [--json]',
+    summary:
+      'Gives an item (by its id in the imported file) known answers, one label per criterion, dimension or flow decision in\n' +
+      "      the study's own label names; a null label unmarks that unit, and an item with none left is no longer gold. Audited.",
+    options: { item: { type: 'string' }, labels: { type: 'string' }, json: { type: 'boolean' } },
+    run(v, [study]) {
+      const id = parseStudyId(study ?? '');
+      let labels: unknown;
+      try {
+        labels = JSON.parse(required(v, 'labels'));
+      } catch {
+        throw invalid('--labels must be a JSON object of labels, e.g. \'{"overall":"win"}\'.');
+      }
+      const r = setGoldOfItemNamed(cliActor(), id, { item: required(v, 'item'), labels });
+      if (v.json) {
+        print(r);
+        return;
+      }
+      const set = Object.entries(r.labels);
+      process.stdout.write(
+        `Study ${id}, item ${str(v, 'item')}: ${set.length ? `gold (${set.map(([u, l]) => `${u} ${l}`).join(', ')})` : 'not gold'}.\n`,
+      );
     },
   },
   {

@@ -19,10 +19,17 @@ export type GoldSettingsInput = z.input<typeof goldSettingsSchema>;
  * A lead's gold labels for one item: unit → label name, or null (or '') to unmark the unit. The names are checked
  * against the study's kind by the use-case.
  */
+const goldLabels = z.record(
+  z.string().min(1),
+  z.preprocess((v) => (v === '' ? null : v), z.string().trim().min(1).nullable()),
+);
 export const setGoldSchema = z.object({
   itemId: z.coerce.number().int().positive(),
-  labels: z.record(
-    z.string().min(1),
-    z.preprocess((v) => (v === '' ? null : v), z.string().trim().min(1).nullable()),
-  ),
+  labels: goldLabels,
+});
+
+/** The same, naming the item by its id in the imported file (the command line, the HTTP API). */
+export const setGoldByItemIdSchema = z.object({
+  item: z.string().min(1, { error: 'Name the item by its id in the imported file.' }),
+  labels: goldLabels,
 });

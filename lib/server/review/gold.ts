@@ -7,7 +7,8 @@ import type { PlannedAssignment } from '@/lib/assign/plan';
 import type { GoldUnit } from '@/lib/kinds/facets/gold';
 import { studyKind } from '@/lib/kinds/registry';
 import { wilsonInterval } from '@/lib/stats/intervals';
-import { goldSettingsSchema, setGoldSchema } from '@/lib/validation/gold';
+import { goldSettingsSchema, setGoldByItemIdSchema, setGoldSchema } from '@/lib/validation/gold';
+import { itemIdByExternalId } from '@/db/queries/items';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { conflict, invalid, notFound } from '../errors';
@@ -26,7 +27,11 @@ import type { GoldAccuracyDto, GoldItemDto, GoldListItemDto, GoldSettingsDto } f
  * `field.unit`, naming what the unit accepts. The one check for the import and the item page.
  */
 export function checkGoldLabels(study: StudyRow, labels: Record<string, string | null>, field = 'labels') {
-  const units = new Map(studyKind(study.kind).gold.units(study).map((u) => [u.id, u]));
+  const units = new Map(
+    studyKind(study.kind)
+      .gold.units(study)
+      .map((u) => [u.id, u]),
+  );
   const fieldErrors: Record<string, string> = {};
   const out: { unit: string; label: string | null }[] = [];
   for (const [unit, label] of Object.entries(labels)) {
@@ -106,6 +111,15 @@ export function setItemGold(actor: Actor, studyId: number, input: unknown): Gold
     if (written) audit(db, { userId: actor.id, action: 'gold_set', studyId, objectId: itemId, detail: { labels } });
   });
   return goldItemDto(db, study, itemId);
+}
+
+/** As `setItemGold`, the item named by its id in the imported file (the command line and the HTTP API). */
+export function setGoldOfItemNamed(actor: Actor, studyId: number, input: unknown): GoldItemDto {
+  const { item, labels } = parseInput(setGoldByItemIdSchema, input);
+  studyForStaff(getDb(), actor, studyId);
+  const itemId = itemIdByExternalId(getDb(), studyId, item);
+  if (itemId === undefined) throw notFound(`An item "${item}" of this study`);
+  return setItemGold(actor, studyId, { itemId, labels });
 }
 
 export function getGoldSettings(actor: Actor, studyId: number): GoldSettingsDto {
@@ -203,7 +217,9 @@ export function goldAccuracyOf(db: Db, study: StudyRow): GoldAccuracyDto {
         ...(accuracy === null ? { accuracyReason: 'no_items' as const } : {}),
         intervals: {
           accuracy:
-            ci.lower === null ? { method: 'wilson' as const, lower: null, upper: null, reason: 'no_items' as const } : { method: 'wilson' as const, lower: ci.lower, upper: ci.upper },
+            ci.lower === null
+              ? { method: 'wilson' as const, lower: null, upper: null, reason: 'no_items' as const }
+              : { method: 'wilson' as const, lower: ci.lower, upper: ci.upper },
         },
         below: settings.alertBelowPct !== null && accuracy !== null && accuracy * 100 < settings.alertBelowPct,
       };
