@@ -133,7 +133,7 @@ describe('the report process', () => {
     abort.abort(new Error('the browser left'));
     expect(((await given) as Error).message).toBe('the browser left');
     await waitUntil(() => processGone(pid));
-    expect(await job()).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 200 }))));
+    expect(await job()).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'agreement', { bootstrap: '200' }))));
     expect(reportWorker(10).pid).not.toBe(pid);
   }, 60_000);
 
@@ -143,7 +143,7 @@ describe('the report process', () => {
     const dying = reportForRequest(lead, studyId, 'agreement', { bootstrap: '10000' }).catch((e: unknown) => e);
     process.kill(pid, 'SIGKILL');
     expect(((await dying) as Error).message).toMatch(/report-child\.ts ended \(SIGKILL\) without an answer/);
-    expect(await job()).toEqual(JSON.parse(JSON.stringify(agreementReport(lead, studyId, { bootstrap: 200 }))));
+    expect(await job()).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'agreement', { bootstrap: '200' }))));
   }, 60_000);
 });
 
