@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 import { usernameSchema } from './accounts';
 
 /** A token lives 90 days unless its maker says otherwise, and never more than a year. */

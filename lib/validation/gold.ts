@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 import { GOLD_RATE_MAX_PCT } from '@/lib/assign/gold';
 
 const pctFromForm = (max: number, what: string) =>

@@ -1,4 +1,6 @@
 import type * as z from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 
 /** One problem in an import file, by line (or record) number and field path. */
 export type ImportError = {

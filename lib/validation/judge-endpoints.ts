@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 
 /*
  * The chat-completions endpoints an admin configures for judge runs (issue 21): the endpoint's name, base URL, the

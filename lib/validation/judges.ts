@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 import { COMBINE_RULES, type CombineRule } from '@/lib/stats/combine';
 
 /** A judge run's name: what `import judge` accepts (letters, digits, `. _ - : /` and spaces, up to 100). */

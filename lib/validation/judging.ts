@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 
 export const SCREEN_CHOICES = ['r1', 'tie', 'r2'] as const;
 const criterionKey = z

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 
 /*
  * What a rubric screen sends: labels by dimension id and label name, as on screen. Names are checked against the

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
+import './common';
 
 export const STUDY_KIND_CHOICES = ['flow_review', 'pairwise', 'rubric'] as const;
 
