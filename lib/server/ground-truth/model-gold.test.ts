@@ -15,6 +15,7 @@ import { importItems } from '../imports/imports';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy, openStudy, setGroundTruthRule, setStudyMembers } from '../studies/studies';
 import { exportGroundTruth, groundTruthCodes, summarize } from './ground-truth';
+import { annotatorsReport } from '../analytics/annotators';
 import { rubricGroundTruthCodes } from './rubric-codes';
 
 /*
@@ -107,6 +108,21 @@ describe('PandaLM under the Dawid–Skene and MACE rules', () => {
     const order = (v: number[]) => v.map((_, j) => j).sort((a, b) => v[b] - v[a]);
     expect(order(accuracy)).toEqual(order(agreement));
     accuracy.forEach((a, j) => expect(Math.abs(a - agreement[j]), ANNOTATORS[j]).toBeLessThan(0.005));
+  });
+
+  it('the annotator quality report gives the three annotators the Dawid–Skene and MACE competences of lib/stats', () => {
+    const report = annotatorsReport(lead, studyId);
+    const ds = dawidSkene(direct);
+    const m = mace(direct);
+    const rows = report.rows.filter((r) => r.unit === 'overall');
+    expect(rows).toHaveLength(3);
+    ANNOTATORS.forEach((a, j) => {
+      const row = rows.find((r) => r.username.endsWith(a))!;
+      const accuracy = ds.confusion[j].reduce((sum, line, k) => sum + ds.classPriors[k] * line.value![k], 0);
+      expect(Math.abs(row.dsCompetence.value! - accuracy), a).toBeLessThan(1e-9);
+      expect(Math.abs(row.maceCompetence.value! - m.competence[j].value!), a).toBeLessThan(1e-9);
+      expect(row.items).toBe(999);
+    });
   });
 
   it("keeps an adjudicator's ruling over the model's label", async () => {
