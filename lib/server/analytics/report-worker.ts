@@ -3,7 +3,6 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { ChildAnswer } from '../imports/tsx-child';
 
 /**
  * The web server's report process: one long-lived child (`report-child.ts` through tsx) that computes reports one
@@ -39,7 +38,7 @@ class ReportWorker {
 
   private start(): Child {
     const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', SCRIPT);
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, '--serve'], {
+    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file], {
       cwd: process.cwd(),
       env: process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -55,6 +54,12 @@ class ReportWorker {
     const me: Child = { process: child, pending: new Map(), stderr: '' };
     child.stderr.on('data', (d: Buffer) => (me.stderr = (me.stderr + d.toString()).slice(-4000)));
     child.stdin.on('error', () => {}); // a child that died is noticed on 'exit'
+    // A child that could not be started: its jobs fail with the reason (an unhandled 'error' would end the server).
+    child.on('error', (e) => {
+      if (this.child === me) this.child = null;
+      for (const p of me.pending.values()) p.reject(e);
+      me.pending.clear();
+    });
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
       let message: { id: number; answer: unknown };
       try {
@@ -126,5 +131,3 @@ export function reportWorker(nice: number): ReportWorker {
   globalForReports.concordReportWorker ??= new ReportWorker(nice);
   return globalForReports.concordReportWorker;
 }
-
-export type { ChildAnswer };
