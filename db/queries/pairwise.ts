@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import { NOT_EXCLUDED } from './packs-exclusions';
 import { isNewestAnnotation, isNewestRuling } from './latest-revision';
 
 export type LabelRow = { criterion: string; label: 'lose' | 'tie' | 'win'; screenChoice: 'r1' | 'tie' | 'r2' | null };
@@ -22,7 +23,10 @@ export const itemRow = (db: Db, itemId: number) =>
     | { id: number; studyId: number; externalId: string; position: number; payload: string; sourceA: string | null; sourceB: string | null }
     | undefined;
 
-/** The counting labels of every reviewer of one item: newest revision of each submitted assignment, by slot. */
+/**
+ * The counting labels of every reviewer of one item: newest revision of each submitted assignment, by slot; an
+ * excluded annotator's are left out (decision 0029), as the adjudicator's queue leaves them out.
+ */
 export const reviewerLabels = (db: Db, itemId: number) =>
   db.$client
     .prepare(
@@ -31,13 +35,16 @@ export const reviewerLabels = (db: Db, itemId: number) =>
          JOIN annotations an ON an.assignment_id = a.id
           AND ${isNewestAnnotation()}
          JOIN labels l ON l.annotation_id = an.id
-        WHERE a.item_id = ? AND a.state = 'submitted'
+        WHERE a.item_id = ? AND a.state = 'submitted' AND ${NOT_EXCLUDED('a.user_id', 'a.study_id')}
         ORDER BY a.slot`,
     )
     .all(itemId) as { slot: number; userId: number; criterion: string; label: LabelRow['label'] }[];
 
+/** The item's reviewer slots and their states; an excluded annotator's are left out (their labels would not count). */
 export const assignmentStates = (db: Db, itemId: number) =>
-  db.$client.prepare('SELECT slot, state FROM assignments WHERE item_id = ? ORDER BY slot').all(itemId) as {
+  db.$client
+    .prepare(`SELECT slot, state FROM assignments WHERE item_id = ? AND ${NOT_EXCLUDED('user_id', 'study_id')} ORDER BY slot`)
+    .all(itemId) as {
     slot: number;
     state: 'pending' | 'submitted';
   }[];
@@ -86,7 +93,8 @@ export function insertAdjudication(
 
 /**
  * Every (item, criterion) of a study whose reviews are all in and whose reviewers did not all give the same label:
- * the labels given (comma-separated) and whether an adjudication exists. In item order.
+ * the labels given (comma-separated) and whether an adjudication exists. In item order. Excluded annotators' labels
+ * (and their pending slots) are left out: an item split only by them is not disputed.
  */
 export const splitCriteria = (db: Db, studyId: number) =>
   db.$client
@@ -97,9 +105,10 @@ export const splitCriteria = (db: Db, studyId: number) =>
            JOIN annotations an ON an.assignment_id = a.id
             AND ${isNewestAnnotation()}
            JOIN labels l ON l.annotation_id = an.id
-          WHERE a.study_id = @studyId AND a.state = 'submitted'),
+          WHERE a.study_id = @studyId AND a.state = 'submitted' AND ${NOT_EXCLUDED('a.user_id', '@studyId')}),
        complete AS (
-         SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0)
+         SELECT item_id FROM assignments WHERE study_id = @studyId AND ${NOT_EXCLUDED('user_id', '@studyId')}
+          GROUP BY item_id HAVING sum(state = 'pending') = 0)
        SELECT s.item_id AS itemId, i.position, s.criterion, s.labels,
               EXISTS (SELECT 1 FROM adjudications j WHERE j.item_id = s.item_id AND j.criterion = s.criterion) AS adjudicated
          FROM (SELECT item_id, criterion, group_concat(label) AS labels FROM latest

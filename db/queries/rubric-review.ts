@@ -48,7 +48,10 @@ export const rubricLabelsOf = (db: Db, annotationId: number) =>
     .prepare('SELECT dimension, label FROM rubric_labels WHERE annotation_id = ? ORDER BY dimension')
     .all(annotationId) as RubricCode[];
 
-/** The counting labels of every reviewer of one item: newest revision of each submitted assignment, by slot. */
+/**
+ * The counting labels of every reviewer of one item: newest revision of each submitted assignment, by slot; an
+ * excluded annotator's are left out (decision 0029), as the adjudicator's queue leaves them out.
+ */
 export const rubricReviewerLabels = (db: Db, itemId: number) =>
   db.$client
     .prepare(
@@ -57,7 +60,7 @@ export const rubricReviewerLabels = (db: Db, itemId: number) =>
          JOIN annotations an ON an.assignment_id = a.id
           AND ${isNewestAnnotation()}
          JOIN rubric_labels l ON l.annotation_id = an.id
-        WHERE a.item_id = ? AND a.state = 'submitted'
+        WHERE a.item_id = ? AND a.state = 'submitted' AND ${NOT_EXCLUDED('a.user_id', 'a.study_id')}
         ORDER BY a.slot, l.dimension`,
     )
     .all(itemId) as (RubricCode & { slot: number; userId: number })[];
@@ -117,7 +120,8 @@ export function insertRubricAdjudication(
 
 /**
  * Every (item, dimension) of a study whose reviews are all in and whose reviewers did not all give the same label:
- * the label codes given (comma-separated) and whether a ruling exists. In item order.
+ * the label codes given (comma-separated) and whether a ruling exists. In item order. Excluded annotators' labels
+ * (and their pending slots) are left out: an item split only by them is not disputed.
  */
 export const rubricSplitDimensions = (db: Db, studyId: number) =>
   db.$client
@@ -128,9 +132,10 @@ export const rubricSplitDimensions = (db: Db, studyId: number) =>
            JOIN annotations an ON an.assignment_id = a.id
             AND ${isNewestAnnotation()}
            JOIN rubric_labels l ON l.annotation_id = an.id
-          WHERE a.study_id = @studyId AND a.state = 'submitted'),
+          WHERE a.study_id = @studyId AND a.state = 'submitted' AND ${NOT_EXCLUDED('a.user_id', '@studyId')}),
        complete AS (
-         SELECT item_id FROM assignments WHERE study_id = @studyId GROUP BY item_id HAVING sum(state = 'pending') = 0)
+         SELECT item_id FROM assignments WHERE study_id = @studyId AND ${NOT_EXCLUDED('user_id', '@studyId')}
+          GROUP BY item_id HAVING sum(state = 'pending') = 0)
        SELECT s.item_id AS itemId, i.position, s.dimension, s.labels,
               EXISTS (SELECT 1 FROM rubric_adjudications j WHERE j.item_id = s.item_id AND j.dimension = s.dimension) AS adjudicated
          FROM (SELECT item_id, dimension, group_concat(label) AS labels FROM latest
