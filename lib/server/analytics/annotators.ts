@@ -5,9 +5,10 @@ import { itemIdsInOrder } from '@/db/queries/ground-truth';
 import { annotatorPacks } from '@/db/queries/packs-annotators';
 import { exclusions } from '@/db/queries/packs-exclusions';
 import { studyKind } from '@/lib/kinds/registry';
-import { type Maybe, type ShownVerdict, annotatorQuality, dawidSkene, humanPositionBias, mace, straightLining } from '@/lib/stats';
+import { type Maybe, type ShownVerdict, annotatorQuality, humanPositionBias, straightLining } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
+import { fitDawidSkene, fitMace } from '../ground-truth/model-gold';
 import { decide, NO_RULING, outcomeLabel } from '../ground-truth/rule';
 import { studyForStaff } from '../review/access';
 import { goldAccuracyOf } from '../review/gold';
@@ -164,8 +165,9 @@ export function annotatorsReport(actor: Actor, studyId: number): AnnotatorsRepor
         }
       }
     const crowd = { labels: codes, annotators: counted, items: [...fitItems], annotations };
-    const ds = annotations.length ? dawidSkene(crowd) : null;
-    const mc = annotations.length ? mace(crowd) : null;
+    // Cached by their input (decision 0041): a second read of unchanged labels fits nothing.
+    const ds = annotations.length ? fitDawidSkene(crowd) : null;
+    const mc = annotations.length ? fitMace(crowd) : null;
     unitDtos.push({
       unit: unit.id,
       labels: [...unit.labels],

@@ -1,5 +1,7 @@
-import { dawidSkene } from '@/lib/stats/dawid-skene';
-import { mace } from '@/lib/stats/mace';
+import crypto from 'node:crypto';
+import type { CrowdLabels } from '@/lib/stats/crowd-annotations';
+import { type DawidSkeneResult, dawidSkene } from '@/lib/stats/dawid-skene';
+import { type MaceResult, mace } from '@/lib/stats/mace';
 import type { PackedReviewerLabels } from './packed-labels';
 import type { ModelRule } from './rule';
 
@@ -9,7 +11,73 @@ import type { ModelRule } from './rule';
  * of the unit, with the deterministic start and stopping rule of STATS-3 (lib/stats `dawidSkene`, `mace`). The
  * items fitted are those that can enter the ground truth: no review pending and some label. Each reader fits once
  * per read; a ruling still overrides the model's label (`decide` answers `MODEL` only where there is none).
+ *
+ * A fit is a pure function of its input, and EM takes seconds on a few thousand items (MRBench: up to 1,000
+ * iterations per dimension), so fits are cached by the input itself (decision 0041): the digest of the declared
+ * labels, annotators, items and every (item, annotator, label) fitted. That digest is the study's labels version as
+ * the model sees it: a new or revised label, an undone submission, an excluded or included annotator or a gold mark
+ * changes what is fitted and so the digest; a ruling is applied after the fit and needs none. The rule picks the
+ * model. The cache lives in each process (the server, the report process) and forgets the oldest fits beyond a
+ * bound on the posteriors it holds.
  */
+
+/** Crowd labels as the readers hand them to the models: items, annotators and labels by number. */
+export type NumberedCrowd = CrowdLabels<number, number, number>;
+
+/** Posterior cells (items × labels) the cache holds at most, over all its fits: about 32 MB of numbers. */
+const MAX_CACHED_CELLS = 4_000_000;
+const cache = new Map<string, { fit: DawidSkeneResult | MaceResult; cells: number }>();
+let cachedCells = 0;
+let fits = 0;
+
+/** How many EM fits this process has run (not answered from the cache): for tests and the bench. */
+export const modelFitCount = () => fits;
+
+/** The digest of a fit's input: every number that can change its result, in order. */
+function digest(rule: ModelRule, data: NumberedCrowd): string {
+  const { labels, annotators, items, annotations } = data;
+  const words = new Float64Array(3 + labels.length + annotators.length + items.length + 3 * annotations.length);
+  let k = 0;
+  for (const list of [labels, annotators, items]) {
+    words[k++] = list.length;
+    for (const v of list) words[k++] = v;
+  }
+  for (const [i, a, l] of annotations) {
+    words[k++] = i;
+    words[k++] = a;
+    words[k++] = l;
+  }
+  return `${rule}:${crypto.createHash('sha256').update(new Uint8Array(words.buffer)).digest('base64')}`;
+}
+
+function cached<F extends DawidSkeneResult | MaceResult>(rule: ModelRule, data: NumberedCrowd, run: () => F): F {
+  const key = digest(rule, data);
+  const hit = cache.get(key);
+  if (hit) {
+    // Most recently used last: the oldest go first.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.fit as F;
+  }
+  fits++;
+  const fit = run();
+  const cells = data.items.length * data.labels.length;
+  if (cells > MAX_CACHED_CELLS) return fit;
+  cache.set(key, { fit, cells });
+  cachedCells += cells;
+  for (const [old, entry] of cache) {
+    if (cachedCells <= MAX_CACHED_CELLS) break;
+    cache.delete(old);
+    cachedCells -= entry.cells;
+  }
+  return fit;
+}
+
+/** lib/stats' Dawid–Skene on these labels, fitted once per distinct input in this process. */
+export const fitDawidSkene = (data: NumberedCrowd): DawidSkeneResult => cached('dawid_skene', data, () => dawidSkene(data));
+
+/** lib/stats' MACE on these labels, fitted once per distinct input in this process. */
+export const fitMace = (data: NumberedCrowd): MaceResult => cached('mace', data, () => mace(data));
 
 /** The model's label of each item on one unit (code, −1 where the item was not fitted) and its posterior probability. */
 export type UnitFit = { label: Int8Array; posterior: Float64Array };
@@ -49,7 +117,7 @@ export function fitUnit(
     items,
     annotations,
   };
-  const fit = rule === 'dawid_skene' ? dawidSkene(data) : mace(data);
+  const fit = rule === 'dawid_skene' ? fitDawidSkene(data) : fitMace(data);
   items.forEach((i, k) => {
     label[i] = fit.labels[k];
     posterior[i] = fit.posteriors[k][fit.labels[k]];
