@@ -14,6 +14,7 @@ import { audit } from '../accounts/audit';
 import { conflict, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { studyForStaff } from './access';
+import { mixMarkedGold } from './gold-late';
 import type { GoldAccuracyDto, GoldItemDto, GoldListItemDto, GoldSettingsDto } from './dto';
 
 /*
@@ -99,7 +100,10 @@ export function listGoldItems(actor: Actor, studyId: number): GoldListItemDto[] 
   return [...out.values()];
 }
 
-/** A lead sets or clears the gold labels of one item (audited; every change is kept, decision 0030). */
+/**
+ * A lead sets or clears the gold labels of one item (audited; every change is kept, decision 0030). In an open
+ * study an item that becomes gold is mixed into the reviewers' pending queues at the study's rate (decision 0041).
+ */
 export function setItemGold(actor: Actor, studyId: number, input: unknown): GoldItemDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
@@ -107,8 +111,18 @@ export function setItemGold(actor: Actor, studyId: number, input: unknown): Gold
   itemOfStudy(db, studyId, itemId);
   const checked = checkGoldLabels(study, labels);
   inTransaction(db, () => {
+    const wasGold = goldQ.goldOfItem(db, itemId).length > 0;
     const written = writeGoldLabels(db, study, itemId, checked, 'lead', actor.id);
-    if (written) audit(db, { userId: actor.id, action: 'gold_set', studyId, objectId: itemId, detail: { labels } });
+    // An item that becomes gold in an open study goes into the queues still being worked through (decision 0041).
+    const mixedInto = !wasGold && goldQ.goldOfItem(db, itemId).length > 0 ? mixMarkedGold(db, study, itemId) : [];
+    if (written)
+      audit(db, {
+        userId: actor.id,
+        action: 'gold_set',
+        studyId,
+        objectId: itemId,
+        detail: mixedInto.length ? { labels, mixedInto } : { labels },
+      });
   });
   return goldItemDto(db, study, itemId);
 }
