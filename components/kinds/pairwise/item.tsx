@@ -88,7 +88,11 @@ export function PairwiseItemPage({ detail }: { detail: Extract<ItemDetailDto, { 
                     <td className="px-3 py-1.5">
                       {c.groundTruth ? (
                         <>
-                          {LABEL_TEXT[c.groundTruth.label]} <span className="text-xs text-slate-500">({c.groundTruth.provenance})</span>
+                          {LABEL_TEXT[c.groundTruth.label]}{' '}
+                          <span className="text-xs text-slate-500">
+                            ({c.groundTruth.provenance}
+                            {c.groundTruth.posterior !== undefined ? `, posterior ${c.groundTruth.posterior.toFixed(3)}` : ''})
+                          </span>
                         </>
                       ) : c.waitsForAdjudicator ? (
                         <Badge tone="warning">waits for the adjudicator</Badge>

@@ -99,7 +99,10 @@ export function RubricItemView({ item }: { item: RubricItemDetailDto }) {
                             {d.final.lenient !== d.final.label ? (
                               <span className="text-xs text-slate-500"> (lenient: {d.final.lenient})</span>
                             ) : null}
-                            <span className="block text-xs text-slate-500">{d.final.provenance}</span>
+                            <span className="block text-xs text-slate-500">
+                              {d.final.provenance}
+                              {d.final.posterior !== undefined ? `, posterior ${d.final.posterior.toFixed(3)}` : ''}
+                            </span>
                           </>
                         ) : (
                           '–'

@@ -203,8 +203,13 @@ export type RubricItemDetailDto = {
     labels: (string | null)[];
     needsAdjudication: boolean;
     ruling: { label: string; rationale: string | null; adjudicator: string } | null;
-    /** The ground-truth label once every review is in and the rule settles it. */
-    final: { label: string; lenient: string; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+    /** The ground-truth label once every review is in and the rule settles it; under a label model with its posterior. */
+    final: {
+      label: string;
+      lenient: string;
+      provenance: 'agreed' | 'majority' | 'adjudicated' | 'dawid_skene' | 'mace';
+      posterior?: number;
+    } | null;
     judges: { run: string; sample: number; label: string; rationale: string | null }[];
   }[];
 };
@@ -267,7 +272,8 @@ export type PairwiseCriterionDetailDto = {
   description: string;
   /** Each reviewer's current label, in the order of `reviewers`; null where none counts yet. */
   labels: (Label | null)[];
-  groundTruth: { label: Label; provenance: 'agreed' | 'majority' | 'adjudicated' } | null;
+  /** The rule's label and how it got there; under a label model (dawid_skene, mace) with the model's posterior. */
+  groundTruth: { label: Label; provenance: 'agreed' | 'majority' | 'adjudicated' | 'dawid_skene' | 'mace'; posterior?: number } | null;
   waitsForAdjudicator: boolean;
   rulings: { revision: number; label: Label; rationale: string | null; by: string; at: string }[];
   verdicts: { run: string; label: Label; rationale: string | null; order: 'a first' | 'b first' }[];

@@ -4,10 +4,11 @@ import * as detailQ from '@/db/queries/item-detail';
 import * as pq from '@/db/queries/pairwise';
 import type { FlowItem } from '@/lib/validation/flow';
 import { flowWarnings } from '@/lib/validation/flow-warnings';
-import type { Label } from '@/lib/validation/labels';
+import { LABELS, type Label } from '@/lib/validation/labels';
 import type { PairwiseItem } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { notFound } from '../errors';
+import { pairwiseModelOfItem } from '../ground-truth/model-item';
 import { decideLabels } from '../ground-truth/rule';
 import { studyForStaff } from '../review/access';
 import { criteriaForItem } from '../review/judging';
@@ -18,8 +19,8 @@ import { getRubricItem } from './rubric-items';
 /**
  * One item as its study's leads see it: the content reviewers saw (and the reply sources, which reviewers never
  * see), each reviewer with every revision they submitted and when, and for pairwise items, per criterion, the
- * reviewers' current labels side by side, the ground truth the study's rule gives, every ruling with its rationale
- * and every judge run's verdict with its rationale.
+ * reviewers' current labels side by side, the ground truth the study's rule gives (under a label model, the model's
+ * label with its posterior), every ruling with its rationale and every judge run's verdict with its rationale.
  */
 export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemDetailDto {
   const db = getDb();
@@ -105,15 +106,22 @@ export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemD
   }
   const current = (r: ItemReviewerDto) => (r.state === 'submitted' ? (r.revisions.at(-1)?.labels ?? null) : null);
   const complete = reviewers.length > 0 && reviewers.every((r) => r.state === 'submitted');
+  // Under a label model (dawid_skene, mace) the item's label is the whole study's fit, with its posterior (0041).
+  const model = complete ? pairwiseModelOfItem(db, study, itemId) : null;
   const rows: PairwiseCriterionDetailDto[] = criteria.map((c) => {
     const labels = reviewers.map((r) => current(r)?.[c.id] ?? null);
     const history = rulings.filter((r) => r.criterion === c.id);
     const ruling = history.at(-1)?.label ?? null;
     const decided = complete && labels.some((l) => l !== null) ? decideLabels(labels, ruling, study.groundTruthRule) : null;
+    const modelled = decided && !decided.label && !decided.needsAdjudication ? model?.get(c.id) : undefined;
     return {
       ...c,
       labels,
-      groundTruth: decided?.label ? { label: decided.label, provenance: decided.provenance! } : null,
+      groundTruth: decided?.label
+        ? { label: decided.label, provenance: decided.provenance! }
+        : modelled
+          ? { label: LABELS[modelled.code], provenance: modelled.rule, posterior: modelled.posterior }
+          : null,
       waitsForAdjudicator: !!decided && decided.needsAdjudication && !decided.label,
       rulings: history.map((r) => ({
         revision: r.revision,

@@ -8,7 +8,8 @@ import type { RubricDimension, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { notFound } from '../errors';
 import { lenientNames } from '../ground-truth/rubric-ground-truth';
-import { NO_RULING, decide, needsAdjudication, outcomeLabel, outcomeProvenance } from '../ground-truth/rule';
+import { rubricModelOfItem } from '../ground-truth/model-item';
+import { MODEL, NO_RULING, decide, needsAdjudication, outcomeLabel, outcomeProvenance } from '../ground-truth/rule';
 import { parseInput } from '../parse';
 import { staffStudyOfKind } from '../review/access';
 import { NO_REMARKS, flaggedFilter, flaggedItems, itemRemarksBySlot } from './item-remarks';
@@ -160,6 +161,8 @@ export function getRubricItem(actor: Actor, studyId: number, itemId: number): Ru
   const rulings = new Map(rq.latestRubricRulings(db, itemId).map((r) => [r.dimension, r]));
   const verdicts = rq.rubricJudgeVerdicts(db, itemId);
   const complete = reviewers.length > 0 && reviewers.every((r) => r.state === 'submitted');
+  // Under a label model (dawid_skene, mace) a dimension's label is the whole study's fit, with its posterior (0041).
+  const model = complete ? rubricModelOfItem(db, study, itemId) : null;
   return {
     itemId,
     studyId,
@@ -179,15 +182,18 @@ export function getRubricItem(actor: Actor, studyId: number, itemId: number): Ru
       const ruling = rulings.get(k);
       const open = needsAdjudication(decide(votes, 0, votes.length, NO_RULING, study.groundTruthRule, d.labels.length));
       const outcome = decide(votes, 0, votes.length, ruling ? ruling.label : NO_RULING, study.groundTruthRule, d.labels.length);
-      const provenance = complete ? outcomeProvenance(outcome) : null;
-      const code = outcomeLabel(outcome);
+      const modelled = complete && outcome === MODEL ? model?.get(d.id) : undefined;
+      const provenance = modelled ? modelled.rule : complete ? outcomeProvenance(outcome) : null;
+      const code = modelled ? modelled.code : outcomeLabel(outcome);
       return {
         id: d.id,
         name: d.name,
         labels: votes.map((v) => (v >= 0 ? d.labels[v] : null)),
         needsAdjudication: complete && open,
         ruling: ruling ? { label: d.labels[ruling.label], rationale: ruling.rationale, adjudicator: ruling.adjudicator } : null,
-        final: provenance ? { label: d.labels[code], lenient: lenientNames(d)[code], provenance } : null,
+        final: provenance
+          ? { label: d.labels[code], lenient: lenientNames(d)[code], provenance, ...(modelled ? { posterior: modelled.posterior } : {}) }
+          : null,
         judges: verdicts
           .filter((v) => v.dimension === k)
           .map((v) => ({ run: v.run, sample: v.sample, label: d.labels[v.label] ?? '?', rationale: v.rationale })),
