@@ -22,6 +22,7 @@ const PUBLIC_DATA = [
   'lib/stats/crowd-pandalm.test.ts',
   'lib/stats/rubric-mrbench.test.ts',
   'lib/server/analytics/acceptance-real-data.test.ts',
+  'lib/server/analytics/annotators-mrbench.test.ts',
   'lib/server/analytics/certify-pandalm.test.ts',
   'lib/server/analytics/pandalm.test.ts',
   'lib/server/analytics/rubric-bias.test.ts',
