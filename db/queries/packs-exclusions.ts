@@ -8,7 +8,8 @@ import type { Db } from '../client';
 /**
  * "The row's user is not excluded from the study": a condition on `userColumn` that takes the study id as its one
  * parameter, to be bound after the statement's other parameters (or names it: `studyParam`, e.g. `@studyId` or a
- * column). SQLite evaluates an uncorrelated subquery once per statement.
+ * column of the outer row, qualified by its alias — an unqualified `study_id` would name the subquery's own column).
+ * SQLite evaluates an uncorrelated subquery once per statement.
  */
 export const NOT_EXCLUDED = (userColumn: string, studyParam = '?') =>
   `${userColumn} NOT IN (SELECT user_id FROM annotator_exclusions WHERE study_id = ${studyParam})`;

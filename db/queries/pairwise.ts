@@ -43,7 +43,7 @@ export const reviewerLabels = (db: Db, itemId: number) =>
 /** The item's reviewer slots and their states; an excluded annotator's are left out (their labels would not count). */
 export const assignmentStates = (db: Db, itemId: number) =>
   db.$client
-    .prepare(`SELECT slot, state FROM assignments WHERE item_id = ? AND ${NOT_EXCLUDED('user_id', 'study_id')} ORDER BY slot`)
+    .prepare(`SELECT a.slot, a.state FROM assignments a WHERE a.item_id = ? AND ${NOT_EXCLUDED('a.user_id', 'a.study_id')} ORDER BY a.slot`)
     .all(itemId) as {
     slot: number;
     state: 'pending' | 'submitted';

@@ -61,21 +61,36 @@ describe('the adjudication queue and exclusions', () => {
   });
 
   it('leaves out a rubric item split only by an excluded annotator, and their labels from the items left', () => {
-    const given: Record<string, string[]> = { x1: [Y, Y, N], x2: [N, Y, Y], x3: [N, N, N] };
+    // x4's third review was taken back (pending): the item waits for it until q3 is excluded.
+    const given: Record<string, string[]> = { x1: [Y, Y, N], x2: [N, Y, Y], x3: [N, N, N], x4: [Y, N, N] };
     const studyId = buildRubricStudy(lead, {
       name: 'Rubric exclusions',
       catalog: CATALOG,
       reviewersPerItem: 3,
       items: Object.keys(given).map((id) => ({ id, source: 'm1' })),
-      annotations: Object.entries(given).flatMap(([item, ls]) => ls.map((l, k) => ({ item, annotator: `q${k + 1}`, labels: { [MI]: l } }))),
+      annotations: Object.entries(given).flatMap(([item, ls]) =>
+        ls.map((l, k) => ({ item, annotator: `q${k + 1}`, labels: { [MI]: l }, pending: item === 'x4' && k === 2 })),
+      ),
     });
+    // q3 excluded from another study changes nothing here.
+    const other = buildRubricStudy(lead, {
+      name: 'Another rubric study',
+      catalog: CATALOG,
+      reviewersPerItem: 1,
+      items: [{ id: 'y1', source: 'm1' }],
+      annotations: [{ item: 'y1', annotator: 'q3', labels: { [MI]: Y } }],
+    });
+    excludeAnnotator(lead, other, 'q3');
     const study = findStudy(getDb(), studyId)!;
-    const [x1, x2] = [itemRefOf(study, itemIdOf(studyId, 'x1')), itemRefOf(study, itemIdOf(studyId, 'x2'))];
+    const [x1, x2, x4] = ['x1', 'x2', 'x4'].map((x) => itemRefOf(study, itemIdOf(studyId, x)));
     const refs = () => getAdjudicationQueue(lead, studyId).items.map((i) => i.itemId);
     expect(refs().sort()).toEqual([x1, x2].sort());
+    expect(codeOf(() => getRubricAdjudicationItem(lead, studyId, x4))).toBe('not_found');
 
     excludeAnnotator(lead, studyId, 'q3');
-    expect(refs()).toEqual([x2]);
+    // x4 no longer waits for q3's review, and q1 and q2 disagree on it.
+    expect(refs().sort()).toEqual([x2, x4].sort());
+    expect(getRubricAdjudicationItem(lead, studyId, x4).dimensions.find((d) => d.id === MI)!.reviewers).toEqual([Y, N]);
     expect(codeOf(() => getRubricAdjudicationItem(lead, studyId, x1))).toBe('not_found');
     const view = getRubricAdjudicationItem(lead, studyId, x2);
     expect(view.reviewerCount).toBe(2);
