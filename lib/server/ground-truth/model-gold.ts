@@ -36,7 +36,8 @@ export const modelFitCount = () => fits;
 /** The digest of a fit's input: every number that can change its result, in order. */
 function digest(rule: ModelRule, data: NumberedCrowd): string {
   const { labels, annotators, items, annotations } = data;
-  const words = new Float64Array(3 + labels.length + annotators.length + items.length + 3 * annotations.length);
+  // Every number is an index, a code or a user id: 32-bit integers.
+  const words = new Int32Array(3 + labels.length + annotators.length + items.length + 3 * annotations.length);
   let k = 0;
   for (const list of [labels, annotators, items]) {
     words[k++] = list.length;
