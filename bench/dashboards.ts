@@ -142,7 +142,7 @@ async function main() {
         name: 'biasReport',
         floor: fh + fa + fj,
         floorName: 'packs+adj+judge',
-        fn: () => `${JSON.stringify(biasReport(lead, studyId)).length.toLocaleString('en')} B of JSON`,
+        fn: () => `${JSON.stringify(biasReport(lead, studyId, 'bias')).length.toLocaleString('en')} B of JSON`,
       },
       {
         name: 'groundTruthCodes',

@@ -144,7 +144,7 @@ async function main() {
     const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
     const { rubricHybridReport } = await import('@/lib/server/analytics/rubric-hybrid');
     const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
-    const { rubricBiasReport } = await import('@/lib/server/analytics/rubric-bias');
+    const { biasReport } = await import('@/lib/server/analytics/bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
     const { findStudy } = await import('@/db/queries/studies');
     const db = getDb();
@@ -248,7 +248,7 @@ async function main() {
         name: 'rubricBiasReport',
         floor: fh + fa + 2 * fj,
         floorName: 'packs+rulings+2 judges',
-        fn: () => json(rubricBiasReport(lead, studyId)),
+        fn: () => json(biasReport(lead, studyId, 'rubric-bias')),
       },
     ];
     console.log(`reports (bootstrap 0), ${REPLIES.toLocaleString('en')} replies × ${D} dimensions:`);

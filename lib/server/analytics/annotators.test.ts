@@ -172,7 +172,7 @@ describe('the annotator quality report', () => {
     const r = annotatorsReport(lead, id);
     expect(row(r, 'first').firstShown).toMatchObject({ count: 30, decisive: 30, rate: { value: 1 } });
     // The same figures as the bias report's per reviewer.
-    const bias = biasReport(lead, id);
+    const bias = biasReport(lead, id, 'bias');
     for (const who of ['first', 'loyal']) {
       expect(row(r, who).firstShown).toEqual(bias.humanPosition.find((h) => h.reviewer === who)!.firstPreferred);
     }

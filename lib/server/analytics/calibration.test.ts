@@ -5,7 +5,6 @@ import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
 import { biasReport } from './bias';
 import { computeReport } from './report';
-import { rubricBiasReport } from './rubric-bias';
 import { buildStudy } from '@/test/analytics-fixtures';
 
 /*
@@ -88,7 +87,7 @@ beforeAll(async () => {
 
 describe('calibration on the Bias tab', () => {
   it('pairwise: both reply orders as two samples, with the Brier scores, ECE and bins of lib/stats', () => {
-    const r = biasReport(lead, pairwise);
+    const r = biasReport(lead, pairwise, 'bias');
     expect(r.uncalibrated).toEqual(['one-order']);
     expect(r.calibration).toHaveLength(1);
     const [c] = r.calibration;
@@ -119,7 +118,7 @@ describe('calibration on the Bias tab', () => {
   });
 
   it('rubric: every sample of a run, per dimension; a single-sample run is named as uncalibrated', () => {
-    const r = rubricBiasReport(lead, rubric);
+    const r = biasReport(lead, rubric, 'rubric-bias');
     expect(r.uncalibrated).toEqual(['single']);
     const [c] = r.calibration;
     const direct = calibration({ labels: RUBRIC_LABELS, gold: REPLIES.map(([g]) => g), samples: REPLIES.map(([, s]) => s) });

@@ -190,7 +190,7 @@ describe('certification on PandaLM', () => {
 
 describe('biases on PandaLM', () => {
   it('has no verdict in both orders and no stored display order, and measures length bias for every grader', () => {
-    const r = biasReport(lead, studyId);
+    const r = biasReport(lead, studyId, 'bias');
     expect(r.judgePosition.map((j) => [j.judge, j.items, j.itemsBothOrders, j.flipRate.value])).toEqual([
       ['gpt-3.5-turbo', 974, 0, null],
       ['pandalm-7b', 999, 0, null],

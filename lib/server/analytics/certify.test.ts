@@ -191,7 +191,7 @@ describe('human position bias from the stored display order', () => {
     expect(loyalShownFirst).toBeGreaterThan(5);
     expect(loyalShownFirst).toBeLessThan(35);
 
-    const r = biasReport(lead, id);
+    const r = biasReport(lead, id, 'bias');
     expect(r.humanPositionReason).toBeUndefined();
     const of = (reviewer: string | null) => r.humanPosition.find((h) => h.reviewer === reviewer)!.firstPreferred;
     expect(of('first')).toMatchObject({ count: 40, decisive: 40, rate: { value: 1 } });
@@ -211,7 +211,7 @@ describe('human position bias from the stored display order', () => {
       annotations: items.map((it) => ({ item: it.id, annotator: 'prior', labels: { overall: 'win' } })),
       judges: [],
     });
-    const r = biasReport(lead, id);
+    const r = biasReport(lead, id, 'bias');
     expect(r).toMatchObject({ humanPosition: [], humanPositionReason: 'no_display_order' });
     // The imported labels still count as ground truth for the length bias.
     expect(r.length.find((l) => l.grader === GROUND_TRUTH_GRADER)).toMatchObject({ criterion: 'overall', n: 20 });

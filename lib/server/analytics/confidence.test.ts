@@ -10,7 +10,6 @@ import { openStudy } from '../studies/studies';
 import { biasReport } from './bias';
 import { hybridReport } from './hybrid';
 import { openHybridQueue } from './hybrid-queue';
-import { rubricBiasReport } from './rubric-bias';
 import { buildStudy } from '@/test/analytics-fixtures';
 
 /*
@@ -100,7 +99,7 @@ describe('a confidence per verdict', () => {
       .pluck()
       .all();
     expect(stored).toEqual(ROWS.map(([, , c]) => c));
-    const r = biasReport(lead, pairwise);
+    const r = biasReport(lead, pairwise, 'bias');
     expect(r.uncalibrated).toEqual([]);
     const [c] = r.calibration;
     const direct = calibration({
@@ -129,7 +128,7 @@ describe('a confidence per verdict', () => {
       ),
       'concord',
     );
-    const [c] = rubricBiasReport(lead, rubric).calibration;
+    const [c] = biasReport(lead, rubric, 'rubric-bias').calibration;
     const direct = calibration({
       labels: ['No', 'Yes'],
       gold: ROWS.map(([g]) => yes(g)),

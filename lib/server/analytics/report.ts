@@ -15,7 +15,6 @@ import { type ExcludedLabelsDto, type ReportDtos, type ReportName, type ReportRo
 import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
-import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
@@ -104,7 +103,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   bias: {
     role: 'bias',
     options: takes(),
-    compute: (actor, studyId) => biasReport(actor, studyId),
+    compute: (actor, studyId) => biasReport(actor, studyId, 'bias'),
     tables: REPORT_TABLES.bias,
   },
   'rubric-agreement': {
@@ -158,7 +157,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   'rubric-bias': {
     role: 'bias',
     options: takes('sample', 'lenient'),
-    compute: (actor, studyId, o) => rubricBiasReport(actor, studyId, { sample: o.sample, lenient: o.lenient }),
+    compute: (actor, studyId, o) => biasReport(actor, studyId, 'rubric-bias', { sample: o.sample, lenient: o.lenient }),
     tables: REPORT_TABLES['rubric-bias'],
   },
   gold: {

@@ -8,8 +8,8 @@ import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { getAdjudicationQueue, submitRubricAdjudication } from '../review/adjudication';
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
+import { biasReport } from './bias';
 import { reportForRequest } from './report-process';
-import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
 
 /*
@@ -108,7 +108,7 @@ describe('certification of a rubric judge', () => {
     const none = { excluded: { labels: 0, annotators: [] } };
     expect(certify).toEqual(JSON.parse(JSON.stringify({ ...rubricCertifyReport(lead, studyId, options), ...none })));
     expect(certify).toMatchObject({ lenient: true, target: 0.8, agree: N });
-    expect(bias).toEqual(JSON.parse(JSON.stringify({ ...rubricBiasReport(lead, studyId, { lenient: true }), ...none })));
+    expect(bias).toEqual(JSON.parse(JSON.stringify({ ...biasReport(lead, studyId, 'rubric-bias', { lenient: true }), ...none })));
     expect(bias.leniency.length).toBeGreaterThan(0);
   }, 60_000);
 

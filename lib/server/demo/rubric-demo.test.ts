@@ -4,7 +4,7 @@ import { getDb } from '@/db/client';
 import { publicDataPath } from '@/lib/io/public-data';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
-import { rubricBiasReport } from '../analytics/rubric-bias';
+import { biasReport } from '../analytics/bias';
 import { rubricCertifyReport } from '../analytics/rubric-certify';
 import { rubricLeaderboardReport } from '../analytics/rubric-leaderboard';
 import { cliActor } from '../system/system';
@@ -112,7 +112,7 @@ describe('the MRBench V3 demo study', () => {
     expect(shown.length).toBeGreaterThan(0);
     for (const c of shown) expect(c.caution, `${c.model} ${c.criterion}`).toMatch(/^(zero_width_interval|few_labelled_items)$/);
     expect(shown.some((c) => c.caution === 'zero_width_interval')).toBe(true);
-    const bias = rubricBiasReport(lead, studyId(), {});
+    const bias = biasReport(lead, studyId(), 'rubric-bias', {});
     expect(bias.leniency.filter((l) => l.judge === 'mrbench-v1')).toHaveLength(4);
   });
 

@@ -1,7 +1,6 @@
-import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { IntervalDto } from '@/lib/server/analytics/dto';
 import { count } from './format';
-import { Th } from './th';
+import { type Column, StatTable } from './stat-table';
 import { Value } from './value';
 
 const GROUND_TRUTH = 'ground truth';
@@ -40,51 +39,57 @@ export function LengthBiasTable({
   itemsLabel: string;
   scopeLabel: string;
 }) {
+  const groundTruth = (l: LengthBiasRow) => (l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined);
+  const columns: Column<LengthBiasRow>[] = [
+    {
+      head: `Grader · ${scopeLabel}`,
+      cell: (l) => (
+        <>
+          <span className="font-medium">{l.grader === GROUND_TRUTH ? 'Ground truth' : l.grader}</span>
+          <span className="block text-xs text-slate-500">{l.scope}</span>
+        </>
+      ),
+    },
+    { head: itemsLabel, numeric: true, cell: (l) => count(l.n) },
+    {
+      head: 'Slope',
+      numeric: true,
+      cell: (l) => <Value value={l.slope} reason={l.slopeReason} kind="coef" interval={l.slopeInterval} testId="length-slope" />,
+    },
+    { head: 'p', numeric: true, cell: (l) => <Value value={l.pValue} reason={l.pValueReason} kind="p" /> },
+    ...[1, 2, 3, 4, 5].map((bin): Column<LengthBiasRow> => ({
+      key: `fifth ${bin}`,
+      head: (
+        <>
+          <span className="block text-[10px] font-normal text-slate-500">fifth {bin}</span>
+          {bin === 1 ? fifths[0] : bin === 5 ? fifths[1] : ''}
+        </>
+      ),
+      numeric: true,
+      cell: (l) => {
+        const b = l.bins.find((x) => x.bin === bin);
+        if (!b) return null;
+        return (
+          <>
+            <Value value={b.value} reason={b.reason} kind="rate" />
+            <span className="block text-xs text-slate-500" title={unit}>
+              {Math.round(b.lowerEdge)}…{Math.round(b.upperEdge)}
+            </span>
+          </>
+        );
+      },
+    })),
+  ];
+  for (const c of columns) c.className = groundTruth;
   return (
-    <Table caption="Length bias per grader" captionHidden wrapperClassName="rounded-none border-0" data-testid="length-table">
-      <THead>
-        <TR>
-          <Th>Grader · {scopeLabel}</Th>
-          <Th numeric>{itemsLabel}</Th>
-          <Th numeric>Slope</Th>
-          <Th numeric>p</Th>
-          {[1, 2, 3, 4, 5].map((b) => (
-            <Th key={b} numeric>
-              <span className="block text-[10px] font-normal text-slate-500">fifth {b}</span>
-              {b === 1 ? fifths[0] : b === 5 ? fifths[1] : ''}
-            </Th>
-          ))}
-        </TR>
-      </THead>
-      <TBody>
-        {rows.map((l) => (
-          <TR
-            key={`${l.grader}\u0000${l.scope}`}
-            className={l.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined}
-            data-testid="length-row"
-          >
-            <TD>
-              <span className="font-medium">{l.grader === GROUND_TRUTH ? 'Ground truth' : l.grader}</span>
-              <span className="block text-xs text-slate-500">{l.scope}</span>
-            </TD>
-            <TD numeric>{count(l.n)}</TD>
-            <TD numeric>
-              <Value value={l.slope} reason={l.slopeReason} kind="coef" interval={l.slopeInterval} testId="length-slope" />
-            </TD>
-            <TD numeric>
-              <Value value={l.pValue} reason={l.pValueReason} kind="p" />
-            </TD>
-            {l.bins.map((b) => (
-              <TD key={b.bin} numeric>
-                <Value value={b.value} reason={b.reason} kind="rate" />
-                <span className="block text-xs text-slate-500" title={unit}>
-                  {Math.round(b.lowerEdge)}…{Math.round(b.upperEdge)}
-                </span>
-              </TD>
-            ))}
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+    <StatTable
+      caption="Length bias per grader"
+      testId="length-table"
+      rowTestId="length-row"
+      wrapperClassName="rounded-none border-0"
+      columns={columns}
+      rows={rows}
+      rowKey={(l) => `${l.grader}\u0000${l.scope}`}
+    />
   );
 }

@@ -9,8 +9,8 @@ import { importItems } from '../imports/imports';
 import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy } from '../studies/studies';
+import { biasReport } from './bias';
 import { GROUND_TRUTH_GRADER } from './leaderboard';
-import { rubricBiasReport } from './rubric-bias';
 
 /*
  * The bias report of a rubric study: a judge's leniency against the ground truth on the same replies, and the length
@@ -61,7 +61,7 @@ describe('leniency of a judge against the ground truth', () => {
       jsonl(ids.map((it, k) => ({ item: it, judge: 'kind', labels: { [MI]: k === 3 || k === 9 ? 'No' : 'Yes' } }))),
       'concord',
     );
-    const strict = rubricBiasReport(lead, id);
+    const strict = biasReport(lead, id, 'rubric-bias');
     expect(strict).toMatchObject({ kind: 'rubric', sample: 1, lenient: false });
     const l = strict.leniency.find((x) => x.judge === 'kind' && x.criterion === MI)!;
     expect(strict.samples).toEqual([1]);
@@ -72,7 +72,9 @@ describe('leniency of a judge against the ground truth', () => {
     expect(l.judgeMoreLenient.rate.value).toBeCloseTo(5 / 6, 12);
     expect(l.judgeMoreLenient.pValue.value).toBeCloseTo(14 / 64, 12);
     // Leniently "To some extent" counts as desired: the ground truth has it on 0–7, the judge on 0–2 and 4–8.
-    const lenient = rubricBiasReport(lead, id, { lenient: 'true' }).leniency.find((x) => x.judge === 'kind' && x.criterion === MI)!;
+    const lenient = biasReport(lead, id, 'rubric-bias', { lenient: 'true' }).leniency.find(
+      (x) => x.judge === 'kind' && x.criterion === MI,
+    )!;
     expect(lenient).toMatchObject({ groundTruthDesired: 8, judgeDesired: 8, judgeOnly: 1, groundTruthOnly: 1 });
     expect(lenient.judgeMoreLenient.pValue.value).toBeCloseTo(1, 12);
 
@@ -91,10 +93,10 @@ describe('leniency of a judge against the ground truth', () => {
       () => 5,
       () => 'Yes',
     );
-    expect(() => rubricBiasReport(lead, id, { sample: 0 })).toThrow(/sample must be at least 1/);
-    expect(() => rubricBiasReport(lead, id, { lenient: 'perhaps' })).toThrow(/lenient is true or false/);
+    expect(() => biasReport(lead, id, 'rubric-bias', { sample: 0 })).toThrow(/sample must be at least 1/);
+    expect(() => biasReport(lead, id, 'rubric-bias', { lenient: 'perhaps' })).toThrow(/lenient is true or false/);
     const pairwise = createStudy(lead, { kind: 'pairwise', name: 'Pairs' }).id;
-    expect(() => rubricBiasReport(lead, pairwise)).toThrow(/for rubric studies/);
+    expect(() => biasReport(lead, pairwise, 'rubric-bias')).toThrow(/for rubric studies/);
   });
 });
 
@@ -129,7 +131,7 @@ describe('length bias of the desired label', () => {
     // 25 replies of 1…25 characters; in the k-th fifth, k of 5 replies have Yes (the longest ones of the fifth).
     const gold = (k: number): Label => (k % 5 >= 5 - (Math.floor(k / 5) + 1) ? 'Yes' : 'No');
     const { id } = study('Length', 25, (k) => k + 1, gold);
-    const r = rubricBiasReport(lead, id);
+    const r = biasReport(lead, id, 'rubric-bias');
     const gt = r.length.find((x) => x.grader === GROUND_TRUTH_GRADER && x.criterion === MI)!;
     expect(gt).toMatchObject({ n: 25, desired: 15 });
     expect(gt.bins!.map((b) => [b.n, b.desired])).toEqual([
@@ -150,7 +152,7 @@ describe('length bias of the desired label', () => {
   it('says why there is no length bias when no item has a reply', () => {
     const id = createStudy(lead, { kind: 'rubric', name: 'Dialogues', dimensions: 'ok-reject', reviewersPerItem: 1 }).id;
     importItems(lead, id, jsonl([{ id: 'd1', history: [{ role: 'tutor', text: 'Hello' }] }]), 'concord');
-    expect(rubricBiasReport(lead, id)).toMatchObject({ length: [], leniency: [], lengthReason: 'no_reply_text' });
+    expect(biasReport(lead, id, 'rubric-bias')).toMatchObject({ length: [], leniency: [], lengthReason: 'no_reply_text' });
   });
 });
 
@@ -171,7 +173,7 @@ describe('MRBench V3 dev set: length bias of the published labels against the ra
     type Raw = { tutor_responses: Record<string, { response: string; annotation: Record<string, string> }> };
     const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Raw[];
     for (const lenient of [false, true]) {
-      const r = rubricBiasReport(lead, mrbench, { lenient });
+      const r = biasReport(lead, mrbench, 'rubric-bias', { lenient });
       for (const field of FIELDS) {
         const x: number[] = [];
         const y: number[] = [];
