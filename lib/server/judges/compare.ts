@@ -1,6 +1,7 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
+import * as examplesQ from '@/db/queries/judge-examples';
 import type { StudyRow } from '@/db/queries/studies';
 import { alignmentSummary, contingencyTable } from '@/lib/stats';
 import type { Actor } from '../actor';
@@ -87,7 +88,7 @@ function leftOutOf(db: Db, studyId: number, runs: StudyJudgeRunDto[]): { itemIds
     said.push(`${plural(items.length)} in version ${template.version} of ${template.name} (run ${r.name})`);
   }
   if (!all.size) return null;
-  const ids = q.itemIdsByExternalId(db, studyId, [...all]);
+  const ids = examplesQ.itemIdsByExternalId(db, studyId, [...all]);
   const note = `${said.join('; ')}: ${all.size === 1 ? 'it is' : `these ${all.size} items are`} left out of every run's alignment and κ here.`;
   return { itemIds: new Set(ids.values()), dto: { items: all.size, because, note } };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import * as z from 'zod';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
+import * as examplesQ from '@/db/queries/judge-examples';
 import type { StudyRow } from '@/db/queries/studies';
 import { createRng } from '@/lib/stats';
 import { respellAnswerMatch } from '@/lib/validation/answer-pattern';
@@ -70,7 +71,7 @@ export function judgeRunDisagreements(actor: Actor, studyId: number, run: string
   const found = disagreementsOf(g, base);
   const shown = [...found].slice(0, LIST_LIMIT);
   const ext = new Map(
-    q
+    examplesQ
       .itemsWithIds(
         db,
         studyId,
@@ -215,7 +216,7 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
   const candidates = [...found.keys()];
   let chosen: number[];
   if (v.items) {
-    const ids = q.itemIdsByExternalId(db, studyId, v.items);
+    const ids = examplesQ.itemIdsByExternalId(db, studyId, v.items);
     const indexOf = new Map(g.itemIds.map((id, i) => [id, i]));
     chosen = [
       ...new Set(
@@ -240,7 +241,7 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
     chosen = draw(candidates, v.k!, v.seed);
   }
   const rows = new Map(
-    q
+    examplesQ
       .itemsWithIds(
         db,
         studyId,
@@ -248,7 +249,7 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
       )
       .map((r) => [r.id, r]),
   );
-  const sample = q.readableAnswerSample(db, runId) ?? null;
+  const sample = examplesQ.readableAnswerSample(db, runId) ?? null;
   const made = chosen.map((i) => exampleOf(study, base, g, i, found.get(i)!, rows.get(g.itemIds[i])!, sample));
   const saved = storeTemplate(db, actor, studyId, { ...base, examples: made.map((m) => m.example) });
   audit(db, {
