@@ -145,7 +145,7 @@ export function uncertaintyOf(
   secondRunId: number | null,
 ): (number | null)[] {
   const { n } = frame;
-  const slice = (a: Int8Array) => a.subarray(c * n, (c + 1) * n);
+  const slice = <A extends Int8Array | Float64Array>(a: A) => a.subarray(c * n, (c + 1) * n) as A;
   const run = loadJudge(db, frame, runId);
   if (source === 'orders') return judgeUncertainty(slice(run.original), slice(run.swapped), slice(run.verdict));
   if (source === 'samples') return sampleUncertainty(db, frame, runId, c, slice(run.verdict));
