@@ -31,17 +31,14 @@ function launchedRun(db: Db, study: StudyRow, name: string) {
   if (!run.launched)
     throw invalid(`The judge run "${name}" was imported, so Concord has no template of it; make a new version from a run launched here.`);
   const template = q.templateById(db, q.findLaunch(db, run.id)!.templateId)!;
-  return { runId: run.id, template };
+  return { runId: run.id, run: { id: run.id, name }, template };
 }
 
 function gradable(actor: Actor, studyId: number) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
-  if (!canGrade(study))
-    throw invalid(
-      'Worked examples from disagreements are made on pairwise studies for now: a rubric comparison cannot leave items out yet.',
-    );
+  if (!canGrade(study)) throw invalid('The judge runs of this kind of study cannot carry worked examples.');
   return { db, study };
 }
 
@@ -65,9 +62,9 @@ const LIST_LIMIT = 500;
 /** The items where a launched run's judge disagreed with the settled ground truth (the first 500, for the picker). */
 export function judgeRunDisagreements(actor: Actor, studyId: number, run: string): DisagreementsDto {
   const { db, study } = gradable(actor, studyId);
-  const { runId, template } = launchedRun(db, study, run);
+  const { run: launched, template } = launchedRun(db, study, run);
   const base = parseTemplate(JSON.parse(template.body));
-  const g = gradedRun(db, study, runId);
+  const g = gradedRun(db, study, launched);
   const found = disagreementsOf(g, base);
   const shown = [...found].slice(0, LIST_LIMIT);
   const ext = new Map(
@@ -209,9 +206,9 @@ function exampleOf(
 export function newTemplateFromDisagreements(actor: Actor, studyId: number, input: unknown): ExamplesVersionDto {
   const { db, study } = gradable(actor, studyId);
   const v = parseInput(examplesInput, input);
-  const { runId, template } = launchedRun(db, study, v.run);
+  const { runId, run, template } = launchedRun(db, study, v.run);
   const { examples: _old, ...base } = parseTemplate(JSON.parse(template.body));
-  const g = gradedRun(db, study, runId);
+  const g = gradedRun(db, study, run);
   const found = disagreementsOf(g, base);
   const candidates = [...found.keys()];
   let chosen: number[];
