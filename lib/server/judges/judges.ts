@@ -76,7 +76,8 @@ function templateForStudy(db: Db, study: StudyRow, body: unknown): JudgeTemplate
  * cannot leave items out has none (decision 0033).
  */
 function checkExamples(db: Db, study: StudyRow, examples: NonNullable<JudgeTemplate['examples']>) {
-  if (!canGrade(study)) throw invalid('Worked examples are for pairwise studies for now.', { template: 'has worked examples' });
+  if (!canGrade(study))
+    throw invalid('The judge runs of this kind of study cannot carry worked examples.', { template: 'has worked examples' });
   const named = [...new Set(examples.map((e) => e.item))];
   const known = examplesQ.itemIdsByExternalId(db, study.id, named);
   const unknown = named.filter((x) => !known.has(x));
