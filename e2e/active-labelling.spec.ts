@@ -117,3 +117,81 @@ test('a lead opens a queue in active order and the reports say they weight its l
   await expect(page.getByTestId('certify-estimator')).toContainText(`${drawn} drawn item(s) still await a label`);
   await context.close();
 });
+
+// The judge's verbalised confidence as the uncertainty: a run imported with a confidence per verdict (low on the
+// first 10 of 40 items), chosen on the queue form; the stored draw's source is named in the report over the API and
+// the CLI alike.
+test('a lead draws by the judge’s own confidence, and the reports name that source', async ({ browser }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-active-confidence-'));
+  const write = (name: string, rows: object[]) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    return file;
+  };
+  const ids = Array.from({ length: 40 }, (_, k) => `confident-${k}`);
+  const id = (
+    JSON.parse(
+      concord([
+        'study',
+        'create',
+        '--kind',
+        'pairwise',
+        '--name',
+        'Active by confidence',
+        '--criteria',
+        'none',
+        '--reviewers',
+        '1',
+        '--json',
+      ]),
+    ) as { id: number }
+  ).id;
+  concord([
+    'import',
+    'items',
+    '--study',
+    String(id),
+    write(
+      'items.jsonl',
+      ids.map((item) => ({
+        id: item,
+        problem: `Problem ${item}`,
+        a: { source: 'model-y', text: `Y ${item}` },
+        b: { source: 'ref', text: `R ${item}` },
+      })),
+    ),
+  ]);
+  concord([
+    'import',
+    'judge',
+    '--study',
+    String(id),
+    '--judge',
+    'verbal',
+    write(
+      'judge.jsonl',
+      ids.map((item, k) => ({ item, judge: 'verbal', labels: { overall: 'win' }, confidence: k < 10 ? 0.55 : 0.95 })),
+    ),
+  ]);
+  concord(['study', 'open', String(id), '--unassigned']);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const { page, context } = await asUser(browser, 'lead');
+  await page.goto(`/studies/${id}/analytics/hybrid?judge=verbal`);
+  const form = page.getByRole('form', { name: 'Open a review queue' });
+  await form.getByLabel('Order').selectOption('active');
+  await form.getByLabel('Uncertainty from').selectOption('confidence');
+  await form.getByLabel('Budget').fill('0.25');
+  await form.getByLabel('τ (floor)').fill('0.2');
+  await form.getByRole('checkbox', { name: 'Annotator One' }).check();
+  await form.getByRole('button', { name: 'Open review queue' }).click();
+  await expect(form.getByRole('status')).toContainText(
+    /Drew \d+ of 40 item\(s\) \(10\.0 expected\) by the judge’s own confidence: ann1 \d+\./,
+  );
+
+  const cli = JSON.parse(concord(['report', 'leaderboard', '--study', String(id), '--bootstrap', '0', '--json']));
+  expect(cli.corrected[0].cells[0]).toMatchObject({ estimator: 'active_ipw', active: { pool: 40, source: 'confidence' } });
+  const api = await (await page.request.get(`/api/studies/${id}/reports/leaderboard?bootstrap=0`)).json();
+  expect(api).toEqual(cli);
+  await context.close();
+});

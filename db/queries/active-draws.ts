@@ -1,4 +1,5 @@
 import type { Db } from '../client';
+import type { UNCERTAINTY_SOURCES } from '../schema/active';
 
 /*
  * The stored draws of active labelling (db/schema/active.ts): written once when a queue is opened, read by the
@@ -9,7 +10,7 @@ export type ActiveDrawRow = {
   id: number;
   runId: number;
   criterion: string;
-  source: 'orders' | 'samples' | 'second_judge';
+  source: (typeof UNCERTAINTY_SOURCES)[number];
   secondRunId: number | null;
   budget: number;
   tau: number;

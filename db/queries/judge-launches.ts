@@ -42,6 +42,14 @@ export const templateById = (db: Db, id: number) =>
 export const studyTemplates = (db: Db, studyId: number) =>
   stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE study_id = ? ORDER BY name, version DESC`).all(studyId) as TemplateRow[];
 
+/** The version of the study's template `name` whose body is exactly `body`, if any (the newest such). */
+export const templateWithBody = (db: Db, studyId: number, name: string, body: string) =>
+  stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE study_id = ? AND name = ? AND body = ? ORDER BY version DESC LIMIT 1`).get(
+    studyId,
+    name,
+    body,
+  ) as TemplateRow | undefined;
+
 export type LaunchRow = {
   runId: number;
   studyId: number;
@@ -288,8 +296,7 @@ export const itemForPreview = (db: Db, studyId: number, externalId: string | nul
 /** Any one item of the study, chosen at random: the preview's "a random item". */
 export const randomItemForPreview = (db: Db, studyId: number) =>
   stmt(db, 'SELECT id, external_id AS externalId, payload FROM items WHERE study_id = ? ORDER BY random() LIMIT 1').get(studyId) as
-    | { id: number; externalId: string; payload: string }
-    | undefined;
+    { id: number; externalId: string; payload: string } | undefined;
 
 /* ----- answers ----- */
 
@@ -432,36 +439,3 @@ export const putCachedAnswer = (db: Db, key: string, raw: string, tokensIn: numb
     tokensIn,
     tokensOut,
   );
-
-/* ----- worked examples (lib/server/judges/examples.ts) ----- */
-
-/** The items of the study with these ids, with their external ids and payloads, in position order. */
-export const itemsWithIds = (db: Db, studyId: number, ids: readonly number[]) =>
-  stmt(
-    db,
-    `SELECT id, external_id AS externalId, payload FROM items
-      WHERE study_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position`,
-  ).all(studyId, JSON.stringify(ids)) as { id: number; externalId: string; payload: string }[];
-
-/** The ids of the study's items with these external ids (the ones that exist), by external id. */
-export const itemIdsByExternalId = (db: Db, studyId: number, externalIds: readonly string[]) =>
-  new Map(
-    (
-      stmt(db, 'SELECT external_id AS externalId, id FROM items WHERE study_id = ? AND external_id IN (SELECT value FROM json_each(?))').all(
-        studyId,
-        JSON.stringify(externalIds),
-      ) as { externalId: string; id: number }[]
-    ).map((r) => [r.externalId, r.id]),
-  );
-
-/** The version of the study's template `name` whose body is exactly `body`, if any (the newest such). */
-export const templateWithBody = (db: Db, studyId: number, name: string, body: string) =>
-  stmt(db, `SELECT ${TEMPLATE_COLS} FROM judge_templates WHERE study_id = ? AND name = ? AND body = ? ORDER BY version DESC LIMIT 1`).get(
-    studyId,
-    name,
-    body,
-  ) as TemplateRow | undefined;
-
-/** The raw text of one answer of the run that had a verdict read from it (a sample of the judge's answer format). */
-export const readableAnswerSample = (db: Db, runId: number) =>
-  stmt(db, "SELECT raw FROM judge_answers WHERE run_id = ? AND verdicts <> '{}' LIMIT 1").pluck().get(runId) as string | undefined;

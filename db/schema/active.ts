@@ -10,8 +10,8 @@ import { createdAt } from './columns';
 import { judgeRuns } from './judges';
 import { items, studies } from './studies';
 
-/** Where a judge's uncertainty about an item comes from. */
-export const UNCERTAINTY_SOURCES = ['orders', 'samples', 'second_judge'] as const;
+/** Where a judge's uncertainty about an item comes from ('confidence': the verbalised confidence of each verdict). */
+export const UNCERTAINTY_SOURCES = ['orders', 'samples', 'second_judge', 'confidence'] as const;
 
 export const activeDraws = sqliteTable(
   'active_draws',

@@ -296,7 +296,7 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/v1/studies/{id}/judge-runs/{run}/examples',
     tag: 'Data',
-    summary: "A new version of a launched run's template with worked examples from its disagreements (pairwise studies)",
+    summary: "A new version of a launched run's template with worked examples from its disagreements (pairwise and rubric studies)",
     description:
       "Worked examples are items where the run's judge disagreed with the settled ground truth, each shown as the template shows an item and answered with the settled label. Comparing runs leaves those items out of every run's alignment and κ. The same seed (or the same items) gives the same version again.",
     roles: STAFF,

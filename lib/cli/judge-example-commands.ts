@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { compareJudgeRuns } from '@/lib/server/judges/compare';
+import { compareStudyJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeRunDisagreements, newTemplateFromDisagreements } from '@/lib/server/judges/examples';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
@@ -68,22 +68,36 @@ export const JUDGE_EXAMPLE_COMMANDS: Command[] = [
   },
   {
     name: 'judge compare',
-    usage: 'judge compare --study STUDY --runs A,B[,…] [--json]',
+    usage: 'judge compare --study STUDY --runs A,B[,…] [--sample N] [--json]',
     summary:
-      "Sets a pairwise study's judge runs side by side: alignment with and without ties, Cohen's κ, tokens and cost. Items a compared\n" +
+      "Sets a study's judge runs side by side: on a pairwise study alignment with and without ties and Cohen's κ, on a rubric study\n" +
+      '      (one sample of each run, 1 unless --sample) accuracy, macro-F1 and κ strict and lenient; tokens and cost. Items a compared\n' +
       "      run's template shows as worked examples are left out of every run's scores, and the comparison says so.",
-    options: { study: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } },
+    options: { study: { type: 'string' }, runs: { type: 'string' }, sample: { type: 'string' }, json: { type: 'boolean' } },
     run(v) {
-      const c = compareJudgeRuns(cliActor(), parseStudyId(required(v, 'study')), list(required(v, 'runs')) ?? []);
-      if (v.json) return out(`${JSON.stringify(c, null, 2)}\n`);
-      for (const r of c.runs)
-        out(
-          `${r.name}${r.template ? ` (${r.template})` : ''}: n ${r.n}, alignment ${rate(r.alignment)}, without ties ${rate(r.alignmentNoTies)}, ` +
-            `κ ${r.kappa === null ? '—' : r.kappa.toFixed(3)}` +
-            (r.cost === null ? '' : `, cost $${r.cost.toFixed(4)}`) +
-            '\n',
-        );
-      if (c.leftOut) out(`${c.leftOut.note}\n`);
+      const sample = str(v, 'sample');
+      const c = compareStudyJudgeRuns(
+        cliActor(),
+        parseStudyId(required(v, 'study')),
+        list(required(v, 'runs')) ?? [],
+        sample === undefined ? 1 : Number(sample),
+      );
+      if (v.json) return out(`${JSON.stringify(c.comparison, null, 2)}\n`);
+      const kappa = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+      const cost = (x: number | null) => (x === null ? '' : `, cost $${x.toFixed(4)}`);
+      if (c.kind === 'criteria')
+        for (const r of c.comparison.runs)
+          out(
+            `${r.name}${r.template ? ` (${r.template})` : ''}: n ${r.n}, alignment ${rate(r.alignment)}, without ties ${rate(r.alignmentNoTies)}, ` +
+              `κ ${kappa(r.kappa)}${cost(r.cost)}\n`,
+          );
+      else
+        for (const r of c.comparison.runs)
+          out(
+            `${r.name}${r.template ? ` (${r.template})` : ''}, sample ${c.comparison.sample}: n ${r.n}, accuracy ${rate(r.alignment)}, ` +
+              `macro-F1 ${kappa(r.macroF1)}, κ ${kappa(r.kappa)}${cost(r.cost)}\n`,
+          );
+      if (c.comparison.leftOut) out(`${c.comparison.leftOut.note}\n`);
     },
   },
 ];

@@ -133,3 +133,101 @@ describe('judge examples', () => {
     expect(neither.err).toContain('Give either k (drawn with a seed) or the items chosen.');
   });
 });
+
+/*
+ * The same on a rubric study (the shipped ok-reject catalog: leakage and helpful, REJECT or OK): a run judged by the
+ * stand-in through a pattern mapping first / second / tie to OK / REJECT / OK, a version with two of its
+ * disagreements as worked examples, a run of it, and the rubric comparison without those replies.
+ */
+describe('judge examples on a rubric study', () => {
+  const REPLIES = 12;
+  let rubric: string;
+  const rubricJudge = (name: string, prompt: string) =>
+    concordAsync(['judge', 'run', '--study', rubric, '--name', name, '--endpoint', standIn.url, '--model', 'm', '--prompt', prompt]);
+
+  beforeAll(async () => {
+    rubric = String(
+      JSON.parse(
+        concord([
+          'study',
+          'create',
+          '--kind',
+          'rubric',
+          '--name',
+          'Rubric examples',
+          '--dimensions',
+          'ok-reject',
+          '--reviewers',
+          '2',
+          '--json',
+        ]).out,
+      ).id,
+    );
+    const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const items = path.join(dir, 'rubric-items.jsonl');
+    fs.writeFileSync(
+      items,
+      jsonl(
+        Array.from({ length: REPLIES }, (_, i) => ({
+          id: `r${i}`,
+          history: [{ role: 'student', text: `Is ${i} + 1 = ${i + 2}?` }],
+          reply: { source: `t${i % 2}`, text: `Check it again: ${i} + 1 is not ${i + 2}.` },
+        })),
+      ),
+    );
+    expect(concord(['import', 'items', '--study', rubric, items]).code).toBe(0);
+    const annotations = path.join(dir, 'rubric-annotations.jsonl');
+    fs.writeFileSync(
+      annotations,
+      jsonl(
+        Array.from({ length: REPLIES }, (_, i) =>
+          ['ann1', 'ann2'].map((annotator) => ({
+            item: `r${i}`,
+            annotator,
+            labels: { leakage: i % 3 ? 'OK' : 'REJECT', helpful: i % 2 ? 'OK' : 'REJECT' },
+          })),
+        ).flat(),
+      ),
+    );
+    expect(concord(['import', 'annotations', '--study', rubric, annotations]).code).toBe(0);
+    const prompt = path.join(dir, 'rubric-v1.json');
+    fs.writeFileSync(
+      prompt,
+      JSON.stringify({
+        name: 'ok-words',
+        user: 'Dialogue: {{history}}\nReply: {{reply}}\nQuestion: {{criterion.name}}',
+        answer: { pattern: '"winner": "(first|second|tie)"', map: { first: 'OK', second: 'REJECT', tie: 'OK' } },
+      }),
+    );
+    expect((await rubricJudge('first', prompt)).code).toBe(0);
+  }, 120_000);
+
+  it('lists the disagreements, makes a version with k of them, runs it, and compares without them', async () => {
+    const d = JSON.parse(concord(['judge', 'disagreements', '--study', rubric, '--run', 'first', '--json']).out);
+    expect(d.items).toBeGreaterThanOrEqual(2);
+    for (const x of d.list) for (const c of x.criteria) expect(c.judge).not.toBe(c.settled);
+    const out = path.join(dir, 'rubric-v2.json');
+    const made = JSON.parse(
+      concord(['judge', 'examples', '--study', rubric, '--run', 'first', '--k', '2', '--seed', '3', '--out', out, '--json']).out,
+    );
+    expect(made.template).toMatchObject({ name: 'ok-words', version: 2 });
+    const chosen = made.examples.map((e: { item: string }) => e.item);
+    for (const item of chosen) expect(d.list.map((x: { item: string }) => x.item)).toContain(item);
+    for (const e of JSON.parse(fs.readFileSync(out, 'utf8')).examples) expect(e.answer).toMatch(/^"winner": "(first|second)"$/);
+
+    expect((await rubricJudge('second', out)).code).toBe(0);
+    const c = concord(['judge', 'compare', '--study', rubric, '--runs', 'first,second']);
+    expect(c.code).toBe(0);
+    expect(c.out).toContain(`second (ok-words v2), sample 1: n ${(REPLIES - 2) * 2},`);
+    expect(c.out).toContain(
+      "2 items are worked examples in version 2 of ok-words (run second): these 2 items are left out of every run's accuracy, macro-F1 and κ here.",
+    );
+    const json = JSON.parse(concord(['judge', 'compare', '--study', rubric, '--runs', 'first,second', '--json']).out);
+    expect(json.leftOut.items).toBe(2);
+    expect(json.runs.map((r: { n: number }) => r.n)).toEqual([(REPLIES - 2) * 2, (REPLIES - 2) * 2]);
+    expect(json.runs.map((r: { byDimension: Record<string, { n: number }> }) => r.byDimension.leakage.n)).toEqual([
+      REPLIES - 2,
+      REPLIES - 2,
+    ]);
+  }, 120_000);
+});

@@ -34,4 +34,14 @@ export interface JudgesFacet {
   ): void;
   /** Orders, samples and combination rules, as data (`lib/kinds/<kind>/judge-rules.ts`, read by the screens too). */
   rules: JudgeRules;
+  /**
+   * How a run's verdicts are set beside the settled ground truth, for worked examples from its disagreements and
+   * the comparison of runs that leaves those items out (decisions 0033, 0042): `criteria`, the pairwise alignment
+   * report's verdicts per criterion in the order a, b; `dimensions`, one sample's label codes per rubric dimension,
+   * scored strict and lenient. The readers are `lib/server/judges/graded.ts`'s (a kind may not import the analytics
+   * loaders). Absent: the kind's templates carry no worked examples.
+   */
+  grading?: JudgeGrading;
 }
+
+export type JudgeGrading = 'criteria' | 'dimensions';

@@ -27,4 +27,5 @@ export const pairwiseJudges: JudgesFacet = {
     for (const [criterion, label] of Object.entries(verdicts)) q.insertPairwiseVerdict(db, runId, r.itemId, criterion, r.swapped, label);
   },
   rules: PAIRWISE_JUDGE_RULES,
+  grading: 'criteria',
 };

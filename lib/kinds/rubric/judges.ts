@@ -34,4 +34,5 @@ export const rubricJudges: JudgesFacet = {
     }
   },
   rules: RUBRIC_JUDGE_RULES,
+  grading: 'dimensions',
 };

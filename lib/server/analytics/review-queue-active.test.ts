@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { activeMean, drawLabelledItems, labellingProbabilities } from '@/lib/stats';
-import { makeUser, useTestDatabase } from '@/test/db';
+import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { buildStudy, codeOf } from '@/test/analytics-fixtures';
 import type { Actor } from '../actor';
+import { importJudge } from '../imports/judge-import';
 import { getJudgeAssignment, submitJudgment } from '../review/judging';
 import { getQueue } from '../review/flow-review';
 import { openStudy } from '../studies/studies';
@@ -283,6 +284,46 @@ describe('active labelling with the spread of a launched run’s samples as the 
       id,
     ).map((r) => r[0]);
     expect(stored).toEqual(pi);
+    expect(pi[0]).toBeGreaterThan(pi[10]);
+    expect(pi[10]).toBeGreaterThan(pi[20]);
+  });
+});
+
+describe('active labelling with the judge’s verbalised confidence as the uncertainty', () => {
+  it('draws with π from 1 − the confidence of each verdict, an item without one at the mean of the others', () => {
+    const ids = Array.from({ length: 40 }, (_, k) => `conf-${k}`);
+    // Confidence 0.55 on conf-0 … conf-9, 0.8 on conf-10 … conf-19, 0.99 on the rest but conf-39, which has none.
+    const confidence = (k: number) => (k < 10 ? 0.55 : k < 20 ? 0.8 : 0.99);
+    const id = buildStudy(lead, dir, {
+      name: 'Confidences',
+      reviewersPerItem: 1,
+      catalog: [],
+      items: ids.map((i) => ({ id: i, model: 'm' })),
+      annotations: [],
+      judges: [{ name: 'plain', lines: ids.map((item) => ({ item, labels: { overall: 'win' as L } })) }],
+    });
+    const lines = ids.map((item, k) => ({
+      item,
+      judge: 'verbal',
+      labels: { overall: 'win' },
+      ...(k === 39 ? {} : { confidence: confidence(k) }),
+    }));
+    importJudge(lead, id, writeTemp(dir, 'verbal.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n'), 'concord');
+    openStudy(lead, id, { leaveUnassigned: true });
+    // A run without a confidence per verdict cannot be the source: every π would be the same.
+    expect(codeOf(() => openActiveQueue(lead, id, { judge: 'plain', source: 'confidence', usernames: ['r1'] }))).toBe('invalid');
+    const q = openActiveQueue(lead, id, { judge: 'verbal', source: 'confidence', budget: 0.25, tau: 0.2, usernames: ['r1'] });
+    const known = ids.slice(0, 39).map((_, k) => 1 - confidence(k));
+    const u = [...known, known.reduce((a, b) => a + b, 0) / known.length];
+    const pi = labellingProbabilities(u, 0.25, 0.2);
+    expect(q).toMatchObject({ source: 'confidence', pool: 40 });
+    const stored = sql(
+      `SELECT d.pi, d.drawn FROM active_draw_items d JOIN items i ON i.id = d.item_id WHERE i.study_id = ? ORDER BY i.position`,
+      id,
+    ) as [number, number][];
+    expect(stored.map((r) => r[0])).toEqual(pi);
+    expect(stored.map((r) => r[1])).toEqual(drawLabelledItems(pi, q.seed));
+    expect(sql('SELECT source FROM active_draws WHERE study_id = ?', id)).toEqual([['confidence']]);
     expect(pi[0]).toBeGreaterThan(pi[10]);
     expect(pi[10]).toBeGreaterThan(pi[20]);
   });

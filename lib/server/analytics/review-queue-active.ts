@@ -10,6 +10,7 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
+import { loadVerdictConfidences } from './confidences';
 import { parseInput } from '../parse';
 import { type Frame, LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
 import type { ActiveQueueDto } from './dto';
@@ -25,7 +26,9 @@ import { activeReviewers, appendToQueues } from './review-queue';
 
 export const activeOrderSchema = z.object({
   source: z
-    .enum(UNCERTAINTY_SOURCES, { error: 'The uncertainty comes from the two orders, the samples or a second judge run.' })
+    .enum(UNCERTAINTY_SOURCES, {
+      error: 'The uncertainty comes from the two orders, the samples, the judge’s own confidence or a second judge run.',
+    })
     .default('orders'),
   secondJudge: z.string().trim().optional(),
   budget: z.coerce
@@ -105,6 +108,33 @@ export function sampleUncertainty(db: Db, frame: Frame, runId: number, c: number
   return u.map((x) => (x !== null && Number.isNaN(x) ? fill : x));
 }
 
+/**
+ * A verbalised confidence as the uncertainty, in [0, 1]: u = 1 − the confidence the judge gave with the verdict
+ * that counts (`loadVerdictConfidences`, as calibration reads it). A verdict without one gets the mean of the
+ * others; null where the run has no verdict. A run that gave no confidence at all is refused: every item would get
+ * the same π, a uniform draw dressed as an active one.
+ */
+export function confidenceUncertainty(confidence: Float64Array, verdict: Int8Array): (number | null)[] {
+  const u: (number | null)[] = [];
+  let total = 0;
+  let known = 0;
+  for (let i = 0; i < verdict.length; i++) {
+    if (verdict[i] < 0) u.push(null);
+    else if (Number.isNaN(confidence[i])) u.push(Number.NaN);
+    else {
+      u.push(1 - confidence[i]);
+      total += 1 - confidence[i];
+      known++;
+    }
+  }
+  if (!known)
+    throw invalid('This judge run gave no confidence with its verdicts on this criterion; choose another source of uncertainty.', {
+      source: 'No confidences',
+    });
+  const fill = total / known;
+  return u.map((x) => (x !== null && Number.isNaN(x) ? fill : x));
+}
+
 /** The uncertainty of one run on criterion `c` from the chosen source. */
 export function uncertaintyOf(
   db: Db,
@@ -115,10 +145,11 @@ export function uncertaintyOf(
   secondRunId: number | null,
 ): (number | null)[] {
   const { n } = frame;
-  const slice = (a: Int8Array) => a.subarray(c * n, (c + 1) * n);
+  const slice = <A extends Int8Array | Float64Array>(a: A) => a.subarray(c * n, (c + 1) * n) as A;
   const run = loadJudge(db, frame, runId);
   if (source === 'orders') return judgeUncertainty(slice(run.original), slice(run.swapped), slice(run.verdict));
   if (source === 'samples') return sampleUncertainty(db, frame, runId, c, slice(run.verdict));
+  if (source === 'confidence') return confidenceUncertainty(slice(loadVerdictConfidences(db, frame, runId, run)), slice(run.verdict));
   const other = loadJudge(db, frame, secondRunId!);
   return judgeUncertainty(slice(run.verdict), slice(other.verdict), slice(run.verdict));
 }

@@ -131,6 +131,8 @@ export type RubricJudgeComparisonDto = {
   /** The sample of each run compared (a rubric run keeps every sample as a verdict set of its own). */
   sample: number;
   dimensions: { id: string; name: string; lenient: boolean }[];
+  /** Null when no compared run's template carries worked examples; else the items left out of every run's scores. */
+  leftOut: LeftOutDto | null;
   runs: (RubricComparisonScoresDto & {
     name: string;
     origin: 'launched' | 'imported';

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { findStudy } from '@/db/queries/studies';
+import { alignmentFromConfusion } from '@/lib/stats/rubric';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
 import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
-import { compareJudgeRuns } from './compare';
+import { compareJudgeRuns, compareRubricJudgeRuns } from './compare';
 import { createJudgeEndpoint } from './endpoints';
 import { judgeRunDisagreements, newTemplateFromDisagreements } from './examples';
 import { judgeRunStatus, launchJudgeRun, listJudgeTemplates } from './judges';
@@ -205,18 +206,170 @@ describe('worked examples from a run’s disagreements', () => {
     }
   }, 60_000);
 
-  it('refuses worked examples naming items the study does not have, and on a rubric study', async () => {
+  it('refuses worked examples naming items the study does not have', async () => {
     const v2 = JSON.parse(listJudgeTemplates(lead, studyId).find((t) => t.version === 2)!.body);
     v2.examples[0].item = 'not-an-item';
     expect(codeOf(() => launchJudgeRun(lead, studyId, { name: 'bad', endpoint: 'stand-in', model: 'm', template: v2 }))).toBe('invalid');
-    const rubric = buildRubricStudy(lead, {
-      name: 'Rubric',
-      catalog: [{ id: 'leak', name: 'Keeps the answer back', labels: ['REJECT', 'OK'], desired: 'OK' }],
-      reviewersPerItem: 1,
-      items: [{ id: 'r1', source: 't' }],
-      annotations: [{ item: 'r1', annotator: 'alice', labels: { leak: 'OK' } }],
+  });
+});
+
+/*
+ * The same on a rubric study (issue 28, point 4 for rubric studies): twelve replies whose ground truth two reviewers
+ * agree on, on two dimensions with the same labels — "mi" with a lenient map, "tell" without — judged by the stand-in
+ * through a pattern that maps first / second / tie to Yes / No / To some extent. Each reply has its own tutor, so each
+ * prompt (and so each stand-in verdict) is its own.
+ */
+describe('worked examples from a rubric run’s disagreements', () => {
+  const LABELS = ['No', 'To some extent', 'Yes'];
+  const DIMS = ['mi', 'tell'];
+  const RUBRIC_ITEMS = Array.from({ length: 12 }, (_, i) => ({
+    id: `r${String(i).padStart(2, '0')}`,
+    mi: LABELS[i % 3],
+    tell: LABELS[(i >> 1) % 3],
+  }));
+  const truth = (item: string, d: string) => RUBRIC_ITEMS.find((it) => it.id === item)![d as 'mi' | 'tell'];
+  const SAYS = { Yes: 'first', No: 'second', 'To some extent': 'tie' } as Record<string, string>;
+  const TEMPLATE = {
+    name: 'rubric-words',
+    user: 'Reply: {{reply}}\nQuestion: {{criterion.name}}\nLabels: {{labels}}',
+    answer: { pattern: '"winner": "(first|second|tie)"', map: { first: 'Yes', second: 'No', tie: 'To some extent' } },
+  };
+  let rubric: number;
+
+  beforeAll(async () => {
+    rubric = buildRubricStudy(lead, {
+      name: 'Rubric examples',
+      catalog: [
+        { id: 'mi', name: 'Notices the mistake', labels: LABELS, desired: 'Yes', lenient: { 'To some extent': 'Yes' } },
+        { id: 'tell', name: 'Tells the student what to do', labels: LABELS, desired: 'Yes' },
+      ],
+      reviewersPerItem: 2,
+      items: RUBRIC_ITEMS.map((it) => ({ id: it.id, source: `tutor-${it.id}` })),
+      annotations: RUBRIC_ITEMS.flatMap((it) =>
+        ['alice', 'bob'].map((a) => ({ item: it.id, annotator: a, labels: { mi: it.mi, tell: it.tell } })),
+      ),
       judges: [],
     });
-    expect(codeOf(() => judgeRunDisagreements(lead, rubric, 'x'))).toBe('invalid');
+    const r = launchJudgeRun(lead, rubric, { name: 'w1', endpoint: 'stand-in', model: 'm', template: TEMPLATE });
+    expect((await runJudge(r.runId)).state).toBe('done');
+  }, 60_000);
+
+  /** A rubric run's sample-1 verdicts straight from the table: item → dimension → label. */
+  function verdictsByHand(run: string): Map<string, Record<string, string>> {
+    const rows = sql()
+      .prepare(
+        `SELECT i.external_id AS item, l.dimension, l.label FROM rubric_judge_labels l JOIN judge_runs r ON r.id = l.run_id
+          JOIN items i ON i.id = l.item_id WHERE r.name = ? AND r.study_id = ? AND l.sample = 1 ORDER BY i.position`,
+      )
+      .all(run, rubric) as { item: string; dimension: number; label: number }[];
+    const out = new Map<string, Record<string, string>>();
+    for (const r of rows) out.set(r.item, { ...out.get(r.item), [DIMS[r.dimension]]: LABELS[r.label] });
+    return out;
+  }
+  const wrongByHand = (run: string) =>
+    new Map(
+      [...verdictsByHand(run)]
+        .map(([item, v]) => [item, DIMS.filter((d) => v[d] !== undefined && v[d] !== truth(item, d))] as const)
+        .filter(([, ds]) => ds.length > 0),
+    );
+
+  it('lists the replies where the judge’s label on a dimension differs from the settled one', () => {
+    const byHand = wrongByHand('w1');
+    expect(byHand.size).toBeGreaterThanOrEqual(4);
+    const d = judgeRunDisagreements(lead, rubric, 'w1');
+    expect(d.items).toBe(byHand.size);
+    expect(d.list.map((x) => [x.item, x.criteria.map((c) => c.id)])).toEqual([...byHand]);
+    for (const x of d.list)
+      for (const c of x.criteria) {
+        expect(c.settled).toBe(truth(x.item, c.id));
+        expect(c.judge).toBe(verdictsByHand('w1').get(x.item)![c.id]);
+      }
+  });
+
+  it('makes a version whose examples are rendered as the rubric template renders them and answered in its format, run and compared without them', async () => {
+    const byHand = wrongByHand('w1');
+    const made = newTemplateFromDisagreements(lead, rubric, { run: 'w1', k: 3, seed: 5 });
+    expect(made.template).toMatchObject({ name: 'rubric-words', version: 2 });
+    expect(made.disagreements).toBe(byHand.size);
+    const body = parseTemplate(JSON.parse(made.template.body));
+    const study = findStudy(getDb(), rubric)!;
+    expect(body.examples).toHaveLength(3);
+    for (const e of body.examples!) {
+      expect(byHand.get(e.item)?.[0]).toBe(e.criterion);
+      const payload = JSON.parse(
+        sql().prepare('SELECT payload FROM items WHERE study_id = ? AND external_id = ?').pluck().get(rubric, e.item) as string,
+      );
+      expect(e.prompt).toBe(
+        renderRequest(study, parseTemplate(TEMPLATE), payload, { criterion: e.criterion, swapped: false }).at(-1)!.content,
+      );
+      // The settled label as the judge writes it, in the pattern's match of one of its own answers.
+      expect(e.answer).toBe(`"winner": "${SAYS[truth(e.item, e.criterion)]}"`);
+    }
+    expect(made.examples.map((e) => e.settled)).toEqual(
+      body.examples!.map((e) => [{ criterion: e.criterion, label: truth(e.item, e.criterion) }]),
+    );
+
+    const r = launchJudgeRun(lead, rubric, { name: 'w2', endpoint: 'stand-in', model: 'm', template: made.template.body });
+    expect((await runJudge(r.runId)).state).toBe('done');
+    // The stand-in received each reply with the three examples as turns before it.
+    const first = RUBRIC_ITEMS.find((it) => !body.examples!.some((e) => e.item === it.id))!;
+    const payload = JSON.parse(
+      sql().prepare('SELECT payload FROM items WHERE study_id = ? AND external_id = ?').pluck().get(rubric, first.id) as string,
+    );
+    const messages = renderRequest(study, body, payload, { criterion: 'tell', swapped: false });
+    expect(messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(body.examples!.map((e) => e.answer));
+    expect(standIn.counts.get(promptHash(messages))).toBe(1);
+    const examples = body.examples!.map((e) => e.item);
+    const c = compareRubricJudgeRuns(lead, rubric, ['w1', 'w2']);
+    expect(c.leftOut).toMatchObject({ items: 3, because: [{ run: 'w2', template: 'rubric-words v2', items: 3 }] });
+    expect(c.leftOut!.note).toBe(
+      "3 items are worked examples in version 2 of rubric-words (run w2): these 3 items are left out of every run's accuracy, macro-F1 and κ here.",
+    );
+    // Every run scored on the other 9 replies, by hand from the table: accuracy, and macro-F1 and κ of lib/stats
+    // on the confusion counted here; lenient ("To some extent" as "Yes") on mi only.
+    const kept = RUBRIC_ITEMS.filter((it) => !examples.includes(it.id));
+    const fold = (l: string) => (l === 'To some extent' ? 'Yes' : l);
+    const scored = (v: Map<string, Record<string, string>>, ds: string[], lenient: boolean) => {
+      const labels = lenient ? ['No', 'Yes'] : LABELS;
+      const confusion = labels.map(() => labels.map(() => 0));
+      for (const it of kept)
+        for (const d of ds) {
+          const said = v.get(it.id)?.[d];
+          if (said === undefined) continue;
+          const [g, j] = lenient ? [fold(truth(it.id, d)), fold(said)] : [truth(it.id, d), said];
+          confusion[labels.indexOf(g)][labels.indexOf(j)]++;
+        }
+      return alignmentFromConfusion(confusion, labels);
+    };
+    for (const run of c.runs) {
+      const v = verdictsByHand(run.name);
+      const all = scored(v, DIMS, false);
+      expect(run.n).toBe(kept.length * 2);
+      expect(run).toMatchObject({ n: all.n, alignment: all.alignmentRate.value, macroF1: all.macroF1.value, kappa: all.cohenKappa.value });
+      // Not every dimension has a lenient map: no pooled lenient score, as the alignment report.
+      expect(run).toMatchObject({ macroF1Lenient: null, kappaLenient: null });
+      const mi = scored(v, ['mi'], false);
+      const miLenient = scored(v, ['mi'], true);
+      expect(run.byDimension.mi).toEqual({
+        n: kept.length,
+        alignment: mi.alignmentRate.value,
+        macroF1: mi.macroF1.value,
+        kappa: mi.cohenKappa.value,
+        macroF1Lenient: miLenient.macroF1.value,
+        kappaLenient: miLenient.cohenKappa.value,
+      });
+      const misses = kept.filter((it) => v.get(it.id)!.tell !== it.tell).length;
+      expect(run.byDimension.tell).toMatchObject({ n: kept.length, macroF1Lenient: null, kappaLenient: null });
+      expect(run.byDimension.tell.alignment).toBeCloseTo(1 - misses / kept.length, 12);
+    }
+    // Without a run carrying examples nothing is left out: every reply counts, as in the alignment report.
+    const alone = compareRubricJudgeRuns(lead, rubric, ['w1']);
+    expect(alone.leftOut).toBeNull();
+    expect(alone.runs[0].n).toBe(RUBRIC_ITEMS.length * 2);
+  }, 60_000);
+
+  it('refuses worked examples naming replies the study does not have', () => {
+    const template = { ...TEMPLATE, name: 'with-examples', examples: [{ item: 'nope', criterion: 'mi', prompt: 'p', answer: 'a' }] };
+    expect(codeOf(() => launchJudgeRun(lead, rubric, { name: 'bad', endpoint: 'stand-in', model: 'm', template }))).toBe('invalid');
   });
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import * as z from 'zod';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
+import * as examplesQ from '@/db/queries/judge-examples';
 import type { StudyRow } from '@/db/queries/studies';
 import { createRng } from '@/lib/stats';
 import { respellAnswerMatch } from '@/lib/validation/answer-pattern';
@@ -30,17 +31,14 @@ function launchedRun(db: Db, study: StudyRow, name: string) {
   if (!run.launched)
     throw invalid(`The judge run "${name}" was imported, so Concord has no template of it; make a new version from a run launched here.`);
   const template = q.templateById(db, q.findLaunch(db, run.id)!.templateId)!;
-  return { runId: run.id, template };
+  return { runId: run.id, run: { id: run.id, name }, template };
 }
 
 function gradable(actor: Actor, studyId: number) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   assertJudgeable(study);
-  if (!canGrade(study))
-    throw invalid(
-      'Worked examples from disagreements are made on pairwise studies for now: a rubric comparison cannot leave items out yet.',
-    );
+  if (!canGrade(study)) throw invalid('The judge runs of this kind of study cannot carry worked examples.');
   return { db, study };
 }
 
@@ -64,13 +62,13 @@ const LIST_LIMIT = 500;
 /** The items where a launched run's judge disagreed with the settled ground truth (the first 500, for the picker). */
 export function judgeRunDisagreements(actor: Actor, studyId: number, run: string): DisagreementsDto {
   const { db, study } = gradable(actor, studyId);
-  const { runId, template } = launchedRun(db, study, run);
+  const { run: launched, template } = launchedRun(db, study, run);
   const base = parseTemplate(JSON.parse(template.body));
-  const g = gradedRun(db, study, runId);
+  const g = gradedRun(db, study, launched);
   const found = disagreementsOf(g, base);
   const shown = [...found].slice(0, LIST_LIMIT);
   const ext = new Map(
-    q
+    examplesQ
       .itemsWithIds(
         db,
         studyId,
@@ -208,14 +206,14 @@ function exampleOf(
 export function newTemplateFromDisagreements(actor: Actor, studyId: number, input: unknown): ExamplesVersionDto {
   const { db, study } = gradable(actor, studyId);
   const v = parseInput(examplesInput, input);
-  const { runId, template } = launchedRun(db, study, v.run);
+  const { runId, run, template } = launchedRun(db, study, v.run);
   const { examples: _old, ...base } = parseTemplate(JSON.parse(template.body));
-  const g = gradedRun(db, study, runId);
+  const g = gradedRun(db, study, run);
   const found = disagreementsOf(g, base);
   const candidates = [...found.keys()];
   let chosen: number[];
   if (v.items) {
-    const ids = q.itemIdsByExternalId(db, studyId, v.items);
+    const ids = examplesQ.itemIdsByExternalId(db, studyId, v.items);
     const indexOf = new Map(g.itemIds.map((id, i) => [id, i]));
     chosen = [
       ...new Set(
@@ -240,7 +238,7 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
     chosen = draw(candidates, v.k!, v.seed);
   }
   const rows = new Map(
-    q
+    examplesQ
       .itemsWithIds(
         db,
         studyId,
@@ -248,7 +246,7 @@ export function newTemplateFromDisagreements(actor: Actor, studyId: number, inpu
       )
       .map((r) => [r.id, r]),
   );
-  const sample = q.readableAnswerSample(db, runId) ?? null;
+  const sample = examplesQ.readableAnswerSample(db, runId) ?? null;
   const made = chosen.map((i) => exampleOf(study, base, g, i, found.get(i)!, rows.get(g.itemIds[i])!, sample));
   const saved = storeTemplate(db, actor, studyId, { ...base, examples: made.map((m) => m.example) });
   audit(db, {

@@ -1,12 +1,16 @@
+import { studyKind } from '@/lib/kinds/registry';
+import type { JudgeGrading } from '@/lib/kinds/facets/judges';
 import type { StudyKind } from '@/lib/validation/labels';
 
 /*
- * The kinds whose judge runs can carry worked examples: those whose comparison of runs can leave items out
- * (`graded.ts` reads them). A rubric study's comparison is the rubric alignment report (macro-F1, lenient κ), which
- * cannot leave items out yet (decision 0033). Kept apart from `graded.ts` so that the launch use-cases, which the
- * server's start-up loads, do not pull in the analytics loaders.
+ * Whether a study's judge runs can carry worked examples: its kind's judges facet says how its runs are graded
+ * against the settled ground truth (`grading`), and so how the comparison of runs can leave items out
+ * (`graded.ts` reads them). Kept apart from `graded.ts` so that the launch use-cases, which the server's start-up
+ * loads, do not pull in the analytics loaders.
  */
-export const GRADED_KINDS: Record<StudyKind, boolean> = { flow_review: false, pairwise: true, rubric: false };
+
+/** How the study kind's runs are graded, or null when its templates carry no worked examples. */
+export const gradingOf = (study: { kind: StudyKind }): JudgeGrading | null => studyKind(study.kind).judges?.grading ?? null;
 
 /** Whether the runs of this study's kind can carry worked examples (and be compared without them). */
-export const canGrade = (study: { kind: StudyKind }) => GRADED_KINDS[study.kind];
+export const canGrade = (study: { kind: StudyKind }) => gradingOf(study) !== null;

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
+import * as examplesQ from '@/db/queries/judge-examples';
 import { judgeRunSummaries } from '@/db/queries/judge-runs';
 import { countItems, type StudyRow } from '@/db/queries/studies';
 import { unfilledMessage, unfilledPlaceholders } from '@/lib/kinds/judge-rules';
@@ -75,12 +76,15 @@ function templateForStudy(db: Db, study: StudyRow, body: unknown): JudgeTemplate
  * cannot leave items out has none (decision 0033).
  */
 function checkExamples(db: Db, study: StudyRow, examples: NonNullable<JudgeTemplate['examples']>) {
-  if (!canGrade(study)) throw invalid('Worked examples are for pairwise studies for now.', { template: 'has worked examples' });
+  if (!canGrade(study))
+    throw invalid('The judge runs of this kind of study cannot carry worked examples.', { template: 'has worked examples' });
   const named = [...new Set(examples.map((e) => e.item))];
-  const known = q.itemIdsByExternalId(db, study.id, named);
+  const known = examplesQ.itemIdsByExternalId(db, study.id, named);
   const unknown = named.filter((x) => !known.has(x));
   if (unknown.length)
-    throw invalid(`The worked examples name items this study does not have: ${unknown.slice(0, 5).join(', ')}.`, { template: 'names unknown items' });
+    throw invalid(`The worked examples name items this study does not have: ${unknown.slice(0, 5).join(', ')}.`, {
+      template: 'names unknown items',
+    });
 }
 
 /**
@@ -120,7 +124,8 @@ export function previewJudgeTemplate(
   assertJudgeable(study);
   const template = templateForStudy(db, study, body);
   // A random item when asked: the lead sees the prompt on what the study holds without knowing an id by heart.
-  const row = options.random && !itemExternalId ? q.randomItemForPreview(db, studyId) : q.itemForPreview(db, studyId, itemExternalId || null);
+  const row =
+    options.random && !itemExternalId ? q.randomItemForPreview(db, studyId) : q.itemForPreview(db, studyId, itemExternalId || null);
   if (!row) throw itemExternalId ? notFound(`The item "${itemExternalId}"`) : invalid('The study has no items to preview a prompt with.');
   const [first, ...rest] = [...planRequests(study, template, [row], { samples: 1, bothOrders: false })];
   if (!first) throw invalid(`The template judges none of the criteria of item "${row.externalId}".`);

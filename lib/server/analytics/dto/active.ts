@@ -1,6 +1,6 @@
 /** Active labelling (issue 28): the queue a draw opened, and what the estimators say about the draw they used. */
 
-export type UncertaintySourceDto = 'orders' | 'samples' | 'second_judge';
+export type UncertaintySourceDto = 'orders' | 'samples' | 'second_judge' | 'confidence';
 
 export type ActiveQueueDto = {
   judge: string;

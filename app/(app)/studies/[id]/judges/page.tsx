@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { compareJudgeRuns, compareRubricJudgeRuns } from '@/lib/server/judges/compare';
+import { compareStudyJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
 import { canGrade } from '@/lib/server/judges/graded-kinds';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
@@ -21,13 +21,12 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
   const compare = ([] as string[]).concat(sp.compare ?? []).filter(Boolean);
   const runs = listStudyJudgeRuns(actor, studyId);
   const templates = listJudgeTemplates(actor, studyId);
-  // Two branches on the kind, left for now: the comparisons differ in shape (pairwise: per criterion and order;
-  // rubric: per dimension, one sample at a time) and each has its own screen.
-  const comparison = compare.length && study.kind === 'pairwise' ? compareJudgeRuns(actor, studyId, compare) : null;
+  // The comparisons differ in shape (pairwise: per criterion and order; rubric: per dimension, one sample at a
+  // time), so each has its own screen; the kind says which (its judges facet's `grading`).
   const sample = Number(([] as string[]).concat(sp.sample ?? [])[0] ?? 1);
-  const rubricComparison =
-    compare.length && study.kind === 'rubric'
-      ? compareRubricJudgeRuns(actor, studyId, compare, Number.isInteger(sample) && sample >= 1 ? sample : 1)
+  const compared =
+    compare.length && judgeRulesOf(study.kind)
+      ? compareStudyJudgeRuns(actor, studyId, compare, Number.isInteger(sample) && sample >= 1 ? sample : 1)
       : null;
   const shipped = Object.values(SHIPPED_TEMPLATES).map((t) => ({ name: t.name, body: JSON.stringify(t, null, 2) }));
   return (
@@ -57,10 +56,10 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           examples={canGrade(study)}
           comparisonKey={compare.length ? `${compare.join('|')}#${sample}` : undefined}
           comparison={
-            comparison ? (
-              <RunComparison comparison={comparison} />
-            ) : rubricComparison ? (
-              <RubricRunComparison comparison={rubricComparison} studyId={studyId} />
+            compared?.kind === 'criteria' ? (
+              <RunComparison comparison={compared.comparison} />
+            ) : compared?.kind === 'dimensions' ? (
+              <RubricRunComparison comparison={compared.comparison} studyId={studyId} />
             ) : null
           }
         />

@@ -114,7 +114,9 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
             ? 'the disagreement of the two orders'
             : d.source === 'samples'
               ? 'the spread of the samples'
-              : `the disagreement with ${d.secondJudge}`
+              : d.source === 'confidence'
+                ? 'the judge’s own confidence'
+                : `the disagreement with ${d.secondJudge}`
         }: ${assignmentsText(d)}.`
       }
     >
@@ -125,6 +127,7 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
           <select className={field} value={source} onChange={(e) => setSource(e.target.value as typeof source)}>
             <option value="orders">the two orders of this run</option>
             <option value="samples">the spread of this run’s samples (runs launched from Concord)</option>
+            <option value="confidence">this run’s confidence per verdict (1 − confidence)</option>
             <option value="second_judge" disabled={otherRuns.length === 0}>
               a second judge run
             </option>

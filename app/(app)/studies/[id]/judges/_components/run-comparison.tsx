@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { JudgeComparisonDto, RubricComparisonScoresDto, RubricJudgeComparisonDto } from '@/lib/server/judges/dto';
+import type { JudgeComparisonDto, LeftOutDto, RubricComparisonScoresDto, RubricJudgeComparisonDto } from '@/lib/server/judges/dto';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const dec = (v: number | null) => (v === null ? '—' : v.toFixed(3));
@@ -19,11 +19,7 @@ export function RunComparison({ comparison }: { comparison: JudgeComparisonDto }
         Runs compared
       </h2>
       {noTruth && <p className="text-sm text-slate-600">The study has no ground truth yet: alignment and κ need settled human labels.</p>}
-      {comparison.leftOut && (
-        <p className="text-sm text-amber-800" role="note" data-testid="left-out">
-          {comparison.leftOut.note}
-        </p>
-      )}
+      <LeftOutNote leftOut={comparison.leftOut} />
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm" aria-label="Judge runs compared">
           <thead>
@@ -91,6 +87,16 @@ type RubricRun = RubricJudgeComparisonDto['runs'][number];
  * Judge runs of a rubric study side by side (one sample of each): macro-F1 and Cohen's κ strict and lenient, per
  * dimension and pooled, accuracy, tokens and cost — the rubric alignment report's numbers.
  */
+/** Which items the comparison leaves out and why: worked examples of a compared run's template (decision 0033). */
+function LeftOutNote({ leftOut }: { leftOut: LeftOutDto | null }) {
+  if (!leftOut) return null;
+  return (
+    <p className="text-sm text-amber-800" role="note" data-testid="left-out">
+      {leftOut.note}
+    </p>
+  );
+}
+
 export function RubricRunComparison({ comparison, studyId }: { comparison: RubricJudgeComparisonDto; studyId: number }) {
   const { runs, dimensions, sample } = comparison;
   const noTruth = runs.every((r) => r.groundTruthLabels === 0);
@@ -138,6 +144,7 @@ export function RubricRunComparison({ comparison, studyId }: { comparison: Rubri
         scores need dimensions with the same labels.
       </p>
       {noTruth && <p className="text-sm text-slate-600">The study has no ground truth yet: macro-F1 and κ need settled human labels.</p>}
+      <LeftOutNote leftOut={comparison.leftOut} />
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm" aria-label="Judge runs compared">
           <thead>
