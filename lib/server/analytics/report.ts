@@ -19,7 +19,6 @@ import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
-import { rubricHybridReport } from './rubric-hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
@@ -57,7 +56,8 @@ const OPTIONS = z.object({
   lenient: given,
 });
 type OptionName = keyof ReportOptions;
-const takes = (...names: OptionName[]) => OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
+const takes = (...names: OptionName[]) =>
+  OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
 
 type Entry<R extends ReportName> = {
   role: ReportRole;
@@ -91,7 +91,12 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'hybrid',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'delta'),
     compute: (actor, studyId, o) =>
-      hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, delta: o.delta }),
+      hybridReport(
+        actor,
+        studyId,
+        { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, delta: o.delta },
+        'pairwise',
+      ),
     tables: REPORT_TABLES.hybrid,
   },
   certify: {
@@ -130,15 +135,20 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'hybrid',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'delta', 'lenient', 'sample'),
     compute: (actor, studyId, o) =>
-      rubricHybridReport(actor, studyId, {
-        judge: o.judge ?? '',
-        criterion: o.criterion,
-        target: o.target,
-        epsilon: o.epsilon,
-        delta: o.delta,
-        lenient: o.lenient,
-        sample: o.sample,
-      }),
+      hybridReport(
+        actor,
+        studyId,
+        {
+          judge: o.judge ?? '',
+          criterion: o.criterion,
+          target: o.target,
+          epsilon: o.epsilon,
+          delta: o.delta,
+          lenient: o.lenient,
+          sample: o.sample,
+        },
+        'rubric',
+      ),
     tables: REPORT_TABLES['rubric-hybrid'],
   },
   'rubric-certify': {

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Card } from '@/components/ui/card';
 import type { PersonDto } from '@/lib/server/accounts/dto';
-import { openRubricHybridQueueAction } from '../actions';
+import { openHybridQueueAction } from '../actions';
 import { ReviewQueueForm, assignmentsText } from './review-queue-form';
 
 type Props = {
@@ -41,7 +41,7 @@ export function RubricQueueForm({ studyId, judge, criterion, target, lenient, pe
         }
         people={people}
         open={(usernames) =>
-          openRubricHybridQueueAction(studyId, {
+          openHybridQueueAction(studyId, {
             judge,
             criterion,
             target,

@@ -12,7 +12,6 @@ import { HybridDashboard } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NoReport } from '../_components/no-report';
 import { RubricHybridDashboard } from '../_components/rubric-hybrid-dashboard';
-import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
 import { type AnalyticsView, type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };
@@ -34,7 +33,7 @@ const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
     const wanted = Number(first(sp.target));
     const target = Number.isFinite(wanted) && wanted > 0 && wanted <= 1 ? wanted : 0.95;
     const levels = { epsilon: level(sp.epsilon), delta: level(sp.delta) };
-    const read = (lenient: boolean) => rubricHybridReport(actor, studyId, { judge, criterion, target, lenient, ...levels });
+    const read = (lenient: boolean) => hybridReport(actor, studyId, { judge, criterion, target, lenient, ...levels }, 'rubric');
     let report;
     try {
       report = read(first(sp.lenient) === 'true');
@@ -64,7 +63,7 @@ const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
     const asked = Number(first(sp.target));
     const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
     const initial = reportJson(
-      hybridReport(actor, studyId, { judge, criterion, target, epsilon: level(sp.epsilon), delta: level(sp.delta) }),
+      hybridReport(actor, studyId, { judge, criterion, target, epsilon: level(sp.epsilon), delta: level(sp.delta) }, 'pairwise'),
     ) as ReportJson['hybrid'];
     return (
       <HybridDashboard

@@ -5,7 +5,11 @@ import { codeOf } from '@/test/analytics-fixtures';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
-import { openRubricHybridQueue } from './rubric-hybrid-queue';
+import type { RubricHybridQueueDto } from './dto';
+import { openHybridQueue } from './hybrid-queue';
+
+/** The shared queue on a rubric study, whose answer carries `lenient` and `perTutor`. */
+const openRubricHybridQueue = (actor: Actor, id: number, input: unknown) => openHybridQueue(actor, id, input) as RubricHybridQueueDto;
 
 /*
  * Padó's calibration sample split over two tutors (as in rubric-hybrid-report.test.ts): tutor A's "Yes" is right 200 of

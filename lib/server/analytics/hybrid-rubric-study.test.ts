@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '@/test/analytics-fixtures';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import { CATALOG, MI, N, Y, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
-import { rubricHybridReport } from './rubric-hybrid';
+import { type HybridOptions, hybridReport } from './hybrid';
+
+/** The report of a rubric study (its registry name: `rubric-hybrid`). */
+const rubricHybridReport = (actor: Parameters<typeof hybridReport>[0], id: number, o: HybridOptions) =>
+  hybridReport(actor, id, o, 'rubric');
 
 useReportsStudy();
 
