@@ -43,9 +43,7 @@ function openPlanQueue(v: Values, studyId: number, usernames: string[]) {
     usernames,
   });
   if (v.json) return printJson(dto);
-  out(
-    `Queued ${dto.routed + dto.extra} item(s) (${dto.routed} routed, ${dto.extra} random checks of accepted labels): ${assignmentsText(dto)}.\n`,
-  );
+  out(`Queued ${dto.routed + dto.extra} item(s) (${dto.routed} routed, ${dto.extra} random checks): ${assignmentsText(dto)}.\n`);
 }
 
 function openActive(v: Values, studyId: number, usernames: string[]) {

@@ -113,8 +113,8 @@ describe.skipIf(!present)(`error-bounded acceptance on real data (needs PandaLM 
   });
 
   it('the hybrid report of both kinds prints, as JSON and as every CSV table, exactly what it printed before the fold', () => {
-    // SHA-256 (first 16 hex digits) of the JSON and the CSV tables that the twin use-cases (hybrid.ts and
-    // rubric-hybrid.ts, before one core served both kinds) printed on these studies, and the refusals they gave.
+    // SHA-256 (first 16 hex digits) of the JSON and the CSV tables that the two use-cases of each kind (before
+    // one core served both kinds) printed on these studies, and the refusals they gave.
     const print = (id: number, name: 'hybrid' | 'rubric-hybrid', o: ReportOptions) => {
       try {
         const r = computeReport(lead, id, name, o);

@@ -5,8 +5,9 @@ import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
 import { invalid } from '../errors';
 import { loadRubricConfidences, loadVerdictConfidences } from './confidences';
-import { LABEL_SET, judgeRunNamed, loadFrame, loadGold, loadJudge } from './data';
-import type { HybridReportDto, RubricHybridReportDto } from './dto';
+import { rubricDimensions } from '../ground-truth/rubric-codes';
+import { LABEL_SET, judgeRunNamed, loadFrame, loadGold, loadJudge, studyCriteria } from './data';
+import type { HybridChoicesDto, HybridReportDto, RubricHybridReportDto } from './dto';
 import {
   type RubricFrame,
   dimensionIndex,
@@ -72,11 +73,25 @@ export type HybridKindPart = {
   /** The queue's options only this kind reads. */
   queueOptions: z.ZodRawShape;
   load: (db: Db, study: StudyRow, o: Shared & Record<string, unknown>) => HybridSource;
+  choices: (study: StudyRow) => HybridChoicesDto;
 };
 
 const pairwise: HybridKindPart = {
   options: {},
   queueOptions: {},
+  choices(study) {
+    const criteria = studyCriteria(study);
+    // Overall first: the plan's default.
+    const ordered = [criteria[criteria.length - 1], ...criteria.slice(0, -1)];
+    return {
+      entryLabel: 'Criterion',
+      entries: ordered.map((c) => ({ id: c.id, name: c.name, hasLenient: false })),
+      noun: 'items',
+      counted: 'item(s)',
+      group: null,
+      activeOrder: true,
+    };
+  },
   load(db, study, o) {
     const criterion = o.criterion ?? OVERALL;
     const run = judgeRunNamed(db, study.id, o.judge);
@@ -134,6 +149,18 @@ const rubric: HybridKindPart = {
       .transform((v) => v === true || v === 'true')
       .default(false),
   },
+  choices: (study) => ({
+    entryLabel: 'Dimension',
+    entries: rubricDimensions(study).map((d) => ({
+      id: d.id,
+      name: d.name,
+      hasLenient: !!d.lenient && Object.keys(d.lenient).length > 0,
+    })),
+    noun: 'replies',
+    counted: 'repl(ies)',
+    group: 'tutor',
+    activeOrder: false,
+  }),
   load(db, study, o) {
     const sample = o.sample as number;
     const lenient = o.lenient as boolean;

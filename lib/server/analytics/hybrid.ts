@@ -10,7 +10,7 @@ import { parseInput } from '../parse';
 import { staffStudyOfKind, studyForStaff } from '../review/access';
 import { type AcceptanceLevels, acceptanceFromCodes, acceptanceOptions } from './acceptance';
 import { statDto, wilson } from './data';
-import type { HybridClassDto, HybridPlanDto } from './dto';
+import type { HybridChoicesDto, HybridClassDto, HybridPlanDto } from './dto';
 import {
   type HybridCodes,
   type HybridDtoOf,
@@ -88,6 +88,12 @@ export function hybridReport(actor: Actor, studyId: number, opts: HybridOptions,
   const study = kind ? staffStudyOfKind(db, actor, studyId, kind, 'This report') : studyForStaff(db, actor, studyId);
   const { part, o } = parseHybrid(study, opts);
   return planned(db, study, part, o).report;
+}
+
+/** What the hybrid dashboard offers on this study: the entries to plan on, the kind's words, the queue's orders. */
+export function hybridChoices(actor: Actor, studyId: number): HybridChoicesDto {
+  const study = studyForStaff(getDb(), actor, studyId);
+  return hybridPart(study).choices(study);
 }
 
 /** The options of a study's plan as parsed, with `more` (a queue's), and the kind's part that reads them. */
