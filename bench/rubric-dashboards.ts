@@ -142,7 +142,7 @@ async function main() {
     const { rubricAgreementReport } = await import('@/lib/server/analytics/rubric-agreement');
     const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
     const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
-    const { rubricHybridReport } = await import('@/lib/server/analytics/rubric-hybrid');
+    const { hybridReport } = await import('@/lib/server/analytics/hybrid');
     const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
     const { biasReport } = await import('@/lib/server/analytics/bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
@@ -236,7 +236,7 @@ async function main() {
         name: 'rubricHybridReport (lenient)',
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
-        fn: () => json(rubricHybridReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification', lenient: true })),
+        fn: () => json(hybridReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification', lenient: true }, 'rubric')),
       },
       {
         name: 'rubricCertifyReport',

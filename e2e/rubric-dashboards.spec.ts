@@ -76,7 +76,7 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
   // Hybrid plan (mistake identification, strict): the judge's one "No" is right, so "No" is accepted and its "To some
   // extent" and "Yes" go to people; of the replies nobody reviewed, i10 (judged "Yes") is sent, i9 ("No") is not.
   await tab('Hybrid plan').click();
-  const plan = page.getByTestId('rubric-hybrid-table');
+  const plan = page.getByTestId('hybrid-plans-table');
   await expect(plan.getByRole('row', { name: /All tutors/ })).toContainText('6');
   await expect(plan.getByRole('row', { name: /^t1/ })).toBeVisible();
   await page.getByRole('checkbox', { name: 'Annotator One' }).check();

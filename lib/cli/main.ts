@@ -10,6 +10,7 @@ import { JUDGE_COMMANDS } from './judge-commands';
 import { JUDGE_EXAMPLE_COMMANDS } from './judge-example-commands';
 import { DATA_COMMANDS } from './data-commands';
 import { JUDGE_RUN_COMMANDS } from './judge-run-commands';
+import { QUEUE_COMMANDS } from './queue-commands';
 import { REPORT_COMMANDS } from './report-commands';
 import { TOKEN_COMMANDS } from './token-commands';
 
@@ -17,6 +18,7 @@ const COMMANDS: Command[] = [
   ...BASE_COMMANDS,
   ...TOKEN_COMMANDS,
   ...REPORT_COMMANDS,
+  ...QUEUE_COMMANDS,
   ...ANNOTATOR_COMMANDS,
   ...JUDGE_COMMANDS,
   ...JUDGE_RUN_COMMANDS,

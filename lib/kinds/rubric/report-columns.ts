@@ -35,7 +35,8 @@ const HEAD = [
   about('judge', 'Judge'),
   about('sample', 'Sample'),
   about('target', 'Target'),
-  about('tutor', 'Tutor'),
+  // The plan of every tutor together is `all` in the CSV, and says so on the screen.
+  { ...about('tutor', 'Tutor'), display: (p: HybridPlanRow) => (p.about.tutor === 'all' ? 'All tutors' : String(p.about.tutor)) },
   about('dimension', 'Dimension'),
   about('scoring', 'Scoring'),
 ];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +13,11 @@ import { importJudge } from '../imports/judge-import';
 import { createStudy, setStudyCriteria } from '../studies/studies';
 import { LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadGold, loadJudge } from './data';
 import type { AcceptanceDto } from './dto';
+import { reportCsv } from '@/lib/io/report-csv';
+import { REPORT_TABLES } from './dto';
 import { hybridReport } from './hybrid';
-import { rubricHybridReport } from './rubric-hybrid';
+import { reportJson } from './json';
+import { type ReportOptions, computeReport } from './report';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
 
 /*
@@ -101,10 +105,52 @@ describe.skipIf(!present)(`error-bounded acceptance on real data (needs PandaLM 
     const { n } = frame;
     for (let d = 0; d < frame.D; d++) {
       const dim = frame.dimensions[d];
-      const a = rubricHybridReport(lead, mrbench, { judge: 'mrbench-v1', criterion: dim.id }).acceptance;
+      const a = hybridReport(lead, mrbench, { judge: 'mrbench-v1', criterion: dim.id }, 'rubric').acceptance;
       const r = recompute(gold.subarray(d * n, (d + 1) * n), verdict.subarray(d * n, (d + 1) * n), dim.labels);
       expectSame(a, r);
       expect(a.pool).toBe(1464);
     }
+  });
+
+  it('the hybrid report of both kinds prints, as JSON and as every CSV table, exactly what it printed before the fold', () => {
+    // SHA-256 (first 16 hex digits) of the JSON and the CSV tables that the two use-cases of each kind (before
+    // one core served both kinds) printed on these studies, and the refusals they gave.
+    const print = (id: number, name: 'hybrid' | 'rubric-hybrid', o: ReportOptions) => {
+      try {
+        const r = computeReport(lead, id, name, o);
+        const text =
+          JSON.stringify(reportJson(r)) + REPORT_TABLES[name].map((t) => reportCsv(name, t as never, r as never).join('')).join('');
+        return createHash('sha256').update(text).digest('hex').slice(0, 16);
+      } catch (e) {
+        return String(e);
+      }
+    };
+    const gpt = { judge: 'gpt-3.5-turbo' };
+    const v1 = { judge: 'mrbench-v1' };
+    expect(print(pandalm, 'hybrid', gpt)).toBe('adc253992478d49e');
+    expect(print(pandalm, 'hybrid', { ...gpt, target: '0.9', epsilon: '0.2', delta: '0.1' })).toBe('d37464b400401c4b');
+    expect(print(pandalm, 'hybrid', { ...gpt, criterion: 'nope' })).toBe(
+      'DomainError: "nope" is not a criterion of this study; use one of: overall.',
+    );
+    expect(print(pandalm, 'hybrid', { judge: 'nope' })).toBe('DomainError: A judge run named "nope" was not found.');
+    expect(print(mrbench, 'hybrid', v1)).toBe('DomainError: This report is for pairwise studies; this one is a rubric study.');
+    expect(print(pandalm, 'hybrid', { ...gpt, target: '2' })).toBe('DomainError: target: target is an accuracy, at most 1.');
+    const dimensions: [string, string, string][] = [
+      ['mistake_identification', '56e48b05f040c6c8', 'b0c59a59f77dbda0'],
+      ['mistake_location', 'aacf5b32e9901c1f', 'fa5b6b7a91c3aebc'],
+      ['providing_guidance', '66c5cc1b0bf2e0d0', '025bc3ea9825a563'],
+      ['actionability', '41850cb7c6b650a2', '54ebf475c539c356'],
+    ];
+    for (const [criterion, strict, lenient] of dimensions) {
+      expect(print(mrbench, 'rubric-hybrid', { ...v1, criterion }), criterion).toBe(strict);
+      expect(print(mrbench, 'rubric-hybrid', { ...v1, criterion, lenient: 'true', target: '0.97' }), criterion).toBe(lenient);
+    }
+    expect(print(mrbench, 'rubric-hybrid', { ...v1, sample: '2' })).toBe(
+      'DomainError: The judge run "mrbench-v1" has no sample 2; its samples: 1.',
+    );
+    expect(print(pandalm, 'rubric-hybrid', gpt)).toBe('DomainError: This report is for rubric studies; this one is a pairwise study.');
+    expect(print(mrbench, 'rubric-hybrid', { ...v1, criterion: 'zz' })).toBe(
+      'DomainError: "zz" is not a dimension of this study; use one of: mistake_identification, mistake_location, providing_guidance, actionability.',
+    );
   });
 });

@@ -1,60 +1,111 @@
 import 'server-only';
 import * as z from 'zod';
+import type { Db } from '@/db/client';
 import { getDb } from '@/db/client';
+import type { StudyRow } from '@/db/queries/studies';
 import { classwiseAccuracy, hybridReviewPlan } from '@/lib/stats';
-import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { parseInput } from '../parse';
+import { staffStudyOfKind, studyForStaff } from '../review/access';
 import { type AcceptanceLevels, acceptanceFromCodes, acceptanceOptions } from './acceptance';
-import { loadVerdictConfidences } from './confidences';
-import { LABEL_SET, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadJudge, statDto, wilson } from './data';
-import type { HybridClassDto, HybridPlanDto, HybridReportDto } from './dto';
+import { statDto, wilson } from './data';
+import type { HybridChoicesDto, HybridClassDto, HybridPlanDto } from './dto';
+import {
+  type HybridCodes,
+  type HybridDtoOf,
+  type HybridKind,
+  type HybridKindPart,
+  type HybridSource,
+  HYBRID_BY_KIND,
+  hybridOptions,
+} from './hybrid-by-kind';
 
-const optionsSchema = z.object({
-  judge: judgeNameSchema,
-  criterion: z.string().trim().min(1).default(OVERALL),
-  target: z.coerce
-    .number({ error: 'target must be a number.' })
-    .gt(0, { error: 'target must be above 0.' })
-    .max(1, { error: 'target is an accuracy, at most 1.' })
-    .default(0.95),
-  ...acceptanceOptions,
-});
+/*
+ * Padó's hybrid review plan, with error-bounded acceptance beside it, for every kind of study: the kind loads its
+ * codes in one shape (`hybrid-by-kind.ts`), the plans are computed here.
+ */
+
+/** A hybrid report's options as given (a query string, the command line, a form); a kind reads its own too. */
+export type HybridOptions = {
+  judge: string;
+  criterion?: string;
+  target?: number | string;
+  epsilon?: number | string;
+  delta?: number | string;
+  /** Rubric studies: the judge sample, and whether labels are folded by the dimension's lenient map. */
+  sample?: number | string;
+  lenient?: boolean | string;
+};
+
+/** The kind's part of the plan, refusing a kind without one. */
+export function hybridPart(study: StudyRow): HybridKindPart {
+  const part = HYBRID_BY_KIND[study.kind];
+  if (!part) throw invalid('The hybrid plan is for pairwise and rubric studies.');
+  return part;
+}
+
+/** The options schema of a kind's plan: the shared ones, the acceptance's levels, the kind's own, and `more`. */
+export const hybridSchema = (part: HybridKindPart, more: z.ZodRawShape = {}) =>
+  z.object({ ...hybridOptions, ...acceptanceOptions, ...part.options, ...more });
+
+export type ParsedHybridOptions = { judge: string; criterion?: string; target: number; epsilon: number; delta: number } & Record<
+  string,
+  unknown
+>;
 
 /**
- * Padó's (2025) hybrid review plan for one judge run and one criterion, from the calibration sample of items with
- * both ground truth and a verdict: class-wise accuracy of each predicted class, which class to accept and which to
- * send to people, the hybrid accuracy, the effort saved and the extra reviews needed to reach the target.
- * Opening the review queue is a separate step. Leads and admins only.
+ * The plan's report from a kind's codes: Padó's plan on the planned entry, every group's and every entry's where the
+ * kind has them, each with error-bounded acceptance beside it.
  */
-export function hybridReport(
-  actor: Actor,
-  studyId: number,
-  opts: { judge: string; criterion?: string; target?: number | string; epsilon?: number | string; delta?: number | string },
-): HybridReportDto {
-  const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const { judge, criterion, target, epsilon, delta } = parseInput(optionsSchema, opts);
-  const run = judgeRunNamed(db, studyId, judge);
-  const frame = loadFrame(db, study);
-  const c = frame.criterionIds.indexOf(criterion);
-  if (c < 0)
-    throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
-      criterion: 'Unknown criterion',
-    });
-  const { n } = frame;
-  const gold = loadGold(db, frame).gold.subarray(c * n, (c + 1) * n);
-  const codes = loadJudge(db, frame, run.id);
-  const verdict = codes.verdict.subarray(c * n, (c + 1) * n);
-  const confidence = loadVerdictConfidences(db, frame, run.id, codes).subarray(c * n, (c + 1) * n);
+export function hybridFromSource(studyId: number, source: HybridSource, o: ParsedHybridOptions): Record<string, unknown> & HybridPlanDto {
+  const levels = { epsilon: o.epsilon, delta: o.delta };
+  const planOn = (c: HybridCodes, keep?: (i: number) => boolean) =>
+    hybridPlanFromCodes(c.gold, c.verdict, c.labels, o.target, levels, keep, c.confidence);
   return {
     studyId,
-    judge: run.name,
-    criterion,
-    target,
-    ...hybridPlanFromCodes(gold, verdict, LABEL_SET, target, { epsilon, delta }, undefined, confidence),
+    ...source.head,
+    target: o.target,
+    ...source.afterTarget,
+    ...planOn(source.codes),
+    ...(source.groups ? { byModel: source.groups.map((g) => ({ model: g.model, ...planOn(source.codes, g.has) })) } : {}),
+    ...(source.entries ? { byCriterion: source.entries.map((e) => ({ ...e.head, ...planOn(e.codes()) })) } : {}),
   };
+}
+
+/**
+ * Padó's (2025) hybrid review plan for one judge run and one catalog entry (a pairwise criterion; a rubric
+ * dimension, strict or folded leniently, with each tutor's plan and every dimension's beside it), from the
+ * calibration sample of items with both ground truth and a verdict: class-wise accuracy of each predicted class,
+ * which class to accept and which to send to people, the hybrid accuracy, the effort saved and the extra reviews
+ * needed to reach the target. `kind` refuses a study of another kind (each kind's report has its own name).
+ * Opening the review queue is a separate step (`hybrid-queue.ts`). Leads and admins only.
+ */
+export function hybridReport<K extends HybridKind>(actor: Actor, studyId: number, opts: HybridOptions, kind: K): HybridDtoOf[K];
+export function hybridReport(actor: Actor, studyId: number, opts: HybridOptions): HybridDtoOf[HybridKind];
+export function hybridReport(actor: Actor, studyId: number, opts: HybridOptions, kind?: HybridKind): HybridDtoOf[HybridKind] {
+  const db = getDb();
+  const study = kind ? staffStudyOfKind(db, actor, studyId, kind, 'This report') : studyForStaff(db, actor, studyId);
+  const { part, o } = parseHybrid(study, opts);
+  return planned(db, study, part, o).report;
+}
+
+/** What the hybrid dashboard offers on this study: the entries to plan on, the kind's words, the queue's orders. */
+export function hybridChoices(actor: Actor, studyId: number): HybridChoicesDto {
+  const study = studyForStaff(getDb(), actor, studyId);
+  return hybridPart(study).choices(study);
+}
+
+/** The options of a study's plan as parsed, with `more` (a queue's), and the kind's part that reads them. */
+export function parseHybrid(study: StudyRow, input: unknown, more: z.ZodRawShape = {}) {
+  const part = hybridPart(study);
+  return { part, o: parseInput(hybridSchema(part, more), input) as ParsedHybridOptions };
+}
+
+/** The plan of a study the caller may read, with the kind's codes it came from. */
+export function planned(db: Db, study: StudyRow, part: HybridKindPart, o: ParsedHybridOptions) {
+  const source = part.load(db, study, o);
+  return { source, report: hybridFromSource(study.id, source, o) as unknown as HybridDtoOf[HybridKind] };
 }
 
 /**

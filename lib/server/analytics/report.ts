@@ -18,7 +18,6 @@ import { leaderboardReport } from './leaderboard';
 import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
-import { rubricHybridReport } from './rubric-hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
@@ -56,7 +55,8 @@ const OPTIONS = z.object({
   lenient: given,
 });
 type OptionName = keyof ReportOptions;
-const takes = (...names: OptionName[]) => OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
+const takes = (...names: OptionName[]) =>
+  OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
 
 type Entry<R extends ReportName> = {
   role: ReportRole;
@@ -90,7 +90,12 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'hybrid',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'delta'),
     compute: (actor, studyId, o) =>
-      hybridReport(actor, studyId, { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, delta: o.delta }),
+      hybridReport(
+        actor,
+        studyId,
+        { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, delta: o.delta },
+        'pairwise',
+      ),
     tables: REPORT_TABLES.hybrid,
   },
   certify: {
@@ -129,15 +134,20 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'hybrid',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'delta', 'lenient', 'sample'),
     compute: (actor, studyId, o) =>
-      rubricHybridReport(actor, studyId, {
-        judge: o.judge ?? '',
-        criterion: o.criterion,
-        target: o.target,
-        epsilon: o.epsilon,
-        delta: o.delta,
-        lenient: o.lenient,
-        sample: o.sample,
-      }),
+      hybridReport(
+        actor,
+        studyId,
+        {
+          judge: o.judge ?? '',
+          criterion: o.criterion,
+          target: o.target,
+          epsilon: o.epsilon,
+          delta: o.delta,
+          lenient: o.lenient,
+          sample: o.sample,
+        },
+        'rubric',
+      ),
     tables: REPORT_TABLES['rubric-hybrid'],
   },
   'rubric-certify': {

@@ -8,8 +8,8 @@ import { invalid } from '../errors';
 
 /*
  * What opening a hybrid plan's review queue does the same way for every kind of study: the chosen people, checked,
- * and the chosen items appended to their queues. Which items the plan sends to people is the kind's report's
- * (`hybrid-queue.ts`, `rubric-hybrid-queue.ts`).
+ * and the chosen items appended to their queues. Which items go to people is the queue's (`hybrid-queue.ts` for the
+ * hybrid plan of every kind, `review-queue-active.ts` for the active order).
  */
 
 /** The ids of the chosen people: each an active account that can sign in. */

@@ -8,7 +8,7 @@ import { MI, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtur
 import { importItems } from '../imports/imports';
 import { createStudy } from '../studies/studies';
 import { rubricAgreementReport } from './rubric-agreement';
-import { rubricHybridReport } from './rubric-hybrid';
+import { hybridReport } from './hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 useReportsStudy();
@@ -112,7 +112,7 @@ describe('the rubric reports as CSV', () => {
     expect(board.find((row) => row[0] === 't2' && row[1] === 'ground truth' && row[2] === MI)!.slice(3, 5)).toEqual(['3', '1']);
     expect(board).toHaveLength(1 + 2 * 2 * 2);
     const plans = csv(
-      reportCsv('rubric-hybrid', 'plans', rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true })),
+      reportCsv('rubric-hybrid', 'plans', hybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true }, 'rubric')),
     );
     expect(plans.map((row) => [row[3], row[4], row[5]])).toEqual([
       ['tutor', 'dimension', 'scoring'],

@@ -20,6 +20,20 @@ export type AcceptanceRow = AcceptanceDto &
   };
 export type AcceptanceStratumRow = AcceptanceStratumDto & { plan: HybridPlanRow; epsilon: number; delta: number };
 
+/** What the dashboard offers for a kind's plan: its catalog entries, its words, its orders of a queue. */
+export type HybridChoicesDto = {
+  /** The selector's label and the entries a plan can be on; `hasLenient`: the entry can be folded leniently. */
+  entryLabel: string;
+  entries: { id: string; name: string; hasLenient: boolean }[];
+  /** What the judge labels: the plural, and the same counted ("3 item(s)"). */
+  noun: string;
+  counted: string;
+  /** What a group with a plan of its own is (a rubric study's `tutor`); null: the kind has none. */
+  group: string | null;
+  /** The queue may also draw in active order (`openActiveQueue` reads this kind's studies). */
+  activeOrder: boolean;
+};
+
 export type HybridScope<D> = {
   /** The plans of the report, in the CSV's order. */
   plans: (report: D) => HybridPlanRow[];
@@ -69,7 +83,14 @@ export const CLASS_COLUMNS: readonly ColumnSpec<HybridClassRow>[] = [
   { id: 'predicted', csv: 'predicted', header: 'Predicted', value: 'count', get: (c) => c.predicted },
   { id: 'correct', csv: 'correct', header: 'Correct', value: 'count', get: (c) => c.correct },
   stat('classwiseAccuracy', 'classwise_accuracy', 'Class-wise accuracy', 'percent'),
-  { id: 'decision', csv: 'decision', header: 'Decision', value: 'text', get: (c) => c.decision },
+  {
+    id: 'decision',
+    csv: 'decision',
+    header: 'Decision',
+    value: 'text',
+    get: (c) => c.decision,
+    display: (c) => (c.decision === 'accept' ? 'Accept — keep the judge’s labels' : 'Review — send to people'),
+  },
 ];
 
 /** Error-bounded acceptance beside Padó's plan: what the guarantee accepts, and what Padó's plan accepts unguaranteed. */

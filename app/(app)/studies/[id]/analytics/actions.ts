@@ -4,8 +4,11 @@ import { revalidatePath } from 'next/cache';
 import { runAction } from '@/lib/auth/handlers';
 import { openHybridQueue } from '@/lib/server/analytics/hybrid-queue';
 import { openActiveQueue } from '@/lib/server/analytics/review-queue-active';
-import { openRubricHybridQueue } from '@/lib/server/analytics/rubric-hybrid-queue';
 
+/**
+ * Opens the review queue a hybrid plan calls for, on a study of any kind with one (a rubric study also reads
+ * `lenient`, `sample` and `perTutor`).
+ */
 export async function openHybridQueueAction(
   studyId: number,
   input: {
@@ -16,28 +19,11 @@ export async function openHybridQueueAction(
     plan?: 'pado' | 'guaranteed';
     epsilon?: number;
     delta?: number;
+    lenient?: boolean;
+    perTutor?: boolean;
   },
 ) {
   const res = await runAction((actor) => openHybridQueue(actor, studyId, input));
-  revalidatePath(`/studies/${studyId}`);
-  return res;
-}
-
-export async function openRubricHybridQueueAction(
-  studyId: number,
-  input: {
-    judge: string;
-    criterion: string;
-    target: number;
-    lenient: boolean;
-    perTutor: boolean;
-    usernames: string[];
-    plan?: 'pado' | 'guaranteed';
-    epsilon?: number;
-    delta?: number;
-  },
-) {
-  const res = await runAction((actor) => openRubricHybridQueue(actor, studyId, input));
   revalidatePath(`/studies/${studyId}`);
   return res;
 }

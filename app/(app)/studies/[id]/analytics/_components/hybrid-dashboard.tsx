@@ -1,97 +1,136 @@
 'use client';
 
 import { useState } from 'react';
-import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Stat } from '@/components/ui/stat';
-import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
-import { type ReportJson, reportFilename, reportUrl } from '@/lib/query/analytics';
-import type { JudgeRunDto } from '@/lib/server/analytics/dto';
-import { AcceptanceCard } from './acceptance-card';
-import { DownloadLink } from './downloads';
-import { LABEL_TEXT, count, formatInterval, formatValue, reasonText } from './format';
+import type { ReportJson, ReportParams } from '@/lib/query/analytics';
 import type { PersonDto } from '@/lib/server/accounts/dto';
+import {
+  CLASS_COLUMNS,
+  type ColumnSpec,
+  type HybridChoicesDto,
+  type HybridClassRow,
+  type HybridPlanRow,
+  type JudgeRunDto,
+  PLAN_COLUMNS,
+  REPORT_SPECS,
+} from '@/lib/server/analytics/dto';
+import { AcceptanceCard } from './acceptance-card';
+import { CsvLink, JsonLink } from './downloads';
+import { count, formatInterval, formatValue, reasonText } from './format';
 import { HybridQueueForm } from './hybrid-queue-form';
 import { JudgeSelect } from './judge-select';
+import { StatTable, TableCard, specColumns } from './stat-table';
 import { useOptionsInUrl, useReport } from './use-report';
-import { Th } from './th';
-import { Value } from './value';
 
-type Report = ReportJson['hybrid'];
-export type HybridCriterion = { id: string; name: string };
+/*
+ * Padó's hybrid plan, and error-bounded acceptance beside it, for every kind of study: which of the judge's labels to
+ * trust, what goes to people, what that saves, and the review queue it calls for. Reads the JSON of `concord report
+ * hybrid --json`; its tables are the report's column specs (the CSV's). What differs by kind comes as data: the
+ * entries to plan on and the words (`choices`, from the kind's part on the server), the groups and other entries a
+ * report holds (a rubric study's tutors and dimensions).
+ */
+
+export type HybridReportName = 'hybrid' | 'rubric-hybrid';
+type Report = ReportJson['hybrid'] & Partial<Pick<ReportJson['rubric-hybrid'], 'byModel' | 'byCriterion' | 'lenient'>>;
+type Params = ReportParams['rubric-hybrid'];
 
 const DEFAULT_TARGET = 0.95;
 const DEFAULT_LEVEL = 0.05;
 const pct = (v: number | null, reason?: string) => (v === null ? `n/a (${reasonText(reason)})` : formatValue(v, 'rate'));
+const planKey = (p: HybridPlanRow) => JSON.stringify(p.about);
+
+/** The columns saying what a plan is about that differ among the rows (the rest the selectors already say). */
+function varying(columns: readonly ColumnSpec<HybridPlanRow>[], rows: HybridPlanRow[]) {
+  const about = columns.slice(0, columns.length - PLAN_COLUMNS.length);
+  return [...about.filter((c) => !('key' in c) && new Set(rows.map((r) => String(c.get(r)))).size > 1), ...PLAN_COLUMNS];
+}
 
 export function HybridDashboard({
   studyId,
+  report,
   runs,
-  criteria,
+  choices,
   initial,
   people,
   studyOpen,
 }: {
   studyId: number;
+  report: HybridReportName;
   runs: JudgeRunDto[];
-  criteria: HybridCriterion[];
-  initial: Report;
+  choices: HybridChoicesDto;
+  initial: ReportJson[HybridReportName];
   people: PersonDto[];
   studyOpen: boolean;
 }) {
-  const [judge, setJudge] = useState(initial.judge);
-  const [criterion, setCriterion] = useState(initial.criterion);
-  const [target, setTarget] = useState(initial.target);
-  const [epsilon, setEpsilon] = useState(initial.acceptance.epsilon);
-  const [delta, setDelta] = useState(initial.acceptance.delta);
-  const { data, fetching, error, retry } = useReport(
-    studyId,
-    'hybrid',
-    { judge, criterion, target, epsilon, delta },
-    {
-      params: {
-        judge: initial.judge,
-        criterion: initial.criterion,
-        target: initial.target,
-        epsilon: initial.acceptance.epsilon,
-        delta: initial.acceptance.delta,
-      },
-      data: initial,
-    },
-  );
+  const first = initial as Report;
+  const foldable = choices.entries.some((e) => e.hasLenient);
+  const [judge, setJudge] = useState(first.judge);
+  const [criterion, setCriterion] = useState(first.criterion);
+  const [lenient, setLenient] = useState(first.lenient ?? false);
+  const [target, setTarget] = useState(first.target);
+  const [epsilon, setEpsilon] = useState(first.acceptance.epsilon);
+  const [delta, setDelta] = useState(first.acceptance.delta);
+  const paramsOf = (r: { judge: string; criterion: string; target: number; epsilon: number; delta: number; lenient: boolean }): Params => ({
+    judge: r.judge,
+    criterion: r.criterion,
+    target: r.target,
+    epsilon: r.epsilon,
+    delta: r.delta,
+    ...(foldable ? { lenient: r.lenient ? ('true' as const) : ('false' as const) } : {}),
+  });
+  const levelsOf = (r: Report) => ({ epsilon: r.acceptance.epsilon, delta: r.acceptance.delta, lenient: r.lenient ?? false });
+  const {
+    data: json,
+    fetching,
+    error,
+    retry,
+  } = useReport(studyId, report, paramsOf({ judge, criterion, target, epsilon, delta, lenient }), {
+    params: paramsOf({ ...first, ...levelsOf(first) }),
+    data: initial,
+  });
+  const data = json as Report;
   useOptionsInUrl({
     judge,
-    criterion: criterion === 'overall' ? undefined : criterion,
+    criterion,
     target: target === DEFAULT_TARGET ? undefined : target,
     epsilon: epsilon === DEFAULT_LEVEL ? undefined : epsilon,
     delta: delta === DEFAULT_LEVEL ? undefined : delta,
+    lenient: lenient ? 'true' : undefined,
   });
-  const stale =
-    data.judge !== judge ||
-    data.criterion !== criterion ||
-    data.target !== target ||
-    data.acceptance.epsilon !== epsilon ||
-    data.acceptance.delta !== delta;
-  const params = {
+  const shown = paramsOf({ ...data, ...levelsOf(data) });
+  const stale = JSON.stringify(shown) !== JSON.stringify(paramsOf({ judge, criterion, target, epsilon, delta, lenient }));
+  const csv = (table: string) => <CsvLink studyId={studyId} report={report} params={shown} table={table as never} name={data.judge} />;
+
+  // The plans as the CSV has them: the plan of the entry (with each group's after it), then every other entry's.
+  const tables = REPORT_SPECS[report];
+  // hybridTables puts the plan table first (`plan` or `plans`, as the kind's scope names it).
+  const planSpec = Object.values(tables)[0] as unknown as {
+    id: string;
+    rows: (r: unknown) => HybridPlanRow[];
+    columns: readonly ColumnSpec<HybridPlanRow>[];
+  };
+  const plans = planSpec.rows(data);
+  const own = plans.slice(0, 1 + (data.byModel?.length ?? 0));
+  const others = plans.slice(own.length);
+  const mainKey = planKey(plans[0]);
+  const classRows = (tables.classes.rows as unknown as (r: unknown) => HybridClassRow[])(data).filter((c) => planKey(c.plan) === mainKey);
+  const entryName = choices.entries.find((e) => e.id === data.criterion)?.name ?? data.criterion;
+  const canFold = choices.entries.find((e) => e.id === criterion)?.hasLenient ?? false;
+  const accepted = data.acceptedClass;
+  const queueProps = {
+    studyId,
     judge: data.judge,
     criterion: data.criterion,
     target: data.target,
-    epsilon: data.acceptance.epsilon,
-    delta: data.acceptance.delta,
+    lenient: foldable ? (data.lenient ?? false) : undefined,
+    group: choices.group,
+    counted: choices.counted,
+    people,
+    studyOpen,
   };
-  const csv = (table: 'classes' | 'plan' | 'acceptance' | 'strata') => (
-    <DownloadLink
-      href={reportUrl(studyId, 'hybrid', params, { format: 'csv', table })}
-      filename={reportFilename(studyId, 'hybrid', { judge: data.judge, criterion: data.criterion, table, format: 'csv' })}
-    >
-      CSV
-    </DownloadLink>
-  );
-  const criterionName = criteria.find((c) => c.id === data.criterion)?.name ?? data.criterion;
-  const accepted = data.acceptedClass;
-  const reached = data.errorsToFix === 0;
 
   return (
     <div className="space-y-5">
@@ -99,18 +138,28 @@ export function HybridDashboard({
         <div className="flex flex-wrap items-end gap-4">
           <JudgeSelect runs={runs} value={judge} onChange={setJudge} />
           <Select
-            label="Criterion"
+            label={choices.entryLabel}
             value={criterion}
-            onChange={(e) => setCriterion(e.target.value)}
+            onChange={(e) => {
+              setCriterion(e.target.value);
+              // An entry without a lenient map is planned strictly.
+              if (!choices.entries.find((x) => x.id === e.target.value)?.hasLenient) setLenient(false);
+            }}
             wrapperClassName="w-64"
             data-testid="criterion-select"
           >
-            {criteria.map((c) => (
+            {choices.entries.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
               </option>
             ))}
           </Select>
+          {foldable ? (
+            <label className="flex items-center gap-2 pb-2 text-sm">
+              <input type="checkbox" checked={lenient} disabled={!canFold} onChange={(e) => setLenient(e.target.checked)} />
+              Lenient (fold labels by the map, as Padó)
+            </label>
+          ) : null}
           <TargetInput value={target} onCommit={setTarget} />
           {stale && fetching ? (
             <p role="status" className="pb-2 text-sm text-slate-600">
@@ -118,12 +167,7 @@ export function HybridDashboard({
             </p>
           ) : null}
         </div>
-        <DownloadLink
-          href={reportUrl(studyId, 'hybrid', params)}
-          filename={reportFilename(studyId, 'hybrid', { judge: data.judge, criterion: data.criterion, format: 'json' })}
-        >
-          Whole report (JSON)
-        </DownloadLink>
+        <JsonLink studyId={studyId} report={report} params={shown} name={data.judge} />
       </div>
 
       {error ? (
@@ -136,11 +180,12 @@ export function HybridDashboard({
       ) : null}
 
       <p className="max-w-3xl text-sm text-slate-600">
-        Padó’s (2025) hybrid review: on a calibration sample — the {count(data.n)} items with both a ground-truth label and a verdict of{' '}
-        <strong>{data.judge}</strong> on <strong>{criterionName}</strong> — measure how often each label the judge predicts is right. Keep
-        the judge’s labels of the most reliable class, send every other prediction to people (a review is taken to return the ground truth),
-        and count how many extra random checks of the kept labels it takes to reach the target accuracy.
-        {data.unjudged ? ` ${count(data.unjudged)} ground-truth label(s) of this criterion have no verdict and are not in the sample.` : ''}
+        Padó’s (2025) hybrid review: on a calibration sample — the {count(data.n)} {choices.noun} with both a ground-truth label and a
+        verdict of <strong>{data.judge}</strong> on <strong>{entryName}</strong>
+        {data.lenient ? ' (labels folded leniently)' : ''} — measure how often each label the judge predicts is right. Keep the judge’s
+        labels of the most reliable class, send every other prediction to people (a review is taken to return the ground truth), and count
+        how many extra random checks of the kept labels it takes to reach the target accuracy.
+        {data.unjudged ? ` ${count(data.unjudged)} ground-truth label(s) here have no verdict and are not in the sample.` : ''}
       </p>
 
       <div className={stale ? 'space-y-5 opacity-50' : 'space-y-5'} aria-busy={stale || undefined}>
@@ -169,7 +214,7 @@ export function HybridDashboard({
             sublabel={
               data.effortSaved === null
                 ? reasonText(data.effortSavedReason)
-                : `items nobody reviews · 95 % ${formatInterval(data.intervals.effortSaved, 'rate')}`
+                : `${choices.noun} nobody reviews · 95 % ${formatInterval(data.intervals.effortSaved, 'rate')}`
             }
           />
           <Stat
@@ -179,65 +224,55 @@ export function HybridDashboard({
           />
         </div>
 
-        <Card
+        <TableCard
           title="Class-wise accuracy"
-          description="Per label the judge predicted: how often ground truth agrees, and what the plan does with it."
+          explain="Per label the judge predicted: how often ground truth agrees, and what the plan does with it."
           actions={csv('classes')}
-          padded={false}
         >
-          <Table
+          <StatTable
             caption="Class-wise accuracy and decision per predicted label"
-            captionHidden
+            testId="classes-table"
+            columns={specColumns(CLASS_COLUMNS)}
+            rows={classRows}
+            rowKey={(c) => c.label}
             wrapperClassName="rounded-none border-0"
-            data-testid="classes-table"
-          >
-            <THead>
-              <TR>
-                <Th>Judge predicted</Th>
-                <Th numeric>Predictions</Th>
-                <Th numeric>Correct</Th>
-                <Th numeric>Class-wise accuracy</Th>
-                <Th>Decision</Th>
-              </TR>
-            </THead>
-            <TBody>
-              {data.classes.map((k) => (
-                <TR key={k.label}>
-                  <TD className="font-medium">{LABEL_TEXT[k.label] ?? k.label}</TD>
-                  <TD numeric>{count(k.predicted)}</TD>
-                  <TD numeric>{count(k.correct)}</TD>
-                  <TD numeric>
-                    <Value value={k.classwiseAccuracy} reason={k.classwiseAccuracyReason} kind="rate" interval={k.interval} />
-                  </TD>
-                  <TD>
-                    {k.decision === 'accept' ? (
-                      <Badge tone="success">Accept — keep the judge’s labels</Badge>
-                    ) : (
-                      <Badge tone="warning">Review — send to people</Badge>
-                    )}
-                  </TD>
-                </TR>
-              ))}
-              {data.classes.length === 0 ? (
-                <TR>
-                  <TD colSpan={5} className="text-slate-500">
-                    No item has both a ground-truth label and a verdict on this criterion: there is nothing to calibrate on.
-                  </TD>
-                </TR>
-              ) : null}
-            </TBody>
-          </Table>
-          {data.unpredictedLabels.length ? (
-            <p className="px-4 py-2 text-xs text-slate-500">
-              Never predicted (no decision to make): {data.unpredictedLabels.map((l) => LABEL_TEXT[l] ?? l).join(', ')}.
+          />
+          {classRows.length === 0 ? (
+            <p className="px-4 py-2 text-sm text-slate-500">
+              No item has both a ground-truth label and a verdict here: there is nothing to calibrate on.
             </p>
           ) : null}
-        </Card>
+          {data.unpredictedLabels.length ? (
+            <p className="px-4 py-2 text-xs text-slate-500">Never predicted (no decision to make): {data.unpredictedLabels.join(', ')}.</p>
+          ) : null}
+        </TableCard>
 
-        <Card title={`Reaching ${formatValue(data.target, 'rate')}`} actions={csv('plan')}>
+        <TableCard title={`Plan for ${entryName}${data.lenient ? ' (lenient)' : ''}`} actions={csv(planSpec.id)}>
+          <StatTable
+            caption="Hybrid plan of this entry, and of each group with its own"
+            testId="hybrid-plans-table"
+            columns={specColumns(varying(planSpec.columns, own))}
+            rows={own}
+            rowKey={planKey}
+            wrapperClassName="rounded-none border-0"
+          />
+        </TableCard>
+        {others.length ? (
+          <TableCard title={`Every ${choices.entryLabel.toLowerCase()}`}>
+            <StatTable
+              caption="Hybrid plan of every other entry"
+              columns={specColumns(varying(planSpec.columns, others))}
+              rows={others}
+              rowKey={planKey}
+              wrapperClassName="rounded-none border-0"
+            />
+          </TableCard>
+        ) : null}
+
+        <Card title={`Reaching ${formatValue(data.target, 'rate')}`}>
           {accepted === null ? (
             <p className="text-sm text-slate-600">No plan: the calibration sample is empty.</p>
-          ) : reached ? (
+          ) : data.errorsToFix === 0 ? (
             <p className="text-sm text-slate-700" data-testid="target-verdict">
               The plan reaches the target as it is: accepting the judge’s “{accepted}” labels and reviewing the rest gives{' '}
               {pct(data.accHybrid, data.accHybridReason)}, no extra reviews needed.
@@ -269,13 +304,8 @@ export function HybridDashboard({
           )}
           <div id="hybrid-queue-slot" data-testid="hybrid-queue-slot">
             <HybridQueueForm
-              studyId={studyId}
-              judge={data.judge}
-              criterion={data.criterion}
-              target={data.target}
-              people={people}
-              studyOpen={studyOpen}
-              otherRuns={runs.map((r) => r.name).filter((name) => name !== data.judge)}
+              {...queueProps}
+              otherRuns={choices.activeOrder ? runs.map((r) => r.name).filter((name) => name !== data.judge) : undefined}
             />
           </div>
         </Card>
@@ -288,19 +318,9 @@ export function HybridDashboard({
             setEpsilon(e);
             setDelta(d);
           }}
-          noun="items"
+          noun={choices.noun}
           csv={csv}
-          queue={
-            <HybridQueueForm
-              studyId={studyId}
-              judge={data.judge}
-              criterion={data.criterion}
-              target={data.target}
-              people={people}
-              studyOpen={studyOpen}
-              guaranteed={{ epsilon: data.acceptance.epsilon, delta: data.acceptance.delta }}
-            />
-          }
+          queue={<HybridQueueForm {...queueProps} guaranteed={{ epsilon: data.acceptance.epsilon, delta: data.acceptance.delta }} />}
         />
       </div>
     </div>

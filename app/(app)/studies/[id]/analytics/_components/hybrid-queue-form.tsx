@@ -11,9 +11,18 @@ type Props = {
   judge: string;
   criterion: string;
   target: number;
+  /** Whether the plan folds labels leniently; absent where the study's entries cannot be folded. */
+  lenient?: boolean;
+  /** What a group with a plan of its own is (a rubric study's tutor): offer to follow each one's; null: none. */
+  group: string | null;
+  /** What the judge labels, counted: "item(s)", "repl(ies)". */
+  counted: string;
   people: PersonDto[];
   studyOpen: boolean;
-  /** The study's other judge runs, whose disagreement with this one can be the uncertainty (the active order). */
+  /**
+   * The study's other judge runs, whose disagreement with this one can be the uncertainty; given only where the queue
+   * can draw in active order.
+   */
   otherRuns?: string[];
   /** The guarantee's plan (error-bounded acceptance at ε, δ) instead of Padó's: its items only, no order to choose. */
   guaranteed?: { epsilon: number; delta: number };
@@ -23,41 +32,66 @@ type Order = 'uniform' | 'active';
 const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
 
 /**
- * Sends items of this judge run to people: in the plan's order (what it routes, plus its random checks), or in
- * active order — items drawn with a probability that grows with the judge's uncertainty, under a budget and a floor,
- * so the corrected win rate and the certification can weight each label by 1/π (issue 28). With `guaranteed`, the
- * items outside the classes the error-bounded acceptance accepts, and nothing else.
+ * Sends items of this judge run to people, for every kind of study: in the plan's order (what it routes, plus its
+ * random checks), or — where offered — in active order: items drawn with a probability that grows with the judge's
+ * uncertainty, under a budget and a floor, so the corrected win rate and the certification can weight each label by
+ * 1/π (issue 28). With `guaranteed`, the items outside the classes the error-bounded acceptance accepts, and nothing
+ * else. `concord queue open` does the same from the command line.
  */
-export function HybridQueueForm({ studyId, judge, criterion, target, people, studyOpen, otherRuns = [], guaranteed }: Props) {
+export function HybridQueueForm({
+  studyId,
+  judge,
+  criterion,
+  target,
+  lenient,
+  group,
+  counted,
+  people,
+  studyOpen,
+  otherRuns,
+  guaranteed,
+}: Props) {
   const [order, setOrder] = useState<Order>('uniform');
+  const [perTutor, setPerTutor] = useState(false);
   const [source, setSource] = useState<ActiveQueueDto['source']>('orders');
-  const [chosenSecond, setSecondJudge] = useState(otherRuns[0] ?? '');
+  const runs = otherRuns ?? [];
+  const [chosenSecond, setSecondJudge] = useState(runs[0] ?? '');
   // The dashboard's run may change under the form: never offer the run itself as its own second judge.
-  const secondJudge = otherRuns.includes(chosenSecond) ? chosenSecond : (otherRuns[0] ?? '');
+  const secondJudge = runs.includes(chosenSecond) ? chosenSecond : (runs[0] ?? '');
   const [budget, setBudget] = useState('0.2');
   const [tau, setTau] = useState('0.5');
-  if (!studyOpen) return <p className="mt-4 text-sm text-slate-500">Open the study to send the routed items to people.</p>;
+  if (!studyOpen) return <p className="mt-4 text-sm text-slate-500">Open the study to send the routed {counted} to people.</p>;
+  const className = 'mt-4 space-y-2 border-t border-slate-100 pt-4';
+  const opened = (d: HybridQueueDto) =>
+    `Queued ${d.routed + d.extra} ${counted} (${d.routed} routed, ${d.extra} random checks): ${assignmentsText(d)}.`;
+  const perTutorBox = group ? (
+    <label className="flex items-center gap-2 text-sm">
+      <input type="checkbox" checked={perTutor} onChange={(e) => setPerTutor(e.target.checked)} />
+      {guaranteed
+        ? `Follow each ${group}’s own guarantee (its own accepted labels)`
+        : `Follow each ${group}’s own plan (its own trusted label and random checks)`}
+    </label>
+  ) : null;
+  const plan = { judge, criterion, target, ...(lenient === undefined ? {} : { lenient }), ...(group ? { perTutor } : {}) };
   if (guaranteed) {
     return (
       <ReviewQueueForm<HybridQueueDto>
-        className="mt-4 space-y-2 border-t border-slate-100 pt-4"
+        className={className}
         intro={
           <>
-            Send every unreviewed item outside the classes accepted with the guarantee to these reviewers (one review per item, no random
+            Send every unreviewed {counted} outside the classes accepted with the guarantee to these reviewers (one review each, no random
             checks: the accepted labels are certified; their reviews become ground truth):
           </>
         }
         people={people}
-        open={(usernames) =>
-          openHybridQueueAction(studyId, { judge, criterion, target, usernames, plan: 'guaranteed' as const, ...guaranteed })
-        }
-        opened={(d) =>
-          `Queued ${d.routed + d.extra} item(s) (${d.routed} routed, ${d.extra} random checks of accepted labels): ${assignmentsText(d)}.`
-        }
-      />
+        open={(usernames) => openHybridQueueAction(studyId, { ...plan, usernames, plan: 'guaranteed' as const, ...guaranteed })}
+        opened={opened}
+      >
+        {perTutorBox}
+      </ReviewQueueForm>
     );
   }
-  const orderSelect = (
+  const orderSelect = otherRuns ? (
     <label className="flex items-center gap-2 text-sm">
       Order
       <select className={field} value={order} onChange={(e) => setOrder(e.target.value as Order)}>
@@ -65,33 +99,32 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
         <option value="active">active (by the judge’s uncertainty)</option>
       </select>
     </label>
-  );
-  if (order === 'uniform') {
+  ) : null;
+  if (order === 'uniform' || !otherRuns) {
     return (
       <ReviewQueueForm<HybridQueueDto>
-        className="mt-4 space-y-2 border-t border-slate-100 pt-4"
+        className={className}
         intro={
           <>
-            Send the unreviewed items this plan routes to people — every item the judge put in a reviewed class, plus the random checks the
-            target needs — to these reviewers (one review per item; their reviews become ground truth):
+            Send the unreviewed {counted} this plan routes to people — every one the judge put in a reviewed class, plus the random checks
+            the target needs — to these reviewers (one review each; their reviews become ground truth):
           </>
         }
         people={people}
-        open={(usernames) => openHybridQueueAction(studyId, { judge, criterion, target, usernames })}
-        opened={(d) =>
-          `Queued ${d.routed + d.extra} item(s) (${d.routed} routed, ${d.extra} random checks of accepted labels): ${assignmentsText(d)}.`
-        }
+        open={(usernames) => openHybridQueueAction(studyId, { ...plan, usernames })}
+        opened={opened}
       >
         {orderSelect}
+        {perTutorBox}
       </ReviewQueueForm>
     );
   }
   return (
     <ReviewQueueForm<ActiveQueueDto>
-      className="mt-4 space-y-2 border-t border-slate-100 pt-4"
+      className={className}
       intro={
         <>
-          Draw unreviewed items for people, each with a probability that grows with the judge’s uncertainty about it (the budget is the
+          Draw unreviewed {counted} for people, each with a probability that grows with the judge’s uncertainty about it (the budget is the
           share of them people are expected to label; τ·budget is the smallest probability). The draw is stored, and the corrected win rate
           and the certification of this run then weight each label by 1 / its probability.
         </>
@@ -109,7 +142,7 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
         })
       }
       opened={(d) =>
-        `Drew ${d.drawn} of ${d.pool} item(s) (${d.expectedLabels.toFixed(1)} expected) by ${
+        `Drew ${d.drawn} of ${d.pool} ${counted} (${d.expectedLabels.toFixed(1)} expected) by ${
           d.source === 'orders'
             ? 'the disagreement of the two orders'
             : d.source === 'samples'
@@ -128,7 +161,7 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
             <option value="orders">the two orders of this run</option>
             <option value="samples">the spread of this run’s samples (runs launched from Concord)</option>
             <option value="confidence">this run’s confidence per verdict (1 − confidence)</option>
-            <option value="second_judge" disabled={otherRuns.length === 0}>
+            <option value="second_judge" disabled={runs.length === 0}>
               a second judge run
             </option>
           </select>
@@ -137,7 +170,7 @@ export function HybridQueueForm({ studyId, judge, criterion, target, people, stu
           <label className="flex items-center gap-2">
             Second run
             <select className={field} value={secondJudge} onChange={(e) => setSecondJudge(e.target.value)}>
-              {otherRuns.map((name) => (
+              {runs.map((name) => (
                 <option key={name} value={name}>
                   {name}
                 </option>

@@ -1,89 +1,61 @@
 import type { Metadata } from 'next';
 import type { ReportJson } from '@/lib/query/analytics';
-import { hybridReport } from '@/lib/server/analytics/hybrid';
+import { DomainError } from '@/lib/server/errors';
+import { hybridChoices } from '@/lib/server/analytics/hybrid';
 import { reportJson } from '@/lib/server/analytics/json';
-import { reportFor } from '@/lib/server/analytics/report';
+import { type ReportOptions, computeReport, reportFor } from '@/lib/server/analytics/report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { defaultJudgeRun } from '@/components/study/judge-run-order';
-import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
-import { OVERALL } from '@/lib/validation/common';
-import { HybridDashboard } from '../_components/hybrid-dashboard';
+import { HybridDashboard, type HybridReportName } from '../_components/hybrid-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NoReport } from '../_components/no-report';
-import { RubricHybridDashboard } from '../_components/rubric-hybrid-dashboard';
-import { rubricHybridReport } from '@/lib/server/analytics/rubric-hybrid';
-import { type AnalyticsView, type SearchParams, analyticsContext, first } from '../_lib/context';
+import { type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Hybrid review plan' };
 
 /** ε or δ from the address when it is a probability strictly between 0 and 1, else the default 5 %. */
 const level = (v: string | string[] | undefined) => {
   const x = Number(first(v));
-  return Number.isFinite(x) && x > 0 && x < 1 ? x : 0.05;
-};
-
-type View = (ctx: Parameters<AnalyticsView>[0] & { runs: JudgeRunDto[] }) => ReturnType<AnalyticsView>;
-
-/** The dashboard of each report that serves the hybrid plan; the study's kind says which report it gets. */
-const VIEWS: Record<'hybrid' | 'rubric-hybrid', View> = {
-  'rubric-hybrid': ({ actor, studyId, study, sp, runs }) => {
-    const dimensions = (study.dimensions ?? []).map((c) => c.id);
-    const judge = defaultJudgeRun(runs, first(sp.judge));
-    const criterion = dimensions.find((d) => d === first(sp.criterion)) ?? dimensions[0];
-    const wanted = Number(first(sp.target));
-    const target = Number.isFinite(wanted) && wanted > 0 && wanted <= 1 ? wanted : 0.95;
-    const levels = { epsilon: level(sp.epsilon), delta: level(sp.delta) };
-    const read = (lenient: boolean) => rubricHybridReport(actor, studyId, { judge, criterion, target, lenient, ...levels });
-    let report;
-    try {
-      report = read(first(sp.lenient) === 'true');
-    } catch {
-      report = read(false); // the dimension has no lenient map
-    }
-    return (
-      <RubricHybridDashboard
-        studyId={studyId}
-        runs={runs}
-        dimensions={(study.dimensions ?? []).map((d) => ({
-          id: d.id,
-          name: d.name,
-          hasLenient: !!d.lenient && Object.keys(d.lenient).length > 0,
-        }))}
-        initial={reportJson(report) as ReportJson['rubric-hybrid']}
-        people={listAssignablePeople(actor)}
-        studyOpen={study.status === 'open'}
-      />
-    );
-  },
-  hybrid: ({ actor, studyId, study, sp, runs }) => {
-    const criteria = [{ id: OVERALL, name: 'Overall' }, ...study.criteria.map((c) => ({ id: c.id, name: c.name }))];
-    // Options from the address are used only when valid; anything else falls back to the defaults.
-    const judge = defaultJudgeRun(runs, first(sp.judge));
-    const criterion = criteria.find((c) => c.id === first(sp.criterion))?.id ?? OVERALL;
-    const asked = Number(first(sp.target));
-    const target = Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95;
-    const initial = reportJson(
-      hybridReport(actor, studyId, { judge, criterion, target, epsilon: level(sp.epsilon), delta: level(sp.delta) }),
-    ) as ReportJson['hybrid'];
-    return (
-      <HybridDashboard
-        studyId={studyId}
-        runs={runs}
-        criteria={criteria}
-        initial={initial}
-        people={listAssignablePeople(actor)}
-        studyOpen={study.status === 'open'}
-      />
-    );
-  },
+  return String(Number.isFinite(x) && x > 0 && x < 1 ? x : 0.05);
 };
 
 export default async function HybridPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
-  const ctx = await analyticsContext((await params).id);
-  const report = reportFor(ctx.study.kind, 'hybrid') as keyof typeof VIEWS | null;
-  if (!report) return <NoReport studyId={ctx.studyId} kind={ctx.study.kind} />;
-  const runs = listJudgeRuns(ctx.actor, ctx.studyId);
-  if (runs.length === 0) return <NoJudgeRuns studyId={ctx.studyId} />;
-  return VIEWS[report]({ ...ctx, sp: await searchParams, runs });
+  const { actor, studyId, study } = await analyticsContext((await params).id);
+  // The study's kind says which report serves the plan; one dashboard draws either.
+  const report = reportFor(study.kind, 'hybrid') as HybridReportName | null;
+  if (!report) return <NoReport studyId={studyId} kind={study.kind} />;
+  const runs = listJudgeRuns(actor, studyId);
+  if (runs.length === 0) return <NoJudgeRuns studyId={studyId} />;
+  const sp = await searchParams;
+  const choices = hybridChoices(actor, studyId);
+  // Options from the address are used only when valid; anything else falls back to the defaults.
+  const asked = Number(first(sp.target));
+  const options: ReportOptions = {
+    judge: defaultJudgeRun(runs, first(sp.judge)),
+    criterion: choices.entries.find((e) => e.id === first(sp.criterion))?.id,
+    target: String(Number.isFinite(asked) && asked > 0 && asked <= 1 ? asked : 0.95),
+    epsilon: level(sp.epsilon),
+    delta: level(sp.delta),
+    lenient: first(sp.lenient) === 'true' ? 'true' : undefined,
+  };
+  let initial;
+  try {
+    initial = computeReport(actor, studyId, report, options);
+  } catch (e) {
+    // Lenient folding of an entry without a lenient map: the strict plan.
+    if (!(e instanceof DomainError) || !options.lenient) throw e;
+    initial = computeReport(actor, studyId, report, { ...options, lenient: undefined });
+  }
+  return (
+    <HybridDashboard
+      studyId={studyId}
+      report={report}
+      runs={runs}
+      choices={choices}
+      initial={reportJson(initial) as ReportJson[HybridReportName]}
+      people={listAssignablePeople(actor)}
+      studyOpen={study.status === 'open'}
+    />
+  );
 }

@@ -5,10 +5,14 @@ import { codeOf } from '@/test/analytics-fixtures';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
-import { openRubricHybridQueue } from './rubric-hybrid-queue';
+import type { RubricHybridQueueDto } from './dto';
+import { openHybridQueue } from './hybrid-queue';
+
+/** The shared queue on a rubric study, whose answer carries `lenient` and `perTutor`. */
+const openRubricQueue = (actor: Actor, id: number, input: unknown) => openHybridQueue(actor, id, input) as RubricHybridQueueDto;
 
 /*
- * Padó's calibration sample split over two tutors (as in rubric-hybrid-report.test.ts): tutor A's "Yes" is right 200 of
+ * Padó's calibration sample split over two tutors (as in hybrid-rubric-study.test.ts): tutor A's "Yes" is right 200 of
  * 215 times; tutor B's "Yes" 66 of 66, its "No" 8 of 19. Beyond it, replies only the judge labelled: A 30 × "Yes";
  * B 10 × "No" and 20 × "Yes".
  *
@@ -75,13 +79,13 @@ const assignedNew = () =>
 
 describe('the rubric hybrid review queue', () => {
   it('refuses unknown accounts and staff-only access', async () => {
-    expect(codeOf(() => openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, usernames: ['nobody'] }))).toBe('invalid');
+    expect(codeOf(() => openRubricQueue(lead, studyId, { judge: 'llm', lenient: true, usernames: ['nobody'] }))).toBe('invalid');
     const r1 = { id: count("SELECT id FROM users WHERE username = 'r1'"), username: 'r1', displayName: 'R1', role: 'annotator' as const };
-    expect(codeOf(() => openRubricHybridQueue(r1, studyId, { judge: 'llm', usernames: ['r1'] }))).toMatch(/forbidden|not_found/);
+    expect(codeOf(() => openRubricQueue(r1, studyId, { judge: 'llm', usernames: ['r1'] }))).toMatch(/forbidden|not_found/);
   });
 
   it('one plan for every tutor: sends the judge\'s unreviewed "No" to people', () => {
-    const q = openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, usernames: ['r1', 'r2'] });
+    const q = openRubricQueue(lead, studyId, { judge: 'llm', lenient: true, usernames: ['r1', 'r2'] });
     expect(q).toMatchObject({ criterion: 'mi', lenient: true, perTutor: false, routed: 10, extra: 0 });
     expect(q.assignments.reduce((s, a) => s + a.items, 0)).toBe(10);
     // The ten are exactly B's "No" replies (new-30 … new-39).
@@ -89,7 +93,7 @@ describe('the rubric hybrid review queue', () => {
   });
 
   it("per tutor: tutor A's plan adds random reviews of its accepted class; items already queued are not sent again", () => {
-    const q = openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] });
+    const q = openRubricQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] });
     // B's "No" are queued already; A's plan wants 72 extra reviews of "Yes" and A has 30 unreviewed.
     expect(q).toMatchObject({ perTutor: true, routed: 0, extra: 30 });
     expect(assignedNew()).toHaveLength(40);
@@ -99,7 +103,7 @@ describe('the rubric hybrid review queue', () => {
         studyId,
       ),
     ).toBe(30);
-    expect(codeOf(() => openRubricHybridQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] }))).toBe(
+    expect(codeOf(() => openRubricQueue(lead, studyId, { judge: 'llm', lenient: true, perTutor: true, usernames: ['r1'] }))).toBe(
       'conflict',
     );
   });

@@ -2,13 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '@/test/analytics-fixtures';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import { CATALOG, MI, N, Y, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
-import { rubricHybridReport } from './rubric-hybrid';
+import { type HybridOptions, hybridReport } from './hybrid';
+
+/** The report of a rubric study (its registry name: `rubric-hybrid`). */
+const rubricPlan = (actor: Parameters<typeof hybridReport>[0], id: number, o: HybridOptions) => hybridReport(actor, id, o, 'rubric');
 
 useReportsStudy();
 
-describe('rubricHybridReport', () => {
+describe('the hybrid report of a rubric study', () => {
   it('plans per dimension and per tutor, strict or lenient', () => {
-    const r = rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true });
+    const r = rubricPlan(lead, studyId, { judge: 'gpt', criterion: MI, lenient: true });
     // Lenient MI: gold Y Y N Y Y N, judge Y Y Y Y Y N → "No" 1 of 1 right, "Yes" 4 of 5.
     expect(r).toMatchObject({ criterion: MI, lenient: true, labels: ['No', 'Yes'], n: 6, acceptedClass: 'No', reviewed: 5 });
     const [t1, t2] = r.byModel;
@@ -22,7 +25,7 @@ describe('rubricHybridReport', () => {
       [MI, true, 6],
       ['leak', false, 5],
     ]);
-    const strict = rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: MI });
+    const strict = rubricPlan(lead, studyId, { judge: 'gpt', criterion: MI });
     expect(strict.labels).toEqual(['No', 'To some extent', 'Yes']);
     expect(strict.classes.map((c) => [c.label, c.predicted, c.correct])).toEqual([
       ['No', 1, 1],
@@ -32,8 +35,8 @@ describe('rubricHybridReport', () => {
   });
 
   it('refuses an unknown dimension and a lenient plan without a map', () => {
-    expect(codeOf(() => rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: 'clarity' }))).toBe('invalid');
-    expect(codeOf(() => rubricHybridReport(lead, studyId, { judge: 'gpt', criterion: 'leak', lenient: true }))).toBe('invalid');
+    expect(codeOf(() => rubricPlan(lead, studyId, { judge: 'gpt', criterion: 'clarity' }))).toBe('invalid');
+    expect(codeOf(() => rubricPlan(lead, studyId, { judge: 'gpt', criterion: 'leak', lenient: true }))).toBe('invalid');
   });
 });
 
@@ -72,7 +75,7 @@ describe("Padó's worked example on a rubric study", () => {
   const pct = (x: number | null) => (x === null ? null : (100 * x).toFixed(1));
 
   it('reproduces 95.0 % hybrid accuracy with 93.7 % of the effort saved, and the per-tutor plans', () => {
-    const r = rubricHybridReport(lead, pado, { judge: 'llm', lenient: true });
+    const r = rubricPlan(lead, pado, { judge: 'llm', lenient: true });
     expect(r).toMatchObject({ n: 300, acceptedClass: 'Yes', reviewedClasses: ['No'], reviewed: 19, errorsToFix: 0 });
     expect([pct(r.accJudge.value), pct(r.accHybrid.value), pct(r.effortSaved.value)]).toEqual(['91.3', '95.0', '93.7']);
     expect(r.classes.map((c) => [c.label, c.predicted, c.correct, pct(c.classwiseAccuracy.value)])).toEqual([
@@ -87,7 +90,7 @@ describe("Padó's worked example on a rubric study", () => {
     expect(b).toMatchObject({ model: 'B', n: 85, acceptedClass: 'Yes', reviewed: 19, errorsToFix: 0 });
     expect([pct(b.accHybrid.value), pct(b.effortSaved.value)]).toEqual(['100.0', '77.6']);
     // The strict plan sees the same classes here (nobody said "To some extent"), which stays unpredicted.
-    const strict = rubricHybridReport(lead, pado, { judge: 'llm', target: 0.97 });
+    const strict = rubricPlan(lead, pado, { judge: 'llm', target: 0.97 });
     expect(strict.unpredictedLabels).toEqual(['To some extent']);
     expect([strict.errorsToFix, strict.extraReviewsExpected, strict.extraReviewsWorstCase]).toEqual([6, 113, 272]);
   });
