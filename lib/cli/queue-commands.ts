@@ -1,4 +1,4 @@
-import type { ActiveQueueDto, HybridQueueDto } from '@/lib/server/analytics/dto';
+import { type HybridQueueDto, uncertaintySourceText } from '@/lib/server/analytics/dto';
 import { openHybridQueue } from '@/lib/server/analytics/hybrid-queue';
 import { openActiveQueue } from '@/lib/server/analytics/review-queue-active';
 import { invalid } from '@/lib/server/errors';
@@ -22,12 +22,6 @@ const given = (v: Values, flags: readonly string[]) => flags.filter((f) => v[f] 
 
 const assignmentsText = (d: { assignments: { username: string; items: number }[] }) =>
   d.assignments.map((a) => `${a.username} ${a.items}`).join(', ');
-
-const SOURCE_TEXT: Record<ActiveQueueDto['source'], (d: ActiveQueueDto) => string> = {
-  orders: () => 'the disagreement of the two orders',
-  samples: () => 'the spread of the samples',
-  second_judge: (d) => `the disagreement with ${d.secondJudge}`,
-};
 
 function openPlanQueue(v: Values, studyId: number, usernames: string[]) {
   const dto: HybridQueueDto = openHybridQueue(cliActor(), studyId, {
@@ -58,7 +52,7 @@ function openActive(v: Values, studyId: number, usernames: string[]) {
   });
   if (v.json) return printJson(dto);
   out(
-    `Drew ${dto.drawn} of ${dto.pool} item(s) (${dto.expectedLabels.toFixed(1)} expected, seed ${dto.seed}) by ${SOURCE_TEXT[dto.source](dto)}: ${assignmentsText(dto)}.\n`,
+    `Drew ${dto.drawn} of ${dto.pool} item(s) (${dto.expectedLabels.toFixed(1)} expected, seed ${dto.seed}) by ${uncertaintySourceText(dto)}: ${assignmentsText(dto)}.\n`,
   );
 }
 
@@ -67,7 +61,7 @@ export const QUEUE_COMMANDS: Command[] = [
     name: 'queue open',
     usage:
       'queue open STUDY USERNAME... --judge NAME [--criterion C] [--order uniform|active] [--plan pado|guaranteed] [--target 0.95] ' +
-      '[--epsilon 0.05] [--delta 0.05] [--lenient] [--sample 1] [--per-tutor] [--source orders|samples|second_judge] ' +
+      '[--epsilon 0.05] [--delta 0.05] [--lenient] [--sample 1] [--per-tutor] [--source orders|samples|second_judge|confidence] ' +
       '[--second-judge NAME] [--budget 0.2] [--tau 0.5] [--json]',
     summary:
       "Sends unreviewed items of the judge run to these people's queues, one review each, as the hybrid dashboard does: in the\n" +

@@ -19,6 +19,14 @@ export type ActiveQueueDto = {
   assignments: { username: string; items: number }[];
 };
 
+/** Where a draw's uncertainty came from, in words: the queue form and `concord queue open` say the same. */
+export function uncertaintySourceText(d: Pick<ActiveQueueDto, 'source' | 'secondJudge'>): string {
+  if (d.source === 'orders') return 'the disagreement of the two orders';
+  if (d.source === 'samples') return 'the spread of the samples';
+  if (d.source === 'confidence') return 'the judge’s own confidence';
+  return `the disagreement with ${d.secondJudge}`;
+}
+
 /**
  * Which estimator a corrected value or a certification used: PPI++ (labelled items a uniform sample) or the
  * inverse-probability-weighted active estimator over the latest stored draw of the run and criterion.

@@ -9,6 +9,7 @@ export type * from './certify';
 export type * from './rubric';
 export type * from './annotators';
 export type * from './active';
+export { uncertaintySourceText } from './active';
 export type * from './acceptance';
 export * from './columns';
 export * from './agreement-tables';

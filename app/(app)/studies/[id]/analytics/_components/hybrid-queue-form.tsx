@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { PersonDto } from '@/lib/server/accounts/dto';
-import type { ActiveQueueDto, HybridQueueDto } from '@/lib/server/analytics/dto';
+import { type ActiveQueueDto, type HybridQueueDto, uncertaintySourceText } from '@/lib/server/analytics/dto';
 import { openActiveQueueAction, openHybridQueueAction } from '../actions';
 import { ReviewQueueForm, assignmentsText } from './review-queue-form';
 
@@ -142,15 +142,7 @@ export function HybridQueueForm({
         })
       }
       opened={(d) =>
-        `Drew ${d.drawn} of ${d.pool} ${counted} (${d.expectedLabels.toFixed(1)} expected) by ${
-          d.source === 'orders'
-            ? 'the disagreement of the two orders'
-            : d.source === 'samples'
-              ? 'the spread of the samples'
-              : d.source === 'confidence'
-                ? 'the judge’s own confidence'
-                : `the disagreement with ${d.secondJudge}`
-        }: ${assignmentsText(d)}.`
+        `Drew ${d.drawn} of ${d.pool} ${counted} (${d.expectedLabels.toFixed(1)} expected) by ${uncertaintySourceText(d)}: ${assignmentsText(d)}.`
       }
     >
       {orderSelect}
