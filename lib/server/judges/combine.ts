@@ -2,7 +2,7 @@ import 'server-only';
 import { type Db, getDb, inTransaction } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as judgeRunsQ from '@/db/queries/judge-runs';
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import type { StudyRow } from '@/db/queries/studies';
 import type { JudgeRunRecipe } from '@/db/schema';
 import {
@@ -176,7 +176,7 @@ function combineRubric(db: Db, study: StudyRow, runs: Run[], rule: CombineRule, 
   return {
     counts,
     write: (runId) => {
-      for (const [itemId, dimension, label] of verdicts) rubricQ.insertRubricJudgeLabel(db, runId, [itemId, dimension, 1, label, null]);
+      for (const [itemId, dimension, label] of verdicts) importsQ.insertRubricJudgeLabel(db, runId, [itemId, dimension, 1, label, null]);
     },
   };
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import { itemIdsInOrder } from '@/db/queries/items';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
@@ -297,9 +297,9 @@ function planRubricStudy(
   members: { userId: number; setIndex: number | null }[],
   opts: { leaveUnassigned?: boolean },
 ): number {
-  const items = rubricQ.itemGroupsInOrder(db, study.id);
+  const items = importsQ.itemGroupsInOrder(db, study.id);
   const taken = new Map<number, number[]>();
-  for (const r of rubricQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
+  for (const r of importsQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
   const groupKey = new Map(items.map((i) => [i.id, i.groupKey]));
   const groups = new Map<string, PlanGroup & { items: { id: number; taken: number[] }[] }>();
   const gold = goldItemSet(db, study.id);
