@@ -9,7 +9,7 @@ import * as usersQ from '@/db/queries/users';
 import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
 import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanGroup } from '@/lib/assign/groups';
 import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
-import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
+import { DEFAULT_PRINCIPLES, type StudyKind } from '@/lib/validation/labels';
 import { createStudySchema, groundTruthRuleSchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
 import { kindName } from '@/lib/kinds/names';
 import { isStaff, type Actor } from '../actor';
@@ -234,52 +234,9 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
-    // Kind branch (why): a rubric study plans by dialogue groups (lib/assign/groups) where the others plan by
-    // item; the planning facet is a follow-up of decision 0020.
-    if (study.kind === 'rubric') {
-      const made = planRubricStudy(db, study, members, opts);
-      studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
-      audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: made } });
-      return;
-    }
-    // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
-    const taken = new Map<number, number>();
-    for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
-    // Gold items are not planned as work: they are mixed into every queue at the study's gold rate (decision 0030).
-    const gold = goldItemSet(db, studyId);
-    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem && !gold.has(id));
-    if (open.some((id) => taken.has(id))) {
-      throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
-    }
-    let plan: PlannedAssignment[] = [];
-    // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
-    if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
-      if (members.length < study.reviewersPerItem) {
-        throw invalid(
-          `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
-        );
-      }
-      if (study.assignmentMode === 'fixed_sets') {
-        const groups = new Map<number, number[]>();
-        for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
-        plan = planFixedSets(
-          open,
-          [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
-          study.seed,
-        );
-      } else {
-        plan = planBalanced(
-          open,
-          members.map((m) => m.userId),
-          study.reviewersPerItem,
-          study.seed,
-        );
-      }
-    }
-    plan = withGold(db, study, plan);
-    for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
+    const made = PLANS[study.kind](db, study, members, opts, itemIds);
     studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
-    audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
+    audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: made } });
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
@@ -385,3 +342,61 @@ export function setGroundTruthRule(actor: Actor, studyId: number, input: unknown
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
+
+/**
+ * The assignments of a flow review or pairwise study, item by item, made inside `openStudy`'s transaction; gold items
+ * are mixed into the queues (`withGold`). Returns how many assignments were made.
+ */
+function planByItem(
+  db: ReturnType<typeof getDb>,
+  study: studiesQ.StudyRow,
+  members: { userId: number; setIndex: number | null }[],
+  opts: { leaveUnassigned?: boolean },
+  itemIds: number[],
+): number {
+  const studyId = study.id;
+  // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
+  const taken = new Map<number, number>();
+  for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
+  // Gold items are not planned as work: they are mixed into every queue at the study's gold rate (decision 0030).
+  const gold = goldItemSet(db, studyId);
+  const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem && !gold.has(id));
+  if (open.some((id) => taken.has(id))) {
+    throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
+  }
+  let plan: PlannedAssignment[] = [];
+  // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
+  if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
+    if (members.length < study.reviewersPerItem) {
+      throw invalid(
+        `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
+      );
+    }
+    if (study.assignmentMode === 'fixed_sets') {
+      const groups = new Map<number, number[]>();
+      for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
+      plan = planFixedSets(
+        open,
+        [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
+        study.seed,
+      );
+    } else {
+      plan = planBalanced(
+        open,
+        members.map((m) => m.userId),
+        study.reviewersPerItem,
+        study.seed,
+      );
+    }
+  }
+  plan = withGold(db, study, plan);
+  for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
+  return plan.length;
+}
+
+/** How each kind plans its assignments when it opens: a rubric study by dialogue groups (lib/assign/groups). */
+const PLANS: Record<StudyKind, typeof planByItem> = {
+  flow_review: planByItem,
+  pairwise: planByItem,
+  rubric: (db, study, members, opts) => planRubricStudy(db, study, members, opts),
+};

@@ -4,7 +4,9 @@ import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
 import { canGrade } from '@/lib/server/judges/graded-kinds';
 import { listJudgeTemplates, listStudyJudgeRuns } from '@/lib/server/judges/judges';
 import { judgeRulesOf } from '@/lib/kinds/judge-rules';
-import { STUDY_KINDS } from '@/lib/validation/labels';
+import { STUDY_KINDS, type StudyKind } from '@/lib/validation/labels';
+import type { Actor } from '@/lib/server/actor';
+import type { ReactNode } from 'react';
 import { SHIPPED_TEMPLATES } from '@/lib/validation/judge-templates';
 import { analyticsContext, type SearchParams } from '../analytics/_lib/context';
 import { JudgeRunsPanel } from './_components/judge-runs-panel';
@@ -14,6 +16,19 @@ export const dynamic = 'force-dynamic';
 
 const judgeKinds = STUDY_KINDS.filter((k) => judgeRulesOf(k));
 
+/**
+ * How each kind's runs are compared and shown, null for a kind without judges: the comparisons differ in shape
+ * (pairwise: per criterion and order; rubric: per dimension, one sample at a time) and each has its own screen.
+ * The reads stay with the page because only a page may call use-cases.
+ */
+const COMPARISONS: Record<StudyKind, ((actor: Actor, studyId: number, runs: string[], sample: number) => ReactNode) | null> = {
+  flow_review: null,
+  pairwise: (actor, studyId, runs) => <RunComparison comparison={compareJudgeRuns(actor, studyId, runs)} />,
+  rubric: (actor, studyId, runs, sample) => (
+    <RubricRunComparison comparison={compareRubricJudgeRuns(actor, studyId, runs, sample)} studyId={studyId} />
+  ),
+};
+
 /** Judge runs of a study (leads and admins): launch one against an endpoint, watch it, compare runs. */
 export default async function JudgeRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { actor, studyId, study } = await analyticsContext((await params).id);
@@ -21,14 +36,10 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
   const compare = ([] as string[]).concat(sp.compare ?? []).filter(Boolean);
   const runs = listStudyJudgeRuns(actor, studyId);
   const templates = listJudgeTemplates(actor, studyId);
-  // Two branches on the kind, left for now: the comparisons differ in shape (pairwise: per criterion and order;
-  // rubric: per dimension, one sample at a time) and each has its own screen.
-  const comparison = compare.length && study.kind === 'pairwise' ? compareJudgeRuns(actor, studyId, compare) : null;
   const sample = Number(([] as string[]).concat(sp.sample ?? [])[0] ?? 1);
-  const rubricComparison =
-    compare.length && study.kind === 'rubric'
-      ? compareRubricJudgeRuns(actor, studyId, compare, Number.isInteger(sample) && sample >= 1 ? sample : 1)
-      : null;
+  const compareRuns = COMPARISONS[study.kind];
+  const comparison =
+    compare.length && compareRuns ? compareRuns(actor, studyId, compare, Number.isInteger(sample) && sample >= 1 ? sample : 1) : null;
   const shipped = Object.values(SHIPPED_TEMPLATES).map((t) => ({ name: t.name, body: JSON.stringify(t, null, 2) }));
   return (
     <div className="space-y-6">
@@ -56,13 +67,7 @@ export default async function JudgeRunsPage({ params, searchParams }: { params: 
           endpoints={judgeEndpointChoices(actor)}
           examples={canGrade(study)}
           comparisonKey={compare.length ? `${compare.join('|')}#${sample}` : undefined}
-          comparison={
-            comparison ? (
-              <RunComparison comparison={comparison} />
-            ) : rubricComparison ? (
-              <RubricRunComparison comparison={rubricComparison} studyId={studyId} />
-            ) : null
-          }
+          comparison={comparison}
         />
       )}
     </div>
