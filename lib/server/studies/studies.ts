@@ -111,6 +111,7 @@ export function listStudiesView(actor: Actor, input: unknown): StudyListRowDto[]
   const rows: StudyListRowDto[] = studiesQ
     .listStudies(db)
     .filter((s) => (status === 'archived' ? !!s.archivedAt : !s.archivedAt && (!status || s.status === status)))
+    // A kind compared, not a branch (test/architecture.test.ts (i)): the list filtered by the kind the lead picked.
     .filter((s) => !kind || s.kind === kind)
     .filter((s) => !needle || s.name.toLowerCase().includes(needle) || String(s.id) === needle)
     .map((s) => {
