@@ -139,7 +139,7 @@ async function main() {
   try {
     const built = await build();
     const { getDb } = await import('@/db/client');
-    const { rubricAgreementReport } = await import('@/lib/server/analytics/rubric-agreement');
+    const { rubricAgreementReport } = await import('@/lib/server/analytics/agreement');
     const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
     const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
     const { hybridReport } = await import('@/lib/server/analytics/hybrid');

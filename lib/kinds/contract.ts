@@ -15,6 +15,7 @@ import type { CatalogFacet } from './facets/catalog';
 import type { LabelsFacet } from './facets/labels';
 import type { ReviewFacet } from './facets/review';
 import type { GoldFacet } from './facets/gold';
+import type { GroundTruthFacet } from './facets/ground-truth';
 
 export type { StudyKindId };
 
@@ -36,4 +37,6 @@ export interface StudyKindContract {
   review: ReviewFacet;
   /** What a gold item's known answer is made of, and reviewers' answers on gold items (decision 0030). */
   gold: GoldFacet;
+  /** The ground-truth export's own columns of the kind; null for a kind without ground truth (flow review). */
+  groundTruth: GroundTruthFacet | null;
 }

@@ -250,6 +250,7 @@ export function ppiOutcomes(
     const c = codes[i];
     if (isMissing(c)) throw new RangeError(`code ${i} is missing: PPI needs a value for every item`);
     const code = c as number;
+    // The scoring's tag, not a study read (test/architecture.test.ts (i)): pure maths, which imports no kinds.
     if (scoring.kind === 'pairwise') {
       if (scoring.policy === 'exclude') throw new Error('PPI needs a per-item value: use the half or non_win tie policy');
       const { lose, tie, win } = scoring.codes ?? { lose: 0, tie: 1, win: 2 };

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { pageNumberSchema } from './common';
 import { COMMENT_MAX, FLAG_REASON_MAX } from './limits';
 
-const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
-const activeMs = z
+/** A submission's request id: the token a retry repeats (every kind's submission and ruling carries one). */
+export const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
+/** The time a reviewer was active on an item, as the screen measured it (at most a week). */
+export const activeMs = z
   .number()
   .int()
   .min(0)

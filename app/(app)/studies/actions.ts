@@ -21,8 +21,10 @@ export type FormState =
 export async function createStudyAction(prev: FormState, form: FormData): Promise<FormState> {
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
   const { catalog, dimensionsText, ...rest } = values;
-  // A rubric study's dimensions: a shipped catalog by name, or the JSON the lead pasted or loaded from a file.
-  const dimensions = rest.kind === 'rubric' ? (catalog === 'custom' ? (dimensionsText ?? '') : catalog) : undefined;
+  // The dimensions of a kind that has them (the form shows their fields only for such a kind, components/kinds/
+  // new-study.ts): a shipped catalog by name, or the JSON the lead pasted or loaded from a file. The kind's catalog
+  // facet refuses dimensions for a kind without them.
+  const dimensions = catalog === 'custom' ? (dimensionsText ?? '') : catalog;
   const res = await runAction((actor) =>
     createStudy(actor, {
       ...rest,

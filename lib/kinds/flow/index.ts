@@ -17,4 +17,5 @@ export const flowKind = {
   labels: null,
   review: flowReview,
   gold: flowGold,
+  groundTruth: null,
 } satisfies StudyKindContract;

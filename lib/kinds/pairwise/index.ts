@@ -1,4 +1,5 @@
 import type { StudyKindContract } from '../contract';
+import { pairwiseGroundTruth } from './ground-truth';
 import { pairwiseGold } from './gold';
 import { KIND_NAMES } from '../names';
 import { pairwiseImports } from './imports';
@@ -20,4 +21,5 @@ export const pairwiseKind = {
   labels: pairwiseLabels,
   review: pairwiseReview,
   gold: pairwiseGold,
+  groundTruth: pairwiseGroundTruth,
 } satisfies StudyKindContract;

@@ -9,7 +9,7 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
 import { parseInput } from '@/lib/server/parse';
-import { submitRubricAdjudicationSchema } from '@/lib/validation/rubric-review';
+import { submitRubricAdjudicationSchema } from './schemas';
 import type { AdjudicationFacet, ViewContext } from '../facets/adjudication';
 import { codesOf, dimensionDto, rubricCatalog } from './catalog';
 import { itemIdOfRef, itemRefOf } from './item-refs';

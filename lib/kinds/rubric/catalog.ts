@@ -24,6 +24,9 @@ export function rubricCatalog(study: { criteria: unknown[] | null }): RubricDime
   return (study.criteria ?? []) as RubricDimension[];
 }
 
+/** The lenient name of each label code of a dimension (the label itself where the dimension folds nothing). */
+export const lenientNames = (d: RubricDimension): string[] => d.labels.map((l) => d.lenient?.[l] ?? l);
+
 export const dimensionDto = (d: RubricDimension): RubricDimensionDto => ({
   id: d.id,
   name: d.name,

@@ -4,7 +4,7 @@
  * names, checked against the study's catalog by the readers, and are stored as codes: the dimension's index in the
  * catalog and the label's index in its label set (docs/decisions/0010-rubric-labels.md).
  */
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import { canonicalJson } from '@/lib/io/canonical';
 import type { ImportError } from '@/lib/validation/import-errors';
 import type { RubricItem, RubricJudgeLine } from '@/lib/validation/rubric';
@@ -20,7 +20,7 @@ export const rubricImports: ImportsFacet = {
     read: (file, format) => rubricItemRecords(file, format as RubricItemFormat),
     payload: (item: RubricItem) => canonicalJson(item),
     insert: (db, row, item: RubricItem) =>
-      rubricQ.insertRubricItem(db, { ...row, source: item.reply?.source ?? null, groupKey: item.group ?? null }),
+      importsQ.insertRubricItem(db, { ...row, source: item.reply?.source ?? null, groupKey: item.group ?? null }),
     recordWord: 'record',
   },
   annotations: {
@@ -30,10 +30,10 @@ export const rubricImports: ImportsFacet = {
       const book = codebook(studyCatalog(study));
       // No `problems`: the reader checked every label against the catalog, and a rubric item has every dimension.
       return {
-        existing: (annotationId) => book.names(rubricQ.rubricLabelsOf(db, annotationId)),
+        existing: (annotationId) => book.names(importsQ.rubricLabelsOf(db, annotationId)),
         insert: (annotationId, labels) => {
           for (const [dimension, label] of Object.entries(labels))
-            rubricQ.insertRubricLabel(db, annotationId, ...book.code(dimension, label));
+            importsQ.insertRubricLabel(db, annotationId, ...book.code(dimension, label));
         },
       };
     },
@@ -68,15 +68,15 @@ export const rubricImports: ImportsFacet = {
           }
           return problems;
         },
-        rowsOf: (itemId, line): rubricQ.RubricVerdict[] => {
+        rowsOf: (itemId, line): importsQ.RubricVerdict[] => {
           const v = line as RubricJudgeLine;
           return Object.entries(v.labels).map(([dimension, label]) => {
             const [d, l] = book.code(dimension, label);
             return [itemId, d, v.sample, l, v.rationale ?? null, v.confidence ?? null];
           });
         },
-        insert: rubricQ.insertRubricJudgeLabel as (
-          db: Parameters<typeof rubricQ.insertRubricJudgeLabel>[0],
+        insert: importsQ.insertRubricJudgeLabel as (
+          db: Parameters<typeof importsQ.insertRubricJudgeLabel>[0],
           runId: number,
           row: unknown,
         ) => void,

@@ -1,4 +1,5 @@
 import type { StudyKindContract } from '../contract';
+import { rubricGroundTruth } from './ground-truth';
 import { rubricGold } from './gold';
 import { KIND_NAMES } from '../names';
 import { rubricImports } from './imports';
@@ -20,4 +21,5 @@ export const rubricKind = {
   labels: rubricLabels,
   review: rubricReview,
   gold: rubricGold,
+  groundTruth: rubricGroundTruth,
 } satisfies StudyKindContract;

@@ -4,7 +4,7 @@ import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import * as studiesQ from '@/db/queries/studies';
 import { parseInput } from '@/lib/server/parse';
-import { rubricDraftSchema, submitRubricSchema, type RubricDraft } from '@/lib/validation/rubric-review';
+import { rubricDraftSchema, submitRubricSchema, type RubricDraft } from './schemas';
 import { defineSubmission, type ReviewFacet } from '../facets/review';
 import { codesOf, namesOf, rubricCatalog } from './catalog';
 import { blindRubricItem } from './item-view';

@@ -1,6 +1,7 @@
 import 'server-only';
 import * as z from 'zod';
-import { getDb } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
+import type { StudyRow } from '@/db/queries/studies';
 import {
   type RatingMatrix,
   type Stat,
@@ -34,7 +35,17 @@ import {
   statDto,
   wilson,
 } from './data';
-import type { AgreementCriterionDto, AgreementPairDto, AgreementReportDto, IntervalDto, MacroKey, StatDto } from './dto';
+import type {
+  AgreementCriterionDto,
+  AgreementPairDto,
+  AgreementReportDto,
+  BootstrapInfoDto,
+  IntervalDto,
+  MacroKey,
+  RubricAgreementReportDto,
+  StatDto,
+} from './dto';
+import { analysableRubricStudy, dimensionDtos, loadRubricFrame, loadRubricHumanLabels } from './rubric-data';
 
 const optionsSchema = z.object({ bootstrap: replicatesSchema }).default({ bootstrap: 1000 });
 
@@ -151,31 +162,88 @@ export const MAX_BOOTSTRAPPED_PAIRS = 45;
 const diagonal = (t: number[][]) => t.reduce((s, row, k) => s + row[k], 0);
 
 /**
- * Inter-annotator agreement before adjudication, per criterion and macro-averaged: percent agreement, Fleiss' κ,
- * Krippendorff's α (nominal and ordinal) over all annotators, and Cohen's κ (unweighted, linear, quadratic) for
- * every pair of annotators that shares items; item-bootstrap intervals for κ and α. Leads and admins only.
+ * What the agreement core reads of a study, loaded its kind's way: the reviewers' labels, the catalog's entries
+ * (criteria, or a rubric's dimensions) with their label-set sizes, and how the kind's report wraps the statistics
+ * (the JSON each kind's report has always had). The statistics are the same for every kind (`agreementByCriterion`).
  */
-export function agreementReport(actor: Actor, studyId: number, opts: { bootstrap?: number | string } = {}): AgreementReportDto {
-  const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const { bootstrap: replicates } = parseInput(optionsSchema, opts);
-  const frame = loadFrame(db, study);
-  const human = loadHumanLabels(db, frame);
-  const seed = bootstrapSeed(study.seed, 'agreement');
-  const core = agreementByCriterion(
-    human,
-    frame.n,
-    frame.criteria,
-    frame.criteria.map(() => Q),
-    replicates,
-    seed,
-  );
-  return { studyId, labelSet: LABEL_SET, bootstrap: bootstrapInfo(replicates, seed), ...core };
-}
+type AgreementInput<D> = {
+  human: HumanLabels;
+  n: number;
+  infos: readonly CriterionInfo[];
+  q: readonly number[];
+  report(core: Pick<AgreementReportDto, 'criteria' | 'macro'>, bootstrap: BootstrapInfoDto): D;
+};
+
+/** A kind's part of the agreement report: which studies it reads (leads and admins, studies of the kind) and how. */
+type AgreementKind<D> = {
+  study(db: Db, actor: Actor, studyId: number): StudyRow;
+  read(db: Db, study: StudyRow): AgreementInput<D>;
+};
+
+/** A pairwise study: its criteria and overall, each on lose/tie/win. */
+const pairwiseAgreement: AgreementKind<AgreementReportDto> = {
+  study: analysableStudy,
+  read: (db, study) => {
+    const frame = loadFrame(db, study);
+    return {
+      human: loadHumanLabels(db, frame),
+      n: frame.n,
+      infos: frame.criteria,
+      q: frame.criteria.map(() => Q),
+      report: (core, bootstrap) => ({ studyId: study.id, labelSet: LABEL_SET, bootstrap, ...core }),
+    };
+  },
+};
+
+/** A rubric study: its dimensions, each on its own label set and order. */
+const rubricAgreement: AgreementKind<RubricAgreementReportDto> = {
+  study: analysableRubricStudy,
+  read: (db, study) => {
+    const frame = loadRubricFrame(db, study);
+    return {
+      human: loadRubricHumanLabels(db, frame),
+      n: frame.n,
+      infos: frame.dimensions.map((d) => ({ id: d.id, name: d.name, level: 'general' })),
+      q: frame.dimensions.map((d) => d.labels.length),
+      report: (core, bootstrap) => ({
+        studyId: study.id,
+        kind: 'rubric',
+        bootstrap,
+        dimensions: dimensionDtos(frame),
+        criteria: core.criteria.map((c, d) => ({ ...c, labels: [...frame.dimensions[d].labels] })),
+        macro: core.macro,
+      }),
+    };
+  },
+};
 
 /**
- * The agreement statistics of `agreementReport` for any label sets: `q[c]` labels on criterion c, in their order
- * (weighted κ and ordinal α read the codes as ranks). Shared with the rubric report, whose criteria are dimensions.
+ * Inter-annotator agreement before adjudication, per criterion (a rubric's dimension) and macro-averaged: percent
+ * agreement, Fleiss' κ, Krippendorff's α (nominal and ordinal, on the entry's label order) over all annotators, and
+ * Cohen's κ (unweighted, linear, quadratic) for every pair of annotators that shares items; item-bootstrap intervals
+ * for κ and α. Leads and admins only.
+ */
+const agreementOf =
+  <D>(kind: AgreementKind<D>) =>
+  (actor: Actor, studyId: number, opts: { bootstrap?: number | string } = {}): D => {
+    const db = getDb();
+    const study = kind.study(db, actor, studyId);
+    const { bootstrap: replicates } = parseInput(optionsSchema, opts);
+    const input = kind.read(db, study);
+    const seed = bootstrapSeed(study.seed, 'agreement');
+    const core = agreementByCriterion(input.human, input.n, input.infos, input.q, replicates, seed);
+    return input.report(core, bootstrapInfo(replicates, seed));
+  };
+
+/** The agreement report of a pairwise study (report `agreement`). */
+export const agreementReport = agreementOf(pairwiseAgreement);
+
+/** The agreement report of a rubric study (report `rubric-agreement`): the same statistics on its dimensions. */
+export const rubricAgreementReport = agreementOf(rubricAgreement);
+
+/**
+ * The agreement statistics for any label sets: `q[c]` labels on criterion c, in their order (weighted κ and ordinal
+ * α read the codes as ranks).
  */
 export function agreementByCriterion(
   human: HumanLabels,

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '@/db/client';
 import * as judgeRunsQ from '@/db/queries/judge-runs';
-import { rubricJudgeConfidences } from '@/db/queries/rubric-imports';
+import { rubricJudgeConfidences } from '@/db/queries/imports';
 import type { Frame, JudgeCodes } from './data';
 import type { RubricFrame } from './rubric-data';
 

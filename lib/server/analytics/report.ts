@@ -5,7 +5,7 @@ import type { StudyKind } from '@/lib/validation/labels';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { getDb } from '@/db/client';
-import { agreementReport } from './agreement';
+import { agreementReport, rubricAgreementReport } from './agreement';
 import { annotatorsReport } from './annotators';
 import { excludedLabels } from './annotators-exclusions';
 import { alignmentReport } from './alignment';
@@ -16,7 +16,6 @@ import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
 import { rubricCertifyReport } from './rubric-certify';
-import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 

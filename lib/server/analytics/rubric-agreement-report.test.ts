@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { cohenKappa, contingencyTable, fleissKappa, itemCountsFromRaters, krippendorffAlpha } from '@/lib/stats';
 import { CATALOG, MI, ROWS, S, Y, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
-import { rubricAgreementReport } from './rubric-agreement';
+import { rubricAgreementReport } from './agreement';
 
 useReportsStudy();
 
 describe('rubricAgreementReport', () => {
   it('measures each dimension on its own label set, the pending review left out', () => {
     const r = rubricAgreementReport(lead, studyId, { bootstrap: 0 });
+    // The JSON the API and `concord report agreement --json` give, field by field in order (one core for both kinds).
+    expect(Object.keys(r)).toEqual(['studyId', 'kind', 'bootstrap', 'dimensions', 'criteria', 'macro']);
     expect(r.criteria.map((c) => [c.criterion, c.labels, c.items, c.ratings])).toEqual([
       [MI, ['No', 'To some extent', 'Yes'], 7, 15],
       ['leak', ['REJECT', 'OK'], 7, 15],

@@ -7,7 +7,7 @@ import { parseCsv } from '@/test/csv';
 import { MI, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
 import { importItems } from '../imports/imports';
 import { createStudy } from '../studies/studies';
-import { rubricAgreementReport } from './rubric-agreement';
+import { rubricAgreementReport } from './agreement';
 import { hybridReport } from './hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { getDb } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
 import * as itemsQ from '@/db/queries/items';
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import { findUserByUsername } from '@/db/queries/users';
 import { MRBENCH_GOLD_ANNOTATOR, mrbenchRunLines } from '@/lib/io/adapters/mrbench';
 import { EVALKIT_AUTO_JUDGE } from '@/lib/io/adapters/aitutor-evalkit';
@@ -59,7 +59,7 @@ export function demoLabel(annotator: string, itemId: string, dimension: string, 
  */
 function submitDemoLabels(studyId: number, catalog: RubricCatalog, annotators: string[], dialogues: number): number {
   const db = getDb();
-  const items = rubricQ.itemGroupsInOrder(db, studyId);
+  const items = importsQ.itemGroupsInOrder(db, studyId);
   const groups = new Set([...new Set(items.map((i) => i.groupKey))].slice(0, dialogues));
   const slice = items.filter((i) => groups.has(i.groupKey));
   let written = 0;
@@ -68,11 +68,11 @@ function submitDemoLabels(studyId: number, catalog: RubricCatalog, annotators: s
     const actor: Actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
     for (const item of slice) {
       const goldAnnotation = assignmentsQ.latestSubmittedAnnotationId(db, item.id, MRBENCH_GOLD_ANNOTATOR);
-      const assignmentId = rubricQ.assignmentIdOf(db, item.id, user.id);
+      const assignmentId = importsQ.assignmentIdOf(db, item.id, user.id);
       if (goldAnnotation === undefined || assignmentId === undefined) continue;
       const externalId = assignmentsQ.itemPayload(db, item.id)!.externalId;
       const labels = Object.fromEntries(
-        rubricQ.rubricLabelsOf(db, goldAnnotation).map((g) => {
+        importsQ.rubricLabelsOf(db, goldAnnotation).map((g) => {
           const d = catalog[g.dimension];
           return [d.id, d.labels[demoLabel(username, externalId, d.id, g.label, d.labels.length)]];
         }),

@@ -8,16 +8,9 @@ import { jsonlLine } from '@/lib/io/jsonl-out';
 const CSV_BATCH = 500;
 
 /**
- * A ground-truth export of either kind of study as a file: its lines (JSONL, or CSV with the header first) streamed
+ * A ground-truth export of any kind of study as a file: its lines (JSONL, or CSV with the header first) streamed
  * from one read snapshot, so labels arriving meanwhile do not tear it, the summary, a file name and content type.
  */
-/** What one kind contributes to its ground-truth export: the summary, the rows from a snapshot, and their columns. */
-export type GroundTruthExport<R, S> = {
-  summary: S;
-  rows: (db: Db) => Iterable<R>;
-  out: { header: string[]; csv: (r: R) => unknown[]; json: (r: R) => object };
-};
-
 export function groundTruthFile<R, S>(
   study: StudyRow,
   format: 'jsonl' | 'csv',

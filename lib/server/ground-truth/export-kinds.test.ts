@@ -5,6 +5,7 @@ import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { importItems } from '../imports/imports';
 import { createStudy } from '../studies/studies';
+import { studyKind } from '@/lib/kinds/registry';
 import { exportGroundTruth } from './ground-truth';
 
 // One export for every kind: the kind brings its columns, the core its checks, its audit entry and its streaming.
@@ -29,6 +30,17 @@ describe('the ground-truth export of each kind', () => {
     expect(header(ids.rubric)).toBe(
       'item,group,source,dimension,label,lenient_label,provenance,reviewer1_label,reviewer2_label,adjudicator,rationale',
     );
+  });
+
+  it('takes the columns that name a row from the kind, the rest from the core', () => {
+    for (const [kind, id] of [
+      ['pairwise', ids.pair],
+      ['rubric', ids.rubric],
+    ] as const) {
+      const own = studyKind(kind).groundTruth!.columns.map((c) => c.csv);
+      expect(header(id).split(',')).toEqual([...own, 'provenance', 'reviewer1_label', 'reviewer2_label', 'adjudicator', 'rationale']);
+    }
+    expect(studyKind('flow_review').groundTruth).toBeNull();
   });
 
   it('refuses a kind without ground truth, and an unknown format, in words', () => {

@@ -1,53 +1,81 @@
 import 'server-only';
 import { getDb, type Db } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
+import { goldItemIds } from '@/db/queries/gold';
 import * as gtq from '@/db/queries/ground-truth';
+import * as rq from '@/db/queries/rubric-review';
 import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
 import { LABELS, type Label } from '@/lib/validation/labels';
 import type { Criterion } from '@/lib/validation/pairwise';
+import type { RubricDimension } from '@/lib/validation/rubric';
+import { studyKind } from '@/lib/kinds/registry';
+import { kindName } from '@/lib/kinds/names';
+import { lenientNames } from '@/lib/kinds/rubric/catalog';
+import type { StudyKind } from '@/lib/validation/labels';
 import type { Actor } from '../actor';
 import { studyForStaff } from '../review/access';
 import { audit } from '../accounts/audit';
 import { invalid } from '../errors';
 import { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes } from './ground-truth-codes';
 import { ItemIndex } from '../packs/item-index';
-import type { GroundTruthSummaryDto } from './dto';
-import { groundTruthFile, type GroundTruthExport } from './export-file';
-import { rubricGroundTruthExport } from './rubric-ground-truth';
-import { kindName } from '@/lib/kinds/names';
-import type { StudyKind } from '@/lib/validation/labels';
+import type { GroundTruthRow, GroundTruthSummaryDto, Provenance, RubricGroundTruthRow, SettledLabelDto } from './dto';
+import { groundTruthFile } from './export-file';
 import { fitPacked, fitUnit, posteriorColumn, type UnitFit } from './model-gold';
-import {
-  ASK_RULING,
-  MODEL,
-  NO_RULING,
-  NO_VOTES,
-  UNKNOWN_RULING,
-  decide,
-  isModelRule,
-  outcomeLabel,
-  outcomeProvenance,
-  type Provenance,
-} from './rule';
+import { rubricReviewerCodes } from './rubric-codes';
+import { ASK_RULING, MODEL, NO_RULING, NO_VOTES, UNKNOWN_RULING, decide, isModelRule, outcomeLabel, outcomeProvenance } from './rule';
 
 export { codeMap, groundTruthCodes, reviewerCodes, type GroundTruthCodes, type ReviewerCodes };
 
-export type { Provenance };
+export type { GroundTruthRow, Provenance, RubricGroundTruthRow };
 
-export type GroundTruthRow = {
-  item: string;
-  itemId: number;
-  criterion: string;
-  label: Label;
-  provenance: Provenance;
-  /** Under a model rule (dawid_skene, mace), the model's posterior probability of `label`; null otherwise. */
-  posterior: number | null;
-  /** Each reviewer's label by slot (Reviewer 1 first); null where a reviewer gave none. */
-  reviewers: (Label | null)[];
-  adjudicator: string | null;
-  rationale: string | null;
-};
+/*
+ * The ground truth of a study as rows (item × criterion, or item × dimension), read its kind's way, each unit settled
+ * by the one rule here (`settle`), and its export, whose shared columns are written here and whose leading columns
+ * are the kind's (`studyKind(kind).groundTruth`, lib/kinds/<kind>/ground-truth.ts).
+ */
+
+/** A ruling with its label as a code in the unit's label set. */
+type RulingCode = { label: number; rationale: string | null; adjudicator: string };
+
+/**
+ * One unit of one item settled by the study's rule: the reviewers' codes `votes[offset … offset + count)`, the
+ * newest ruling (read only where the rule asks for one) and, under a model rule, the model's label for the unit.
+ * Undefined: nobody voted on it (no row); null: it is open (the item is left out of the ground truth).
+ */
+function settle(
+  votes: Int8Array,
+  offset: number,
+  count: number,
+  rule: StudyRow['groundTruthRule'],
+  labelCount: number,
+  rulingOf: () => RulingCode | undefined,
+  modelOf: () => { label: number; posterior: number } | null,
+): (Omit<SettledLabelDto, 'reviewers'> & { code: number }) | null | undefined {
+  let outcome = decide(votes, offset, count, UNKNOWN_RULING, rule, labelCount);
+  const ruling = outcome === ASK_RULING ? rulingOf() : undefined;
+  if (outcome === ASK_RULING) outcome = decide(votes, offset, count, ruling ? ruling.label : NO_RULING, rule, labelCount);
+  if (outcome === NO_VOTES) return undefined;
+  const modelled = outcome === MODEL ? modelOf() : null;
+  const code = modelled ? modelled.label : outcomeLabel(outcome);
+  const provenance = modelled ? (rule as Provenance) : outcomeProvenance(outcome);
+  if (!provenance || code < 0) return null;
+  const adjudicated = provenance === 'adjudicated' ? ruling! : null;
+  return {
+    code,
+    provenance,
+    posterior: modelled ? modelled.posterior : null,
+    adjudicator: adjudicated?.adjudicator ?? null,
+    rationale: adjudicated?.rationale ?? null,
+  };
+}
+
+/** The reviewers' labels by name, `width` slots wide (at least the planned reviewers); null where one gave none. */
+function reviewerNames<L extends string>(votes: Int8Array, offset: number, width: number, minSlots: number, names: readonly L[]) {
+  const reviewers = Array<L | null>(Math.max(minSlots, width)).fill(null);
+  for (let s = 0; s < width; s++) if (votes[offset + s] >= 0) reviewers[s] = names[votes[offset + s]];
+  return reviewers;
+}
 
 type Ruling = { label: Label; rationale: string | null; adjudicator: string };
 
@@ -111,30 +139,36 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
     const out: GroundTruthRow[] = [];
     /** Adds the row of one criterion; false when the criterion is open (the item is then left out). */
     const resolveOne = (criterion: string, codes: Int8Array, offset: number, fit: () => UnitFit, at: number): boolean => {
-      let outcome = decide(codes, offset, S, UNKNOWN_RULING, rule);
-      // The rulings are looked up by name, so only where the rule asks for one.
-      const ruling = outcome === ASK_RULING ? rulingOf.get(`${itemIds[i]}:${criterion}`) : undefined;
-      if (outcome === ASK_RULING) outcome = decide(codes, offset, S, ruling ? LABELS.indexOf(ruling.label) : NO_RULING, rule);
-      if (outcome === NO_VOTES) return true;
-      const modelled = outcome === MODEL ? fit() : null;
-      const code = modelled ? modelled.label[at] : outcomeLabel(outcome);
-      const provenance = modelled ? (rule as Provenance) : outcomeProvenance(outcome);
-      if (!provenance || code < 0) return false;
+      const settled = settle(
+        codes,
+        offset,
+        S,
+        rule,
+        LABELS.length,
+        // The rulings are looked up by name, so only where the rule asks for one.
+        () => {
+          const ruling = rulingOf.get(`${itemIds[i]}:${criterion}`);
+          return ruling && { ...ruling, label: LABELS.indexOf(ruling.label) };
+        },
+        () => {
+          const model = fit();
+          return { label: model.label[at], posterior: model.posterior[at] };
+        },
+      );
+      if (settled === undefined) return true;
+      if (settled === null) return false;
       let top = 0;
       for (let s = 0; s < S; s++) if (codes[offset + s] >= 0) top = s + 1;
-      const reviewers: (Label | null)[] = Array<Label | null>(Math.max(minSlots, top)).fill(null);
-      for (let s = 0; s < top; s++) if (codes[offset + s] >= 0) reviewers[s] = LABELS[codes[offset + s]];
-      const adjudicated = provenance === 'adjudicated' ? ruling! : null;
       out.push({
         item: externalIds[i],
         itemId: itemIds[i],
         criterion,
-        reviewers,
-        label: LABELS[code],
-        provenance,
-        posterior: modelled ? modelled.posterior[at] : null,
-        adjudicator: adjudicated?.adjudicator ?? null,
-        rationale: adjudicated?.rationale ?? null,
+        reviewers: reviewerNames(codes, offset, top, minSlots, LABELS),
+        label: LABELS[settled.code],
+        provenance: settled.provenance,
+        posterior: settled.posterior,
+        adjudicator: settled.adjudicator,
+        rationale: settled.rationale,
       });
       return true;
     };
@@ -157,6 +191,90 @@ export function* groundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId
   }
 }
 
+/** Groups a rubric study's label stream (ordered by item) into one item at a time, codes by dimension × slot. */
+function* rubricItemsOf(rows: Iterable<rq.RubricLabelStreamRow>, dimensions: number) {
+  type Item = { row: rq.RubricLabelStreamRow; slots: number[]; codes: Map<number, number>[] };
+  let current: Item | null = null;
+  for (const r of rows) {
+    if (!current || current.row.itemId !== r.itemId) {
+      if (current) yield current;
+      current = { row: r, slots: [], codes: Array.from({ length: dimensions }, () => new Map<number, number>()) };
+    }
+    if (r.slot === null || r.dimension === null || r.label === null || r.dimension >= dimensions) continue;
+    if (!current.slots.includes(r.slot)) current.slots.push(r.slot);
+    current.codes[r.dimension].set(r.slot, r.label);
+  }
+  if (current) yield current;
+}
+
+/**
+ * Ground truth of a rubric study, item by item in position order and dimension by dimension in catalog order; every
+ * dimension settled by the one rule (`settle`, with the dimension's label-set size). A reviewer column is a slot that
+ * labelled the item, in slot order. An item some reviewer has not submitted yet, or with a dimension still open, is
+ * left out whole; `onIncomplete` is told of it.
+ */
+export function* rubricGroundTruth(db: Db, study: StudyRow, onIncomplete?: (externalId: string) => void): Generator<RubricGroundTruthRow> {
+  const catalog = (study.criteria ?? []) as RubricDimension[];
+  const lenient = catalog.map(lenientNames);
+  const rulings = new Map<string, RulingCode>();
+  for (const r of rq.studyRubricRulings(db, study.id)) rulings.set(`${r.itemId}:${r.dimension}`, r);
+  const minSlots = study.reviewersPerItem;
+  const rule = study.groundTruthRule;
+  // A model rule: fitted once on every dimension from the packs, as the dashboards' `decideGold` does (./model-gold.ts).
+  const packed = isModelRule(rule) ? rubricReviewerCodes(db, study) : null;
+  const model = packed && isModelRule(rule) ? fitPacked(rule, packed, packed.D, (d) => catalog[d].labels.length) : null;
+  // Gold items are checks on the reviewers, not data: neither ground truth nor waiting for it (docs/decisions/0030).
+  const gold = new Set(goldItemIds(db, study.id));
+  let votes = new Int8Array(64);
+  items: for (const { row, slots, codes } of rubricItemsOf(rq.iterateRubricLabels(db, study.id), catalog.length)) {
+    if (gold.has(row.itemId)) continue;
+    if (row.pending > 0 || slots.length === 0) {
+      onIncomplete?.(row.externalId);
+      continue;
+    }
+    slots.sort((a, b) => a - b);
+    // Imported crowd labels bring any number of raters (decision 0028): a typed array silently drops writes past its end.
+    if (votes.length < slots.length) votes = new Int8Array(slots.length * 2);
+    const out: RubricGroundTruthRow[] = [];
+    for (let k = 0; k < catalog.length; k++) {
+      const d = catalog[k];
+      slots.forEach((s, i) => (votes[i] = codes[k].get(s) ?? -1));
+      const settled = settle(
+        votes,
+        0,
+        slots.length,
+        rule,
+        d.labels.length,
+        () => rulings.get(`${row.itemId}:${k}`),
+        () => {
+          const at = packed && model ? k * packed.n + packed.items.of(row.itemId) : -1;
+          return at >= 0 ? { label: model!.label[at], posterior: model!.posterior[at] } : null;
+        },
+      );
+      if (settled === undefined) continue;
+      if (settled === null) {
+        onIncomplete?.(row.externalId);
+        continue items;
+      }
+      out.push({
+        item: row.externalId,
+        itemId: row.itemId,
+        group: row.groupKey,
+        source: row.source,
+        dimension: d.id,
+        label: d.labels[settled.code],
+        lenient: lenient[k][settled.code],
+        provenance: settled.provenance,
+        posterior: settled.posterior,
+        reviewers: reviewerNames(votes, 0, slots.length, minSlots, d.labels),
+        adjudicator: settled.adjudicator,
+        rationale: settled.rationale,
+      });
+    }
+    yield* out;
+  }
+}
+
 /** How many items are complete and how many labels the ground truth has, from `groundTruthCodes` (no row objects). */
 export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   const codes = groundTruthCodes(db, study, [...criterionOrder(study).keys()]);
@@ -170,78 +288,85 @@ export function summarize(db: Db, study: StudyRow): GroundTruthSummaryDto {
   };
 }
 
-/** How many reviewer columns an export has: the plan, or more where imported prior raters go beyond it. */
-export const reviewerColumns = (db: Db, study: StudyRow) => Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
-
-/** A pairwise study's part of the ground-truth export: one row per item and criterion, reviewers by slot. */
-function pairwiseGroundTruthExport(db: Db, study: StudyRow) {
-  const slots = reviewerColumns(db, study);
-  const modelled = isModelRule(study.groundTruthRule);
-  return {
-    summary: summarize(db, study),
-    rows: (snapshot: Db) => groundTruth(snapshot, study),
-    out: {
-      header: [
-        'item',
-        'criterion',
-        'label',
-        'provenance',
-        ...posteriorColumn(modelled),
-        ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
-        'adjudicator',
-        'rationale',
-      ],
-      csv: (r) => [
-        r.item,
-        r.criterion,
-        r.label,
-        r.provenance,
-        ...(modelled ? [r.posterior ?? ''] : []),
-        ...r.reviewers.map((l) => l ?? ''),
-        r.adjudicator ?? '',
-        r.rationale ?? '',
-      ],
-      json: (r) => ({
-        item: r.item,
-        criterion: r.criterion,
-        label: r.label,
-        provenance: r.provenance,
-        ...(modelled ? { posterior: r.posterior } : {}),
-        reviewers: r.reviewers,
-        adjudicator: r.adjudicator,
-        rationale: r.rationale,
-      }),
-    },
-  } satisfies GroundTruthExport<GroundTruthRow, GroundTruthSummaryDto>;
+/** The same summary of a rubric study, counted from its rows. */
+function summarizeRubric(db: Db, study: StudyRow): GroundTruthSummaryDto {
+  let incomplete = 0;
+  let labels = 0;
+  let adjudicated = 0;
+  const seen = new Set<number>();
+  for (const r of rubricGroundTruth(db, study, () => incomplete++)) {
+    labels++;
+    if (r.provenance === 'adjudicated') adjudicated++;
+    seen.add(r.itemId);
+  }
+  return { items: seen.size + incomplete, complete: seen.size, incomplete, labels, adjudicated, rule: study.groundTruthRule };
 }
 
-/** A kind's part of the export as a function of the format, its row type kept inside. */
-const asFile =
-  <R>(make: (db: Db, study: StudyRow) => GroundTruthExport<R, GroundTruthSummaryDto>) =>
-  (db: Db, study: StudyRow, format: 'jsonl' | 'csv') => {
-    const { summary, rows, out } = make(db, study);
-    return groundTruthFile(study, format, summary, rows, out);
-  };
-
-/*
- * Each kind's part of the export, or null for a kind without ground truth. The parts differ in their columns and in
- * what a reviewer column is (pairwise: by slot; rubric: the slots that labelled, in order), so each kind keeps its
- * own; a new kind adds its entry here (the table must name every kind).
+/**
+ * How each kind's ground truth is read: its rows and its summary. Server-side, so it cannot live in lib/kinds (the
+ * readers call the rule and the label models); a kind without ground truth has none, as it has no facet.
  */
-const GROUND_TRUTH_EXPORTS: Record<StudyKind, ReturnType<typeof asFile<unknown>> | null> = {
+const READERS: Record<
+  StudyKind,
+  { rows: (db: Db, study: StudyRow) => Iterable<SettledLabelDto & object>; summary: typeof summarize } | null
+> = {
   flow_review: null,
-  pairwise: asFile(pairwiseGroundTruthExport),
-  rubric: asFile(rubricGroundTruthExport),
+  pairwise: { rows: (db, study) => groundTruth(db, study), summary: summarize },
+  rubric: { rows: (db, study) => rubricGroundTruth(db, study), summary: summarizeRubric },
 };
+
+/** The study's kind's reader and export columns, or the one refusal for a kind without ground truth. */
+function kindPart(study: StudyRow, what: string) {
+  const reader = READERS[study.kind];
+  const facet = studyKind(study.kind).groundTruth;
+  if (!reader || !facet) throw invalid(`A ${kindName(study.kind).toLowerCase()} study has no ground truth${what}.`);
+  return { ...reader, columns: facet.columns };
+}
+
+/** How many reviewer columns an export has: the plan, or more where imported prior raters go beyond it. */
+export const reviewerColumns = (db: Db, study: StudyRow) => Math.max(study.reviewersPerItem, assignmentsQ.highestSlotOfStudy(db, study.id));
 
 /** The ground-truth export: JSONL or CSV lines, streamed from a snapshot; incomplete items are left out and counted. */
 export function exportGroundTruth(actor: Actor, studyId: number, format: string) {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  const kindExport = GROUND_TRUTH_EXPORTS[study.kind];
-  if (!kindExport) throw invalid(`A ${kindName(study.kind).toLowerCase()} study has no ground truth to export; export its flows instead.`);
+  const { rows, summary, columns } = kindPart(study, ' to export; export its flows instead');
   if (format !== 'jsonl' && format !== 'csv') throw invalid(`Unknown format "${format}"; use jsonl or csv.`);
-  const file = kindExport(db, study, format);
+  const slots = reviewerColumns(db, study);
+  const modelled = isModelRule(study.groundTruthRule);
+  const file = groundTruthFile(study, format, summary(db, study), (snapshot) => rows(snapshot, study), {
+    header: [
+      ...columns.map((c) => c.csv),
+      'provenance',
+      ...posteriorColumn(modelled),
+      ...Array.from({ length: slots }, (_, i) => `reviewer${i + 1}_label`),
+      'adjudicator',
+      'rationale',
+    ],
+    csv: (r) => [
+      ...columns.map((c) => c.value(r) ?? ''),
+      r.provenance,
+      ...(modelled ? [r.posterior ?? ''] : []),
+      ...r.reviewers.map((l) => l ?? ''),
+      r.adjudicator ?? '',
+      r.rationale ?? '',
+    ],
+    json: (r) => ({
+      ...Object.fromEntries(columns.map((c) => [c.json, c.value(r)])),
+      provenance: r.provenance,
+      ...(modelled ? { posterior: r.posterior } : {}),
+      reviewers: r.reviewers,
+      adjudicator: r.adjudicator,
+      rationale: r.rationale,
+    }),
+  });
   audit(db, { userId: actor.id, action: 'export', studyId, detail: { what: 'ground-truth', format } });
   return file;
+}
+
+/** The ground-truth summary of a study, for its leads (the study page's overview). */
+export function groundTruthSummary(actor: Actor, studyId: number): GroundTruthSummaryDto {
+  const db = getDb();
+  const study = studyForStaff(db, actor, studyId);
+  return kindPart(study, '').summary(db, study);
 }

@@ -5,7 +5,6 @@ import { inTransaction, type Db } from '@/db/client';
 import * as importsQ from '@/db/queries/imports';
 import { deleteImportItems, deleteImportItemsBatch } from '@/db/queries/items';
 import { deleteJudgeLabelPacksBatch, deleteJudgeLabelsBatch, deleteStagingJudgeRun, stagingRunsOfImport } from '@/db/queries/judge-runs';
-import { deleteRubricVerdictsBatch } from '@/db/queries/rubric-imports';
 
 /**
  * Large imports are written in short batches so that nobody else waits long for the database: the import's row is
@@ -72,7 +71,7 @@ function* undoSteps(db: Db, importId: number): Generator<void, void> {
     }
   }
   for (const runId of stagingRunsOfImport(db, importId)) {
-    yield* batches(() => deleteRubricVerdictsBatch(db, runId, UNDO_BATCH));
+    yield* batches(() => importsQ.deleteRubricVerdictsBatch(db, runId, UNDO_BATCH));
     yield* batches(() => deleteJudgeLabelsBatch(db, runId, UNDO_BATCH));
     yield* batches(() => deleteJudgeLabelPacksBatch(db, runId, UNDO_BATCH));
     inTransaction(db, () => deleteStagingJudgeRun(db, runId));

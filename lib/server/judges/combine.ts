@@ -2,7 +2,7 @@ import 'server-only';
 import { type Db, getDb, inTransaction } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as judgeRunsQ from '@/db/queries/judge-runs';
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import type { StudyRow } from '@/db/queries/studies';
 import type { JudgeRunRecipe } from '@/db/schema';
 import {
@@ -14,6 +14,7 @@ import {
   combineVerdicts,
 } from '@/lib/stats/combine';
 import { studyKind } from '@/lib/kinds/registry';
+import type { StudyKind } from '@/lib/validation/labels';
 import { combineRunsSchema } from '@/lib/validation/judges';
 import { rubricCatalogSchema } from '@/lib/validation/rubric';
 import { audit } from '../accounts/audit';
@@ -39,7 +40,8 @@ export function combineJudgeRuns(actor: Actor, studyId: number, input: unknown):
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
   const judges = studyKind(study.kind).judges;
-  if (!judges) throw invalid(`A ${study.kind.replace('_', ' ')} study has no judge runs to combine.`);
+  const combine = COMBINE[study.kind];
+  if (!judges || !combine) throw invalid(`A ${study.kind.replace('_', ' ')} study has no judge runs to combine.`);
   const runs = names.map((n) => {
     const run = aq.findJudgeRun(db, studyId, n);
     if (!run) {
@@ -54,10 +56,7 @@ export function combineJudgeRuns(actor: Actor, studyId: number, input: unknown):
   const allowed = judges.rules.combine;
   if (!allowed.rules.includes(rule)) throw invalid(allowed.refusedRule!(rule), { rule: `use ${allowed.rules.join(' or ')}` });
   if (runs.length < allowed.minimumRuns) throw invalid(allowed.tooFewRuns, { runs: 'two or more' });
-  // The one branch on the kind left here: a pairwise combination reads the analytics frame (verdicts that count on
-  // the dashboards), which lib/kinds may not import (it is a use-case of lib/server); a rubric one reads its codes.
-  const combined =
-    study.kind === 'rubric' ? combineRubric(db, study, runs, rule, missing) : combinePairwise(db, study, runs, rule, missing);
+  const combined = combine(db, study, runs, rule, missing);
   if (combined.counts.pairs === 0) throw invalid('The runs have no verdicts on this study’s items; there is nothing to combine.');
 
   const recipe: JudgeRunRecipe = { rule, runs: runs.map((r) => r.name), missing, counts: combined.counts };
@@ -176,7 +175,18 @@ function combineRubric(db: Db, study: StudyRow, runs: Run[], rule: CombineRule, 
   return {
     counts,
     write: (runId) => {
-      for (const [itemId, dimension, label] of verdicts) rubricQ.insertRubricJudgeLabel(db, runId, [itemId, dimension, 1, label, null]);
+      for (const [itemId, dimension, label] of verdicts) importsQ.insertRubricJudgeLabel(db, runId, [itemId, dimension, 1, label, null]);
     },
   };
 }
+
+/**
+ * How each kind's runs are combined, null for a kind without judges. Here and not in the kind's judges facet: a
+ * pairwise combination reads the analytics frame (verdicts that count on the dashboards), a use-case of lib/server
+ * that lib/kinds may not import; a rubric one reads its codes.
+ */
+const COMBINE: Record<StudyKind, typeof combinePairwise | null> = {
+  flow_review: null,
+  pairwise: combinePairwise,
+  rubric: combineRubric,
+};

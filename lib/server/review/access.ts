@@ -17,6 +17,12 @@ export function studyForStaff(db: Db, actor: Actor, studyId: number) {
 }
 
 /**
+ * Whether a study is of the kind a use-case written for one kind expects ('any': a use-case that asks the kind).
+ * The one comparison of a study's kind behind the access checks of such use-cases (this one and the adjudicator's).
+ */
+export const isOfKind = (study: studiesQ.StudyRow, kind: StudyKind | 'any'): boolean => kind === 'any' || study.kind === kind;
+
+/**
  * A study for a staff use-case written for one kind of study (its item list, its item page, its export): the other
  * kinds are refused in words, naming both kinds, or (`notFound`) as "not found" where the object is one that only
  * that kind has. This is the one place such a use-case's kind check is written.
@@ -30,7 +36,7 @@ export function staffStudyOfKind(
   refuse: 'invalid' | 'notFound' = 'invalid',
 ) {
   const study = studyForStaff(db, actor, studyId);
-  if (study.kind === kind) return study;
+  if (isOfKind(study, kind)) return study;
   if (refuse === 'notFound') throw notFound(what);
   throw invalid(`${what} is for ${kindName(kind).toLowerCase()} studies; this one is a ${kindName(study.kind).toLowerCase()} study.`);
 }

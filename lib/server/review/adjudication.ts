@@ -13,6 +13,7 @@ import type { AdjudicationItemDto, AdjudicationQueueDto, RubricAdjudicationItemD
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { DIFFERENT_SUBMISSION, requestHash } from './idempotency';
 import { adjudicatorQueue } from './disputes';
+import { isOfKind } from './access';
 
 /*
  * Adjudication, written once for every kind of study: who may adjudicate, which items they may open, completeness,
@@ -36,7 +37,7 @@ function adjudicationOf(study: StudyRow): AdjudicationFacet {
  */
 export function studyForAdjudicator(db: Db, actor: Actor, studyId: number, kind: StudyKind | 'any' = 'pairwise'): StudyRow {
   const study = studiesQ.findStudy(db, studyId);
-  if (!study || !studyKind(study.kind).adjudication || (kind !== 'any' && study.kind !== kind)) throw notFound('That study');
+  if (!study || !studyKind(study.kind).adjudication || !isOfKind(study, kind)) throw notFound('That study');
   if (isStaff(actor) || study.adjudicatorId === actor.id) return study;
   if (studiesQ.isMember(db, studyId, actor.id)) throw forbidden('Only the adjudicator of this study can settle disagreements.');
   throw notFound('That study');

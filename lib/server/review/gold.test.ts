@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { computeReport } from '../analytics/report';
 import { findStudy as getStudyRow } from '@/db/queries/studies';
-import { rubricGroundTruth } from '../ground-truth/rubric-ground-truth';
+import { rubricGroundTruth } from '../ground-truth/ground-truth';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
 import { goldCount } from '@/lib/assign/gold';

@@ -10,7 +10,7 @@ import { getRubricItem, listRubricItems } from '../studies/rubric-items';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { Actor } from '../actor';
 import { exportGroundTruth } from '../ground-truth/ground-truth';
-import { rubricGroundTruth } from '../ground-truth/rubric-ground-truth';
+import { rubricGroundTruth } from '../ground-truth/ground-truth';
 import { getAdjudicationQueue, getRubricAdjudicationItem, submitRubricAdjudication } from './adjudication';
 import { getAssignmentView, getQueue, undoLastSubmission } from './flow-review';
 import { getRubricAssignment, submitRubric } from './rubric';

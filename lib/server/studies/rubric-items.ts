@@ -7,7 +7,7 @@ import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension, RubricItem } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { notFound } from '../errors';
-import { lenientNames } from '../ground-truth/rubric-ground-truth';
+import { lenientNames } from '@/lib/kinds/rubric/catalog';
 import { rubricModelOfItem } from '../ground-truth/model-item';
 import { MODEL, NO_RULING, decide, needsAdjudication, outcomeLabel, outcomeProvenance } from '../ground-truth/rule';
 import { parseInput } from '../parse';

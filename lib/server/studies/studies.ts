@@ -2,14 +2,14 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
-import * as rubricQ from '@/db/queries/rubric-imports';
+import * as importsQ from '@/db/queries/imports';
 import { itemIdsInOrder } from '@/db/queries/items';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { planBalanced, planFixedSets, type PlannedAssignment } from '@/lib/assign/plan';
 import { orderQueuesByGroup, planGroupsBalanced, planGroupsFixedSets, type PlanGroup } from '@/lib/assign/groups';
 import { criteriaCatalogSchema } from '@/lib/validation/pairwise';
-import { DEFAULT_PRINCIPLES } from '@/lib/validation/labels';
+import { DEFAULT_PRINCIPLES, type StudyKind } from '@/lib/validation/labels';
 import { createStudySchema, groundTruthRuleSchema, studyListSchema, studyMembersSchema } from '@/lib/validation/studies';
 import { kindName } from '@/lib/kinds/names';
 import { isStaff, type Actor } from '../actor';
@@ -111,6 +111,7 @@ export function listStudiesView(actor: Actor, input: unknown): StudyListRowDto[]
   const rows: StudyListRowDto[] = studiesQ
     .listStudies(db)
     .filter((s) => (status === 'archived' ? !!s.archivedAt : !s.archivedAt && (!status || s.status === status)))
+    // A kind compared, not a branch (test/architecture.test.ts (i)): the list filtered by the kind the lead picked.
     .filter((s) => !kind || s.kind === kind)
     .filter((s) => !needle || s.name.toLowerCase().includes(needle) || String(s.id) === needle)
     .map((s) => {
@@ -234,52 +235,9 @@ export function openStudy(actor: Actor, studyId: number, opts: { leaveUnassigned
     const itemIds = itemIdsInOrder(db, studyId);
     if (!itemIds.length) throw invalid('Import items before opening the study.');
     const members = studiesQ.listMembers(db, studyId);
-    // Kind branch (why): a rubric study plans by dialogue groups (lib/assign/groups) where the others plan by
-    // item; the planning facet is a follow-up of decision 0020.
-    if (study.kind === 'rubric') {
-      const made = planRubricStudy(db, study, members, opts);
-      studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
-      audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: made } });
-      return;
-    }
-    // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
-    const taken = new Map<number, number>();
-    for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
-    // Gold items are not planned as work: they are mixed into every queue at the study's gold rate (decision 0030).
-    const gold = goldItemSet(db, studyId);
-    const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem && !gold.has(id));
-    if (open.some((id) => taken.has(id))) {
-      throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
-    }
-    let plan: PlannedAssignment[] = [];
-    // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
-    if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
-      if (members.length < study.reviewersPerItem) {
-        throw invalid(
-          `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
-        );
-      }
-      if (study.assignmentMode === 'fixed_sets') {
-        const groups = new Map<number, number[]>();
-        for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
-        plan = planFixedSets(
-          open,
-          [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
-          study.seed,
-        );
-      } else {
-        plan = planBalanced(
-          open,
-          members.map((m) => m.userId),
-          study.reviewersPerItem,
-          study.seed,
-        );
-      }
-    }
-    plan = withGold(db, study, plan);
-    for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
+    const made = PLANS[study.kind](db, study, members, opts, itemIds);
     studiesQ.updateStudy(db, studyId, { status: 'open', openedAt: new Date() });
-    audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: plan.length } });
+    audit(db, { userId: actor.id, action: 'study_opened', studyId, detail: { assignments: made } });
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
@@ -297,9 +255,9 @@ function planRubricStudy(
   members: { userId: number; setIndex: number | null }[],
   opts: { leaveUnassigned?: boolean },
 ): number {
-  const items = rubricQ.itemGroupsInOrder(db, study.id);
+  const items = importsQ.itemGroupsInOrder(db, study.id);
   const taken = new Map<number, number[]>();
-  for (const r of rubricQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
+  for (const r of importsQ.reviewersOfItems(db, study.id)) taken.set(r.itemId, [...(taken.get(r.itemId) ?? []), r.userId]);
   const groupKey = new Map(items.map((i) => [i.id, i.groupKey]));
   const groups = new Map<string, PlanGroup & { items: { id: number; taken: number[] }[] }>();
   const gold = goldItemSet(db, study.id);
@@ -385,3 +343,61 @@ export function setGroundTruthRule(actor: Actor, studyId: number, input: unknown
   });
   return toDto(studiesQ.findStudy(db, studyId)!);
 }
+
+/**
+ * The assignments of a flow review or pairwise study, item by item, made inside `openStudy`'s transaction; gold items
+ * are mixed into the queues (`withGold`). Returns how many assignments were made.
+ */
+function planByItem(
+  db: ReturnType<typeof getDb>,
+  study: studiesQ.StudyRow,
+  members: { userId: number; setIndex: number | null }[],
+  opts: { leaveUnassigned?: boolean },
+  itemIds: number[],
+): number {
+  const studyId = study.id;
+  // Items may already have reviewers from imported prior annotations; only the missing slots are planned.
+  const taken = new Map<number, number>();
+  for (const r of assignmentsQ.assignmentCountsByItem(db, studyId)) taken.set(r.itemId, r.n);
+  // Gold items are not planned as work: they are mixed into every queue at the study's gold rate (decision 0030).
+  const gold = goldItemSet(db, studyId);
+  const open = itemIds.filter((id) => (taken.get(id) ?? 0) < study.reviewersPerItem && !gold.has(id));
+  if (open.some((id) => taken.has(id))) {
+    throw invalid('Some items have fewer imported reviewers than planned; import the rest or lower the reviewers per item.');
+  }
+  let plan: PlannedAssignment[] = [];
+  // Items judged only by an LLM can wait for a hybrid review queue instead of going to people now.
+  if (open.length && !(opts.leaveUnassigned && members.length === 0)) {
+    if (members.length < study.reviewersPerItem) {
+      throw invalid(
+        `Each item needs ${study.reviewersPerItem} reviewer(s), but ${members.length} ${members.length === 1 ? 'person is' : 'people are'} chosen.`,
+      );
+    }
+    if (study.assignmentMode === 'fixed_sets') {
+      const groups = new Map<number, number[]>();
+      for (const m of members) groups.set(m.setIndex ?? 1, [...(groups.get(m.setIndex ?? 1) ?? []), m.userId]);
+      plan = planFixedSets(
+        open,
+        [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g),
+        study.seed,
+      );
+    } else {
+      plan = planBalanced(
+        open,
+        members.map((m) => m.userId),
+        study.reviewersPerItem,
+        study.seed,
+      );
+    }
+  }
+  plan = withGold(db, study, plan);
+  for (const p of plan) assignmentsQ.insertAssignment(db, { ...p, studyId });
+  return plan.length;
+}
+
+/** How each kind plans its assignments when it opens: a rubric study by dialogue groups (lib/assign/groups). */
+const PLANS: Record<StudyKind, typeof planByItem> = {
+  flow_review: planByItem,
+  pairwise: planByItem,
+  rubric: (db, study, members, opts) => planRubricStudy(db, study, members, opts),
+};

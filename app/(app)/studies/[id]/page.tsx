@@ -6,7 +6,7 @@ import { DomainError } from '@/lib/server/errors';
 import { flowReport } from '@/lib/server/studies/flow-report';
 import { listJudgeRuns } from '@/lib/server/analytics/runs';
 import { pairwiseReport } from '@/lib/server/studies/pairwise-report';
-import { rubricGroundTruthSummary } from '@/lib/server/ground-truth/rubric-ground-truth';
+import { groundTruthSummary } from '@/lib/server/ground-truth/ground-truth';
 import { getStudy } from '@/lib/server/studies/studies';
 import { listAssignablePeople } from '@/lib/server/accounts/users';
 import { formatIdsOf } from '@/lib/kinds/import-formats';
@@ -34,7 +34,7 @@ const OVERVIEW: { [K in StudyKind]: (actor: Actor, studyId: number) => ScreenPro
   flow_review: (actor, studyId) => ({ report: flowReport(actor, studyId), studyId }),
   pairwise: (actor, studyId) => ({ report: pairwiseReport(actor, studyId), studyId, runs: listJudgeRuns(actor, studyId) }),
   rubric: (actor, studyId) => ({
-    summary: rubricGroundTruthSummary(actor, studyId),
+    summary: groundTruthSummary(actor, studyId),
     progress: reviewProgress(actor, studyId),
     studyId,
     runs: listJudgeRuns(actor, studyId),

@@ -1,18 +1,14 @@
 import { z } from 'zod';
-// Before any schema is built: in the browser, zod must not try `new Function` (see common.ts).
-import './common';
+// Before any schema is built: in the browser, zod must not try `new Function` (lib/validation/common.ts, which
+// lib/validation/review.ts loads first).
+import { activeMs, requestId } from '@/lib/validation/review';
 
 /*
  * What a rubric screen sends: labels by dimension id and label name, as on screen. Names are checked against the
- * study's own catalog inside the use-case (lib/server/review/rubric.ts), where the catalog is known.
+ * study's own catalog by the rubric's review and adjudication facets (./review.ts, ./adjudication.ts), where the
+ * catalog is known. The parts every kind's submission shares (request id, active time) are lib/validation/review.ts'.
  */
 
-const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be an 8–64 character token' });
-const activeMs = z
-  .number()
-  .int()
-  .min(0)
-  .max(7 * 24 * 3600 * 1000);
 const dimensionKey = z
   .string()
   .regex(/^[a-z][a-z0-9_]*$/)
