@@ -8,6 +8,9 @@ import { alignmentReport } from './alignment';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
 import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
+import { reportCsv } from '@/lib/io/report-csv';
+import { REPORT_TABLES } from './dto';
+import { reportJson } from './json';
 
 /*
  * A study small enough to count by hand: five items, three criteria (a general one, a principle one, overall),
@@ -157,6 +160,16 @@ describe('alignment of a judge with ground truth', () => {
 
   it('refuses an unknown judge run', () => {
     expect(codeOf(() => alignmentReport(lead, studyId, { judge: 'nobody' }))).toBe('not_found');
+  });
+});
+
+describe('the alignment report as the API, the CLI and the downloads give it', () => {
+  // Held to the output of the pairwise use-case before it was folded with the rubric one into one core: the JSON
+  // (with bootstrap intervals) and every CSV table, byte for byte.
+  it('gives the same JSON and CSV tables as before the fold', async () => {
+    const r = alignmentReport(lead, studyId, { judge: 'j1', bootstrap: 200 });
+    const tables = Object.fromEntries(REPORT_TABLES.alignment.map((t) => [t, reportCsv('alignment', t, r).join('')]));
+    await expect(`${JSON.stringify({ json: reportJson(r), tables }, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/alignment-pairwise.json');
   });
 });
 

@@ -8,6 +8,7 @@ import { parseCsv } from '@/test/csv';
 import { makeUser } from '@/test/db';
 import { MI, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
 import { rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
+import { REPORT_TABLES } from './dto';
 import { reportJson } from './json';
 import { rubricAlignmentReport } from './rubric-alignment';
 
@@ -160,6 +161,19 @@ describe('the rubric reports as CSV', () => {
       '2',
       '0.5',
     ]);
+  });
+});
+
+describe('the rubric alignment report as the API, the CLI and the downloads give it', () => {
+  // Held to the output of the rubric use-case before it was folded with the pairwise one into one core: the JSON
+  // (with bootstrap intervals) and every CSV table of both samples, byte for byte.
+  it('gives the same JSON and CSV tables as before the fold', async () => {
+    const out = [1, 2].map((sample) => {
+      const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', sample, bootstrap: 200 });
+      const tables = Object.fromEntries(REPORT_TABLES['rubric-alignment'].map((t) => [t, reportCsv('rubric-alignment', t, r).join('')]));
+      return { json: reportJson(r), tables };
+    });
+    await expect(`${JSON.stringify(out, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/alignment-rubric.json');
   });
 });
 
