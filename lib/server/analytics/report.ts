@@ -18,7 +18,6 @@ import { leaderboardReport } from './leaderboard';
 import { rubricBiasReport } from './rubric-bias';
 import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport } from './rubric-agreement';
-import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricHybridReport } from './rubric-hybrid';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
@@ -78,7 +77,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   alignment: {
     role: 'alignment',
     options: takes('judge', 'bootstrap'),
-    compute: (actor, studyId, o) => alignmentReport(actor, studyId, { judge: o.judge ?? '', bootstrap: o.bootstrap }),
+    compute: (actor, studyId, o) => alignmentReport(actor, studyId, 'alignment', { judge: o.judge ?? '', bootstrap: o.bootstrap }),
     tables: REPORT_TABLES.alignment,
   },
   leaderboard: {
@@ -117,7 +116,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'alignment',
     options: takes('judge', 'sample', 'bootstrap'),
     compute: (actor, studyId, o) =>
-      rubricAlignmentReport(actor, studyId, { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
+      alignmentReport(actor, studyId, 'rubric-alignment', { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
     tables: REPORT_TABLES['rubric-alignment'],
   },
   'rubric-leaderboard': {

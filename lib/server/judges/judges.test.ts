@@ -132,7 +132,7 @@ describe('a run launched from the web app', () => {
     // the verdicts are the run's, read by the alignment dashboard like an imported run's
     const listed = listStudyJudgeRuns(lead, studyId).find((x) => x.name === 'from-web')!;
     expect(listed).toMatchObject({ origin: 'launched', labels: 20 });
-    const report = await alignmentReport(lead, studyId, { judge: 'from-web' });
+    const report = await alignmentReport(lead, studyId, 'alignment', { judge: 'from-web' });
     expect(report.judge).toBe('from-web');
   }, 60_000);
 

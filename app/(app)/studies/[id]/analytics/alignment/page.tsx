@@ -10,7 +10,6 @@ import { AlignmentDashboard } from '../_components/alignment-dashboard';
 import { NoJudgeRuns } from '../_components/no-judge-runs';
 import { NoReport } from '../_components/no-report';
 import { RubricAlignmentDashboard } from '../_components/rubric-alignment-dashboard';
-import { rubricAlignmentReport } from '@/lib/server/analytics/rubric-alignment';
 import { type AnalyticsView, type SearchParams, analyticsContext, first } from '../_lib/context';
 
 export const metadata: Metadata = { title: 'Judge alignment' };
@@ -20,13 +19,13 @@ type View = (ctx: Parameters<AnalyticsView>[0] & { runs: JudgeRunDto[]; judge: s
 /** The dashboard of each report that serves alignment; the study's kind says which report it gets. */
 const VIEWS: Record<'alignment' | 'rubric-alignment', View> = {
   alignment: ({ actor, studyId, runs, judge }) => {
-    const initial = reportJson(alignmentReport(actor, studyId, { judge, bootstrap: 0 })) as ReportJson['alignment'];
+    const initial = reportJson(alignmentReport(actor, studyId, 'alignment', { judge, bootstrap: 0 })) as ReportJson['alignment'];
     return <AlignmentDashboard studyId={studyId} runs={runs} initial={initial} />;
   },
   'rubric-alignment': ({ actor, studyId, runs, judge, sp }) => {
     // A sample the run does not have falls back to the first.
     const sample = Number(first(sp.sample));
-    const read = (s: number) => rubricAlignmentReport(actor, studyId, { judge, sample: s, bootstrap: 0 });
+    const read = (s: number) => alignmentReport(actor, studyId, 'rubric-alignment', { judge, sample: s, bootstrap: 0 });
     let report;
     try {
       report = read(Number.isInteger(sample) && sample >= 1 && sample <= 100 ? sample : 1);
