@@ -6,14 +6,20 @@ import type { StudyKind } from '@/lib/validation/labels';
 import type { Db } from '@/db/client';
 import type { AlignmentKindPart, ReportRun, ReportStudy } from './alignment';
 import { consistency, votes } from './alignment-votes';
-import { LABEL_SET, Q, loadFrame, loadGold, loadHumanLabels, loadJudge, missing, noInterval, principleGroups, statDto, wilson } from './data';
-import type {
-  AlignmentReportDto,
-  AlignmentSummaryDto,
-  RubricAlignmentReportDto,
-  RubricAlignmentSummaryDto,
-  RubricSummaryDto,
-} from './dto';
+import {
+  LABEL_SET,
+  Q,
+  loadFrame,
+  loadGold,
+  loadHumanLabels,
+  loadJudge,
+  missing,
+  noInterval,
+  principleGroups,
+  statDto,
+  wilson,
+} from './data';
+import type { AlignmentReportDto, AlignmentSummaryDto, RubricAlignmentReportDto, RubricAlignmentSummaryDto, RubricSummaryDto } from './dto';
 import { dimensionDtos, loadRubricFrame, loadRubricGold, loadRubricJudge, sampleSchema } from './rubric-data';
 
 /*
@@ -39,7 +45,6 @@ function loadPairwise(db: Db, study: ReportStudy, run: ReportRun) {
     labels: { n: frame.n, entries: frame.criteria.length, gold: gold.gold, verdict: codes.verdict },
   };
 }
-
 
 const pairwise = {
   options: {},
@@ -146,7 +151,12 @@ const rubric = {
   // By tutor (every dimension pooled), then tutor × dimension (Padó Table 3).
   families: ({ frame }) => [
     { size: frame.tutors.length, item: frame.tutorOf },
-    { size: frame.tutors.length * frame.D, item: frame.tutorOf, entry: Int32Array.from({ length: frame.D }, (_, d) => d), entrySize: frame.D },
+    {
+      size: frame.tutors.length * frame.D,
+      item: frame.tutorOf,
+      entry: Int32Array.from({ length: frame.D }, (_, d) => d),
+      entrySize: frame.D,
+    },
   ],
   // Strict, and lenient (labels folded by the dimension's map) when a dimension has a map.
   scorings: ({ frame }) => [

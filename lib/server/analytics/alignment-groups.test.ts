@@ -22,7 +22,11 @@ const families = [
 ];
 const AB = ['a', 'b'];
 const ABC = ['a', 'b', 'c'];
-const rows = (g: { items: Int32Array; gold: Int8Array; judge: Int8Array }) => [Array.from(g.items), Array.from(g.gold), Array.from(g.judge)];
+const rows = (g: { items: Int32Array; gold: Int8Array; judge: Int8Array }) => [
+  Array.from(g.items),
+  Array.from(g.gold),
+  Array.from(g.judge),
+];
 
 describe('the alignment groups of the core', () => {
   it('puts each judged label in everything, its entry and each family, and counts the unjudged per entry', () => {
@@ -34,14 +38,30 @@ describe('the alignment groups of the core', () => {
         [0, 1, 0, 1],
         [0, 0, 0, 2],
       ],
-      [[0, 1], [0, 1], [0, 0]],
-      [[1, 2], [0, 1], [0, 2]],
+      [
+        [0, 1],
+        [0, 1],
+        [0, 0],
+      ],
+      [
+        [1, 2],
+        [0, 1],
+        [0, 2],
+      ],
       [[0], [0], [0]],
-      [[1, 1, 2], [1, 0, 1], [0, 0, 2]],
+      [
+        [1, 1, 2],
+        [1, 0, 1],
+        [0, 0, 2],
+      ],
       [[0], [0], [0]],
       [[], [], []],
       [[1], [1], [0]],
-      [[1, 2], [0, 1], [0, 2]],
+      [
+        [1, 2],
+        [0, 1],
+        [0, 2],
+      ],
     ]);
     expect(Array.from(unjudged)).toEqual([0, 1]);
     // A group pooling entries with different label sets has none; one fed by a single entry has that entry's.
@@ -53,7 +73,11 @@ describe('the alignment groups of the core', () => {
       labels: [null, ['x', 'y']],
       fold: [null, Int8Array.from([0, 0, 1])],
     });
-    expect(rows(groups[0])).toEqual([[1, 2], [0, 0], [0, 1]]);
+    expect(rows(groups[0])).toEqual([
+      [1, 2],
+      [0, 0],
+      [0, 1],
+    ]);
     expect(groups[1].items).toHaveLength(0);
     expect(Array.from(unjudged)).toEqual([0, 1]);
     expect(labels.slice(0, 5)).toEqual([['x', 'y'], null, ['x', 'y'], ['x', 'y'], ['x', 'y']]);

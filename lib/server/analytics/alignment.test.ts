@@ -9,6 +9,7 @@ import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
 import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
 import { reportCsv } from '@/lib/io/report-csv';
+import { parseCsv } from '@/test/csv';
 import { REPORT_TABLES } from './dto';
 import { reportJson } from './json';
 
@@ -156,6 +157,18 @@ describe('alignment of a judge with ground truth', () => {
     importJudge(lead, studyId, writeTemp(dir, 'one-order.jsonl', ['i1', 'i2'].map(line).join('\n')), 'concord');
     const r = alignmentReport(lead, studyId, 'alignment', { judge: 'one-order', bootstrap: 0 });
     expect(r.positionConsistency).toEqual({ value: null, reason: 'no_both_orders' });
+    // The overall CSV says so: no pair judged in both orders, an empty rate and its reason.
+    const [head, row] = parseCsv(reportCsv('alignment', 'overall', r).join(''));
+    const cell = (name: string) => row[head.indexOf(name)];
+    expect(head.slice(-5)).toEqual([
+      'position_consistency_n',
+      'position_consistency',
+      'position_consistency_lower',
+      'position_consistency_upper',
+      'position_consistency_reason',
+    ]);
+    expect(row.slice(-5)).toEqual(['0', '', '', '', 'no_both_orders']);
+    expect(cell('judge')).toBe('one-order');
   });
 
   it('refuses an unknown judge run', () => {
@@ -169,7 +182,9 @@ describe('the alignment report as the API, the CLI and the downloads give it', (
   it('gives the same JSON and CSV tables as before the fold', async () => {
     const r = alignmentReport(lead, studyId, 'alignment', { judge: 'j1', bootstrap: 200 });
     const tables = Object.fromEntries(REPORT_TABLES.alignment.map((t) => [t, reportCsv('alignment', t, r).join('')]));
-    await expect(`${JSON.stringify({ json: reportJson(r), tables }, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/alignment-pairwise.json');
+    await expect(`${JSON.stringify({ json: reportJson(r), tables }, null, 1)}\n`).toMatchFileSnapshot(
+      './__snapshots__/alignment-pairwise.json',
+    );
   });
 });
 

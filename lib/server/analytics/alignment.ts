@@ -90,7 +90,11 @@ export function alignmentGroups(data: AlignmentLabels, families: readonly GroupF
       });
     }
   }
-  const groups: AlignmentGroup[] = Array.from(sizes, (m) => ({ items: new Int32Array(m), gold: new Int8Array(m), judge: new Int8Array(m) }));
+  const groups: AlignmentGroup[] = Array.from(sizes, (m) => ({
+    items: new Int32Array(m),
+    gold: new Int8Array(m),
+    judge: new Int8Array(m),
+  }));
   const fill = new Int32Array(G);
   const put = (k: number, i: number, g: number, v: number) => {
     const r = fill[k]++;

@@ -56,7 +56,8 @@ const OPTIONS = z.object({
   lenient: given,
 });
 type OptionName = keyof ReportOptions;
-const takes = (...names: OptionName[]) => OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
+const takes = (...names: OptionName[]) =>
+  OPTIONS.pick(Object.fromEntries(names.map((n) => [n, true])) as Partial<Record<OptionName, true>>);
 
 type Entry<R extends ReportName> = {
   role: ReportRole;
