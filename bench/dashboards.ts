@@ -116,7 +116,8 @@ async function main() {
         name: 'alignmentReport',
         floor: fh + fa + fj,
         floorName: 'packs+adj+judge',
-        fn: () => `${JSON.stringify(alignmentReport(lead, studyId, { judge: JUDGE, bootstrap: 0 })).length.toLocaleString('en')} B of JSON`,
+        fn: () =>
+          `${JSON.stringify(alignmentReport(lead, studyId, 'alignment', { judge: JUDGE, bootstrap: 0 })).length.toLocaleString('en')} B of JSON`,
       },
       {
         name: 'leaderboardReport',

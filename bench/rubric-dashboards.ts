@@ -140,7 +140,7 @@ async function main() {
     const built = await build();
     const { getDb } = await import('@/db/client');
     const { rubricAgreementReport } = await import('@/lib/server/analytics/agreement');
-    const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
+    const { alignmentReport } = await import('@/lib/server/analytics/alignment');
     const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
     const { hybridReport } = await import('@/lib/server/analytics/hybrid');
     const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
@@ -215,16 +215,16 @@ async function main() {
         fn: () => json(rubricAgreementReport(lead, studyId, { bootstrap: 0 })),
       },
       {
-        name: 'rubricAlignmentReport',
+        name: 'alignmentReport (rubric)',
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
-        fn: () => json(rubricAlignmentReport(lead, studyId, { judge: JUDGES[0], bootstrap: 0 })),
+        fn: () => json(alignmentReport(lead, studyId, 'rubric-alignment', { judge: JUDGES[0], bootstrap: 0 })),
       },
       {
-        name: 'rubricAlignmentReport (s. 2)',
+        name: 'alignmentReport (rubric, s. 2)',
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
-        fn: () => json(rubricAlignmentReport(lead, studyId, { judge: JUDGES[0], sample: 2, bootstrap: 0 })),
+        fn: () => json(alignmentReport(lead, studyId, 'rubric-alignment', { judge: JUDGES[0], sample: 2, bootstrap: 0 })),
       },
       {
         name: 'rubricLeaderboardReport',

@@ -1,11 +1,4 @@
-import type {
-  AlignmentReportDto,
-  AlignmentSummaryDto,
-  IntervalDto,
-  LeaderboardReportDto,
-  StatDto,
-  VoteAgreementDto,
-} from '@/lib/server/analytics/dto';
+import type { IntervalDto, LeaderboardReportDto, StatDto } from '@/lib/server/analytics/dto';
 import {
   type ReportDtos,
   type ReportName,
@@ -19,7 +12,6 @@ import {
 } from '@/lib/server/analytics/dto';
 import { certifyLeaderboardTables } from './certify-csv';
 import { csvTable as table, statCells, statCols } from './report-cells';
-
 
 /*
  * The tables of the analytics reports as CSV: one header line, then one line per row, each ending in CRLF, every
@@ -40,98 +32,6 @@ export function specCsv<D, R>(spec: TableSpec<D, R>, dto: D): string[] {
     columns.flatMap((c) => csvNames(c)),
     spec.rows(dto).map((row) => columns.flatMap((c) => csvCells(c, row))),
   );
-}
-
-/* ----- alignment ----- */
-
-const SUMMARY_COLS = [
-  'n',
-  'agree',
-  ...statCols('alignment_rate'),
-  'n_no_ties',
-  ...statCols('alignment_rate_no_ties'),
-  ...statCols('cohen_kappa'),
-  ...statCols('cohen_kappa_linear'),
-  ...statCols('cohen_kappa_quadratic'),
-];
-
-const summaryCells = (s: AlignmentSummaryDto): unknown[] => [
-  s.n,
-  s.agree,
-  ...statCells(s.alignmentRate, s.intervals.alignmentRate),
-  s.nNoTies,
-  ...statCells(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies),
-  ...statCells(s.cohenKappa, s.intervals.cohenKappa),
-  ...statCells(s.cohenKappaLinear, s.intervals.cohenKappaLinear),
-  ...statCells(s.cohenKappaQuadratic, s.intervals.cohenKappaQuadratic),
-];
-
-const voteCells = (v: VoteAgreementDto): unknown[] => [
-  v.n,
-  ...statCells(v.agreement, v.intervals.agreement),
-  v.nNoTies,
-  ...statCells(v.agreementNoTies, v.intervals.agreementNoTies),
-];
-
-function alignmentTables(dto: AlignmentReportDto): Record<ReportTable<'alignment'>, () => string[]> {
-  const pc = dto.positionConsistency;
-  return {
-    overall: () =>
-      table(
-        [
-          'judge',
-          'ground_truth_rule',
-          'ground_truth_labels',
-          'incomplete_items',
-          'unparsed_verdicts',
-          'unjudged',
-          ...SUMMARY_COLS,
-          'position_consistency_n',
-          ...statCols('position_consistency'),
-        ],
-        [
-          [
-            dto.judge,
-            dto.groundTruthRule,
-            dto.groundTruth.labels,
-            dto.groundTruth.incompleteItems,
-            dto.unparsedVerdicts,
-            dto.unjudged,
-            ...summaryCells(dto.overall),
-            ...('n' in pc ? [pc.n, ...statCells(pc.rate, pc.interval)] : [0, null, null, null, pc.reason]),
-          ],
-        ],
-      ),
-    confusion: () =>
-      table(
-        ['judge', 'ground_truth', ...dto.labelSet.map((l) => `judge_${l}`)],
-        dto.labelSet.map((label, r) => [dto.judge, label, ...dto.overall.confusion[r]]),
-      ),
-    criteria: () =>
-      table(
-        ['judge', 'criterion', 'name', 'level', 'principle', 'unjudged', ...SUMMARY_COLS],
-        dto.byCriterion.map((c) => [dto.judge, c.criterion, c.name, c.level, c.principle ?? null, c.unjudged, ...summaryCells(c)]),
-      ),
-    principles: () =>
-      table(
-        ['judge', 'principle', 'criteria', ...SUMMARY_COLS],
-        dto.byPrinciple.map((p) => [dto.judge, p.principle, p.criteria.join(';'), ...summaryCells(p)]),
-      ),
-    models: () =>
-      table(
-        ['judge', 'model', ...SUMMARY_COLS],
-        dto.byModel.map((m) => [dto.judge, m.model, ...summaryCells(m)]),
-      ),
-    annotators: () =>
-      table(
-        ['judge', 'comparison', 'annotator', 'n', ...statCols('agreement'), 'n_no_ties', ...statCols('agreement_no_ties')],
-        [
-          ...dto.judgeVsAnnotators.map((a) => [dto.judge, 'judge_vs_annotator', a.annotator, ...voteCells(a)]),
-          [dto.judge, 'judge_vs_all_humans', null, ...voteCells(dto.judgeVsHuman)],
-          [dto.judge, 'human_vs_human', null, ...voteCells(dto.humanVsHuman)],
-        ],
-      ),
-  };
 }
 
 /* ----- leaderboard ----- */
@@ -200,7 +100,6 @@ function leaderboardTables(dto: LeaderboardReportDto): Record<ReportTable<'leade
 /** The reports whose tables are still written by hand (their columns follow the report); every other has specs. */
 type HandWritten = Exclude<ReportName, keyof typeof REPORT_SPECS>;
 const HAND_WRITTEN: { [R in HandWritten]: (dto: ReportDtos[R]) => Record<ReportTable<R>, () => string[]> } = {
-  alignment: alignmentTables,
   leaderboard: leaderboardTables,
 };
 

@@ -8,6 +8,10 @@ import { alignmentReport } from './alignment';
 import { hybridReport } from './hybrid';
 import { leaderboardReport } from './leaderboard';
 import { buildStudy, codeOf, labels } from '@/test/analytics-fixtures';
+import { reportCsv } from '@/lib/io/report-csv';
+import { parseCsv } from '@/test/csv';
+import { REPORT_TABLES } from './dto';
+import { reportJson } from './json';
 
 /*
  * A study small enough to count by hand: five items, three criteria (a general one, a principle one, overall),
@@ -83,7 +87,7 @@ beforeAll(async () => {
 
 describe('alignment of a judge with ground truth', () => {
   it('counts agreement, the no-ties rate, κ and the confusion matrix as by hand', () => {
-    const r = alignmentReport(lead, studyId, { judge: 'j1', bootstrap: 200 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'j1', bootstrap: 200 });
     // Ground truth vs counting verdict on the 11 judged labels: i1 W/W L/T W/W, i2 T/T W/W L/W, i3 L/L T/T W/W,
     // i4 W/L L/L — 8 agree. Rows = ground truth (lose, tie, win), columns = judge.
     expect(r.overall.confusion).toEqual([
@@ -118,7 +122,7 @@ describe('alignment of a judge with ground truth', () => {
   });
 
   it('uses a swapped verdict only where it is the only one, and reports position consistency', () => {
-    const r = alignmentReport(lead, studyId, { judge: 'j1', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'j1', bootstrap: 0 });
     // On overall, i2 has both orders: the canonical W counts (against ground truth L), not the swapped L.
     // i3 is judged only in swapped order (W, matching ground truth W), so that verdict counts.
     expect(r.byCriterion.find((c) => c.criterion === 'overall')!.confusion).toEqual([
@@ -132,7 +136,7 @@ describe('alignment of a judge with ground truth', () => {
   });
 
   it('sets the judge beside each annotator and human against human, per vote', () => {
-    const r = alignmentReport(lead, studyId, { judge: 'j1', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'j1', bootstrap: 0 });
     // Against each annotator's own labels on the 11 judged (item, criterion) keys.
     expect(r.judgeVsAnnotators.map((a) => [a.annotator, a.agreement.value! * a.n, a.n])).toEqual([
       ['ann1', 8, 11],
@@ -151,12 +155,36 @@ describe('alignment of a judge with ground truth', () => {
   it('has no position consistency for a run judged in one order only', () => {
     const line = (item: string) => JSON.stringify({ item, judge: 'one-order', labels: { overall: 'win' } });
     importJudge(lead, studyId, writeTemp(dir, 'one-order.jsonl', ['i1', 'i2'].map(line).join('\n')), 'concord');
-    const r = alignmentReport(lead, studyId, { judge: 'one-order', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'one-order', bootstrap: 0 });
     expect(r.positionConsistency).toEqual({ value: null, reason: 'no_both_orders' });
+    // The overall CSV says so: no pair judged in both orders, an empty rate and its reason.
+    const [head, row] = parseCsv(reportCsv('alignment', 'overall', r).join(''));
+    const cell = (name: string) => row[head.indexOf(name)];
+    expect(head.slice(-5)).toEqual([
+      'position_consistency_n',
+      'position_consistency',
+      'position_consistency_lower',
+      'position_consistency_upper',
+      'position_consistency_reason',
+    ]);
+    expect(row.slice(-5)).toEqual(['0', '', '', '', 'no_both_orders']);
+    expect(cell('judge')).toBe('one-order');
   });
 
   it('refuses an unknown judge run', () => {
-    expect(codeOf(() => alignmentReport(lead, studyId, { judge: 'nobody' }))).toBe('not_found');
+    expect(codeOf(() => alignmentReport(lead, studyId, 'alignment', { judge: 'nobody' }))).toBe('not_found');
+  });
+});
+
+describe('the alignment report as the API, the CLI and the downloads give it', () => {
+  // Held to the output of the pairwise use-case before it was folded with the rubric one into one core: the JSON
+  // (with bootstrap intervals) and every CSV table, byte for byte.
+  it('gives the same JSON and CSV tables as before the fold', async () => {
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'j1', bootstrap: 200 });
+    const tables = Object.fromEntries(REPORT_TABLES.alignment.map((t) => [t, reportCsv('alignment', t, r).join('')]));
+    await expect(`${JSON.stringify({ json: reportJson(r), tables }, null, 1)}\n`).toMatchFileSnapshot(
+      './__snapshots__/alignment-pairwise.json',
+    );
   });
 });
 
@@ -188,7 +216,7 @@ describe('agreement before adjudication', () => {
 describe('who may read the reports', () => {
   it('refuses annotators every report', () => {
     expect(codeOf(() => agreementReport(annotator, studyId))).toBe('forbidden');
-    expect(codeOf(() => alignmentReport(annotator, studyId, { judge: 'j1' }))).toBe('forbidden');
+    expect(codeOf(() => alignmentReport(annotator, studyId, 'alignment', { judge: 'j1' }))).toBe('forbidden');
     expect(codeOf(() => leaderboardReport(annotator, studyId))).toBe('forbidden');
     expect(codeOf(() => hybridReport(annotator, studyId, { judge: 'j1' }))).toBe('forbidden');
   });

@@ -1,271 +1,233 @@
 import 'server-only';
 import * as z from 'zod';
 import { getDb } from '@/db/client';
-import {
-  type Stat,
-  type TieSplit,
-  alignmentSummary,
-  cohenKappa,
-  contingencyTable,
-  judgeVsAnnotators,
-  positionConsistency,
-} from '@/lib/stats';
+import { ALL_KINDS } from '@/lib/kinds/registry';
+import { type Stat, contingencyTable } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
+import { staffStudyOfKind } from '../review/access';
+import { ALIGNMENT_BY_KIND } from './alignment-by-kind';
 import {
-  type Frame,
-  type JudgeCodes,
-  LABEL_SET,
-  Q,
   ResampledRows,
-  analysableStudy,
   bootstrapEstimates,
   bootstrapInfo,
   bootstrapSeed,
   drawCounts,
   judgeNameSchema,
-  loadFrame,
-  loadGold,
-  loadHumanLabels,
-  loadJudge,
   judgeRunNamed,
-  principleGroups,
   replicatesSchema,
-  statDto,
-  wilson,
-  type HumanLabels,
 } from './data';
-import type { AlignmentReportDto, AlignmentSummaryDto, PositionConsistencyDto, VoteAgreementDto } from './dto';
+import type { BootstrapInfoDto, IntervalDto, ReportDtos } from './dto';
 
-const optionsSchema = z.object({ judge: judgeNameSchema, bootstrap: replicatesSchema });
+/*
+ * A judge run against the ground truth, for every kind of study: the labels split into groups (everything, each
+ * catalog entry, and the groups the kind adds — principles and models, tutors and tutor × dimension), the
+ * bootstrap of each group's coefficients, and each group's summary. What the kind's data looks like, which groups
+ * it has and how its summaries and DTO read is its part (`alignment-by-kind.ts`); everything here is the same for
+ * every kind.
+ */
 
-/** (item, gold, judge) rows of one group of labels: overall, a criterion, a principle or a model. */
-type Group = { items: Int32Array; gold: Int8Array; judge: Int8Array };
+/** The (item, ground truth, judge) rows of one group of labels. */
+export type AlignmentGroup = { items: Int32Array; gold: Int8Array; judge: Int8Array };
 
 /**
- * Splits the labels that have both ground truth and a verdict into groups, in two passes over typed arrays (count,
- * then fill) so that no per-label object is made. Group 0 is everything; then one per criterion, per principle,
- * per model.
+ * One family of groups beside "everything" and "each entry": a label of entry `e` on item `i` falls in the
+ * family's group `item[i] · entrySize + entry[e]` (a part left out counts 0; a key of −1 puts the label in no
+ * group of the family). A family keyed by the item is per model or tutor, by the entry per principle, by both per
+ * tutor × dimension.
  */
-function buildGroups(frame: Frame, gold: Int8Array, verdict: Int8Array, principleOf: Int32Array, P: number) {
-  const { n } = frame;
-  const C = frame.criteria.length;
-  const G = 1 + C + P + frame.models.length;
+export type GroupFamily = { size: number; entry?: Int32Array; entrySize?: number; item?: Int32Array };
+
+/**
+ * A kind's labels in the core's shape: `entries` catalog entries (criteria, dimensions) over `n` items, each label
+ * the code of its entry's label set (−1 none) at `e · n + i`.
+ */
+export type AlignmentLabels = { n: number; entries: number; gold: Int8Array; verdict: Int8Array };
+
+/**
+ * One way of scoring the labels: the label set of each entry (null leaves the entry out) and, to fold the codes
+ * first (a rubric dimension's lenient map), the map of each entry.
+ */
+export type Scoring = { labels: readonly (readonly string[] | null)[]; fold?: readonly (Int8Array | null)[] };
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, k) => x === b[k]);
+
+/**
+ * Splits the labels with both ground truth and a verdict into groups, in two passes over typed arrays (count, then
+ * fill) so that no per-label object is made: group 0 is everything, 1 + e is entry e, then each family in order.
+ * Also counts each entry's ground-truth labels without a verdict, and names each group's label set: its entries'
+ * common one, or null where entries with different sets are pooled.
+ */
+export function alignmentGroups(data: AlignmentLabels, families: readonly GroupFamily[], scoring: Scoring) {
+  const { n, entries: E, gold, verdict } = data;
+  const offsets: number[] = [];
+  let G = 1 + E;
+  for (const f of families) {
+    offsets.push(G);
+    G += f.size;
+  }
+  const used = (e: number) => scoring.labels[e] !== null;
+  const familyGroup = (f: GroupFamily, base: number, e: number, i: number) => {
+    const ek = f.entry ? f.entry[e] : 0;
+    const ik = f.item ? f.item[i] : 0;
+    return ek < 0 || ik < 0 ? -1 : base + ik * (f.entry ? (f.entrySize ?? 1) : 1) + ek;
+  };
   const sizes = new Int32Array(G);
-  const unjudgedBy = new Int32Array(C);
-  const { modelOf } = frame;
-  const modelBase = 1 + C + P;
-  for (let c = 0; c < C; c++) {
-    const principleGroup = principleOf[c] >= 0 ? 1 + C + principleOf[c] : -1;
+  const unjudged = new Int32Array(E);
+  for (let e = 0; e < E; e++) {
+    if (!used(e)) continue;
     for (let i = 0; i < n; i++) {
-      if (gold[c * n + i] < 0) continue;
-      if (verdict[c * n + i] < 0) {
-        unjudgedBy[c]++;
+      if (gold[e * n + i] < 0) continue;
+      if (verdict[e * n + i] < 0) {
+        unjudged[e]++;
         continue;
       }
       sizes[0]++;
-      sizes[1 + c]++;
-      if (principleGroup >= 0) sizes[principleGroup]++;
-      sizes[modelBase + modelOf[i]]++;
+      sizes[1 + e]++;
+      families.forEach((f, k) => {
+        const g = familyGroup(f, offsets[k], e, i);
+        if (g >= 0) sizes[g]++;
+      });
     }
   }
-  const groups: Group[] = Array.from(sizes, (m) => ({ items: new Int32Array(m), gold: new Int8Array(m), judge: new Int8Array(m) }));
+  const groups: AlignmentGroup[] = Array.from(sizes, (m) => ({
+    items: new Int32Array(m),
+    gold: new Int8Array(m),
+    judge: new Int8Array(m),
+  }));
   const fill = new Int32Array(G);
-  const put = (group: Group, k: number, i: number, g: number, v: number) => {
+  const put = (k: number, i: number, g: number, v: number) => {
     const r = fill[k]++;
+    const group = groups[k];
     group.items[r] = i;
     group.gold[r] = g;
     group.judge[r] = v;
   };
-  for (let c = 0; c < C; c++) {
-    const principleGroup = principleOf[c] >= 0 ? 1 + C + principleOf[c] : -1;
+  for (let e = 0; e < E; e++) {
+    if (!used(e)) continue;
+    const map = scoring.fold?.[e] ?? null;
     for (let i = 0; i < n; i++) {
-      const g = gold[c * n + i];
-      const v = verdict[c * n + i];
+      let g = gold[e * n + i];
+      let v = verdict[e * n + i];
       if (g < 0 || v < 0) continue;
-      put(groups[0], 0, i, g, v);
-      put(groups[1 + c], 1 + c, i, g, v);
-      if (principleGroup >= 0) put(groups[principleGroup], principleGroup, i, g, v);
-      const m = modelBase + modelOf[i];
-      put(groups[m], m, i, g, v);
+      if (map) {
+        g = map[g];
+        v = map[v];
+      }
+      put(0, i, g, v);
+      put(1 + e, i, g, v);
+      families.forEach((f, k) => {
+        const at = familyGroup(f, offsets[k], e, i);
+        if (at >= 0) put(at, i, g, v);
+      });
     }
   }
-  return { groups, unjudgedBy };
-}
 
-function voteAgreement(split: TieSplit): VoteAgreementDto {
-  const { withTies, withoutTies } = split;
-  return {
-    n: withTies.total,
-    agreement: statDto(withTies.rate),
-    nNoTies: withoutTies.total,
-    agreementNoTies: statDto(withoutTies.rate),
-    intervals: { agreement: wilson(withTies.agree, withTies.total), agreementNoTies: wilson(withoutTies.agree, withoutTies.total) },
+  // The entries that can feed each group, whether or not a label landed there, decide its label set.
+  const common = (list: number[]): string[] | null => {
+    const sets = list.map((e) => scoring.labels[e]).filter((l): l is readonly string[] => l !== null);
+    return sets.length > 0 && sets.every((l) => sameList(l, sets[0])) ? [...sets[0]] : null;
   };
+  const all = Array.from({ length: E }, (_, e) => e);
+  const labels: (string[] | null)[] = [common(all), ...all.map((e) => common([e]))];
+  for (const f of families) {
+    const width = f.entry ? (f.entrySize ?? 1) : 1;
+    for (let j = 0; j < f.size; j++) labels.push(f.entry ? common(all.filter((e) => f.entry![e] === j % width)) : common(all));
+  }
+  return { groups, unjudged, labels };
 }
+
+export type ScoredGroups = ReturnType<typeof alignmentGroups>;
 
 /**
- * The judge's votes beside the humans' on every (item, criterion) the judge gave a verdict on and at least one
- * person labelled: per annotator, all votes together, and human against human on the same keys (the ceiling).
+ * What a kind gives the core: its labels, the group families and scorings, the coefficients to bootstrap per
+ * group and how a group's summary reads, and then its DTO from the summaries.
  */
-function votes(frame: Frame, human: HumanLabels, verdict: Int8Array) {
-  const { n } = frame;
-  const S = human.slots;
-  let K = 0;
-  human.byCriterion.forEach(({ items }, c) => {
-    for (let r = 0; r < items.length; r++) if (verdict[c * n + items[r]] >= 0) K++;
-  });
-  const judge = new Int8Array(K);
-  const slots = Array.from({ length: S }, () => new Int8Array(K).fill(-1));
-  // Each annotator's votes beside the judge's: counted first, then written into arrays of that size.
-  const perUserCount = new Int32Array(human.users.length);
-  for (let c = 0; c < human.byCriterion.length; c++) {
-    const { items, codes } = human.byCriterion[c];
-    for (let r = 0; r < items.length; r++) {
-      const i = items[r];
-      if (verdict[c * n + i] < 0) continue;
-      for (let s = 0; s < S; s++) {
-        const u = human.slotUser[i * S + s];
-        if (codes[r * S + s] >= 0 && u >= 0) perUserCount[u]++;
-      }
-    }
-  }
-  const perUser = Array.from(perUserCount, (m) => ({ judge: new Int8Array(m), human: new Int8Array(m), filled: 0 }));
-  let k = 0;
-  for (let c = 0; c < human.byCriterion.length; c++) {
-    const { items, codes } = human.byCriterion[c];
-    for (let r = 0; r < items.length; r++) {
-      const i = items[r];
-      const v = verdict[c * n + i];
-      if (v < 0) continue;
-      judge[k] = v;
-      for (let s = 0; s < S; s++) {
-        const x = codes[r * S + s];
-        slots[s][k] = x;
-        const u = human.slotUser[i * S + s];
-        if (x >= 0 && u >= 0) {
-          const p = perUser[u];
-          p.judge[p.filled] = v;
-          p.human[p.filled] = x;
-          p.filled++;
-        }
-      }
-      k++;
-    }
-  }
-  const all = judgeVsAnnotators(judge, slots);
-  const byAnnotator = perUser.flatMap((p, u) =>
-    p.judge.length === 0
-      ? []
-      : [
-          {
-            annotator: human.users[u],
-            ...voteAgreement(judgeVsAnnotators(p.judge, [p.human]).judgeVsHuman),
-          },
-        ],
-  );
-  return { byAnnotator, judgeVsHuman: voteAgreement(all.judgeVsHuman), humanVsHuman: voteAgreement(all.humanVsHuman) };
-}
+export type AlignmentKindPart<O, L, S, D> = {
+  /** The kind's own options beside the judge and the bootstrap (a rubric run's sample). */
+  options: z.ZodRawShape;
+  /** The study's labels of this run: read after the study, the options and the run are checked. */
+  load: (db: ReturnType<typeof getDb>, study: ReportStudy, run: ReportRun, o: O) => L & { labels: AlignmentLabels };
+  /** The families of groups after "everything" and "each entry". */
+  families: (l: L) => GroupFamily[];
+  /** The scorings, the first being the plain one: strict, and lenient where the kind folds labels. */
+  scorings: (l: L) => Scoring[];
+  /** The coefficients bootstrapped per group, from its contingency table. */
+  coefficients: Record<string, (table: number[][]) => Stat>;
+  /** The bootstrap's purpose, which seeds it. */
+  seedPurpose: (run: ReportRun, o: O) => string;
+  /** The summary of one group: its rows, its label set (null when pooled over different sets), its bootstrap intervals. */
+  summary: (group: AlignmentGroup, labels: string[] | null, intervals: Record<string, IntervalDto> | null) => S;
+  report: (a: {
+    db: ReturnType<typeof getDb>;
+    study: ReportStudy;
+    run: ReportRun;
+    options: O;
+    loaded: L;
+    bootstrap: BootstrapInfoDto;
+    /** The groups of each scoring, and the summary of group k of scoring s. */
+    scored: ScoredGroups[];
+    summary: (s: number, k: number) => S;
+  }) => D;
+};
 
-function consistency(codes: JudgeCodes): PositionConsistencyDto {
-  const pc = positionConsistency(codes.original, codes.swapped);
-  if (pc.total === 0) return { value: null, reason: 'no_both_orders' };
-  return { n: pc.total, consistent: pc.agree, rate: statDto(pc.rate), interval: wilson(pc.agree, pc.total) };
-}
+export type ReportStudy = ReturnType<typeof staffStudyOfKind>;
+export type ReportRun = ReturnType<typeof judgeRunNamed>;
+export type AlignmentReportName = 'alignment' | 'rubric-alignment';
+
+const baseOptions = z.object({ judge: judgeNameSchema, bootstrap: replicatesSchema });
 
 /**
- * How well one judge run matches ground truth (`groundTruth`, under the study's rule): alignment rate with and
- * without ties, Cohen's κ and the confusion matrix — overall, per criterion, per principle and per model — the
- * judge against each annotator next to human–human agreement, and position consistency. The verdict given in the
- * canonical order counts; a swapped verdict counts only where it is the only one. Leads and admins only.
+ * How well one judge run matches ground truth (under the study's rule): the alignment statistics of the kind
+ * (pairwise: alignment rate with and without ties, Cohen's κ and its weighted forms, the judge beside each
+ * annotator and position consistency; rubric: accuracy, macro-F1, class-wise accuracy and recall, strict and
+ * lenient) overall, per catalog entry and per group the kind adds, with bootstrap intervals for the coefficients.
+ * `report` is the registered report the study's kind serves alignment with; another kind of study is refused.
+ * Leads and admins only.
  */
-export function alignmentReport(actor: Actor, studyId: number, opts: { judge: string; bootstrap?: number | string }): AlignmentReportDto {
+export function alignmentReport<R extends AlignmentReportName>(
+  actor: Actor,
+  studyId: number,
+  report: R,
+  opts: { judge: string; bootstrap?: number | string; sample?: number | string },
+): ReportDtos[R] {
   const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const { judge, bootstrap: replicates } = parseInput(optionsSchema, opts);
-  const run = judgeRunNamed(db, studyId, judge);
-  const frame = loadFrame(db, study);
-  const C = frame.criteria.length;
-  const principles = principleGroups(frame.criteria);
-  const principleOf = new Int32Array(C).fill(-1);
-  principles.forEach((p, k) => p.criteria.forEach((c) => (principleOf[c] = k)));
+  const kind = ALL_KINDS.find((k) => k.reports.byRole.alignment === report);
+  const part = kind && ALIGNMENT_BY_KIND[kind.id];
+  if (!kind || !part) throw new Error(`no kind serves alignment with the report ${report}`);
+  const study = staffStudyOfKind(db, actor, studyId, kind.id, 'This report');
+  const o = parseInput(baseOptions.extend(part.options), opts) as z.infer<typeof baseOptions> & Record<string, unknown>;
+  const run = judgeRunNamed(db, studyId, o.judge);
+  const loaded = part.load(db, study, run, o);
+  const families = part.families(loaded);
+  const scored = part.scorings(loaded).map((s) => alignmentGroups(loaded.labels, families, s));
 
-  const { gold, labels, incompleteItems } = loadGold(db, frame);
-  const codes = loadJudge(db, frame, run.id);
-  const { groups, unjudgedBy } = buildGroups(frame, gold, codes.verdict, principleOf, principles.length);
-
-  const seed = bootstrapSeed(study.seed, `alignment:${run.name}`);
-  const w = new Int32Array(frame.n);
+  const seed = bootstrapSeed(study.seed, part.seedPurpose(run, o));
+  const w = new Int32Array(loaded.labels.n);
   const rows = new ResampledRows();
+  const coefficients = Object.entries(part.coefficients);
   const est = bootstrapEstimates(
-    frame.n,
+    loaded.labels.n,
     (drawn) => {
       const weights = drawCounts(drawn, w);
       const out: Record<string, Stat> = {};
-      groups.forEach((g, k) => {
-        const table = contingencyTable(g.gold, g.judge, Q, rows.of(g.items, weights));
-        out[`${k}.k`] = cohenKappa(table);
-        out[`${k}.kl`] = cohenKappa(table, { weights: 'linear' });
-        out[`${k}.kq`] = cohenKappa(table, { weights: 'quadratic' });
-      });
+      scored.forEach(({ groups, labels }, s) =>
+        groups.forEach((g, k) => {
+          const set = labels[k];
+          if (!set) return;
+          const table = contingencyTable(g.gold, g.judge, set.length, rows.of(g.items, weights));
+          for (const [name, f] of coefficients) out[`${s}.${k}.${name}`] = f(table);
+        }),
+      );
       return out;
     },
-    replicates,
+    o.bootstrap,
     seed,
   );
-
-  const summary = (k: number): AlignmentSummaryDto => {
-    const g = groups[k];
-    const s = alignmentSummary(contingencyTable(g.gold, g.judge, Q));
-    return {
-      n: s.rate.total,
-      agree: s.rate.agree,
-      alignmentRate: statDto(s.rate.rate),
-      nNoTies: s.withoutTies.total,
-      alignmentRateNoTies: statDto(s.withoutTies.rate),
-      cohenKappa: statDto(s.kappa),
-      cohenKappaLinear: statDto(s.kappaLinear),
-      cohenKappaQuadratic: statDto(s.kappaQuadratic),
-      confusion: s.confusion,
-      intervals: {
-        alignmentRate: wilson(s.rate.agree, s.rate.total),
-        alignmentRateNoTies: wilson(s.withoutTies.agree, s.withoutTies.total),
-        cohenKappa: est[`${k}.k`].interval,
-        cohenKappaLinear: est[`${k}.kl`].interval,
-        cohenKappaQuadratic: est[`${k}.kq`].interval,
-      },
-    };
+  const summary = (s: number, k: number) => {
+    const set = scored[s].labels[k];
+    const intervals = set ? Object.fromEntries(coefficients.map(([name]) => [name, est[`${s}.${k}.${name}`].interval])) : null;
+    return part.summary(scored[s].groups[k], set, intervals);
   };
-
-  const human = loadHumanLabels(db, frame);
-  const v = votes(frame, human, codes.verdict);
-  return {
-    studyId,
-    judge: run.name,
-    groundTruthRule: study.groundTruthRule,
-    labelSet: LABEL_SET,
-    bootstrap: bootstrapInfo(replicates, seed),
-    groundTruth: { labels, incompleteItems },
-    unparsedVerdicts: run.unparsed,
-    overall: summary(0),
-    byCriterion: frame.criteria.map((info, c) => ({
-      criterion: info.id,
-      name: info.name,
-      level: info.level,
-      ...(info.principle ? { principle: info.principle } : {}),
-      unjudged: unjudgedBy[c],
-      ...summary(1 + c),
-    })),
-    byPrinciple: principles.map((p, k) => ({
-      principle: p.principle,
-      criteria: p.criteria.map((c) => frame.criteria[c].id),
-      ...summary(1 + C + k),
-    })),
-    byModel: frame.models.map((model, m) => ({ model, ...summary(1 + C + principles.length + m) })),
-    judgeVsAnnotators: v.byAnnotator,
-    judgeVsHuman: v.judgeVsHuman,
-    humanVsHuman: v.humanVsHuman,
-    positionConsistency: consistency(codes),
-    unjudged: unjudgedBy.reduce((a, b) => a + b, 0),
-  };
+  return part.report({ db, study, run, options: o, loaded, bootstrap: bootstrapInfo(o.bootstrap, seed), scored, summary }) as ReportDtos[R];
 }

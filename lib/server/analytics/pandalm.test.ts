@@ -65,7 +65,7 @@ describe('agreement on PandaLM', () => {
 
 describe('alignment of the PandaLM judges', () => {
   it('counts the ground-truth labels of the 25 unreadable GPT-3.5 verdicts as unjudged', () => {
-    const r = alignmentReport(lead, studyId, { judge: 'gpt-3.5-turbo', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'gpt-3.5-turbo', bootstrap: 0 });
     expect(r.unparsedVerdicts).toBe(25);
     const settled = new Set(Array.from(exportGroundTruth(lead, studyId, 'jsonl').lines, (l) => (JSON.parse(l) as { item: string }).item));
     const unreadableSettled = gpt.unparsed.filter((u) => settled.has(u.item)).length;
@@ -75,7 +75,7 @@ describe('alignment of the PandaLM judges', () => {
   });
 
   it('compares the judge with each of the three annotators', () => {
-    const r = alignmentReport(lead, studyId, { judge: 'pandalm-7b', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'alignment', { judge: 'pandalm-7b', bootstrap: 0 });
     expect(r.unjudged).toBe(0);
     expect(r.judgeVsAnnotators.map((a) => [a.annotator, a.n])).toEqual([
       ['pandalm-annotator1', 999],

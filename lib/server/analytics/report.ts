@@ -16,7 +16,6 @@ import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
 import { rubricCertifyReport } from './rubric-certify';
-import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
@@ -76,7 +75,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   alignment: {
     role: 'alignment',
     options: takes('judge', 'bootstrap'),
-    compute: (actor, studyId, o) => alignmentReport(actor, studyId, { judge: o.judge ?? '', bootstrap: o.bootstrap }),
+    compute: (actor, studyId, o) => alignmentReport(actor, studyId, 'alignment', { judge: o.judge ?? '', bootstrap: o.bootstrap }),
     tables: REPORT_TABLES.alignment,
   },
   leaderboard: {
@@ -120,7 +119,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'alignment',
     options: takes('judge', 'sample', 'bootstrap'),
     compute: (actor, studyId, o) =>
-      rubricAlignmentReport(actor, studyId, { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
+      alignmentReport(actor, studyId, 'rubric-alignment', { judge: o.judge ?? '', sample: o.sample, bootstrap: o.bootstrap }),
     tables: REPORT_TABLES['rubric-alignment'],
   },
   'rubric-leaderboard': {

@@ -8,8 +8,9 @@ import { parseCsv } from '@/test/csv';
 import { makeUser } from '@/test/db';
 import { MI, wilson, lead, studyId, useReportsStudy } from '@/test/rubric-fixtures-study';
 import { rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
+import { REPORT_TABLES } from './dto';
 import { reportJson } from './json';
-import { rubricAlignmentReport } from './rubric-alignment';
+import { alignmentReport } from './alignment';
 
 useReportsStudy();
 
@@ -26,9 +27,9 @@ describe('rubric ground truth from the packs', () => {
   });
 });
 
-describe('rubricAlignmentReport', () => {
+describe('the alignment report of a rubric study', () => {
   it('per dimension: accuracy, confusion in label order, class-wise accuracy and recall, macro-F1, κ', () => {
-    const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', bootstrap: 0 });
     expect(r).toMatchObject({ judge: 'gpt', sample: 1, samples: [1, 2], groundTruth: { labels: 12, incompleteItems: 2 }, unjudged: 1 });
     const mi = r.byCriterion[0];
     // Complete items i1 i2 i4 i5 i6 i8: gold Y Y N Y S N, judge Y S Y Y Y N.
@@ -71,7 +72,7 @@ describe('rubricAlignmentReport', () => {
   });
 
   it('pools dimensions overall and per tutor, and keeps Padó Table 3: per tutor × dimension', () => {
-    const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', bootstrap: 0 });
     // Different label sets: only the share of matches is defined when pooled.
     expect(r.overall).toMatchObject({
       n: 11,
@@ -101,12 +102,12 @@ describe('rubricAlignmentReport', () => {
   });
 
   it('reads the sample asked for, refuses one the run lacks, and flattens to the documented JSON', () => {
-    const r2 = rubricAlignmentReport(lead, studyId, { judge: 'gpt', sample: 2, bootstrap: 0 });
+    const r2 = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', sample: 2, bootstrap: 0 });
     expect(r2.byCriterion[0]).toMatchObject({ n: 6, agree: 3 });
     expect(r2.byCriterion[1]).toMatchObject({ n: 6, agree: 4, unjudged: 0 });
-    expect(codeOf(() => rubricAlignmentReport(lead, studyId, { judge: 'gpt', sample: 3 }))).toBe('invalid');
-    expect(codeOf(() => rubricAlignmentReport(lead, studyId, { judge: 'nobody' }))).toBe('not_found');
-    const json = reportJson(rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 })) as {
+    expect(codeOf(() => alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', sample: 3 }))).toBe('invalid');
+    expect(codeOf(() => alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'nobody' }))).toBe('not_found');
+    const json = reportJson(alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', bootstrap: 0 })) as {
       overall: { alignmentRate: number; cohenKappa: null; cohenKappaReason: string };
       byCriterion: {
         macroF1: number;
@@ -124,14 +125,16 @@ describe('rubricAlignmentReport', () => {
 
   it('is for leads and rubric studies only', async () => {
     const annotator = await makeUser('carol');
-    expect(codeOf(() => rubricAlignmentReport(annotator, studyId, { judge: 'gpt' }))).toMatch(/forbidden|not_found/);
+    expect(codeOf(() => alignmentReport(annotator, studyId, 'rubric-alignment', { judge: 'gpt' }))).toMatch(/forbidden|not_found/);
+    // The pairwise report is refused on a rubric study, as before the two were one core.
+    expect(codeOf(() => alignmentReport(lead, studyId, 'alignment', { judge: 'gpt' }))).toBe('invalid');
   });
 });
 
 describe('the rubric reports as CSV', () => {
   const csv = (lines: string[]) => parseCsv(lines.join(''));
   it('alignment: a row per scope and scoring, the confusion cells in label order, class-wise rows', () => {
-    const r = rubricAlignmentReport(lead, studyId, { judge: 'gpt', bootstrap: 0 });
+    const r = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', bootstrap: 0 });
     const summaries = csv(reportCsv('rubric-alignment', 'summaries', r));
     expect(summaries[0].slice(0, 8)).toEqual(['judge', 'sample', 'tutor', 'dimension', 'scoring', 'n', 'agree', 'accuracy']);
     // overall; MI strict + lenient; leak; per tutor: pooled, MI strict + lenient, leak → 1 + 3 + 2 × 4 rows.
@@ -160,6 +163,19 @@ describe('the rubric reports as CSV', () => {
       '2',
       '0.5',
     ]);
+  });
+});
+
+describe('the rubric alignment report as the API, the CLI and the downloads give it', () => {
+  // Held to the output of the rubric use-case before it was folded with the pairwise one into one core: the JSON
+  // (with bootstrap intervals) and every CSV table of both samples, byte for byte.
+  it('gives the same JSON and CSV tables as before the fold', async () => {
+    const out = [1, 2].map((sample) => {
+      const r = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'gpt', sample, bootstrap: 200 });
+      const tables = Object.fromEntries(REPORT_TABLES['rubric-alignment'].map((t) => [t, reportCsv('rubric-alignment', t, r).join('')]));
+      return { json: reportJson(r), tables };
+    });
+    await expect(`${JSON.stringify(out, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/alignment-rubric.json');
   });
 });
 

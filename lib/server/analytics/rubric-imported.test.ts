@@ -6,7 +6,7 @@ import { importItems } from '../imports/imports';
 import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy } from '../studies/studies';
-import { rubricAlignmentReport } from './rubric-alignment';
+import { alignmentReport } from './alignment';
 import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
@@ -72,7 +72,7 @@ beforeAll(async () => {
 
 describe('rubric reports on imported data', () => {
   it("alignment per sample, with the reviewers' disagreement leaving c4 out", () => {
-    const s1 = rubricAlignmentReport(lead, studyId, { judge: 'critic', bootstrap: 0 });
+    const s1 = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'critic', bootstrap: 0 });
     expect(s1).toMatchObject({ samples: [1, 2], groundTruth: { labels: 6, incompleteItems: 1 } });
     // leak: gold OK REJECT OK, judge OK OK OK → 2 of 3; help: gold OK OK REJECT, judge the same → 3 of 3.
     expect(s1.byCriterion.map((c) => [c.criterion, c.n, c.agree])).toEqual([
@@ -83,7 +83,7 @@ describe('rubric reports on imported data', () => {
       [0, 1],
       [0, 2],
     ]);
-    const s2 = rubricAlignmentReport(lead, studyId, { judge: 'critic', sample: 2, bootstrap: 0 });
+    const s2 = alignmentReport(lead, studyId, 'rubric-alignment', { judge: 'critic', sample: 2, bootstrap: 0 });
     // leak: judge REJECT REJECT OK → 2 of 3 (c2, c3); help: OK OK OK → 2 of 3.
     expect(s2.byCriterion.map((c) => [c.n, c.agree])).toEqual([
       [3, 2],

@@ -92,7 +92,7 @@ describe('a judge run imported in batches', () => {
             aq.findJudgeRun(getDb(), studyId, 'big-judge')
           )
             seen.listed++;
-          expect(() => alignmentReport(lead, studyId, { judge: 'big-judge', bootstrap: 0 })).toThrow('was not found');
+          expect(() => alignmentReport(lead, studyId, 'alignment', { judge: 'big-judge', bootstrap: 0 })).toThrow('was not found');
         }
         return run;
       })();
@@ -126,7 +126,7 @@ describe('a judge run imported in batches', () => {
       inserted: VERDICTS,
     });
     expect(listJudgeRuns(lead, studyId).map((r) => [r.name, r.labels])).toEqual([['big-judge', VERDICTS]]);
-    expect(alignmentReport(lead, studyId, { judge: 'big-judge', bootstrap: 0 }).judge).toBe('big-judge');
+    expect(alignmentReport(lead, studyId, 'alignment', { judge: 'big-judge', bootstrap: 0 }).judge).toBe('big-judge');
     // A done run stays done, and keeps its verdicts and packs.
     expect(() => sql().prepare("UPDATE judge_runs SET state = 'staging' WHERE name = 'big-judge'").run()).toThrow(/stays done/);
     expect(() => sql().prepare('DELETE FROM judge_labels WHERE rowid IN (SELECT rowid FROM judge_labels LIMIT 1)').run()).toThrow(

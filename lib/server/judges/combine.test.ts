@@ -89,7 +89,7 @@ describe('combining judge runs', () => {
   });
 
   it('is analysed like any other run: the alignment report reads the combined verdicts', () => {
-    const a = alignmentReport(lead, studyId, { judge: 'majority of three', bootstrap: 0 });
+    const a = alignmentReport(lead, studyId, 'alignment', { judge: 'majority of three', bootstrap: 0 });
     // Ground truth win/tie/lose/win/lose/win; combined win on i1, tie on i3 (truth lose), lose on i5.
     expect(a.overall).toMatchObject({ n: 3, agree: 2 });
   });

@@ -5,7 +5,7 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 import type { Actor } from '../actor';
-import { rubricAlignmentReport } from '../analytics/rubric-alignment';
+import { alignmentReport } from '../analytics/alignment';
 import { compareRubricJudgeRuns } from './compare';
 import { createJudgeEndpoint } from './endpoints';
 import { judgeRunStatus, launchJudgeRun } from './judges';
@@ -76,7 +76,7 @@ describe('comparing the judge runs of a rubric study', () => {
     expect(yes.byDimension.mi.macroF1Lenient!).toBeGreaterThan(yes.byDimension.mi.macroF1!);
     // Every number is the alignment report's, not a second computation of it.
     for (const run of c.runs) {
-      const report = rubricAlignmentReport(lead, studyId, { judge: run.name, bootstrap: 0 });
+      const report = alignmentReport(lead, studyId, 'rubric-alignment', { judge: run.name, bootstrap: 0 });
       expect(run.macroF1).toBe(report.overall.macroF1.value);
       for (const d of report.byCriterion) {
         expect(run.byDimension[d.criterion].macroF1).toBe(d.macroF1.value);

@@ -10,7 +10,6 @@ import { alignmentReport } from '../analytics/alignment';
 import { Q, judgeRunNamed } from '../analytics/data';
 import { studyForStaff } from '../review/access';
 import type { RubricAlignmentSummaryDto } from '../analytics/dto';
-import { rubricAlignmentReport } from '../analytics/rubric-alignment';
 import { invalid } from '../errors';
 import type { JudgeComparisonDto, LeftOutDto, RubricComparisonScoresDto, RubricJudgeComparisonDto, StudyJudgeRunDto } from './dto';
 import { exampleItemsOf } from './examples';
@@ -31,7 +30,7 @@ export function compareJudgeRuns(actor: Actor, studyId: number, names: readonly 
   const columns = names.map((name) => {
     const listed = runs.get(name);
     if (!listed) throw invalid(`The study has no judge run "${name}".`);
-    const r = alignmentReport(actor, studyId, { judge: name, bootstrap: 0 });
+    const r = alignmentReport(actor, studyId, 'alignment', { judge: name, bootstrap: 0 });
     const pc = r.positionConsistency;
     return {
       name,
@@ -145,7 +144,7 @@ export function compareRubricJudgeRuns(actor: Actor, studyId: number, names: rea
   const columns = names.map((name) => {
     const listed = runs.get(name);
     if (!listed) throw invalid(`The study has no judge run "${name}".`);
-    const r = rubricAlignmentReport(actor, studyId, { judge: name, sample, bootstrap: 0 });
+    const r = alignmentReport(actor, studyId, 'rubric-alignment', { judge: name, sample, bootstrap: 0 });
     dimensions = r.dimensions.map((d) => ({ id: d.id, name: d.name, lenient: d.lenient !== undefined }));
     return {
       name,

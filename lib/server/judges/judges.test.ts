@@ -132,7 +132,7 @@ describe('a run launched from the web app', () => {
     // the verdicts are the run's, read by the alignment dashboard like an imported run's
     const listed = listStudyJudgeRuns(lead, studyId).find((x) => x.name === 'from-web')!;
     expect(listed).toMatchObject({ origin: 'launched', labels: 20 });
-    const report = await alignmentReport(lead, studyId, { judge: 'from-web' });
+    const report = await alignmentReport(lead, studyId, 'alignment', { judge: 'from-web' });
     expect(report.judge).toBe('from-web');
   }, 60_000);
 
@@ -336,7 +336,8 @@ describe('a template that does not fit the study (issue 26, point 4)', () => {
 
   it('"a random item" previews one of the study\'s items without an id typed in', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 40 && seen.size < 2; i++) seen.add(previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, null, { random: true }).item);
+    for (let i = 0; i < 40 && seen.size < 2; i++)
+      seen.add(previewJudgeTemplate(lead, studyId, PAIRWISE_CRITERION_TEMPLATE, null, { random: true }).item);
     expect([...seen].every((id) => /^it-[0-4]$/.test(id))).toBe(true);
     expect(seen.size).toBe(2);
   });

@@ -10,7 +10,7 @@ import { rubricAgreementScope, rubricCertifyScope, rubricHybridScope } from '@/l
 import { agreementTables } from './agreement-tables';
 import { annotatorsTables } from './annotators-tables';
 import type { AnnotatorsReportDto } from './annotators';
-import { rubricAlignmentTables } from './alignment-tables';
+import { pairwiseAlignmentTables, rubricAlignmentTables } from './alignment-tables';
 import { rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
 import { certifyTables } from './certify-tables';
@@ -18,12 +18,7 @@ import { hybridTables } from './hybrid-tables';
 import { goldTables } from './gold-tables';
 import type { GoldAccuracyDto } from '@/lib/server/review/dto';
 import type { BiasReportDto, CertifyReportDto } from './certify';
-import type {
-  AgreementReportDto,
-  AlignmentReportDto,
-  HybridReportDto,
-  LeaderboardReportDto,
-} from './pairwise';
+import type { AgreementReportDto, AlignmentReportDto, HybridReportDto, LeaderboardReportDto } from './pairwise';
 import type {
   RubricAgreementReportDto,
   RubricAlignmentReportDto,
@@ -43,6 +38,7 @@ export const REPORT_SPECS = {
   'rubric-certify': certifyTables(rubricCertifyScope),
   bias: pairwiseBiasTables,
   'rubric-bias': rubricBiasTables,
+  alignment: pairwiseAlignmentTables,
   'rubric-alignment': rubricAlignmentTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   gold: goldTables,
@@ -57,7 +53,7 @@ export const BIAS_TABLES = tableIds(REPORT_SPECS.bias);
 /** Every report and the names of its tables, in the order the CSV downloads list them. */
 export const REPORT_TABLES = {
   agreement: tableIds(REPORT_SPECS.agreement),
-  alignment: ['overall', 'confusion', 'criteria', 'principles', 'models', 'annotators'],
+  alignment: tableIds(REPORT_SPECS.alignment),
   leaderboard: ['leaderboard', 'criteria', 'corrected', 'ranks'],
   hybrid: ['classes', 'plan', 'acceptance', 'strata'],
   certify: CERTIFY_TABLES,
