@@ -143,7 +143,7 @@ async function main() {
     const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
     const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
     const { rubricHybridReport } = await import('@/lib/server/analytics/rubric-hybrid');
-    const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
+    const { certifyReport } = await import('@/lib/server/analytics/certify');
     const { rubricBiasReport } = await import('@/lib/server/analytics/rubric-bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
     const { findStudy } = await import('@/db/queries/studies');
@@ -242,7 +242,7 @@ async function main() {
         name: 'rubricCertifyReport',
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
-        fn: () => json(rubricCertifyReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification' })),
+        fn: () => json(certifyReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification' }, 'rubric')),
       },
       {
         name: 'rubricBiasReport',

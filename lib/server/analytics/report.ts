@@ -16,7 +16,6 @@ import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
 import { rubricBiasReport } from './rubric-bias';
-import { rubricCertifyReport } from './rubric-certify';
 import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricHybridReport } from './rubric-hybrid';
@@ -145,14 +144,13 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'certify',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'lenient', 'sample'),
     compute: (actor, studyId, o) =>
-      rubricCertifyReport(actor, studyId, {
-        judge: o.judge ?? '',
-        criterion: o.criterion,
-        target: o.target,
-        epsilon: o.epsilon,
-        lenient: o.lenient,
-        sample: o.sample,
-      }),
+      // The certification core with the rubric part: the DTO adds the kind, the sample and the folding.
+      certifyReport(
+        actor,
+        studyId,
+        { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, lenient: o.lenient, sample: o.sample },
+        'rubric',
+      ),
     tables: REPORT_TABLES['rubric-certify'],
   },
   'rubric-bias': {

@@ -5,7 +5,7 @@ import { publicDataPath } from '@/lib/io/public-data';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { rubricBiasReport } from '../analytics/rubric-bias';
-import { rubricCertifyReport } from '../analytics/rubric-certify';
+import { certifyReport } from '../analytics/certify';
 import { rubricLeaderboardReport } from '../analytics/rubric-leaderboard';
 import { cliActor } from '../system/system';
 import { DEMO_CHANGE_RATE, DEMO_SLICE_DIALOGUES, demoLabel, RUBRIC_DEMO_STUDIES } from './rubric-demo';
@@ -98,7 +98,7 @@ describe('the MRBench V3 demo study', () => {
     expect(one('SELECT count(DISTINCT item_id) FROM rubric_judge_labels WHERE run_id = ?', runId)).toBe(1464);
     expect(logged.find((l) => l.includes('mrbench-v1:'))).toMatch(/on the 1464 replies V1 shares word for word/);
     const lead = cliActor();
-    const certify = rubricCertifyReport(lead, studyId(), { judge: 'mrbench-v1', criterion: 'mistake_identification', target: 0.8 });
+    const certify = certifyReport(lead, studyId(), { judge: 'mrbench-v1', criterion: 'mistake_identification', target: 0.8 }, 'rubric');
     // Ground truth is settled on the slice only (three reviewers a reply; an item counts once every dimension is
     // settled): the card says to keep labelling, with an estimate of how many more replies it needs.
     expect(certify.n).toBeGreaterThan(10);
