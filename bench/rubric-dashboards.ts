@@ -141,7 +141,7 @@ async function main() {
     const { getDb } = await import('@/db/client');
     const { rubricAgreementReport } = await import('@/lib/server/analytics/rubric-agreement');
     const { rubricAlignmentReport } = await import('@/lib/server/analytics/rubric-alignment');
-    const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
+    const { leaderboardReport } = await import('@/lib/server/analytics/leaderboard');
     const { rubricHybridReport } = await import('@/lib/server/analytics/rubric-hybrid');
     const { certifyReport } = await import('@/lib/server/analytics/certify');
     const { rubricBiasReport } = await import('@/lib/server/analytics/rubric-bias');
@@ -230,7 +230,7 @@ async function main() {
         name: 'rubricLeaderboardReport',
         floor: fh + fa + 2 * fj,
         floorName: 'packs+rulings+2 judges',
-        fn: () => json(rubricLeaderboardReport(lead, studyId)),
+        fn: () => json(leaderboardReport(lead, studyId, {}, 'rubric')),
       },
       {
         name: 'rubricHybridReport (lenient)',

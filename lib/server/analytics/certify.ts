@@ -255,7 +255,7 @@ export type CertifyInput = {
    * The latest active draw of the run on the criterion, with the judge's uncertainty per item (null: none); absent
    * where the kind has no active labelling, whose report then names no estimator.
    */
-  active?: { design: ActiveDesign; uncertainty: ArrayLike<number | undefined> } | null;
+  active?: { design: ActiveDesign; uncertainty: ArrayLike<number | null | undefined> } | null;
 };
 
 /**
@@ -267,8 +267,9 @@ export type CertifyInput = {
  * the options, the loaders, a rubric study's judge sample and lenient folding — is the kind's part in
  * `certify-by-kind.ts`; `kind` is the registry's (each kind's report name stays). Leads and admins only.
  */
-export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind?: 'pairwise'): CertifyReportDto;
+// The pairwise signature last: it is the one `ReturnType<typeof certifyReport>` reads.
 export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind: 'rubric'): RubricCertifyReportDto;
+export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind?: 'pairwise'): CertifyReportDto;
 export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind: CertifyKind = 'pairwise'): CertifyReportDto {
   const db = getDb();
   const input = CERTIFY_BY_KIND[kind](db, actor, studyId, opts);

@@ -19,7 +19,6 @@ import { rubricBiasReport } from './rubric-bias';
 import { rubricAgreementReport } from './rubric-agreement';
 import { rubricAlignmentReport } from './rubric-alignment';
 import { rubricHybridReport } from './rubric-hybrid';
-import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
  * The report registry: every report by name, the dashboard it serves, the options it reads, its compute function and
@@ -122,7 +121,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   'rubric-leaderboard': {
     role: 'leaderboard',
     options: takes('sample'),
-    compute: (actor, studyId, o) => rubricLeaderboardReport(actor, studyId, { sample: o.sample }),
+    compute: (actor, studyId, o) => leaderboardReport(actor, studyId, { sample: o.sample }, 'rubric'),
     tables: REPORT_TABLES['rubric-leaderboard'],
   },
   'rubric-hybrid': {

@@ -6,7 +6,7 @@ import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { rubricBiasReport } from '../analytics/rubric-bias';
 import { certifyReport } from '../analytics/certify';
-import { rubricLeaderboardReport } from '../analytics/rubric-leaderboard';
+import { leaderboardReport } from '../analytics/leaderboard';
 import { cliActor } from '../system/system';
 import { DEMO_CHANGE_RATE, DEMO_SLICE_DIALOGUES, demoLabel, RUBRIC_DEMO_STUDIES } from './rubric-demo';
 
@@ -107,7 +107,7 @@ describe('the MRBench V3 demo study', () => {
     expect(certify.itemsNeeded.value).toBeGreaterThan(0);
     // The corrected shares rest on a handful of settled replies per tutor: each says so, and where every label and
     // verdict agree the zero-width interval is flagged rather than shown as certainty.
-    const corrected = rubricLeaderboardReport(lead, studyId()).corrected.find((r) => r.judge === 'mrbench-v1')!.cells;
+    const corrected = leaderboardReport(lead, studyId(), {}, 'rubric').corrected.find((r) => r.judge === 'mrbench-v1')!.cells;
     const shown = corrected.filter((c) => c.corrected.value !== null);
     expect(shown.length).toBeGreaterThan(0);
     for (const c of shown) expect(c.caution, `${c.model} ${c.criterion}`).toMatch(/^(zero_width_interval|few_labelled_items)$/);
