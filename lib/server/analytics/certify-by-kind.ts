@@ -5,10 +5,21 @@ import * as cq from '@/db/queries/certify';
 import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
+import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
-import { type CertifyInput, altTestEpsilonSchema, certifyTargetSchema, humanBlock, settledTimes } from './certify';
+import type { CertifyInput } from './certify';
 import { latestDesign } from './corrected-leaderboard-active';
-import { Q, analysableStudy, judgeNameSchema, judgeRunNamed, loadFrame, loadGold, loadHumanLabels, loadJudge } from './data';
+import {
+  type HumanLabels,
+  Q,
+  analysableStudy,
+  judgeNameSchema,
+  judgeRunNamed,
+  loadFrame,
+  loadGold,
+  loadHumanLabels,
+  loadJudge,
+} from './data';
 import { uncertaintyOf } from './review-queue-active';
 import {
   analysableRubricStudy,
@@ -28,6 +39,69 @@ import {
  * reviewer labels and verdicts for the alternative annotator test, and the fields the kind's report names itself by.
  * Each part keeps the order of its checks (study, options, judge run, criterion), so the errors are the same.
  */
+
+/* ----- the pieces every kind's part uses ----- */
+
+/** The alignment to certify, strictly between 0 and 1 (0.9 unless asked). */
+export const certifyTargetSchema = z.coerce
+  .number({ error: 'target must be a number.' })
+  .gt(0, { error: 'target must be above 0.' })
+  .lt(1, { error: 'target is an alignment rate, below 1.' })
+  .default(0.9);
+
+/** The alternative annotator test's margin ε (0.2 unless asked, as for expert annotators). */
+export const altTestEpsilonSchema = z.coerce
+  .number({ error: 'epsilon must be a number.' })
+  .min(0, { error: 'epsilon must be at least 0.' })
+  .lt(1, { error: 'epsilon must be below 1.' })
+  .default(0.2);
+
+/** The reviewers' labels of one criterion (or dimension) as the agreement code reads them. */
+export type HumanBlock = { slots: number; items: Int32Array; codes: Int8Array; slotUser: Int32Array; users: string[] };
+
+export function humanBlock(humans: HumanLabels, c: number, fold?: (code: number) => number): HumanBlock {
+  const { items, codes } = humans.byCriterion[c];
+  return {
+    slots: humans.slots,
+    items,
+    codes: fold ? codes.map((x) => (x < 0 ? x : fold(x))) : codes,
+    slotUser: humans.slotUser,
+    users: humans.users,
+  };
+}
+
+/**
+ * When each item's ground-truth label (of one criterion or dimension) was settled: the ruling's time (`ruling[i]`,
+ * −1 without one) where an adjudicator decided a disagreement, otherwise the time of the item's last counting
+ * review (agreement or majority). Ms since epoch, −1 where there is no ground truth.
+ */
+export function settledTimes(db: Db, study: { id: number }, items: ItemIndex, ruling: Float64Array, gold: Int8Array, humans: HumanBlock) {
+  const n = items.n;
+  const lastReview = new Float64Array(n).fill(-1);
+  for (const [itemId, at] of cq.lastReviewTimes(db, study.id)) {
+    const i = items.of(itemId);
+    if (i >= 0) lastReview[i] = at;
+  }
+  const unanimous = new Uint8Array(n).fill(1);
+  const S = humans.slots;
+  for (let r = 0; r < humans.items.length; r++) {
+    let first = -1;
+    for (let s = 0; s < S; s++) {
+      const code = humans.codes[r * S + s];
+      if (code < 0) continue;
+      if (first < 0) first = code;
+      else if (code !== first) unanimous[humans.items[r]] = 0;
+    }
+  }
+  const at = new Float64Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (gold[i] < 0) continue;
+    at[i] = !unanimous[i] && ruling[i] >= 0 ? ruling[i] : lastReview[i];
+  }
+  return at;
+}
+
+/* ----- the kinds ----- */
 
 /** The options of either kind as they come from the registry or a caller; each part parses the ones it reads. */
 export type CertifyOptions = {
