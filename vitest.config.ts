@@ -23,6 +23,7 @@ const PUBLIC_DATA = [
   'lib/stats/rubric-mrbench.test.ts',
   'lib/server/analytics/acceptance-real-data.test.ts',
   'lib/server/analytics/certify-pandalm.test.ts',
+  'lib/server/analytics/leaderboard-demo.test.ts',
   'lib/server/analytics/pandalm.test.ts',
   'lib/server/analytics/rubric-bias.test.ts',
   'lib/server/analytics/rubric-corrected-mrbench.test.ts',
