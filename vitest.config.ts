@@ -24,6 +24,7 @@ const PUBLIC_DATA = [
   'lib/server/analytics/acceptance-real-data.test.ts',
   'lib/server/analytics/annotators-mrbench.test.ts',
   'lib/server/analytics/certify-pandalm.test.ts',
+  'lib/server/analytics/leaderboard-demo.test.ts',
   'lib/server/analytics/pandalm.test.ts',
   'lib/server/analytics/bias-demo.test.ts',
   'lib/server/analytics/bias-leniency.test.ts',

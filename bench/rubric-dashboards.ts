@@ -141,9 +141,9 @@ async function main() {
     const { getDb } = await import('@/db/client');
     const { rubricAgreementReport } = await import('@/lib/server/analytics/agreement');
     const { alignmentReport } = await import('@/lib/server/analytics/alignment');
-    const { rubricLeaderboardReport } = await import('@/lib/server/analytics/rubric-leaderboard');
+    const { leaderboardReport } = await import('@/lib/server/analytics/leaderboard');
     const { hybridReport } = await import('@/lib/server/analytics/hybrid');
-    const { rubricCertifyReport } = await import('@/lib/server/analytics/rubric-certify');
+    const { certifyReport } = await import('@/lib/server/analytics/certify');
     const { biasReport } = await import('@/lib/server/analytics/bias');
     const { rubricGroundTruthCodes } = await import('@/lib/server/ground-truth/rubric-codes');
     const { findStudy } = await import('@/db/queries/studies');
@@ -230,7 +230,7 @@ async function main() {
         name: 'rubricLeaderboardReport',
         floor: fh + fa + 2 * fj,
         floorName: 'packs+rulings+2 judges',
-        fn: () => json(rubricLeaderboardReport(lead, studyId)),
+        fn: () => json(leaderboardReport(lead, studyId, {}, 'rubric')),
       },
       {
         name: 'rubricHybridReport (lenient)',
@@ -242,7 +242,7 @@ async function main() {
         name: 'rubricCertifyReport',
         floor: fh + fa + fj,
         floorName: 'packs+rulings+judge',
-        fn: () => json(rubricCertifyReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification' })),
+        fn: () => json(certifyReport(lead, studyId, { judge: JUDGES[0], criterion: 'mistake_identification' }, 'rubric')),
       },
       {
         name: 'rubricBiasReport',

@@ -123,6 +123,21 @@ export const UNCALIBRATED =
 
 const DECISION: Record<string, string> = { certified: 'certified', refuted: 'refuted', keep_labelling: 'keep labelling' };
 
+/**
+ * Under an active draw the decision is the weighted estimate's (issue 28): say so, with the estimator's name as the
+ * JSON gives it and the labels it used, so the bounds above are not read as what decided.
+ */
+function activeText(r: CertifyReportDto): string {
+  const a = r.active;
+  if (!a) return '';
+  const labels = a.drawnLabelled + a.labelledBefore;
+  return (
+    `  estimator: ${r.estimator} on ${labels} label(s) (${a.drawnLabelled} drawn, ${a.labelledBefore} from before the draw` +
+    `${a.pending ? `, ${a.pending} drawn item(s) still pending` : ''}): weighted alignment ${withCi(a.alignmentRate, a.interval)}` +
+    ` → ${a.decision ? DECISION[a.decision] : '—'}\n`
+  );
+}
+
 /** A certification of either kind; a rubric one says which sample it read and whether it folded labels. */
 function certifyText(r: CertifyReportDto, what = ''): string {
   let text =
@@ -132,7 +147,8 @@ function certifyText(r: CertifyReportDto, what = ''): string {
     `  decision: ${r.decision ? DECISION[r.decision] : `— (${r.decisionReason})`}` +
     (r.decision === 'keep_labelling' ? ` (about ${num(r.itemsNeeded, 0)} more items at the current rate)` : '') +
     '\n' +
-    (r.drift ? '  the observed rate lies outside the bounds: the alignment changed along the settle order\n' : '');
+    (r.drift ? '  the observed rate lies outside the bounds: the alignment changed along the settle order\n' : '') +
+    activeText(r);
   text += `\nAlternative annotator test (ε ${r.altTest.epsilon}, items with ≥ ${r.altTest.minReviewers} reviewers):\n`;
   for (const c of r.altTest.criteria) {
     text +=

@@ -26,6 +26,9 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
           ...valueCols('lambda'),
           ...valueCols('effective_labels'),
           'caution',
+          'estimator',
+          'estimator_labels',
+          'labels_pending',
         ],
         dto.corrected.flatMap((run) =>
           run.cells.map((c) => [
@@ -42,6 +45,11 @@ export function certifyLeaderboardTables(dto: { tiePolicy: string; corrected: Co
             ...valueCells(c.lambda),
             ...valueCells(c.effectiveLabels),
             c.caution ?? '',
+            // Which estimator gave `corrected` and on how many labels (issue 28): PPI++ on the labelled items, or
+            // the active draw's weighted estimate on its drawn labels and those from before the draw.
+            c.estimator ?? 'ppi++',
+            c.active ? c.active.drawnLabelled + c.active.labelledBefore : c.labelled,
+            c.active?.pending ?? null,
           ]),
         ),
       ),

@@ -1,28 +1,21 @@
 import 'server-only';
-import * as z from 'zod';
 import { type Db, getDb } from '@/db/client';
 import * as cq from '@/db/queries/certify';
+import type { StudyRow } from '@/db/queries/studies';
 import { altTest, certifyMean, currentBounds, prplEbInitial, prplEbStep } from '@/lib/stats';
-import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
-import { invalid } from '../errors';
 import type { ItemIndex } from '../packs/item-index';
-import { parseInput } from '../parse';
+import { CERTIFY_BY_KIND, type CertifyKind, type CertifyOptions, type HumanBlock } from './certify-by-kind';
 import { certInterval, certStat } from './corrected-leaderboard';
-import { activeEstimate, latestDesign } from './corrected-leaderboard-active';
-import { uncertaintyOf } from './review-queue-active';
-import {
-  type HumanLabels,
-  Q,
-  analysableStudy,
-  judgeNameSchema,
-  judgeRunNamed,
-  loadFrame,
-  loadGold,
-  loadHumanLabels,
-  loadJudge,
-} from './data';
-import type { ActiveCertificationDto, AltTestCriterionDto, CertifyPointDto, CertifyReportDto, IntervalDto } from './dto';
+import { type ActiveDesign, activeEstimate } from './corrected-leaderboard-active';
+import type {
+  ActiveCertificationDto,
+  AltTestCriterionDto,
+  CertifyPointDto,
+  CertifyReportDto,
+  IntervalDto,
+  RubricCertifyReportDto,
+} from './dto';
 
 /** Miscoverage of the confidence sequence: the bounds hold at every step at once with 95 % probability. */
 export const CERTIFY_ALPHA = 0.05;
@@ -34,72 +27,6 @@ export const ALT_TEST_MIN_REVIEWERS = 3;
 export const ALT_TEST_Q = 0.05;
 /** Annotators with fewer such items are not tested (the authors' default). */
 export const ALT_TEST_MIN_ITEMS = 30;
-
-/** The alignment to certify, strictly between 0 and 1 (0.9 unless asked). */
-export const certifyTargetSchema = z.coerce
-  .number({ error: 'target must be a number.' })
-  .gt(0, { error: 'target must be above 0.' })
-  .lt(1, { error: 'target is an alignment rate, below 1.' })
-  .default(0.9);
-
-/** The alternative annotator test's margin ε (0.2 unless asked, as for expert annotators). */
-export const altTestEpsilonSchema = z.coerce
-  .number({ error: 'epsilon must be a number.' })
-  .min(0, { error: 'epsilon must be at least 0.' })
-  .lt(1, { error: 'epsilon must be below 1.' })
-  .default(0.2);
-
-const optionsSchema = z.object({
-  judge: judgeNameSchema,
-  criterion: z.string().trim().min(1).default(OVERALL),
-  target: certifyTargetSchema,
-  epsilon: altTestEpsilonSchema,
-});
-
-/** The reviewers' labels of one criterion (or dimension) as the agreement code reads them. */
-type HumanBlock = { slots: number; items: Int32Array; codes: Int8Array; slotUser: Int32Array; users: string[] };
-
-export function humanBlock(humans: HumanLabels, c: number, fold?: (code: number) => number): HumanBlock {
-  const { items, codes } = humans.byCriterion[c];
-  return {
-    slots: humans.slots,
-    items,
-    codes: fold ? codes.map((x) => (x < 0 ? x : fold(x))) : codes,
-    slotUser: humans.slotUser,
-    users: humans.users,
-  };
-}
-
-/**
- * When each item's ground-truth label (of one criterion or dimension) was settled: the ruling's time (`ruling[i]`,
- * −1 without one) where an adjudicator decided a disagreement, otherwise the time of the item's last counting
- * review (agreement or majority). Ms since epoch, −1 where there is no ground truth.
- */
-export function settledTimes(db: Db, study: { id: number }, items: ItemIndex, ruling: Float64Array, gold: Int8Array, humans: HumanBlock) {
-  const n = items.n;
-  const lastReview = new Float64Array(n).fill(-1);
-  for (const [itemId, at] of cq.lastReviewTimes(db, study.id)) {
-    const i = items.of(itemId);
-    if (i >= 0) lastReview[i] = at;
-  }
-  const unanimous = new Uint8Array(n).fill(1);
-  const S = humans.slots;
-  for (let r = 0; r < humans.items.length; r++) {
-    let first = -1;
-    for (let s = 0; s < S; s++) {
-      const code = humans.codes[r * S + s];
-      if (code < 0) continue;
-      if (first < 0) first = code;
-      else if (code !== first) unanimous[humans.items[r]] = 0;
-    }
-  }
-  const at = new Float64Array(n).fill(-1);
-  for (let i = 0; i < n; i++) {
-    if (gold[i] < 0) continue;
-    at[i] = !unanimous[i] && ruling[i] >= 0 ? ruling[i] : lastReview[i];
-  }
-  return at;
-}
 
 /**
  * The alternative annotator test (Calderon et al. 2025) on one criterion or dimension, over the items with at least
@@ -249,47 +176,49 @@ export function certification(
   };
 }
 
+/** What a kind of study hands the core (`certify-by-kind.ts`): everything a certification reads, kind-neutral. */
+export type CertifyInput = {
+  study: StudyRow;
+  /** The fields the kind's report names itself by, after `studyId` and in the JSON's order: the judge, the criterion, … */
+  head: { judge: string; criterion: string } & Record<string, unknown>;
+  items: ItemIndex;
+  /** The certified criterion's ground truth and verdicts (−1 where none), as compared, and when each was settled. */
+  gold: Int8Array;
+  verdict: Int8Array;
+  at: Float64Array;
+  target: number;
+  epsilon: number;
+  /** Every criterion for the alternative annotator test: its reviewers' labels, the verdicts, the label set's size. */
+  altTest: { criterion: { id: string; name: string }; humans: HumanBlock; verdict: Int8Array; labels: number }[];
+  /**
+   * The latest active draw of the run on the criterion, with the judge's uncertainty per item (null: none); absent
+   * where the kind has no active labelling, whose report then names no estimator.
+   */
+  active?: { design: ActiveDesign; uncertainty: ArrayLike<number | null | undefined> } | null;
+};
+
 /**
- * Certification of a judge run while people label: the PrPl-EB confidence sequence (Waudby-Smith & Ramdas 2024)
- * of its alignment with ground truth on one criterion, items taken in the order their ground truth was settled,
- * and the decision against the target. With it, the alternative annotator test (Calderon et al. 2025) on every
- * criterion, over the items with at least three reviewers. Leads and admins only.
+ * Certification of a judge run while people label, for every kind of study: the PrPl-EB confidence sequence
+ * (Waudby-Smith & Ramdas 2024) of its alignment with ground truth on one criterion (or dimension), items taken in
+ * the order their ground truth was settled, and the decision against the target; under an active draw, the
+ * inverse-probability-weighted estimate decides instead (issue 28). With it, the alternative annotator test
+ * (Calderon et al. 2025) on every criterion, over the items with at least three reviewers. What differs by kind —
+ * the options, the loaders, a rubric study's judge sample and lenient folding — is the kind's part in
+ * `certify-by-kind.ts`; `kind` is the registry's (each kind's report name stays). Leads and admins only.
  */
-export function certifyReport(
-  actor: Actor,
-  studyId: number,
-  opts: { judge: string; criterion?: string; target?: number | string; epsilon?: number | string },
-): CertifyReportDto {
+// The pairwise signature last: it is the one `ReturnType<typeof certifyReport>` reads.
+export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind: 'rubric'): RubricCertifyReportDto;
+export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind?: 'pairwise'): CertifyReportDto;
+export function certifyReport(actor: Actor, studyId: number, opts: CertifyOptions, kind: CertifyKind = 'pairwise'): CertifyReportDto {
   const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const { judge, criterion, target, epsilon } = parseInput(optionsSchema, opts);
-  const run = judgeRunNamed(db, studyId, judge);
-  const frame = loadFrame(db, study);
-  const c = frame.criterionIds.indexOf(criterion);
-  if (c < 0)
-    throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
-      criterion: 'Unknown criterion',
-    });
-  const { n } = frame;
-  const goldAll = loadGold(db, frame).gold;
-  const verdictAll = loadJudge(db, frame, run.id).verdict;
-  const humans = loadHumanLabels(db, frame);
-  const gold = goldAll.subarray(c * n, (c + 1) * n);
-  const ruling = new Float64Array(n).fill(-1);
-  for (const [itemId, crit, time] of cq.rulingTimes(db, studyId)) {
-    if (crit !== criterion) continue;
-    const i = frame.items.of(itemId);
-    if (i >= 0) ruling[i] = time;
-  }
-  const at = settledTimes(db, study, frame.items, ruling, gold, humanBlock(humans, c));
-  const verdict = verdictAll.subarray(c * n, (c + 1) * n);
-  const sequence = certification(db, studyId, frame.items, gold, verdict, at, target);
-  const design = latestDesign(db, studyId, frame.items, run.id, criterion);
+  const input = CERTIFY_BY_KIND[kind](db, actor, studyId, opts);
+  const { items, gold, verdict, target } = input;
+  const sequence = certification(db, studyId, items, gold, verdict, input.at, target);
   let active: ActiveCertificationDto | undefined;
-  if (design) {
-    const u = uncertaintyOf(db, frame, run.id, c, design.draw.source, design.draw.secondRunId);
+  if (input.active) {
+    const { design, uncertainty: u } = input.active;
     const judged: number[] = [];
-    for (let i = 0; i < n; i++) if (verdict[i] >= 0) judged.push(i);
+    for (let i = 0; i < items.n; i++) if (verdict[i] >= 0) judged.push(i);
     // The prediction of agreement must be fixed before the labels: the judge's own consistency, 1 − u ∈ [½, 1].
     const a = activeEstimate(
       judged,
@@ -307,9 +236,8 @@ export function certifyReport(
   }
   return {
     studyId,
-    judge: run.name,
-    criterion,
-    groundTruthRule: study.groundTruthRule,
+    ...input.head,
+    groundTruthRule: input.study.groundTruthRule,
     ...sequence,
     // Under an active draw the labelled items over-represent those the judge was unsure of: the sequence's
     // decision would describe them, not the study; the weighted estimate describes every judged item.
@@ -320,15 +248,15 @@ export function certifyReport(
           estimator: 'active_ipw' as const,
           active,
         }
-      : { estimator: 'confidence_sequence' as const }),
+      : input.active === null
+        ? { estimator: 'confidence_sequence' as const }
+        : {}),
     altTest: {
-      epsilon,
+      epsilon: input.epsilon,
       q: ALT_TEST_Q,
       minReviewers: ALT_TEST_MIN_REVIEWERS,
       minItemsPerAnnotator: ALT_TEST_MIN_ITEMS,
-      criteria: frame.criteria.map((crit, k) =>
-        altTestOn(crit, humanBlock(humans, k), verdictAll.subarray(k * n, (k + 1) * n), epsilon, Q),
-      ),
+      criteria: input.altTest.map((c) => altTestOn(c.criterion, c.humans, c.verdict, input.epsilon, c.labels)),
     },
   };
 }

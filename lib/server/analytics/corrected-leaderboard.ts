@@ -76,6 +76,33 @@ export function correctedValues(
 }
 
 /**
+ * One model's items (study indices, in order) as a corrected cell reads them, for every kind: the codes of the items
+ * with ground truth and a verdict (`y`, `yhat`: they measure the judge's error), the verdicts alone (`yhatU`), the
+ * judged items, and the items with ground truth but no verdict (left out: PPI needs the judge on every item it uses).
+ */
+export function correctedTally(items: Iterable<number>, gold: ArrayLike<number>, verdict: ArrayLike<number>) {
+  const y: number[] = [];
+  const yhat: number[] = [];
+  const yhatU: number[] = [];
+  const judged: number[] = [];
+  let labelledUnjudged = 0;
+  for (const i of items) {
+    const g = gold[i];
+    const v = verdict[i];
+    if (v < 0) {
+      if (g >= 0) labelledUnjudged++;
+      continue;
+    }
+    judged.push(i);
+    if (g >= 0) {
+      y.push(g);
+      yhat.push(v);
+    } else yhatU.push(v);
+  }
+  return { y, yhat, yhatU, judged, labelledUnjudged };
+}
+
+/**
  * The judge-corrected win rate of reply a per model and criterion for one judge run: PPI++ (Angelopoulos, Duchi &
  * Zrnic 2023) with the ground truth where it exists as the labelled sample, beside the human-only and judge-only
  * estimates. Under the `exclude` tie policy a win rate is W/(W + L), not a per-item mean, and every value is null
@@ -96,24 +123,7 @@ export function correctedRun(
   for (let i = 0; i < frame.n; i++) itemsOfModel[frame.modelOf[i]].push(i);
   frame.models.forEach((model, m) => {
     frame.criteria.forEach((crit, c) => {
-      const y: number[] = [];
-      const yhat: number[] = [];
-      const yhatU: number[] = [];
-      const judged: number[] = [];
-      let labelledUnjudged = 0;
-      for (const i of itemsOfModel[m]) {
-        const g = gold[c][i];
-        const v = judge.slices[c][i];
-        if (v < 0) {
-          if (g >= 0) labelledUnjudged++;
-          continue;
-        }
-        judged.push(i);
-        if (g >= 0) {
-          y.push(g);
-          yhat.push(v);
-        } else yhatU.push(v);
-      }
+      const { y, yhat, yhatU, judged, labelledUnjudged } = correctedTally(itemsOfModel[m], gold[c], judge.slices[c]);
       if (y.length + yhatU.length + labelledUnjudged === 0) return;
       const base = { model, criterion: crit.id, labelled: y.length, unlabelled: yhatU.length, labelledUnjudged };
       if (policy === 'exclude') {

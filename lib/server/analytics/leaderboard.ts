@@ -1,253 +1,137 @@
 import 'server-only';
-import * as z from 'zod';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
-import {
-  type CriterionOutcome,
-  type KmpLeaderboardRow,
-  type Stat,
-  TIE_POLICIES,
-  type TiePolicy,
-  type WtlCounts,
-  type CertStat,
-  alignmentRate,
-  contingencyTable,
-  rankCorrelation,
-  kmpLeaderboard,
-  sumTables,
-  wtlCounts,
-} from '@/lib/stats';
 import type { Actor } from '../actor';
-import { parseInput } from '../parse';
-import { correctedLeaderboard, rankAgreement } from './corrected-leaderboard';
-import type { IntervalDto, LeaderboardReportDto, LeaderboardRowDto, StatDto } from './dto';
-import {
-  type CriterionInfo,
-  type Frame,
-  Q,
-  analysableStudy,
-  bootstrapEstimates,
-  bootstrapInfo,
-  bootstrapSeed,
-  loadFrame,
-  loadGold,
-  loadJudge,
-  missing,
-  noInterval,
-  replicatesSchema,
-  statDto,
-  wilson,
-} from './data';
+import { rankAgreement } from './corrected-leaderboard';
+import { missing, noInterval, wilson } from './data';
+import type {
+  CorrectedRunDto,
+  IntervalDto,
+  LeaderboardReportDto,
+  Reason,
+  RubricCorrectedCellDto,
+  RubricLeaderboardReportDto,
+  StatDto,
+} from './dto';
+import { LEADERBOARD_BY_KIND, type LeaderboardKind, type LeaderboardOptions } from './leaderboard-by-kind';
 
 /** The grader name of the human ground truth (judge runs are named by their run name). */
 export const GROUND_TRUTH_GRADER = 'ground truth';
 
-const optionsSchema = z
-  .object({
-    tiePolicy: z.enum(TIE_POLICIES, { error: 'The tie policy is half, non_win or exclude.' }).default('half'),
-    bootstrap: replicatesSchema,
-  })
-  .default({ tiePolicy: 'half', bootstrap: 1000 });
+/** A grader of the leaderboard: the ground truth or a judge run, its codes criterion-major (`codes[c·n + i]`, −1: none). */
+export type Grader = { name: string; codes: Int8Array; judge: boolean };
 
-function outcomeKind(c: CriterionInfo): Pick<CriterionOutcome, 'kind'> & { principle?: string } {
-  if (c.level === 'principle' && c.principle) return { kind: 'principle', principle: c.principle };
-  return { kind: c.level === 'overall' ? 'overall' : 'general' };
-}
-
-/** KMP-Bench row from per-criterion code slices restricted to `items` (indices into the study's items). */
-function leaderboardRow(
-  frame: Frame,
-  slices: Int8Array[],
-  items: ArrayLike<number>,
-  policy: TiePolicy,
-): { row: KmpLeaderboardRow; counts: WtlCounts[] } {
-  const counts = slices.map((codes) => wtlCounts(codes, { items }));
-  const outcomes = frame.criteria.map((c, k) => ({ id: c.id, counts: counts[k], ...outcomeKind(c) }) as CriterionOutcome);
-  return { row: kmpLeaderboard(outcomes, { policy }), counts };
-}
-
-/** A win rate under a policy that makes it a plain proportion, with its Wilson interval. */
-function winRateWilson(c: WtlCounts, policy: TiePolicy): IntervalDto {
-  return policy === 'exclude' ? wilson(c.win, c.win + c.loss) : wilson(c.win, c.win + c.tie + c.loss);
-}
+/** A row's statistics as a kind scores them: the fields before `alignmentRate`, and their intervals. */
+export type ScoredRow = {
+  stats: { perCriterion: Record<string, StatDto>; overallAcc?: StatDto } & Record<string, unknown>;
+  intervals: Record<string, unknown>;
+};
 
 /**
- * The KMP-Bench leaderboard (Tables 1 and 3): per model and per grader — the human ground truth and every judge
- * run — the win rate of each criterion under the tie policy, General-Level Acc, Principle-Level Acc per principle,
- * Overall Acc and Overall Judgement, each with a 95 % interval (Wilson where the rate is a proportion, else an
- * item bootstrap within the model's items). Leads and admins only.
+ * What a kind of study hands the core (`leaderboard-by-kind.ts`), kind-neutral: the items' models (tutors), the
+ * criteria (dimensions), the ground truth's and every judge run's codes, and how the kind scores a grader on a model.
  */
+export type LeaderboardInput = {
+  /** The fields the kind's report carries after `studyId`, in the JSON's order (its options, its catalog). */
+  head: Record<string, unknown>;
+  n: number;
+  models: string[];
+  modelOf: ArrayLike<number>;
+  criterionIds: string[];
+  gold: Int8Array;
+  /** A judge run's codes, laid out as the ground truth's. */
+  judgeCodes: (run: { id: number; name: string }) => Int8Array;
+  /** A grader's statistics on one model's items (study item indices, in order). */
+  score: (grader: Grader, model: number, items: Int32Array) => ScoredRow;
+  /** Why a judge's alignment is undefined where it shares no labelled item with the ground truth (see below). */
+  noAlignment: Reason;
+  corrected: (gold: Int8Array, judges: Grader[]) => CorrectedRunDto[] | { judge: string; cells: RubricCorrectedCellDto[] }[];
+  /** Bootstrap intervals of the rank agreement, keyed `grader\0scope` (none: not computed). */
+  rankIntervals?: (graders: Grader[]) => ReadonlyMap<string, { tauB: IntervalDto; spearmanRho: IntervalDto }>;
+};
+
+/**
+ * The leaderboard, for every kind of study: per model (a rubric study's tutor) and per grader — the human ground
+ * truth, then every judge run by name — the kind's scores of the model with their 95 % intervals (a pairwise study's
+ * KMP-Bench win rates and accuracies, a rubric study's share of each dimension's desired label), the items the
+ * grader labelled and a judge's alignment with the ground truth on them (Wilson); per judge run the scores
+ * corrected by the ground truth (PPI++, or the active estimate under a draw), and whether each judge orders the
+ * models as the ground truth does. What differs by kind is its part in `leaderboard-by-kind.ts`; `kind` is the
+ * registry's (each kind's report name stays). Leads and admins only.
+ */
+// The pairwise signature last: it is the one `ReturnType<typeof leaderboardReport>` reads.
+export function leaderboardReport(actor: Actor, studyId: number, opts: LeaderboardOptions, kind: 'rubric'): RubricLeaderboardReportDto;
+export function leaderboardReport(actor: Actor, studyId: number, opts?: LeaderboardOptions, kind?: 'pairwise'): LeaderboardReportDto;
 export function leaderboardReport(
   actor: Actor,
   studyId: number,
-  opts: { tiePolicy?: TiePolicy | string; bootstrap?: number | string } = {},
-): LeaderboardReportDto {
+  opts: LeaderboardOptions = {},
+  kind: LeaderboardKind = 'pairwise',
+): LeaderboardReportDto | RubricLeaderboardReportDto {
   const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const { tiePolicy, bootstrap: replicates } = parseInput(optionsSchema, opts);
-  const frame = loadFrame(db, study);
-  const { n } = frame;
-  const C = frame.criteria.length;
-  const slicesOf = (codes: Int8Array) => Array.from({ length: C }, (_, c) => codes.subarray(c * n, (c + 1) * n));
-
-  const gold = slicesOf(loadGold(db, frame).gold);
-  const graders = [
-    { name: GROUND_TRUTH_GRADER, slices: gold, judge: false },
-    ...aq.judgeRuns(db, studyId).map((r) => ({ name: r.name, slices: slicesOf(loadJudge(db, frame, r.id).verdict), judge: true })),
+  const input = LEADERBOARD_BY_KIND[kind](db, actor, studyId, opts);
+  const { n, models, modelOf, gold, criterionIds } = input;
+  const C = criterionIds.length;
+  const graders: Grader[] = [
+    { name: GROUND_TRUTH_GRADER, codes: gold, judge: false },
+    ...aq.judgeRuns(db, studyId).map((r) => ({ name: r.name, codes: input.judgeCodes(r), judge: true })),
   ];
-  const itemsOfModel = frame.models.map(() => [] as number[]);
-  for (let i = 0; i < n; i++) itemsOfModel[frame.modelOf[i]].push(i);
-  const baseSeed = bootstrapSeed(study.seed, 'leaderboard');
+  const itemsOfModel = models.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) itemsOfModel[modelOf[i]].push(i);
 
-  const rows: LeaderboardRowDto[] = [];
-  frame.models.forEach((model, m) => {
-    const modelItems = Int32Array.from(itemsOfModel[m]);
-    for (const grader of graders) {
-      const { row, counts } = leaderboardRow(frame, grader.slices, modelItems, tiePolicy);
+  const rows = models.flatMap((model, m) => {
+    const items = Int32Array.from(itemsOfModel[m]);
+    return graders.map((g) => {
+      // Items with a label from the grader on any criterion; a judge's agreements with the ground truth on them.
       let labelled = 0;
-      for (const i of modelItems) if (grader.slices.some((s) => s[i] >= 0)) labelled++;
-
-      const drawnItems = new Int32Array(modelItems.length);
-      // Resampling the model's own items keeps each row's sample size fixed, as a per-model table reads.
-      const est = bootstrapEstimates(
-        modelItems.length,
-        (drawn) => {
-          for (let t = 0; t < drawn.length; t++) drawnItems[t] = modelItems[drawn[t]];
-          const r = leaderboardRow(frame, grader.slices, drawnItems, tiePolicy).row;
-          const out: Record<string, Stat> = { general: r.generalLevelAcc, overall: r.overallAcc };
-          for (const [id, s] of Object.entries(r.perCriterion)) out[`c.${id}`] = s;
-          for (const [p, s] of Object.entries(r.principleLevelAcc)) out[`p.${p}`] = s;
-          return out;
-        },
-        replicates,
-        bootstrapSeed(baseSeed, `${model}\u0000${grader.name}`),
-      );
-
-      let alignment: { rate: StatDto; interval: IntervalDto } | null = null;
-      if (grader.judge) {
-        const a = alignmentRate(sumTables(gold.map((g, c) => contingencyTable(g, grader.slices[c], Q, modelItems))));
-        alignment = { rate: statDto(a.rate), interval: wilson(a.agree, a.total) };
+      let agree = 0;
+      let both = 0;
+      for (const i of items) {
+        let any = false;
+        for (let c = 0; c < C; c++) {
+          const x = g.codes[c * n + i];
+          if (x < 0) continue;
+          any = true;
+          const y = gold[c * n + i];
+          if (g.judge && y >= 0) {
+            both++;
+            if (x === y) agree++;
+          }
+        }
+        if (any) labelled++;
       }
-      const overallIndex = frame.criteria.findIndex((c) => c.level === 'overall');
-      const perCriterionInterval = (c: number, id: string) =>
-        tiePolicy === 'half' ? est[`c.${id}`].interval : winRateWilson(counts[c], tiePolicy);
-      rows.push({
+      const { stats, intervals } = input.score(g, m, items);
+      // Where a judge and the ground truth share no label the kinds have said it differently so far (pairwise: no
+      // comparisons, rubric: no items); the kind names it.
+      const alignmentRate: StatDto = !g.judge ? missing('not_applicable') : both ? { value: agree / both } : missing(input.noAlignment);
+      return {
         model,
-        grader: grader.name,
+        grader: g.name,
         items: labelled,
-        overallJudgement: statDto(row.overallJudgement),
-        generalLevelAcc: statDto(row.generalLevelAcc),
-        principleLevelAcc: Object.fromEntries(Object.entries(row.principleLevelAcc).map(([p, s]) => [p, statDto(s)])),
-        overallAcc: statDto(row.overallAcc),
-        perCriterion: Object.fromEntries(Object.entries(row.perCriterion).map(([id, s]) => [id, statDto(s)])),
-        counts: Object.fromEntries(frame.criteria.map((c, k) => [c.id, { win: counts[k].win, tie: counts[k].tie, loss: counts[k].loss }])),
-        alignmentRate: alignment?.rate ?? missing('not_applicable'),
-        intervals: {
-          overallJudgement: perCriterionInterval(overallIndex, frame.criteria[overallIndex].id),
-          generalLevelAcc: est.general.interval,
-          principleLevelAcc: Object.fromEntries(Object.keys(row.principleLevelAcc).map((p) => [p, est[`p.${p}`].interval])),
-          overallAcc: est.overall.interval,
-          perCriterion: Object.fromEntries(frame.criteria.map((c, k) => [c.id, perCriterionInterval(k, c.id)])),
-          alignmentRate: alignment?.interval ?? noInterval('wilson', 'not_applicable'),
-        },
-      });
-    }
+        ...stats,
+        alignmentRate,
+        intervals: { ...intervals, alignmentRate: g.judge ? wilson(agree, both) : noInterval('wilson', 'not_applicable') },
+      };
+    });
   });
+
+  // A kind without an overall score (rubric) has no Overall Acc to rank on.
+  const scored = rows.map((r) => ({
+    model: r.model,
+    grader: r.grader,
+    perCriterion: r.perCriterion,
+    overallAcc: r.overallAcc ?? missing('not_applicable'),
+  }));
   return {
     studyId,
-    tiePolicy,
-    bootstrap: bootstrapInfo(replicates, baseSeed),
-    models: frame.models,
+    ...input.head,
+    models,
     graders: graders.map((g) => g.name),
     rows,
-    corrected: correctedLeaderboard(
-      frame,
+    corrected: input.corrected(
       gold,
       graders.filter((g) => g.judge),
-      tiePolicy,
     ),
-    rankAgreement: rankAgreement(
-      rows,
-      GROUND_TRUTH_GRADER,
-      frame.criterionIds,
-      rankIntervals(frame, graders, tiePolicy, replicates, bootstrapSeed(baseSeed, 'rank agreement')),
-    ),
-  };
-}
-
-/** A rank statistic as a bootstrap statistic (its reasons in the bootstrap's vocabulary). */
-function rankStat(s: CertStat): Stat {
-  if (s.value !== null) return { value: s.value };
-  return { value: null, reason: s.reason === 'constant_input' ? 'no_variation' : 'no_items' };
-}
-
-/**
- * Item-bootstrap 95 % intervals of Kendall's τ-b and Spearman's ρ between each judge run's ranking of the models
- * and the ground truth's, per criterion and on Overall Acc: every replicate draws the study's items with
- * replacement (an item carries its ground truth and every judge's verdicts), scores each model on its drawn items
- * as the leaderboard does, and ranks. Keyed by `grader\0scope`; none without replicates.
- */
-function rankIntervals(
-  frame: Frame,
-  graders: { name: string; slices: Int8Array[]; judge: boolean }[],
-  policy: TiePolicy,
-  replicates: number,
-  seed: number,
-): Map<string, { tauB: IntervalDto; spearmanRho: IntervalDto }> {
-  const out = new Map<string, { tauB: IntervalDto; spearmanRho: IntervalDto }>();
-  const judges = graders.filter((g) => g.judge);
-  if (replicates === 0 || judges.length === 0 || frame.n === 0) return out;
-  const M = frame.models.length;
-  const scopes = [...frame.criterionIds, 'overallAcc'];
-  const ofModel = Array.from({ length: M }, () => new Int32Array(0));
-  const sizes = new Int32Array(M);
-  const est = bootstrapEstimates(
-    frame.n,
-    (drawn) => {
-      // The drawn items of each model, in one pass.
-      sizes.fill(0);
-      for (let t = 0; t < drawn.length; t++) sizes[frame.modelOf[drawn[t]]]++;
-      for (let m = 0; m < M; m++) if (ofModel[m].length < sizes[m]) ofModel[m] = new Int32Array(Math.max(sizes[m], 2 * ofModel[m].length));
-      sizes.fill(0);
-      for (let t = 0; t < drawn.length; t++) {
-        const m = frame.modelOf[drawn[t]];
-        ofModel[m][sizes[m]++] = drawn[t];
-      }
-      // Each grader's score of each model per scope (null where undefined).
-      const scores = graders.map((g) =>
-        frame.models.map((_, m) => {
-          const { row } = leaderboardRow(frame, g.slices, ofModel[m].subarray(0, sizes[m]), policy);
-          return scopes.map((scope) => (scope === 'overallAcc' ? row.overallAcc.value : (row.perCriterion[scope]?.value ?? null)));
-        }),
-      );
-      const stats: Record<string, Stat> = {};
-      graders.forEach((g, k) => {
-        if (!g.judge) return;
-        scopes.forEach((scope, s) => {
-          const a: number[] = [];
-          const b: number[] = [];
-          for (let m = 0; m < M; m++) {
-            const x = scores[0][m][s];
-            const y = scores[k][m][s];
-            if (x === null || y === null) continue;
-            a.push(x);
-            b.push(y);
-          }
-          const r = rankCorrelation(a, b);
-          stats[`${g.name}\u0000${scope}\u0000tau`] = rankStat(r.tauB);
-          stats[`${g.name}\u0000${scope}\u0000rho`] = rankStat(r.spearmanRho);
-        });
-      });
-      return stats;
-    },
-    replicates,
-    seed,
-  );
-  for (const g of judges) {
-    for (const scope of scopes) {
-      const key = `${g.name}\u0000${scope}`;
-      out.set(key, { tauB: est[`${key}\u0000tau`].interval, spearmanRho: est[`${key}\u0000rho`].interval });
-    }
-  }
-  return out;
+    rankAgreement: rankAgreement(scored, GROUND_TRUTH_GRADER, criterionIds, input.rankIntervals?.(graders)),
+  } as unknown as LeaderboardReportDto | RubricLeaderboardReportDto;
 }

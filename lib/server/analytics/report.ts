@@ -15,8 +15,6 @@ import { type ExcludedLabelsDto, type ReportDtos, type ReportName, type ReportRo
 import { hybridReport } from './hybrid';
 import { goldAccuracy } from '../review/gold';
 import { leaderboardReport } from './leaderboard';
-import { rubricCertifyReport } from './rubric-certify';
-import { rubricLeaderboardReport } from './rubric-leaderboard';
 
 /*
  * The report registry: every report by name, the dashboard it serves, the options it reads, its compute function and
@@ -125,7 +123,7 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
   'rubric-leaderboard': {
     role: 'leaderboard',
     options: takes('sample'),
-    compute: (actor, studyId, o) => rubricLeaderboardReport(actor, studyId, { sample: o.sample }),
+    compute: (actor, studyId, o) => leaderboardReport(actor, studyId, { sample: o.sample }, 'rubric'),
     tables: REPORT_TABLES['rubric-leaderboard'],
   },
   'rubric-hybrid': {
@@ -152,14 +150,13 @@ export const REPORTS: { [R in ReportName]: Entry<R> } = {
     role: 'certify',
     options: takes('judge', 'criterion', 'target', 'epsilon', 'lenient', 'sample'),
     compute: (actor, studyId, o) =>
-      rubricCertifyReport(actor, studyId, {
-        judge: o.judge ?? '',
-        criterion: o.criterion,
-        target: o.target,
-        epsilon: o.epsilon,
-        lenient: o.lenient,
-        sample: o.sample,
-      }),
+      // The certification core with the rubric part: the DTO adds the kind, the sample and the folding.
+      certifyReport(
+        actor,
+        studyId,
+        { judge: o.judge ?? '', criterion: o.criterion, target: o.target, epsilon: o.epsilon, lenient: o.lenient, sample: o.sample },
+        'rubric',
+      ),
     tables: REPORT_TABLES['rubric-certify'],
   },
   'rubric-bias': {

@@ -11,6 +11,8 @@ import { openStudy } from '../studies/studies';
 import { certifyReport } from './certify';
 import { leaderboardReport } from './leaderboard';
 import { openActiveQueue } from './review-queue-active';
+import { reportCsv } from '@/lib/io/report-csv';
+import { REPORT_TEXT } from '@/lib/cli/report-text';
 
 /*
  * Active labelling on a real SQLite file: 20 items people labelled before (the judge agreed with itself and with
@@ -196,6 +198,33 @@ describe('active labelling', () => {
     expect(e.ci.value![0]).toBeGreaterThan(0.5);
     expect(r.decision).toBe('certified');
     expect(r.alignmentRate.value!).toBeLessThan(r.active!.alignmentRate.value!);
+  });
+
+  it('the CSV downloads and the CLI text say which estimator each row used and on how many labels, as the JSON does', () => {
+    const r = certifyReport(lead, studyId, { judge: 'judge', target: 0.5 });
+    const labels = r.active!.drawnLabelled + r.active!.labelledBefore;
+    // The first row by header name (no cell here holds a comma or a quote).
+    const split = (line: string) =>
+      line
+        .trim()
+        .split(',')
+        .map((c) => c.replace(/^"|"$/g, ''));
+    const row = (lines: string[]) => Object.fromEntries(split(lines[0]).map((h, c) => [h, split(lines[1])[c]]));
+    expect(row(reportCsv('certify', 'decision', r))).toMatchObject({
+      estimator: r.estimator,
+      estimator_labels: String(labels),
+      labels_pending: '0',
+      decision: 'certified',
+      active_lower: String(r.active!.interval.lower),
+    });
+    expect(REPORT_TEXT.certify(r)).toContain(`estimator: active_ipw on ${labels} label(s)`);
+    const lb = leaderboardReport(lead, studyId, { bootstrap: 0 });
+    const cell = lb.corrected[0].cells[0];
+    expect(row(reportCsv('leaderboard', 'corrected', lb))).toMatchObject({
+      estimator: cell.estimator,
+      estimator_labels: String(cell.active!.drawnLabelled + cell.active!.labelledBefore),
+      labels_pending: '0',
+    });
   });
 
   it('a second draw of the same run draws from what is left, with its own seed', () => {

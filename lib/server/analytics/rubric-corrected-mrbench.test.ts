@@ -9,7 +9,8 @@ import { importMrbenchV1Run } from '../demo/rubric-demo';
 import { createStudy } from '../studies/studies';
 import { judgeRunNamed } from './data';
 import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
-import { rubricCorrectedCells, rubricLeaderboardReport } from './rubric-leaderboard';
+import { leaderboardReport } from './leaderboard';
+import { correctedShares } from './leaderboard-by-kind';
 
 /*
  * Judge-corrected shares per tutor on real data. No public judge has labelled the MRBench V3 dev set, but MRBench V1
@@ -69,7 +70,7 @@ describe('MRBench V3 with MRBench V1 labels as the predictor: judge-corrected sh
     for (let seed = 1; seed <= 30; seed++) {
       const rng = createRng(seed);
       const masked = Int8Array.from(gold, (g) => (rng.nextFloat() < 0.2 ? g : -1));
-      const run = rubricCorrectedCells(frame, masked, verdict);
+      const run = correctedShares(frame, masked, verdict);
       // 9 tutors × 4 dimensions × (strict, lenient).
       expect(run).toHaveLength(72);
       for (const c of run) {
@@ -94,7 +95,7 @@ describe('MRBench V3 with MRBench V1 labels as the predictor: judge-corrected sh
   });
 
   it('says so in the leaderboard, where every reply the predictor covers has a gold label: nothing is left to correct', () => {
-    const run = rubricLeaderboardReport(lead, studyId).corrected.find((x) => x.judge === 'mrbench-v1')!;
+    const run = leaderboardReport(lead, studyId, {}, 'rubric').corrected.find((x) => x.judge === 'mrbench-v1')!;
     expect(run.cells).toHaveLength(72);
     for (const c of run.cells) expect(c).toMatchObject({ unlabelled: 0, corrected: { value: null, reason: 'no_unlabelled_items' } });
     expect(run.cells.reduce((s, c) => s + (c.lenient ? 0 : c.labelled), 0)).toBe(4 * 1464);

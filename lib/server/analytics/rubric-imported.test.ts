@@ -7,7 +7,7 @@ import { importJudge } from '../imports/judge-import';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy } from '../studies/studies';
 import { alignmentReport } from './alignment';
-import { rubricLeaderboardReport } from './rubric-leaderboard';
+import { leaderboardReport } from './leaderboard';
 
 /*
  * The rubric reports on a study made only by the real use-cases: `study create --kind rubric --dimensions ok-reject`,
@@ -96,7 +96,7 @@ describe('rubric reports on imported data', () => {
   });
 
   it('leaderboard of the desired label per tutor', () => {
-    const r = rubricLeaderboardReport(lead, studyId);
+    const r = leaderboardReport(lead, studyId, {}, 'rubric');
     const row = (model: string, grader: string) => r.rows.find((x) => x.model === model && x.grader === grader)!;
     expect(row('A', 'ground truth').counts).toEqual({ [LEAK]: { n: 2, desired: 1 }, [HELP]: { n: 2, desired: 2 } });
     expect(row('B', 'ground truth').counts).toEqual({ [LEAK]: { n: 1, desired: 1 }, [HELP]: { n: 1, desired: 0 } });

@@ -5,8 +5,8 @@ import { publicDataPath } from '@/lib/io/public-data';
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { biasReport } from '../analytics/bias';
-import { rubricCertifyReport } from '../analytics/rubric-certify';
-import { rubricLeaderboardReport } from '../analytics/rubric-leaderboard';
+import { certifyReport } from '../analytics/certify';
+import { leaderboardReport } from '../analytics/leaderboard';
 import { cliActor } from '../system/system';
 import { DEMO_CHANGE_RATE, DEMO_SLICE_DIALOGUES, demoLabel, RUBRIC_DEMO_STUDIES } from './rubric-demo';
 
@@ -98,7 +98,7 @@ describe('the MRBench V3 demo study', () => {
     expect(one('SELECT count(DISTINCT item_id) FROM rubric_judge_labels WHERE run_id = ?', runId)).toBe(1464);
     expect(logged.find((l) => l.includes('mrbench-v1:'))).toMatch(/on the 1464 replies V1 shares word for word/);
     const lead = cliActor();
-    const certify = rubricCertifyReport(lead, studyId(), { judge: 'mrbench-v1', criterion: 'mistake_identification', target: 0.8 });
+    const certify = certifyReport(lead, studyId(), { judge: 'mrbench-v1', criterion: 'mistake_identification', target: 0.8 }, 'rubric');
     // Ground truth is settled on the slice only (three reviewers a reply; an item counts once every dimension is
     // settled): the card says to keep labelling, with an estimate of how many more replies it needs.
     expect(certify.n).toBeGreaterThan(10);
@@ -107,7 +107,7 @@ describe('the MRBench V3 demo study', () => {
     expect(certify.itemsNeeded.value).toBeGreaterThan(0);
     // The corrected shares rest on a handful of settled replies per tutor: each says so, and where every label and
     // verdict agree the zero-width interval is flagged rather than shown as certainty.
-    const corrected = rubricLeaderboardReport(lead, studyId()).corrected.find((r) => r.judge === 'mrbench-v1')!.cells;
+    const corrected = leaderboardReport(lead, studyId(), {}, 'rubric').corrected.find((r) => r.judge === 'mrbench-v1')!.cells;
     const shown = corrected.filter((c) => c.corrected.value !== null);
     expect(shown.length).toBeGreaterThan(0);
     for (const c of shown) expect(c.caution, `${c.model} ${c.criterion}`).toMatch(/^(zero_width_interval|few_labelled_items)$/);

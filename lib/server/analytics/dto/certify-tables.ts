@@ -52,6 +52,14 @@ export function certifyTables<D extends CertifyReportDto>(scope: CertifyScope<D>
     text('bounds_reason', 'Why no bounds', (r) => r.bounds.reason ?? null),
     text('drift', 'Drift', (r) => r.drift),
     stat('itemsNeeded', 'items_needed', 'Items needed', 'ratio', { interval: false }),
+    // What the decision rests on (issue 28), as the JSON's `estimator` and `active` say: under an active draw the
+    // decision is the weighted estimate's, not the sequence's bounds above. The card on the screen says it in words.
+    csvOnly(text('estimator', 'Estimator', (r) => r.estimator ?? 'confidence_sequence')),
+    csvOnly(count('estimator_labels', 'Labels used', (r) => (r.active ? r.active.drawnLabelled + r.active.labelledBefore : r.n))),
+    csvOnly(count('labels_pending', 'Labels pending', (r) => r.active?.pending ?? null)),
+    csvOnly(count('active_alignment_rate', 'Weighted alignment', (r) => bare(r.active?.alignmentRate))),
+    csvOnly(count('active_lower', 'Weighted lower bound', (r) => r.active?.interval.lower ?? null)),
+    csvOnly(count('active_upper', 'Weighted upper bound', (r) => r.active?.interval.upper ?? null)),
   ];
   const path: ColumnSpec<CertifyPathRow<D>>[] = [
     ...head<CertifyPathRow<D>>((r) => r.report),

@@ -9,13 +9,13 @@ import { importItems } from '../imports/imports';
 import { createStudy } from '../studies/studies';
 import { rubricAgreementReport } from './agreement';
 import { hybridReport } from './hybrid';
-import { rubricLeaderboardReport } from './rubric-leaderboard';
+import { leaderboardReport } from './leaderboard';
 
 useReportsStudy();
 
-describe('rubricLeaderboardReport', () => {
+describe('leaderboardReport on a rubric study', () => {
   it('shares of the desired label per tutor and grader, strict and lenient, with Wilson intervals', () => {
-    const r = rubricLeaderboardReport(lead, studyId);
+    const r = leaderboardReport(lead, studyId, {}, 'rubric');
     expect(r.graders).toEqual(['ground truth', 'gpt']);
     const row = (model: string, grader: string) => r.rows.find((x) => x.model === model && x.grader === grader)!;
     // Ground truth: t1 MI Y Y N, leak OK OK REJ; t2 MI Y S N, leak OK REJ OK.
@@ -34,7 +34,7 @@ describe('rubricLeaderboardReport', () => {
   });
 
   it('corrects the judge by the ground truth (PPI++) per tutor × dimension, and ranks the tutors', () => {
-    const r = rubricLeaderboardReport(lead, studyId);
+    const r = leaderboardReport(lead, studyId, {}, 'rubric');
     expect(r.corrected).toHaveLength(1);
     const cell = r.corrected[0].cells.find((c) => c.model === 't1' && c.criterion === MI && !c.lenient)!;
     // t1 MI: labelled i1 i2 i4 (gold Y Y N, judge Y S Y), unlabelled i3 (judge N).
@@ -86,7 +86,7 @@ describe('MRBench V3 dev set: the gold leaderboard against the raw file', () => 
         }
       }
     }
-    const r = rubricLeaderboardReport(lead, mrbench);
+    const r = leaderboardReport(lead, mrbench, {}, 'rubric');
     expect(r.models).toHaveLength(9);
     let checked = 0;
     for (const row of r.rows.filter((x) => x.grader === 'ground truth')) {
@@ -107,7 +107,7 @@ describe('the rubric reports as CSV', () => {
   const csv = (lines: string[]) => parseCsv(lines.join(''));
 
   it('leaderboard, hybrid and agreement tables', () => {
-    const board = csv(reportCsv('rubric-leaderboard', 'leaderboard', rubricLeaderboardReport(lead, studyId)));
+    const board = csv(reportCsv('rubric-leaderboard', 'leaderboard', leaderboardReport(lead, studyId, {}, 'rubric')));
     expect(board[0].slice(0, 6)).toEqual(['tutor', 'grader', 'dimension', 'n', 'desired', 'share']);
     expect(board.find((row) => row[0] === 't2' && row[1] === 'ground truth' && row[2] === MI)!.slice(3, 5)).toEqual(['3', '1']);
     expect(board).toHaveLength(1 + 2 * 2 * 2);

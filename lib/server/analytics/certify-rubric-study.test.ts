@@ -10,7 +10,7 @@ import { getAdjudicationQueue, submitRubricAdjudication } from '../review/adjudi
 import { createStudy, openStudy, setStudyMembers } from '../studies/studies';
 import { biasReport } from './bias';
 import { reportForRequest } from './report-process';
-import { rubricCertifyReport } from './rubric-certify';
+import { certifyReport } from './certify';
 
 /*
  * Certification of a judge on a rubric study, on studies made by the real use-cases (`study create --kind rubric
@@ -62,7 +62,7 @@ describe('certification of a rubric judge', () => {
   });
 
   it('certifies the judge right 95 % of the time and refutes the generous one strictly, at a target of 0.8', () => {
-    const good = rubricCertifyReport(lead, studyId, { judge: 'good', target: 0.8 });
+    const good = certifyReport(lead, studyId, { judge: 'good', target: 0.8 }, 'rubric');
     expect(good).toMatchObject({
       kind: 'rubric',
       criterion: MI,
@@ -74,7 +74,7 @@ describe('certification of a rubric judge', () => {
       drift: false,
     });
     expect(good.bounds.lower!).toBeGreaterThanOrEqual(0.8);
-    const generous = rubricCertifyReport(lead, studyId, { judge: 'generous', criterion: MI, target: 0.8 });
+    const generous = certifyReport(lead, studyId, { judge: 'generous', criterion: MI, target: 0.8 }, 'rubric');
     expect(generous).toMatchObject({ n: N, agree: 200, decision: 'refuted' });
     expect(generous.bounds.upper!).toBeLessThan(0.8);
     // The same path shape as pairwise certification: undecided at first.
@@ -83,13 +83,13 @@ describe('certification of a rubric judge', () => {
   });
 
   it('folds the labels by the lenient map when asked: the generous judge is then always right', () => {
-    const r = rubricCertifyReport(lead, studyId, { judge: 'generous', target: 0.8, lenient: 'true' });
+    const r = certifyReport(lead, studyId, { judge: 'generous', target: 0.8, lenient: 'true' }, 'rubric');
     expect(r).toMatchObject({ lenient: true, n: N, agree: N, decision: 'certified' });
     const rows = parseCsv(reportCsv('rubric-certify', 'decision', r).join(''));
     expect(rows[0].slice(0, 5)).toEqual(['judge', 'sample', 'lenient', 'criterion', 'target']);
     expect(rows[1].slice(0, 7)).toEqual(['generous', '1', 'true', MI, '0.8', String(N), String(N)]);
     // The other dimension: the judge gave no verdict there, so no observation and every ground-truth label unjudged.
-    const ml = rubricCertifyReport(lead, studyId, { judge: 'generous', criterion: ML });
+    const ml = certifyReport(lead, studyId, { judge: 'generous', criterion: ML }, 'rubric');
     expect(ml).toMatchObject({
       n: 0,
       unjudged: N,
@@ -106,21 +106,21 @@ describe('certification of a rubric judge', () => {
     ]);
     // The registry adds to every report the labels the study's exclusions left out (none here).
     const none = { excluded: { labels: 0, annotators: [] } };
-    expect(certify).toEqual(JSON.parse(JSON.stringify({ ...rubricCertifyReport(lead, studyId, options), ...none })));
+    expect(certify).toEqual(JSON.parse(JSON.stringify({ ...certifyReport(lead, studyId, options, 'rubric'), ...none })));
     expect(certify).toMatchObject({ lenient: true, target: 0.8, agree: N });
     expect(bias).toEqual(JSON.parse(JSON.stringify({ ...biasReport(lead, studyId, 'rubric-bias', { lenient: true }), ...none })));
     expect(bias.leniency.length).toBeGreaterThan(0);
   }, 60_000);
 
   it('refuses what it cannot certify with a message naming the option', () => {
-    expect(() => rubricCertifyReport(lead, studyId, { judge: 'good', criterion: 'overall' })).toThrow(
+    expect(() => certifyReport(lead, studyId, { judge: 'good', criterion: 'overall' }, 'rubric')).toThrow(
       /"overall" is not a dimension of this study; use one of: mistake_identification, mistake_location/,
     );
-    expect(() => rubricCertifyReport(lead, studyId, { judge: 'nobody' })).toThrow(/A judge run named "nobody"/);
-    expect(() => rubricCertifyReport(lead, studyId, { judge: 'good', sample: 2 })).toThrow(/has no sample 2; its samples: 1/);
-    expect(() => rubricCertifyReport(lead, studyId, { judge: 'good', target: 1 })).toThrow(/target is an alignment rate, below 1/);
+    expect(() => certifyReport(lead, studyId, { judge: 'nobody' }, 'rubric')).toThrow(/A judge run named "nobody"/);
+    expect(() => certifyReport(lead, studyId, { judge: 'good', sample: 2 }, 'rubric')).toThrow(/has no sample 2; its samples: 1/);
+    expect(() => certifyReport(lead, studyId, { judge: 'good', target: 1 }, 'rubric')).toThrow(/target is an alignment rate, below 1/);
     const pairwise = createStudy(lead, { kind: 'pairwise', name: 'Pairs' }).id;
-    expect(() => rubricCertifyReport(lead, pairwise, { judge: 'good' })).toThrow(/for rubric studies/);
+    expect(() => certifyReport(lead, pairwise, { judge: 'good' }, 'rubric')).toThrow(/for rubric studies/);
   });
 });
 
@@ -142,7 +142,7 @@ describe('the alternative annotator test on a rubric study', () => {
     );
     judge(id, 'faithful', ids, (k) => ({ [MI]: truth(k) }));
     judge(id, 'naysayer', ids, () => ({ [MI]: 'No' }));
-    const faithful = rubricCertifyReport(lead, id, { judge: 'faithful' }).altTest;
+    const faithful = certifyReport(lead, id, { judge: 'faithful' }, 'rubric').altTest;
     expect(faithful).toMatchObject({ epsilon: 0.2, minReviewers: 3 });
     const mi = faithful.criteria.find((c) => c.criterion === MI)!;
     expect(mi).toMatchObject({ itemsWithEnoughReviewers: 60, itemsUsed: 60, annotatorsTested: 3, judgeCanReplace: true });
@@ -153,7 +153,7 @@ describe('the alternative annotator test on a rubric study', () => {
     ]);
     // Another dimension nobody labelled: nothing to test.
     expect(faithful.criteria.find((c) => c.criterion === ML)).toMatchObject({ itemsWithEnoughReviewers: 0, judgeCanReplace: null });
-    const nay = rubricCertifyReport(lead, id, { judge: 'naysayer' }).altTest.criteria.find((c) => c.criterion === MI)!;
+    const nay = certifyReport(lead, id, { judge: 'naysayer' }, 'rubric').altTest.criteria.find((c) => c.criterion === MI)!;
     expect(nay).toMatchObject({ annotatorsTested: 3, judgeCanReplace: false, winningRate: { value: 0 } });
   });
 });
@@ -182,7 +182,7 @@ describe('the settle order of a rubric study', () => {
     }
     setStudyMembers(lead, id, { usernames: [], adjudicator: 'lead' });
     openStudy(lead, id);
-    const before = rubricCertifyReport(lead, id, { judge: 'yes-sayer' });
+    const before = certifyReport(lead, id, { judge: 'yes-sayer' }, 'rubric');
     // s-05 has no ground truth until it is ruled on.
     expect(before.n).toBe(39);
     expect(before.path.map((p) => p.item).slice(0, 2)).toEqual(['s-20', 's-21']);
@@ -199,7 +199,7 @@ describe('the settle order of a rubric study', () => {
       labels: { [MI]: 'No' },
       rationales: { [MI]: 'The reply misses the error.' },
     });
-    const after = rubricCertifyReport(lead, id, { judge: 'yes-sayer' });
+    const after = certifyReport(lead, id, { judge: 'yes-sayer' }, 'rubric');
     expect(after.n).toBe(40);
     // Ruled last, so observed last; the judge said Yes where the ruling said No.
     expect(after.path.at(-1)).toMatchObject({ t: 40, item: 's-05', agree: 0 });
