@@ -69,7 +69,7 @@ export function batchCommand(run: (args: string[]) => Promise<number>): Command 
     name: 'batch',
     usage: 'batch   (one command per line on stdin: ["study","open","3"] or {"args":[…],"input":"…"})',
     summary:
-      'Runs many commands in one process, in order, each as `concord ARGS…` would: one answer per line on stdout,\n' +
+      'Runs many commands in one process, in order, each as it would run alone: one answer per line on stdout,\n' +
       '      {"code":0,"stdout":"…","stderr":"…"}, written when the command ends. Ends at the end of stdin.',
     db: false,
     async run() {
