@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { cliInBatch } from '../../test/cli-batch';
 
-/** Runs the concord CLI on the database the end-to-end server uses; returns stdout. */
+/**
+ * Runs the concord CLI on the database the end-to-end server uses; returns stdout (throws on a non-zero exit, with
+ * stderr in the message). One `concord batch` process per worker runs the commands (test/cli-batch.ts).
+ */
 export function concord(args: string[], input?: string): string {
-  return execFileSync(process.execPath, ['lib/cli/bin.mjs', ...args], {
-    env: { ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB },
-    input,
-    encoding: 'utf8',
-  });
+  return cliInBatch({ ...process.env, CONCORD_DB: process.env.CONCORD_E2E_DB }, args, input);
 }

@@ -4,15 +4,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicDataDir } from '@/lib/io/public-data';
+import { runInBatch } from '@/test/cli-batch';
 import { parseCsv } from '@/test/csv';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-cli-'));
 const env = { ...process.env, CONCORD_DB: path.join(dir, 'cli.db') };
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function concord(args: string[], input?: string) {
+/** A process of its own per command: what the exit code and the two streams of `concord` itself are. */
+function concordProcess(args: string[], input?: string) {
   const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, input, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/**
+ * The same, answered by one `concord batch` process for the file (test/cli-batch.ts): each command runs as alone
+ * (lib/cli/batch.test.ts holds them equal) without a second of start-up each.
+ */
+function concord(args: string[], input?: string) {
+  const r = runInBatch(env, args, input);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe('the concord command', () => {
@@ -163,8 +174,8 @@ describe('the concord command', () => {
   });
 
   it('explains usage errors', () => {
-    expect(concord(['study', 'open', 'abc']).err).toContain('is not a study id');
-    expect(concord(['nonsense']).code).toBe(2);
-    expect(concord(['import', 'items', '--study', '1', '--bogus', 'x']).code).toBe(2);
+    expect(concordProcess(['study', 'open', 'abc']).err).toContain('is not a study id');
+    expect(concordProcess(['nonsense']).code).toBe(2);
+    expect(concordProcess(['import', 'items', '--study', '1', '--bogus', 'x']).code).toBe(2);
   });
 });

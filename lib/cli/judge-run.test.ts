@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { runInBatch } from '@/test/cli-batch';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 import { COMMIT_EVERY_MS } from '@/lib/server/judges/runner';
 import { processGone } from '@/lib/server/judges/runner-process';
@@ -25,9 +26,10 @@ const promptFile = path.join(dir, 'prompt.json');
 
 type Result = { code: number | null; out: string; err: string };
 
+/** A command that is over before the next line runs: in one `concord batch` process for the file (test/cli-batch.ts). */
 function concord(args: string[], input?: string): Result {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, input, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(env, args, input);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 /** The CLI without blocking this process (the stand-in answers from here). */

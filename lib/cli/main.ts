@@ -5,6 +5,7 @@ import { checkBeforeEachCommit } from '@/lib/server/imports/import-staging';
 import { ImportRejected } from '@/lib/server/imports/imports';
 import { openConcord } from '@/lib/server/system/startup';
 import { ANNOTATOR_COMMANDS } from './annotator-commands';
+import { batchCommand } from './batch-command';
 import { COMMANDS as BASE_COMMANDS, type Command } from './commands';
 import { JUDGE_COMMANDS } from './judge-commands';
 import { JUDGE_EXAMPLE_COMMANDS } from './judge-example-commands';
@@ -24,6 +25,8 @@ const COMMANDS: Command[] = [
   ...JUDGE_RUN_COMMANDS,
   ...JUDGE_EXAMPLE_COMMANDS,
   ...DATA_COMMANDS,
+  // Last: its commands are this table's (main, below).
+  batchCommand((argv) => main(argv)),
 ];
 
 // bin.mjs runs this file in a child process. If the wrapper alone is killed, whoever ran the command saw it end
