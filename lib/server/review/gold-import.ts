@@ -74,7 +74,7 @@ export function writeImportedGold(db: Db, study: StudyRow, gold: ImportedGold[],
     const itemId = itemIdByExternalId(db, study.id, g.id);
     if (itemId === undefined) continue;
     const labels = Object.entries(g.labels).map(([unit, label]) => ({ unit, label }));
-    if (writeGoldLabels(db, study, itemId, labels, 'import', userId)) items++;
+    if (writeGoldLabels(db, study, itemId, labels, 'import', userId).written) items++;
   }
   return items;
 }

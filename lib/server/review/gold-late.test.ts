@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 
 const DIALOGUES = 10;
-function itemsFile() {
+/** The study's items file; `gold` adds gold labels to the line of that item. */
+function itemsFile(gold?: { id: string; labels: Record<string, string> }) {
   const lines: string[] = [];
   for (let d = 0; d < DIALOGUES; d++)
     for (const t of ['Sonnet', 'Expert', 'GPT4'])
@@ -28,6 +29,7 @@ function itemsFile() {
           group: `d${d}`,
           history: [{ role: 'student', text: `Answer ${d}` }],
           reply: { source: t, text: `${t} on ${d}` },
+          ...(gold?.id === `d${d}-${t}` ? { gold: gold.labels } : {}),
         }),
       );
   return writeTemp(dir, `items-${Math.random()}.jsonl`, `${lines.join('\n')}\n`);
@@ -71,6 +73,21 @@ describe('a rubric reply marked gold after the study opened', () => {
     // Not inside a dialogue: the replies before and after it belong to different dialogues (or it comes last).
     expect(k === theirs.length - 1 || theirs[k - 1].group !== theirs[k + 1].group).toBe(true);
     expect(theirs.filter((r) => r.itemId !== marked)).toEqual(before.filter((r) => r.username === lacking[0]));
+    expect(after.filter((r) => r.username !== lacking[0])).toEqual(before.filter((r) => r.username !== lacking[0]));
+  });
+
+  it('reaches them too when the gold labels come with a new import of the study\'s own file', () => {
+    const studyId = makeStudy('Late rubric import', 20);
+    const before = queues(studyId);
+    const ext = `d${DIALOGUES - 1}-GPT4`;
+    const marked = itemId(studyId, ext);
+    const lacking = [...new Set(before.map((r) => r.username))].filter((u) => !before.some((r) => r.username === u && r.itemId === marked));
+    expect(lacking).toHaveLength(1);
+    const report = importItems(lead, studyId, itemsFile({ id: ext, labels: { mistake_identification: 'Yes' } }), 'concord');
+    expect(report).toMatchObject({ inserted: 0, unchanged: DIALOGUES * 3 });
+    const after = queues(studyId);
+    const theirs = after.filter((r) => r.username === lacking[0]);
+    expect(theirs.filter((r) => r.itemId === marked)).toEqual([expect.objectContaining({ state: 'pending' })]);
     expect(after.filter((r) => r.username !== lacking[0])).toEqual(before.filter((r) => r.username !== lacking[0]));
   });
 

@@ -47,7 +47,11 @@ export function checkGoldLabels(study: StudyRow, labels: Record<string, string |
   return out;
 }
 
-/** Writes the gold labels that change (append-only); returns how many rows it wrote. Inside the caller's transaction. */
+/**
+ * Writes the gold labels that change (append-only), inside the caller's transaction; returns how many rows it wrote
+ * and, when the item became gold in an open study, the reviewers whose pending queues it went into (decision 0041) —
+ * whether a lead marked it or an import of the study's own file brought its gold labels.
+ */
 export function writeGoldLabels(
   db: Db,
   study: StudyRow,
@@ -55,15 +59,17 @@ export function writeGoldLabels(
   labels: { unit: string; label: string | null }[],
   source: 'import' | 'lead',
   userId: number | null,
-) {
-  const current = new Map(goldQ.goldOfItem(db, itemId).map((g) => [g.unit, g.label]));
+): { written: number; mixedInto: number[] } {
+  const before = goldQ.goldOfItem(db, itemId);
+  const current = new Map(before.map((g) => [g.unit, g.label]));
   let written = 0;
   for (const { unit, label } of labels) {
     if ((current.get(unit) ?? null) === label) continue;
     goldQ.insertGoldLabel(db, { studyId: study.id, itemId, unit, label, source, createdBy: userId });
     written++;
   }
-  return written;
+  const becameGold = written > 0 && before.length === 0 && goldQ.goldOfItem(db, itemId).length > 0;
+  return { written, mixedInto: becameGold ? mixMarkedGold(db, study, itemId) : [] };
 }
 
 function itemOfStudy(db: Db, studyId: number, itemId: number) {
@@ -111,10 +117,7 @@ export function setItemGold(actor: Actor, studyId: number, input: unknown): Gold
   itemOfStudy(db, studyId, itemId);
   const checked = checkGoldLabels(study, labels);
   inTransaction(db, () => {
-    const wasGold = goldQ.goldOfItem(db, itemId).length > 0;
-    const written = writeGoldLabels(db, study, itemId, checked, 'lead', actor.id);
-    // An item that becomes gold in an open study goes into the queues still being worked through (decision 0041).
-    const mixedInto = !wasGold && goldQ.goldOfItem(db, itemId).length > 0 ? mixMarkedGold(db, study, itemId) : [];
+    const { written, mixedInto } = writeGoldLabels(db, study, itemId, checked, 'lead', actor.id);
     if (written)
       audit(db, {
         userId: actor.id,
