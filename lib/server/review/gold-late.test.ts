@@ -76,7 +76,7 @@ describe('a rubric reply marked gold after the study opened', () => {
     expect(after.filter((r) => r.username !== lacking[0])).toEqual(before.filter((r) => r.username !== lacking[0]));
   });
 
-  it('reaches them too when the gold labels come with a new import of the study\'s own file', () => {
+  it("reaches them too when the gold labels come with a new import of the study's own file", () => {
     const studyId = makeStudy('Late rubric import', 20);
     const before = queues(studyId);
     const ext = `d${DIALOGUES - 1}-GPT4`;
