@@ -1,15 +1,11 @@
 import {
   type AcceptanceDto,
   type CalibrationPartDto,
-  type AlignmentSummaryDto,
   type CertifyReportDto,
   type ReportDtos,
   type ReportName,
-  type RubricAlignmentSummaryDto,
-  type RubricSummaryDto,
   type StatDto,
   type TableSpec,
-  type VoteAgreementDto,
   REPORT_SPECS,
   isStatColumn,
   readStat,
@@ -64,27 +60,6 @@ const allTables = (name: keyof typeof REPORT_SPECS, report: unknown) =>
 
 /* ----- written out ----- */
 
-function summaryLine(label: string, s: AlignmentSummaryDto) {
-  return (
-    `${label}: n ${s.n}, alignment ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, ` +
-    `without ties ${withCi(s.alignmentRateNoTies, s.intervals.alignmentRateNoTies)} (n ${s.nNoTies}), κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n`
-  );
-}
-
-const votesLine = (label: string, v: VoteAgreementDto) =>
-  `${label}: ${withCi(v.agreement, v.intervals.agreement)} of ${v.n} votes; without ties ${withCi(v.agreementNoTies, v.intervals.agreementNoTies)} of ${v.nNoTies}\n`;
-
-function rubricSummaryText(label: string, s: RubricSummaryDto): string {
-  const classes = s.classwise.map((c) => `${c.label} ${num(c.accuracy)}/${num(c.recall)}`).join(', ');
-  return (
-    `${label}: n ${s.n}, accuracy ${withCi(s.alignmentRate, s.intervals.alignmentRate)}, macro-F1 ${num(s.macroF1)}, κ ${withCi(s.cohenKappa, s.intervals.cohenKappa)}\n` +
-    (classes ? `    class-wise accuracy/recall: ${classes}\n` : '')
-  );
-}
-
-const bothText = (label: string, s: RubricAlignmentSummaryDto) =>
-  rubricSummaryText(label, s) + (s.lenient ? rubricSummaryText(`${label} (lenient)`, s.lenient) : '');
-
 type PlanLine = {
   n: number;
   accJudge: StatDto;
@@ -108,7 +83,7 @@ const acceptanceText = (a: AcceptanceDto) =>
 
 /** The calibration of the judges with several samples per item, and the runs without. */
 const calibrationText = (r: CalibrationPartDto) => {
-  let text = '\nCalibration (confidence = share of the modal verdict among an item\'s samples):\n';
+  let text = "\nCalibration (confidence = share of the modal verdict among an item's samples):\n";
   for (const c of r.calibration)
     text +=
       `  ${c.judge} / ${c.criterion}: ${c.n} items, ${c.samplesMin === c.samplesMax ? c.samplesMin : `${c.samplesMin}–${c.samplesMax}`} samples each, ` +
@@ -183,37 +158,14 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     `Agreement before adjudication, rubric study ${r.studyId} (bootstrap ${r.bootstrap.replicates} replicates, seed ${r.bootstrap.seed})\n` +
     allTables('rubric-agreement', r),
 
-  alignment: (r) => {
-    let text =
-      `Judge "${r.judge}" against ground truth (${r.groundTruthRule}) in study ${r.studyId}: ${r.groundTruth.labels} ground-truth labels, ` +
-      `${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled, ${r.unparsedVerdicts} unreadable verdict(s)\n\n` +
-      summaryLine('overall', r.overall) +
-      `confusion (rows = ground truth, columns = judge; lose, tie, win):\n${r.overall.confusion.map((row, k) => `  ${r.labelSet[k].padEnd(4)} ${row.map((x) => String(x).padStart(6)).join('')}\n`).join('')}\n`;
-    for (const c of r.byCriterion) text += summaryLine(`criterion ${c.criterion}`, c);
-    for (const p of r.byPrinciple) text += summaryLine(`principle ${p.principle}`, p);
-    for (const m of r.byModel) text += summaryLine(`model ${m.model}`, m);
-    text += '\n';
-    for (const a of r.judgeVsAnnotators) text += votesLine(`judge vs ${a.annotator}`, a);
-    text += votesLine('judge vs all human votes', r.judgeVsHuman) + votesLine('human vs human', r.humanVsHuman);
-    const pc = r.positionConsistency;
-    text +=
-      'n' in pc
-        ? `position consistency: ${withCi(pc.rate, pc.interval)} (${pc.consistent} of ${pc.n})\n`
-        : `position consistency: — (${pc.reason})\n`;
-    return text;
-  },
-  'rubric-alignment': (r) => {
-    let text =
-      `Judge "${r.judge}" (sample ${r.sample}) against ground truth (${r.groundTruthRule}) in rubric study ${r.studyId}: ` +
-      `${r.groundTruth.labels} ground-truth labels, ${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled\n\n` +
-      bothText('overall', r.overall);
-    for (const c of r.byCriterion) text += bothText(`dimension ${c.criterion}`, c);
-    for (const m of r.byModel) {
-      text += bothText(`tutor ${m.model}`, m);
-      for (const c of m.byCriterion) text += bothText(`  ${m.model} × ${c.criterion}`, c);
-    }
-    return text;
-  },
+  alignment: (r) =>
+    `Judge "${r.judge}" against ground truth (${r.groundTruthRule}) in study ${r.studyId}: ${r.groundTruth.labels} ground-truth labels, ` +
+    `${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled, ${r.unparsedVerdicts} unreadable verdict(s)\n` +
+    allTables('alignment', r),
+  'rubric-alignment': (r) =>
+    `Judge "${r.judge}" (sample ${r.sample}) against ground truth (${r.groundTruthRule}) in rubric study ${r.studyId}: ` +
+    `${r.groundTruth.labels} ground-truth labels, ${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled\n` +
+    allTables('rubric-alignment', r),
 
   leaderboard: (r) => {
     let text = `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n`;
@@ -226,7 +178,9 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
         `  Overall Judgement ${withCi(row.overallJudgement, row.intervals.overallJudgement)}, Overall Acc ${withCi(row.overallAcc, row.intervals.overallAcc)}, ` +
         `General-Level Acc ${withCi(row.generalLevelAcc, row.intervals.generalLevelAcc)}\n` +
         (principles ? `  Principle-Level Acc: ${principles}\n` : '') +
-        (row.alignmentRate.value === null ? '' : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
+        (row.alignmentRate.value === null
+          ? ''
+          : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
     }
     return text;
   },
