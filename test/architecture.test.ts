@@ -350,4 +350,19 @@ describe('architecture', () => {
     );
     expect(studyKindBranches(example)).toEqual([1, 2, 3, 4]);
   });
+
+  it('(j) what differs by kind has no twins: no file named for a kind (`rubric-X`) beside a plain `X` in the same folder', () => {
+    // Issue 22 counts these: a kind's copy of a shared file drifts from it. A kind's part lives behind the kind
+    // contract or in a module named for what it holds (`dimension-frame.ts`), the shared part in the plain file.
+    const all = new Set([...files.app, ...files.components, ...files.db, ...files.lib]);
+    const twins = [...all]
+      .filter((f) => !isTest(f))
+      .flatMap((f) => {
+        const slash = f.lastIndexOf('/');
+        const m = /^(rubric|pairwise|flow-review)-(.+)$/.exec(f.slice(slash + 1));
+        const plain = m ? `${f.slice(0, slash + 1)}${m[2]}` : null;
+        return plain && all.has(plain) ? [`${f}  twin of ${plain}`] : [];
+      });
+    expect(fail(twins)).toBe('');
+  });
 });

@@ -1,6 +1,6 @@
 import { getDb, inTransaction } from '@/db/client';
 import * as assignmentsQ from '@/db/queries/assignments';
-import * as rq from '@/db/queries/rubric-analytics';
+import * as rq from '@/db/queries/fixture-rows';
 import * as studiesQ from '@/db/queries/studies';
 import * as usersQ from '@/db/queries/users';
 import { canonicalJson, contentHash } from '@/lib/io/canonical';

@@ -18,7 +18,7 @@ import { REPORT_TABLES } from './dto';
 import { hybridReport } from './hybrid';
 import { reportJson } from './json';
 import { type ReportOptions, computeReport } from './report';
-import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
+import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './dimension-frame';
 
 /*
  * Error-bounded acceptance at ε = δ = 5 % on real data, beside Padó's plan, recomputed here from the codes the

@@ -45,7 +45,7 @@ import type {
   RubricAgreementReportDto,
   StatDto,
 } from './dto';
-import { analysableRubricStudy, dimensionDtos, loadRubricFrame, loadRubricHumanLabels } from './rubric-data';
+import { analysableRubricStudy, dimensionDtos, loadRubricFrame, loadRubricHumanLabels } from './dimension-frame';
 
 const optionsSchema = z.object({ bootstrap: replicatesSchema }).default({ bootstrap: 1000 });
 

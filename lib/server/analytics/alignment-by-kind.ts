@@ -1,5 +1,5 @@
 import 'server-only';
-import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import { rubricJudgeSamples } from '@/db/queries/analytics';
 import { alignmentSummary, cohenKappa, contingencyTable } from '@/lib/stats';
 import { alignmentFromConfusion } from '@/lib/stats/rubric';
 import type { StudyKind } from '@/lib/validation/labels';
@@ -20,7 +20,7 @@ import {
   wilson,
 } from './data';
 import type { AlignmentReportDto, AlignmentSummaryDto, RubricAlignmentReportDto, RubricAlignmentSummaryDto, RubricSummaryDto } from './dto';
-import { dimensionDtos, loadRubricFrame, loadRubricGold, loadRubricJudge, sampleSchema } from './rubric-data';
+import { dimensionDtos, loadRubricFrame, loadRubricGold, loadRubricJudge, sampleSchema } from './dimension-frame';
 
 /*
  * Each kind's part of the alignment report (the core is alignment.ts): how its labels are loaded, which groups it

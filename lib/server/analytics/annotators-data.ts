@@ -8,7 +8,7 @@ import { codeMap } from '../ground-truth/ground-truth';
 import { rubricDimensions, rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
 import { readItemIndex, type ItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
-import { rubricRulingCodes } from '@/db/queries/rubric-analytics';
+import { rubricRulingCodes } from '@/db/queries/analytics';
 import { rubricLabels } from '@/lib/kinds/rubric/labels';
 import { loadFrame, loadGold } from './data';
 

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import type { Db } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
 import * as cq from '@/db/queries/certify';
-import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { LengthBias, LengthBin } from '@/lib/stats';
 import { PAIRWISE_LABELS } from '@/lib/stats';
@@ -16,7 +15,7 @@ import { loadRubricConfidences, loadVerdictConfidences } from './confidences';
 import { certStat } from './corrected-leaderboard';
 import { loadFrame, loadGold, loadJudge } from './data';
 import type { ReportDtos } from './dto';
-import { dimensionDtos, lenientSchema, loadRubricFrame, loadRubricGold, loadRubricJudge, sampleSchema } from './rubric-data';
+import { dimensionDtos, lenientSchema, loadRubricFrame, loadRubricGold, loadRubricJudge, sampleSchema } from './dimension-frame';
 
 /*
  * What the bias report reads per kind of study, in the one map the core (bias.ts) asks: how the kind's study becomes
@@ -155,7 +154,7 @@ const rubricBias: BiasKindPart<'rubric-bias', z.output<typeof rubricOptions>> = 
     const wanted = desiredCodes(frame, o.lenient);
     const gold = loadRubricGold(db, frame).gold;
     const all = aq.judgeRuns(db, study.id);
-    const samples = [...new Set(all.flatMap((r) => rubricJudgeSamples(db, r.id)))].sort((a, b) => a - b);
+    const samples = [...new Set(all.flatMap((r) => aq.rubricJudgeSamples(db, r.id)))].sort((a, b) => a - b);
     const shown = all.map((r) => ({ name: r.name, verdict: loadRubricJudge(db, frame, r, o.sample, true) }));
     const leniency = judgeLeniency(frame.dimensions, n, gold, shown, wanted);
     const lengths = replyLengths(db, study.id, frame.items).a;
@@ -164,7 +163,7 @@ const rubricBias: BiasKindPart<'rubric-bias', z.output<typeof rubricOptions>> = 
       n,
       gold,
       runs: all.map((r, k) => {
-        const have = rubricJudgeSamples(db, r.id);
+        const have = aq.rubricJudgeSamples(db, r.id);
         const verdicts = have.length > 1 ? have.map((s) => loadRubricJudge(db, frame, r, s, true)) : [];
         return {
           name: r.name,

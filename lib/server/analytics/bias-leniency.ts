@@ -2,7 +2,7 @@ import 'server-only';
 import { firstPreference } from '@/lib/stats';
 import { certInterval, certStat } from './corrected-leaderboard';
 import type { DiscordanceDto, LeniencyDto } from './dto';
-import type { RubricFrame } from './rubric-data';
+import type { RubricFrame } from './dimension-frame';
 
 /*
  * Leniency, a rubric study's own part of the bias report (bias-by-kind.ts): does a judge give a dimension's desired

@@ -31,7 +31,7 @@ import {
   loadRubricJudge,
   requireLenientMap,
   sampleSchema,
-} from './rubric-data';
+} from './dimension-frame';
 
 /*
  * What the certification core (`certify.ts`) needs from a study, per kind: the study checked for the actor, the

@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import * as judgeRunsQ from '@/db/queries/judge-runs';
 import { rubricJudgeConfidences } from '@/db/queries/imports';
 import type { Frame, JudgeCodes } from './data';
-import type { RubricFrame } from './rubric-data';
+import type { RubricFrame } from './dimension-frame';
 
 /*
  * A judge run's own confidences (the `confidence` of its file's lines), laid out like its verdict codes

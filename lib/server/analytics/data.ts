@@ -237,21 +237,46 @@ export function humanLabelsFrom(
 export type Gold = { gold: Int8Array; labels: number; incompleteItems: number };
 
 /**
- * The reviewers' labels as codes (`reviewerCodes`, in the frame's item indices), read once per frame: a report that
- * needs both the human labels and the ground truth (alignment) reads them from the database once.
+ * A read of a frame done once however often a report asks for it: a report that needs both the reviewers' labels and
+ * the ground truth (agreement, alignment) reads the labels from the database once. Kept on the frame object, so it
+ * goes when the report drops its frame. Every kind's frame reads its reviewers' codes through this.
  */
-const reviewerReads = new WeakMap<Frame, ReviewerCodes>();
-
-function reviewersOf(db: Db, frame: Frame): ReviewerCodes {
-  let read = reviewerReads.get(frame);
-  if (!read) reviewerReads.set(frame, (read = reviewerCodes(db, frame.study, frame.criterionIds, frame.items)));
-  return read;
+export function oncePerFrame<F extends object, R>(read: (db: Db, frame: F) => R): (db: Db, frame: F) => R {
+  const reads = new WeakMap<F, R>();
+  return (db, frame) => {
+    let r = reads.get(frame);
+    if (r === undefined) reads.set(frame, (r = read(db, frame)));
+    return r;
+  };
 }
+
+/** The reviewers' labels as codes (`reviewerCodes`, in the frame's item indices). */
+const reviewersOf = oncePerFrame((db, frame: Frame): ReviewerCodes => reviewerCodes(db, frame.study, frame.criterionIds, frame.items));
 
 /** `groundTruthCodes` (the rules of `groundTruth`, without an object per label) in the frame's indices. */
 export function loadGold(db: Db, frame: Frame): Gold {
   const fast = groundTruthCodes(db, frame.study, frame.criterionIds, reviewersOf(db, frame));
   return { gold: fast.gold, labels: fast.labels, incompleteItems: fast.incompleteItems };
+}
+
+/**
+ * Walks a judge run's packed verdicts over the frame's items, one item range at a time (`read` gives the range's
+ * segments joined, as db/queries/packs.ts and db/queries/analytics.ts read them): `visit` gets each segment's item
+ * index and where its packed characters are (`text`, `start`..`end`); the kind decodes them. Segments of items the
+ * frame does not hold (gold items, another study's items in the range) are skipped.
+ */
+export function forEachJudgeSegment(
+  items: ItemIndex,
+  read: (fromItem: number, toItem: number) => string,
+  visit: (i: number, text: string, start: number, end: number) => void,
+): void {
+  for (const [from, to] of itemRanges(items)) {
+    const seg = new Segments(read(from, to));
+    while (seg.next()) {
+      const i = items.of(seg.fields[0]);
+      if (i >= 0) visit(i, seg.text, seg.start, seg.end);
+    }
+  }
 }
 
 /**
@@ -267,13 +292,11 @@ export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
   const swapped = new Int8Array(size).fill(-1);
   const verdict = new Int8Array(size).fill(-1);
   const codes = codeMap(db, frame.study.id, frame.criterionIds);
-  for (const [from, to] of itemRanges(frame.items)) {
-    const seg = new Segments(packs.judgeLabelPackText(db, runId, from, to));
-    const text = seg.text;
-    while (seg.next()) {
-      const i = frame.items.of(seg.fields[0]);
-      if (i < 0) continue;
-      for (let p = seg.start; p < seg.end; p++) {
+  forEachJudgeSegment(
+    frame.items,
+    (from, to) => packs.judgeLabelPackText(db, runId, from, to),
+    (i, text, start, end) => {
+      for (let p = start; p < end; p++) {
         const v = text.charCodeAt(p) - 48;
         const code = (v / 6) | 0;
         const c = codes.indexOf(code);
@@ -282,8 +305,8 @@ export function loadJudge(db: Db, frame: Frame, runId: number): JudgeCodes {
         if (r >= 3) swapped[c * n + i] = r - 3;
         else original[c * n + i] = r;
       }
-    }
-  }
+    },
+  );
   for (let k = 0; k < size; k++) verdict[k] = original[k] >= 0 ? original[k] : swapped[k];
   return { verdict, original, swapped };
 }

@@ -18,7 +18,7 @@ import {
   loadRubricJudge,
   requireLenientMap,
   sampleSchema,
-} from './rubric-data';
+} from './dimension-frame';
 
 /*
  * What the hybrid plan and its review queue (`hybrid.ts`, `hybrid-queue.ts`) need of a kind of study, in one

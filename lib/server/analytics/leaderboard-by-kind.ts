@@ -42,7 +42,7 @@ import {
   loadRubricGold,
   loadRubricJudge,
   sampleSchema,
-} from './rubric-data';
+} from './dimension-frame';
 
 /*
  * What the leaderboard core (`leaderboard.ts`) needs from a study, per kind: the study checked, the options parsed,

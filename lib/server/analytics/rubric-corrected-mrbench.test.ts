@@ -8,7 +8,7 @@ import { importItems } from '../imports/imports';
 import { importMrbenchV1Run } from '../demo/rubric-demo';
 import { createStudy } from '../studies/studies';
 import { judgeRunNamed } from './data';
-import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './rubric-data';
+import { analysableRubricStudy, loadRubricFrame, loadRubricGold, loadRubricJudge } from './dimension-frame';
 import { leaderboardReport } from './leaderboard';
 import { correctedShares } from './leaderboard-by-kind';
 

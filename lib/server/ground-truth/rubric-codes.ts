@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import { rubricRulingCodes } from '@/db/queries/rubric-analytics';
+import { rubricRulingCodes } from '@/db/queries/analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import { rubricLabels } from '@/lib/kinds/rubric/labels';

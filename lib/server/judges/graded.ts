@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import type { StudyRow } from '@/db/queries/studies';
 import type { JudgeGrading } from '@/lib/kinds/facets/judges';
 import { LABEL_SET, loadFrame, loadGold, loadJudge } from '../analytics/data';
-import { loadRubricFrame, loadRubricGold, loadRubricJudge } from '../analytics/rubric-data';
+import { loadRubricFrame, loadRubricGold, loadRubricJudge } from '../analytics/dimension-frame';
 import { canGrade, gradingOf } from './graded-kinds';
 
 /*

@@ -1,22 +1,24 @@
 import 'server-only';
 import * as z from 'zod';
 import type { Db } from '@/db/client';
-import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import { rubricJudgePackText, rubricJudgeSamples } from '@/db/queries/analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import type { Actor } from '../actor';
 import { invalid } from '../errors';
 import { type RubricReviewerCodes, rubricDimensions, rubricGroundTruthCodes, rubricReviewerCodes } from '../ground-truth/rubric-codes';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
-import { Segments, itemRanges } from '../packs/pack-text';
 import { staffStudyOfKind } from '../review/access';
-import { type HumanLabels, humanLabelsFrom, itemSources } from './data';
+import { type HumanLabels, forEachJudgeSegment, humanLabelsFrom, itemSources, oncePerFrame } from './data';
 import type { RubricDimensionDto } from './dto';
 
 /*
- * What the rubric reports share: the study's frame (items in position order, dimensions, each reply's tutor), the
- * reviewers' labels, the ground truth and a judge run's verdicts, all as codes addressed by index (dimension-major:
- * `[d * n + i]`). Names appear only in the DTOs.
+ * What only a rubric study loads, for its reports' kind parts (`*-by-kind.ts`): its frame (items in position order,
+ * dimensions with their label sets, lenient folds and desired labels, each reply's tutor), the reviewers' labels, the
+ * ground truth and one sample of a judge run's verdicts, all as codes addressed by index (dimension-major:
+ * `[d * n + i]`), and its own options (a judge sample, lenient scoring). Names appear only in the DTOs. What every
+ * kind's loader does alike — the item sources, the reshape of dense codes into compact blocks, the walk over a judge
+ * run's packs, one read of the reviewers per frame, the bootstrap and the shared options — is in `data.ts`.
  */
 
 /** A rubric study the actor may analyse (leads and admins only). */
@@ -75,14 +77,8 @@ export function loadRubricFrame(db: Db, study: StudyRow): RubricFrame {
   };
 }
 
-/** The reviewers' labels, read once per frame (agreement and alignment both need them with the ground truth). */
-const reads = new WeakMap<RubricFrame, RubricReviewerCodes>();
-
-function reviewersOf(db: Db, frame: RubricFrame): RubricReviewerCodes {
-  let read = reads.get(frame);
-  if (!read) reads.set(frame, (read = rubricReviewerCodes(db, frame.study, frame.items)));
-  return read;
-}
+/** The reviewers' labels (agreement and alignment both need them with the ground truth). */
+const reviewersOf = oncePerFrame((db, frame: RubricFrame): RubricReviewerCodes => rubricReviewerCodes(db, frame.study, frame.items));
 
 /** Ground truth, dimension-major (`gold[d * n + i]`, −1 where none). */
 export function loadRubricGold(db: Db, frame: RubricFrame) {
@@ -125,20 +121,18 @@ export function loadRubricJudge(
   const { n, D } = frame;
   const verdict = new Int8Array(D * n).fill(-1);
   let read = 0;
-  for (const [from, to] of itemRanges(frame.items)) {
-    const seg = new Segments(rubricJudgePackText(db, run.id, sample, from, to));
-    const text = seg.text;
-    while (seg.next()) {
-      const i = frame.items.of(seg.fields[0]);
-      if (i < 0) continue;
-      for (let p = seg.start; p < seg.end; p++) {
+  forEachJudgeSegment(
+    frame.items,
+    (from, to) => rubricJudgePackText(db, run.id, sample, from, to),
+    (i, text, start, end) => {
+      for (let p = start; p < end; p++) {
         const v = text.charCodeAt(p) - 48;
         const d = v >> 4;
         if (d < D) verdict[d * n + i] = v & 15;
         read++;
       }
-    }
-  }
+    },
+  );
   if (read === 0 && sample !== 1 && !lenientMissing) {
     const have = rubricJudgeSamples(db, run.id);
     throw invalid(`The judge run "${run.name}" has no sample ${sample}; its samples: ${have.join(', ') || 'none'}.`, {

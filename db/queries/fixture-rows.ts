@@ -1,49 +1,9 @@
 import { stmt, type Db } from '../client';
 
 /*
- * Reads for the rubric dashboards (docs/decisions/0010-rubric-labels.md). Like db/queries/analytics.ts they return
- * codes, never statistics: a dimension is its index in the study's catalog, a label its index in the dimension's
- * label set. The reviewers' labels come from the annotation packs (db/queries/packs.ts); the rulings and the judge
- * verdicts are read here, each packed into one integer per row so that the driver makes no array per row.
+ * Rows that the rubric study test fixture (test/rubric-fixtures-reports.ts) writes straight, without an import or a
+ * review behind them: the rubric importers and the review screen write the same rows through their own paths.
  */
-
-/**
- * The rulings on the study's items `fromItem..toItem` (ids), as `itemId · 1024 + dimension · 16 + label` (dimension
- * < 64, label < 16), in item, dimension and revision order: for one item and dimension the last value read is the
- * newest ruling. Read by item range on the (item, dimension, revision) index, so items of other studies that fall in
- * the range come too: the caller keeps only its own.
- */
-export const rubricRulingCodes = (db: Db, fromItem: number, toItem: number) =>
-  stmt(
-    db,
-    `SELECT item_id * 1024 + dimension * 16 + label FROM rubric_adjudications
-      WHERE item_id BETWEEN ? AND ? ORDER BY item_id, dimension, revision`,
-  )
-    .pluck()
-    .all(fromItem, toItem) as number[];
-
-/**
- * One sample of a judge run's verdicts on items `fromItem..toItem`, from the packs (migration 0012): segments
- * `/itemId.` followed by one character per dimension, 48 + 16 · dimension + label, joined by SQLite into one text.
- */
-export const rubricJudgePackText = (db: Db, runId: number, sample: number, fromItem: number, toItem: number) =>
-  (stmt(
-    db,
-    `SELECT group_concat(segment, '') FROM rubric_judge_label_packs
-      WHERE run_id = ? AND sample = ? AND item_id BETWEEN ? AND ?`,
-  )
-    .pluck()
-    .get(runId, sample, fromItem, toItem) as string | null) ?? '';
-
-/** The samples a judge run holds, ascending (1 for a run sampled once): one index seek per sample. */
-export function rubricJudgeSamples(db: Db, runId: number): number[] {
-  const next = stmt(db, 'SELECT min(sample) FROM rubric_judge_label_packs WHERE run_id = ? AND sample > ?').pluck();
-  const out: number[] = [];
-  for (let s = next.get(runId, 0) as number | null; s !== null; s = next.get(runId, s) as number | null) out.push(s);
-  return out;
-}
-
-/* ----- writes for the test fixture and the benchmark (the rubric importers and the review screen write the same rows) ----- */
 
 /** A rubric item: its canonical payload, reply source (`source_a`) and group. Returns its id. */
 export const insertRubricItemRow = (
