@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -11,10 +13,13 @@ import { type ReportOptions, computeReport, reportFor } from './report';
 
 /*
  * The leaderboard and certification reports of both kinds, byte for byte as `concord report leaderboard --json` and
- * `concord report certify --json` print them (test/fixtures/leaderboard-reports, README there): the demo's PandaLM
+ * `concord report certify --json` print them, held by their SHA-256 (test/fixtures/leaderboard-reports/sha256.json,
+ * README there; the reports themselves are ~700 kB of figures per item of the public datasets): the demo's PandaLM
  * study (a pairwise leaderboard under two tie policies, a certification of its first judge run), MRBench V3
  * and AITutor-EvalKit (a rubric leaderboard, a certification of the first judge run).
- * With CONCORD_WRITE_FIXTURES=1 it writes the files instead, for a change that means to change the reports' JSON.
+ * With CONCORD_WRITE_FIXTURES=1 it writes the hashes instead, for a change that means to change the reports' JSON. A
+ * report that differs is written to a temporary file, named in the failure, to compare with the code of the commit
+ * the hashes came from.
  */
 const DATA = publicDataDir();
 const present = ['pandalm', 'mrbench', 'aitutor-evalkit'].every((d) => fs.existsSync(path.join(DATA, d)));
@@ -39,10 +44,20 @@ function printed(studyName: string, dashboard: 'leaderboard' | 'certify', o: (st
   return json.replace(/"settledAt": "[^"]+"/g, '"settledAt": "<when the demo was seeded>"');
 }
 
+const HASHES = path.join(DIR, 'sha256.json');
+type Hashes = Record<string, { sha256: string; bytes: number }>;
+const hashes = JSON.parse(fs.readFileSync(HASHES, 'utf8')) as Hashes;
+
 function expectFixture(name: string, json: string) {
-  const file = path.join(DIR, name);
-  if (write) fs.writeFileSync(file, json);
-  expect(json).toBe(fs.readFileSync(file, 'utf8'));
+  const printedHash = { sha256: createHash('sha256').update(json).digest('hex'), bytes: Buffer.byteLength(json) };
+  if (write) {
+    hashes[name] = printedHash;
+    fs.writeFileSync(HASHES, `${JSON.stringify(hashes, null, 2)}\n`);
+  }
+  const same = printedHash.sha256 === hashes[name]?.sha256;
+  const kept = same ? '' : path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-report-')), name);
+  if (!same) fs.writeFileSync(kept, json);
+  expect(printedHash, `${name} differs from the fixture's hash; the report printed now is in ${kept}`).toEqual(hashes[name]);
 }
 
 describe.skipIf(!present)(
