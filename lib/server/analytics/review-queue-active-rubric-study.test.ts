@@ -11,6 +11,7 @@ import { getRubricAssignment, submitRubric } from '../review/rubric';
 import { certifyReport } from './certify';
 import { leaderboardReport } from './leaderboard';
 import { openActiveQueue } from './review-queue-active';
+import { reportCsv } from '@/lib/io/report-csv';
 
 /*
  * Active labelling on a rubric study, on a real SQLite file (decision 0045): 20 replies people labelled before ("Yes",
@@ -206,5 +207,29 @@ describe('active labelling on a rubric study', () => {
     expect(r.active!.interval.upper).toBeCloseTo(e.ci.value![1], 12);
     const decision = e.ci.value![0] >= 0.5 ? 'certified' : e.ci.value![1] < 0.5 ? 'refuted' : 'keep_labelling';
     expect(r.decision).toBe(decision);
+  });
+
+  it('the CSV downloads say which estimator each row used and on how many labels, as the JSON does', () => {
+    // The first data row by header name (no cell here holds a comma or a quote).
+    const split = (line: string) =>
+      line
+        .trim()
+        .split(',')
+        .map((c) => c.replace(/^"|"$/g, ''));
+    const row = (lines: string[]) => Object.fromEntries(split(lines[0]).map((h, c) => [h, split(lines[1])[c]]));
+    const lb = leaderboardReport(lead, studyId, { bootstrap: 0 }, 'rubric');
+    const cell = lb.corrected[0].cells[0];
+    expect(row(reportCsv('rubric-leaderboard', 'corrected', lb))).toMatchObject({
+      estimator: 'active_ipw',
+      estimator_labels: String(cell.active!.drawnLabelled + 20),
+      labels_pending: '0',
+    });
+    const r = certifyReport(lead, studyId, { judge: 'llm', target: 0.5 }, 'rubric');
+    expect(row(reportCsv('rubric-certify', 'decision', r))).toMatchObject({
+      estimator: 'active_ipw',
+      estimator_labels: String(r.active!.drawnLabelled + 20),
+      labels_pending: '0',
+      active_lower: String(r.active!.interval.lower),
+    });
   });
 });
