@@ -36,7 +36,7 @@ const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
 /** How the selector names each source of the judge's uncertainty. */
 const SOURCE_WORDS: Record<ActiveQueueDto['source'], string> = {
   orders: 'the two orders of this run',
-  samples: 'the spread of this run’s samples (runs launched from Concord)',
+  samples: 'the spread of this run’s samples (a run with several)',
   confidence: 'this run’s confidence per verdict (1 − confidence)',
   second_judge: 'a second judge run',
 };
