@@ -27,6 +27,7 @@ let lead: Actor;
 let pairwise: number;
 let active: number;
 let rubric: number;
+let rubricActive: number;
 
 function concord(args: string[]) {
   const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: { ...process.env, CONCORD_DB: COPY }, encoding: 'utf8' });
@@ -107,6 +108,22 @@ beforeAll(async () => {
       },
     ],
   });
+  // Active order on a rubric study: 40 replies the judge labelled in two samples that disagree on every fourth.
+  rubricActive = buildRubricStudy(lead, {
+    name: 'Rubric active CLI',
+    catalog: CATALOG,
+    reviewersPerItem: 1,
+    items: Array.from({ length: 40 }, (_, k) => ({ id: `ra-${k}`, source: k % 2 ? 'B' : 'A' })),
+    annotations: [],
+    judges: [
+      {
+        name: 'llm',
+        lines: [1, 2].flatMap((sample) =>
+          Array.from({ length: 40 }, (_, k) => ({ item: `ra-${k}`, sample, labels: { mi: sample === 2 && k % 4 === 0 ? 'No' : 'Yes' } })),
+        ),
+      },
+    ],
+  });
   // The CLI's database: a consistent copy of this one, made before any queue is opened.
   getDb().$client.exec(`VACUUM INTO '${COPY.replace(/'/g, "''")}'`);
 }, 60_000);
@@ -174,6 +191,29 @@ describe('concord queue open', () => {
     } finally {
       copy.close();
     }
+  });
+
+  it("opens a rubric study's queue in active order on a dimension, by the spread of the judge's samples", () => {
+    const d = sameQueue(['r1', 'r2', '--judge', 'llm', '--order', 'active', '--criterion', 'mi', '--budget', '0.3'], rubricActive, () =>
+      openActiveQueue(lead, rubricActive, { judge: 'llm', criterion: 'mi', budget: '0.3', usernames: ['r1', 'r2'] }),
+    );
+    expect(d).toMatchObject({ judge: 'llm', criterion: 'mi', source: 'samples', pool: 40, budget: 0.3, tau: 0.5 });
+    const draws = `SELECT d.item_id, d.pi, d.drawn, a.criterion FROM active_draw_items d JOIN active_draws a ON a.id = d.draw_id
+      WHERE a.study_id = ${rubricActive} ORDER BY d.item_id`;
+    const copy = new Database(COPY, { readonly: true });
+    try {
+      const stored = getDb().$client.prepare(draws).all() as { pi: number; criterion: string }[];
+      expect(stored).toHaveLength(40);
+      expect(new Set(stored.map((r) => r.criterion))).toEqual(new Set(['mi']));
+      // The replies whose samples disagree are drawn with a higher probability than the rest.
+      expect(new Set(stored.map((r) => r.pi)).size).toBe(2);
+      expect(copy.prepare(draws).all()).toEqual(stored);
+    } finally {
+      copy.close();
+    }
+    const r = concord(['queue', 'open', String(rubricActive), 'r1', '--judge', 'llm', '--order', 'active', '--source', 'orders']);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('A rubric run has no two orders');
   });
 
   it("refuses in the browser's words, and refuses an option of the other order", () => {

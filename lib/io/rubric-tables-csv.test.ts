@@ -199,9 +199,9 @@ describe('rubric alignment and leaderboard CSV', () => {
       "\"GPT-4\",\"ground truth\",\"tone\",0,0,,,,\"no_items\",,,,,\"not_applicable\"\r\n",
     ]);
     expect(reportCsv('rubric-leaderboard', 'corrected', leaderboard)).toEqual([
-      "\"judge\",\"tutor\",\"dimension\",\"scoring\",\"labelled\",\"unlabelled\",\"labelled_unjudged\",\"human_only\",\"human_only_lower\",\"human_only_upper\",\"human_only_reason\",\"judge_only\",\"judge_only_lower\",\"judge_only_upper\",\"judge_only_reason\",\"corrected\",\"corrected_lower\",\"corrected_upper\",\"corrected_reason\",\"lambda\",\"lambda_reason\",\"effective_labels\",\"effective_labels_reason\",\"caution\"\r\n",
-      "\"gpt\",\"GPT-4\",\"guidance\",\"lenient\",10,90,0,0.7,0.4,0.89,,0.65,0.55,0.74,,0.69,0.5,0.88,,0.8,,,\"no_items\",\"few_labelled_items\"\r\n",
-      "\"gpt\",\"GPT-4\",\"tone\",\"strict\",0,90,0,,,,\"no_items\",0.5,0.4,0.6,,,,,\"no_items\",,\"no_items\",,\"no_items\",\"\"\r\n",
+      "\"judge\",\"tutor\",\"dimension\",\"scoring\",\"labelled\",\"unlabelled\",\"labelled_unjudged\",\"human_only\",\"human_only_lower\",\"human_only_upper\",\"human_only_reason\",\"judge_only\",\"judge_only_lower\",\"judge_only_upper\",\"judge_only_reason\",\"corrected\",\"corrected_lower\",\"corrected_upper\",\"corrected_reason\",\"lambda\",\"lambda_reason\",\"effective_labels\",\"effective_labels_reason\",\"caution\",\"estimator\",\"estimator_labels\",\"labels_pending\"\r\n",
+      "\"gpt\",\"GPT-4\",\"guidance\",\"lenient\",10,90,0,0.7,0.4,0.89,,0.65,0.55,0.74,,0.69,0.5,0.88,,0.8,,,\"no_items\",\"few_labelled_items\",\"ppi++\",10,\r\n",
+      "\"gpt\",\"GPT-4\",\"tone\",\"strict\",0,90,0,,,,\"no_items\",0.5,0.4,0.6,,,,,\"no_items\",,\"no_items\",,\"no_items\",\"\",\"ppi++\",0,\r\n",
     ]);
   });
 });

@@ -21,7 +21,9 @@ import {
   loadJudge,
 } from './data';
 import { uncertaintyOf } from './review-queue-active';
+import { rubricUncertainty } from './review-queue-active-by-kind';
 import {
+  type RubricFrame,
   analysableRubricStudy,
   dimensionIndex,
   lenientSchema,
@@ -116,7 +118,7 @@ export type CertifyOptions = {
 
 type CertifyPart = (db: Db, actor: Actor, studyId: number, opts: CertifyOptions) => CertifyInput;
 
-/** A pairwise study: one criterion (overall unless asked); the only kind with active draws so far. */
+/** A pairwise study: one criterion (overall unless asked); its latest active draw on the criterion, if any. */
 function pairwise(db: Db, actor: Actor, studyId: number, opts: CertifyOptions): CertifyInput {
   const study = analysableStudy(db, actor, studyId);
   const { judge, criterion, target, epsilon } = parseInput(
@@ -171,8 +173,8 @@ function pairwise(db: Db, actor: Actor, studyId: number, opts: CertifyOptions): 
 
 /**
  * A rubric study: one dimension (the first unless asked), of one judge sample, strictly or after the dimensions'
- * lenient folding (the alternative annotator test folds every dimension that has a map alike). No active draws:
- * its report names no estimator.
+ * lenient folding (the alternative annotator test folds every dimension that has a map alike). Under an active draw
+ * on the dimension it decides on the weighted estimate and names it; without one it names no estimator.
  */
 function rubric(db: Db, actor: Actor, studyId: number, opts: CertifyOptions): CertifyInput {
   const study = analysableRubricStudy(db, actor, studyId);
@@ -230,7 +232,20 @@ function rubric(db: Db, actor: Actor, studyId: number, opts: CertifyOptions): Ce
         labels: map ? frame.lenientLabels[k]!.length : dim.labels.length,
       };
     }),
+    ...rubricActive(db, frame, run, d),
   };
+}
+
+/**
+ * Under an active draw of the run on the dimension, the design and the judge's uncertainty from the draw's source
+ * (decision 0045); without one nothing, so the report names no estimator, as before there were rubric draws.
+ */
+function rubricActive(db: Db, frame: RubricFrame, run: { id: number; name: string }, d: number): Pick<CertifyInput, 'active'> {
+  const design = latestDesign(db, frame.study.id, frame.items, run.id, frame.dimensions[d].id);
+  if (!design) return {};
+  const { source, secondRunId } = design.draw;
+  const second = secondRunId === null ? null : { id: secondRunId, name: '' };
+  return { active: { design, uncertainty: rubricUncertainty(db, frame, run, d, source, second) } };
 }
 
 /** The certification's kind parts, by kind id: the one place the core looks a kind up. */

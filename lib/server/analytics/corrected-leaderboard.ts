@@ -11,7 +11,7 @@ import {
 } from '@/lib/stats';
 import { getDb } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
-import { type ActiveDesign, activeWinRate, latestDesign } from './corrected-leaderboard-active';
+import { type ActiveCell, type ActiveDesign, activeWinRate, latestDesign } from './corrected-leaderboard-active';
 import type { Frame } from './data';
 import type { CorrectedCellDto, CorrectedRunDto, IntervalDto, RankAgreementDto, Reason, StatDto } from './dto';
 
@@ -72,6 +72,30 @@ export function correctedValues(
     effectiveLabels: certStat(r.effectiveLabels),
     intervals: { humanOnly: human.interval, judgeOnly: alone.interval, corrected: ci },
     caution,
+  };
+}
+
+/**
+ * A corrected cell's values under an active draw, for every kind: the weighted estimate and its interval in place of
+ * PPI++'s, the draw's counts, and no human-only mean, λ or worth (the labelled items over-represent the unsure ones).
+ */
+export function activeValues(ppi: ReturnType<typeof correctedValues>, a: ActiveCell) {
+  const na = none('not_applicable');
+  return {
+    ...ppi,
+    estimator: 'active_ipw' as const,
+    active: a.info,
+    humanOnly: na,
+    corrected: a.estimate,
+    lambda: na,
+    effectiveLabels: na,
+    intervals: { ...ppi.intervals, humanOnly: noInterval('not_applicable'), corrected: a.interval },
+    caution:
+      a.info.pending > 0
+        ? ('labels_pending' as const)
+        : a.info.drawnLabelled + a.info.labelledBefore < FEW_LABELLED
+          ? ('few_labelled_items' as const)
+          : null,
   };
 }
 
@@ -150,21 +174,7 @@ export function correctedRun(
         cells.push({ ...base, estimator: 'ppi++', ...ppi });
         return;
       }
-      const a = activeWinRate(judged, gold[c], judge.slices[c], design, policy);
-      const na = none('not_applicable');
-      cells.push({
-        ...base,
-        ...ppi,
-        estimator: 'active_ipw',
-        active: a.info,
-        humanOnly: na,
-        corrected: a.estimate,
-        lambda: na,
-        effectiveLabels: na,
-        intervals: { ...ppi.intervals, humanOnly: noInterval('not_applicable'), corrected: a.interval },
-        caution:
-          a.info.pending > 0 ? 'labels_pending' : a.info.drawnLabelled + a.info.labelledBefore < FEW_LABELLED ? 'few_labelled_items' : null,
-      });
+      cells.push({ ...base, ...activeValues(ppi, activeWinRate(judged, gold[c], judge.slices[c], design, policy)) });
     });
   });
   return { judge: judge.name, cells };

@@ -8,6 +8,7 @@ import { loadRubricConfidences, loadVerdictConfidences } from './confidences';
 import { rubricDimensions } from '../ground-truth/rubric-codes';
 import { LABEL_SET, judgeRunNamed, loadFrame, loadGold, loadJudge, studyCriteria } from './data';
 import type { HybridChoicesDto, HybridReportDto, RubricHybridReportDto } from './dto';
+import { ACTIVE_BY_KIND } from './review-queue-active-by-kind';
 import {
   type RubricFrame,
   dimensionIndex,
@@ -90,6 +91,7 @@ const pairwise: HybridKindPart = {
       counted: 'item(s)',
       group: null,
       activeOrder: true,
+      activeSources: [...ACTIVE_BY_KIND.pairwise!.sources],
     };
   },
   load(db, study, o) {
@@ -159,7 +161,8 @@ const rubric: HybridKindPart = {
     noun: 'replies',
     counted: 'repl(ies)',
     group: 'tutor',
-    activeOrder: false,
+    activeOrder: true,
+    activeSources: [...ACTIVE_BY_KIND.rubric!.sources],
   }),
   load(db, study, o) {
     const sample = o.sample as number;

@@ -16,7 +16,9 @@ import {
 } from '@/lib/stats';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { correctedLeaderboard, correctedTally, correctedValues } from './corrected-leaderboard';
+import * as aq from '@/db/queries/analytics';
+import { activeValues, correctedLeaderboard, correctedTally, correctedValues } from './corrected-leaderboard';
+import { type ActiveDesign, activeEstimate, latestDesign } from './corrected-leaderboard-active';
 import type { IntervalDto, RubricCorrectedCellDto, RubricLeaderboardRowDto, StatDto } from './dto';
 import {
   type CriterionInfo,
@@ -311,8 +313,28 @@ function rubric(db: Db, actor: Actor, studyId: number, opts: LeaderboardOptions)
       });
       return { stats: { perCriterion, lenient, counts }, intervals };
     },
-    corrected: (gold, judges) => judges.map((g) => ({ judge: g.name, cells: cellsOf(frame, gold, g.codes, desired, D) })),
+    corrected: (gold, judges) => {
+      const designs = rubricDesigns(db, frame, judges);
+      return judges.map((g) => ({ judge: g.name, cells: cellsOf(frame, gold, g.codes, desired, D, designs.get(g.name)) }));
+    },
   };
+}
+
+/** The latest active draw of each judge run on each dimension, keyed by run name then dimension index. */
+function rubricDesigns(db: Db, frame: RubricFrame, judges: readonly Grader[]): Map<string, Map<number, ActiveDesign>> {
+  const ids = new Map(aq.judgeRuns(db, frame.study.id).map((r) => [r.name, r.id]));
+  const out = new Map<string, Map<number, ActiveDesign>>();
+  for (const j of judges) {
+    const id = ids.get(j.name);
+    if (id === undefined) continue;
+    const byDimension = new Map<number, ActiveDesign>();
+    frame.dimensions.forEach((dim, d) => {
+      const design = latestDesign(db, frame.study.id, frame.items, id, dim.id);
+      if (design) byDimension.set(d, design);
+    });
+    out.set(j.name, byDimension);
+  }
+  return out;
 }
 
 /**
@@ -330,6 +352,7 @@ function cellsOf(
   verdict: Int8Array,
   desired: ReturnType<typeof desiredTables>,
   D: number,
+  designs: ReadonlyMap<number, ActiveDesign> = new Map(),
 ): RubricCorrectedCellDto[] {
   const { n, tutorOf } = frame;
   const itemsOf = frame.tutors.map(() => [] as number[]);
@@ -349,15 +372,27 @@ function cellsOf(
           c.yhat.map((x) => table[x]),
           c.yhatU.map((x) => table[x]),
         );
-        cells.push({
+        const base = {
           model,
           criterion: frame.dimensions[d].id,
           lenient: isLenient,
           labelled: y.length,
           unlabelled: c.yhatU.length,
           labelledUnjudged: c.labelledUnjudged,
-          ...correctedValues(r, y.length),
-        });
+        };
+        const design = designs.get(d);
+        // Under an active draw of this run on the dimension: the weighted estimate of the same share (decision 0045).
+        const share =
+          design &&
+          activeEstimate(
+            c.judged,
+            c.judged.map((i) => table[v[i]]),
+            (i) => (g[i] >= 0 ? table[g[i]] : null),
+            design,
+          );
+        cells.push(
+          share ? { ...base, ...activeValues(correctedValues(r, y.length), share) } : { ...base, ...correctedValues(r, y.length) },
+        );
       });
     }
   }

@@ -6,15 +6,17 @@ import * as drawsQ from '@/db/queries/active-draws';
 import * as assignmentsQ from '@/db/queries/assignments';
 import { UNCERTAINTY_SOURCES } from '@/db/schema/active';
 import { drawLabelledItems, labellingProbabilities } from '@/lib/stats';
-import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
 import { conflict, invalid } from '../errors';
 import { loadVerdictConfidences } from './confidences';
 import { parseInput } from '../parse';
-import { type Frame, LABEL_SET, analysableStudy, judgeRunNamed, loadFrame, loadJudge } from './data';
+import { type Frame, LABEL_SET, loadJudge } from './data';
 import type { ActiveQueueDto } from './dto';
 import { activeReviewers, appendToQueues } from './review-queue';
+import type { StudyRow } from '@/db/queries/studies';
+import { studyForStaff } from '../review/access';
+import { ACTIVE_BY_KIND, type ActiveKindPart } from './review-queue-active-by-kind';
 
 /*
  * Active labelling (Zrnic & Candès 2024; STATS-3 part E): the items people label are drawn with a probability that
@@ -29,7 +31,8 @@ export const activeOrderSchema = z.object({
     .enum(UNCERTAINTY_SOURCES, {
       error: 'The uncertainty comes from the two orders, the samples, the judge’s own confidence or a second judge run.',
     })
-    .default('orders'),
+    // The kind's first source where none is asked (`ACTIVE_BY_KIND`): a pair's two orders, a rubric run's samples.
+    .optional(),
   secondJudge: z.string().trim().optional(),
   budget: z.coerce
     .number({ error: 'budget must be a number.' })
@@ -46,7 +49,8 @@ export const activeOrderSchema = z.object({
 
 const optionsSchema = activeOrderSchema.extend({
   judge: z.string().trim().min(1, { error: 'Name the judge run.' }),
-  criterion: z.string().trim().min(1).default(OVERALL),
+  // The kind's first entry where none is asked: a pairwise study's overall criterion, a rubric study's first dimension.
+  criterion: z.string().trim().min(1).optional(),
   usernames: z.array(z.string().trim().toLowerCase().min(1)).min(1, { error: 'Choose at least one reviewer.' }).max(200),
 });
 
@@ -155,31 +159,28 @@ export function uncertaintyOf(
 }
 
 /**
- * Opens a review queue in active order: the pool is every item the judge labelled on the criterion that no person
+ * Opens a review queue in active order, for every kind with an active part (`ACTIVE_BY_KIND`: pairwise and rubric
+ * studies): the pool is every item the judge labelled on the criterion (a rubric study's dimension) that no person
  * has reviewed; each is drawn with π_i from the judge's uncertainty (`labellingProbabilities`, a seeded
- * `drawLabelledItems`), the draw is stored, and the drawn items go to the chosen people (balanced, one review each).
- * Leads and admins only.
+ * `drawLabelledItems`), the draw is stored, and the drawn items go to the chosen people (balanced, one review each,
+ * as the hybrid plan's queue appends them). Leads and admins only.
  */
 export function openActiveQueue(actor: Actor, studyId: number, input: unknown): ActiveQueueDto {
   const db = getDb();
-  const study = analysableStudy(db, actor, studyId);
-  const opts = parseInput(optionsSchema, input);
+  const study = studyForStaff(db, actor, studyId);
+  const part = activePart(study);
+  const parsed = parseInput(optionsSchema, input);
+  const opts = { ...parsed, source: parsed.source ?? part.sources[0] };
   if (study.status !== 'open') throw conflict('Open the study before sending items to people.');
   if (opts.source === 'second_judge' && !opts.secondJudge)
     throw invalid('Name the second judge run whose disagreement is the uncertainty.', { secondJudge: 'Name a judge run' });
   const reviewers = activeReviewers(db, opts.usernames);
 
   return inTransaction(db, () => {
-    const frame = loadFrame(db, study);
-    const c = frame.criterionIds.indexOf(opts.criterion);
-    if (c < 0) throw invalid(`"${opts.criterion}" is not a criterion of this study.`, { criterion: 'Unknown criterion' });
-    const run = judgeRunNamed(db, studyId, opts.judge);
-    const second = opts.source === 'second_judge' ? judgeRunNamed(db, studyId, opts.secondJudge!) : null;
-    if (second && second.id === run.id) throw invalid('The second judge run must be another run.', { secondJudge: 'Another run' });
-    const u = uncertaintyOf(db, frame, run.id, c, opts.source, second?.id ?? null);
+    const { criterion, run, second, itemIds: ids, uncertainty: u } = part.load(db, study, opts);
     const reviewed = new Set(assignmentsQ.assignedItemIds(db, studyId));
     const pool: number[] = [];
-    for (let i = 0; i < frame.n; i++) if (u[i] !== null && !reviewed.has(frame.items.ids[i])) pool.push(i);
+    for (let i = 0; i < ids.length; i++) if (u[i] !== null && !reviewed.has(ids[i])) pool.push(i);
     if (!pool.length) throw conflict('Every item the judge labelled has been sent to people already.');
 
     const pi = labellingProbabilities(
@@ -188,7 +189,7 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
       opts.tau,
     );
     // Another draw of the same run and criterion draws afresh, reproducibly.
-    const earlier = drawsQ.drawsOf(db, studyId, run.id, opts.criterion).length;
+    const earlier = drawsQ.drawsOf(db, studyId, run.id, criterion).length;
     const seed = ((study.seed ^ run.id) + 7919 * earlier) >>> 0;
     const xi = drawLabelledItems(pi, seed);
     const drawId = drawsQ.insertDraw(
@@ -196,7 +197,7 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
       {
         studyId,
         runId: run.id,
-        criterion: opts.criterion,
+        criterion,
         source: opts.source,
         secondRunId: second?.id ?? null,
         budget: opts.budget,
@@ -204,9 +205,9 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
         seed,
         createdBy: actor.id,
       },
-      pool.map((i, k) => ({ itemId: frame.items.ids[i], pi: pi[k], drawn: xi[k] === 1 })),
+      pool.map((i, k) => ({ itemId: ids[i], pi: pi[k], drawn: xi[k] === 1 })),
     );
-    const itemIds = pool.filter((_, k) => xi[k] === 1).map((i) => frame.items.ids[i]);
+    const itemIds = pool.filter((_, k) => xi[k] === 1).map((i) => ids[i]);
     if (!itemIds.length) throw conflict('The draw chose no item; raise the budget.');
     const perUser = appendToQueues(db, studyId, seed, itemIds, reviewers, opts.usernames);
     const expected = pi.reduce((a, b) => a + b, 0);
@@ -217,7 +218,7 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
       objectId: drawId,
       detail: {
         judge: opts.judge,
-        criterion: opts.criterion,
+        criterion,
         source: opts.source,
         budget: opts.budget,
         tau: opts.tau,
@@ -226,7 +227,7 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
     });
     return {
       judge: opts.judge,
-      criterion: opts.criterion,
+      criterion,
       source: opts.source,
       secondJudge: second?.name ?? null,
       budget: opts.budget,
@@ -238,4 +239,11 @@ export function openActiveQueue(actor: Actor, studyId: number, input: unknown): 
       assignments: perUser,
     };
   });
+}
+
+/** The kind's part of an active draw, refusing a kind without one. */
+function activePart(study: StudyRow): ActiveKindPart {
+  const part = ACTIVE_BY_KIND[study.kind];
+  if (!part) throw invalid('Active labelling is for pairwise and rubric studies.');
+  return part;
 }

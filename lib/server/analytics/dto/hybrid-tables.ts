@@ -6,6 +6,7 @@
 import type { ColumnSpec, PlainColumnSpec, TableSpec } from './columns';
 import { stat } from './columns';
 import type { AcceptanceDto, AcceptanceStratumDto } from './acceptance';
+import type { UncertaintySourceDto } from './active';
 import type { IntervalDto } from './common';
 import type { HybridClassDto } from './pairwise';
 import type { HybridPlanDto } from './rubric';
@@ -32,6 +33,8 @@ export type HybridChoicesDto = {
   group: string | null;
   /** The queue may also draw in active order (`openActiveQueue` reads this kind's studies). */
   activeOrder: boolean;
+  /** Where the active order's uncertainty may come from on this kind, the default first (none without an active order). */
+  activeSources: UncertaintySourceDto[];
 };
 
 export type HybridScope<D> = {

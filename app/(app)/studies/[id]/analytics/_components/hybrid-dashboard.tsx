@@ -306,6 +306,7 @@ export function HybridDashboard({
             <HybridQueueForm
               {...queueProps}
               otherRuns={choices.activeOrder ? runs.map((r) => r.name).filter((name) => name !== data.judge) : undefined}
+              sources={choices.activeSources}
             />
           </div>
         </Card>

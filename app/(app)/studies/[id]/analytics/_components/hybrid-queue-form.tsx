@@ -24,6 +24,8 @@ type Props = {
    * can draw in active order.
    */
   otherRuns?: string[];
+  /** Where the active order's uncertainty may come from on this kind, the default first. */
+  sources?: ActiveQueueDto['source'][];
   /** The guarantee's plan (error-bounded acceptance at ε, δ) instead of Padó's: its items only, no order to choose. */
   guaranteed?: { epsilon: number; delta: number };
 };
@@ -31,12 +33,21 @@ type Order = 'uniform' | 'active';
 
 const field = 'rounded-md border border-slate-300 px-2 py-1 text-sm';
 
+/** How the selector names each source of the judge's uncertainty. */
+const SOURCE_WORDS: Record<ActiveQueueDto['source'], string> = {
+  orders: 'the two orders of this run',
+  samples: 'the spread of this run’s samples (a run with several)',
+  confidence: 'this run’s confidence per verdict (1 − confidence)',
+  second_judge: 'a second judge run',
+};
+
 /**
  * Sends items of this judge run to people, for every kind of study: in the plan's order (what it routes, plus its
  * random checks), or — where offered — in active order: items drawn with a probability that grows with the judge's
- * uncertainty, under a budget and a floor, so the corrected win rate and the certification can weight each label by
- * 1/π (issue 28). With `guaranteed`, the items outside the classes the error-bounded acceptance accepts, and nothing
- * else. `concord queue open` does the same from the command line.
+ * uncertainty, under a budget and a floor, so the corrected estimates (a win rate, a rubric study's share) and the
+ * certification can weight each label by 1/π (issue 28); the sources offered are the kind's (`sources`). With
+ * `guaranteed`, the items outside the classes the error-bounded acceptance accepts, and nothing else. `concord queue
+ * open` does the same from the command line.
  */
 export function HybridQueueForm({
   studyId,
@@ -49,11 +60,14 @@ export function HybridQueueForm({
   people,
   studyOpen,
   otherRuns,
+  sources = [],
   guaranteed,
 }: Props) {
   const [order, setOrder] = useState<Order>('uniform');
   const [perTutor, setPerTutor] = useState(false);
-  const [source, setSource] = useState<ActiveQueueDto['source']>('orders');
+  const [chosenSource, setSource] = useState<ActiveQueueDto['source'] | null>(null);
+  // The kind's first source until one is chosen: a pair's two orders, a rubric run's samples.
+  const source = chosenSource && sources.includes(chosenSource) ? chosenSource : (sources[0] ?? 'orders');
   const runs = otherRuns ?? [];
   const [chosenSecond, setSecondJudge] = useState(runs[0] ?? '');
   // The dashboard's run may change under the form: never offer the run itself as its own second judge.
@@ -125,7 +139,7 @@ export function HybridQueueForm({
       intro={
         <>
           Draw unreviewed {counted} for people, each with a probability that grows with the judge’s uncertainty about it (the budget is the
-          share of them people are expected to label; τ·budget is the smallest probability). The draw is stored, and the corrected win rate
+          share of them people are expected to label; τ·budget is the smallest probability). The draw is stored, and the corrected estimates
           and the certification of this run then weight each label by 1 / its probability.
         </>
       }
@@ -150,12 +164,11 @@ export function HybridQueueForm({
         <label className="flex items-center gap-2">
           Uncertainty from
           <select className={field} value={source} onChange={(e) => setSource(e.target.value as typeof source)}>
-            <option value="orders">the two orders of this run</option>
-            <option value="samples">the spread of this run’s samples (runs launched from Concord)</option>
-            <option value="confidence">this run’s confidence per verdict (1 − confidence)</option>
-            <option value="second_judge" disabled={runs.length === 0}>
-              a second judge run
-            </option>
+            {sources.map((s) => (
+              <option key={s} value={s} disabled={s === 'second_judge' && runs.length === 0}>
+                {SOURCE_WORDS[s]}
+              </option>
+            ))}
           </select>
         </label>
         {source === 'second_judge' && (

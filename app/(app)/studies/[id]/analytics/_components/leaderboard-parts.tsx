@@ -461,9 +461,34 @@ function RubricCards({ data, lenient, csv }: Own<'rubric-leaderboard'>) {
             rows={corrected}
             rowKey={(c) => `${c.judge}-${c.model}-${c.criterion}-${c.lenient}`}
           />
+          <RubricActiveNote cells={corrected} dimensions={data.dimensions} />
         </TableCard>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Which corrected shares rest on an active draw (decision 0045): their value is the inverse-probability-weighted
+ * estimate, with the labels it used; the others are PPI++'s, as the card says above.
+ */
+function RubricActiveNote({ cells, dimensions }: { cells: Corrected[]; dimensions: Rubric['dimensions'] }) {
+  const active = cells.filter((c) => c.estimator === 'active_ipw' && c.active);
+  if (!active.length) return null;
+  return (
+    <div className="space-y-1 px-4 py-3 text-sm text-slate-600" data-testid="corrected-estimator">
+      {active.map((c) => {
+        const a = c.active!;
+        return (
+          <p key={`${c.judge}-${c.model}-${c.criterion}-${c.lenient}`}>
+            {c.judge} · {c.model} · {dimensions.find((d) => d.id === c.criterion)?.name ?? c.criterion}: active labelling — corrected by the{' '}
+            {count(a.drawnLabelled + a.labelledBefore)} labels people gave ({count(a.drawnLabelled)} of the {count(a.drawn)} replies drawn,
+            each weighted by 1 / its probability, and {count(a.labelledBefore)} labelled before the draw; inverse-probability-weighted
+            estimator).{a.pending ? ` ${count(a.pending)} drawn repl(ies) still await a label.` : ''}
+          </p>
+        );
+      })}
+    </div>
   );
 }
 
