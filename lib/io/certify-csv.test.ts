@@ -94,35 +94,35 @@ describe('certification CSV', () => {
 
   it('writes the pairwise decision, path and alternative annotator test', () => {
     expect(reportCsv('certify', 'decision', certify)).toEqual([
-      "\"judge\",\"criterion\",\"target\",\"n\",\"agree\",\"unjudged\",\"alignment_rate\",\"decision\",\"decision_reason\",\"lower\",\"upper\",\"bounds_reason\",\"drift\",\"items_needed\",\"items_needed_reason\",\"estimator\",\"estimator_labels\",\"labels_pending\",\"active_alignment_rate\",\"active_lower\",\"active_upper\"\r\n",
-      "\"gpt, \"\"fast\"\"\",\"overall\",0.8,40,33,2,0.825,,\"too_few_items\",,,\"too_few_items\",false,,\"no_items\",\"confidence_sequence\",40,,,,\r\n",
+      '"judge","criterion","target","n","agree","unjudged","alignment_rate","decision","decision_reason","lower","upper","bounds_reason","drift","items_needed","items_needed_reason","estimator","estimator_labels","labels_pending","active_alignment_rate","active_lower","active_upper"\r\n',
+      '"gpt, ""fast""","overall",0.8,40,33,2,0.825,,"too_few_items",,,"too_few_items",false,,"no_items","confidence_sequence",40,,,,\r\n',
     ]);
     expect(reportCsv('certify', 'path', certify)).toEqual([
-      "\"judge\",\"criterion\",\"t\",\"item\",\"settled_at\",\"agree\",\"lower\",\"upper\"\r\n",
-      "\"gpt, \"\"fast\"\"\",\"overall\",1,\"i1\",\"2026-11-01T10:00:00.000Z\",1,0.1,1\r\n",
-      "\"gpt, \"\"fast\"\"\",\"overall\",2,\"'=cmd\",\"2026-11-01T10:05:00.000Z\",0,,\r\n",
+      '"judge","criterion","t","item","settled_at","agree","lower","upper"\r\n',
+      '"gpt, ""fast""","overall",1,"i1","2026-11-01T10:00:00.000Z",1,0.1,1\r\n',
+      '"gpt, ""fast""","overall",2,"\'=cmd","2026-11-01T10:05:00.000Z",0,,\r\n',
     ]);
     expect(reportCsv('certify', 'alt-test', certify)).toEqual([
-      "\"judge\",\"criterion\",\"epsilon\",\"annotator\",\"items\",\"tested\",\"rho_judge\",\"rho_judge_reason\",\"rho_human\",\"rho_human_reason\",\"t\",\"t_reason\",\"p_value\",\"p_value_reason\",\"p_adjusted_by\",\"p_adjusted_by_reason\",\"judge_wins\",\"winning_rate\",\"advantage_probability\",\"judge_can_replace\"\r\n",
-      "\"gpt, \"\"fast\"\"\",\"overall\",0.15,\"ann\",48,true,0.75,,0.5,,2.5,,0.01,,0.02,,true,1,0.7,true\r\n",
-      "\"gpt, \"\"fast\"\"\",\"overall\",0.15,\"bob\",4,false,,\"no_items\",,\"no_items\",,\"no_items\",,\"no_items\",,\"no_items\",,1,0.7,true\r\n",
+      '"judge","criterion","epsilon","annotator","items","tested","rho_judge","rho_judge_reason","rho_human","rho_human_reason","t","t_reason","p_value","p_value_reason","p_adjusted_by","p_adjusted_by_reason","judge_wins","winning_rate","advantage_probability","judge_can_replace"\r\n',
+      '"gpt, ""fast""","overall",0.15,"ann",48,true,0.75,,0.5,,2.5,,0.01,,0.02,,true,1,0.7,true\r\n',
+      '"gpt, ""fast""","overall",0.15,"bob",4,false,,"no_items",,"no_items",,"no_items",,"no_items",,"no_items",,1,0.7,true\r\n',
     ]);
   });
 
   it('writes the rubric tables with the sample and lenient folding after the judge on every row', () => {
     expect(reportCsv('rubric-certify', 'decision', rubric)).toEqual([
-      "\"judge\",\"sample\",\"lenient\",\"criterion\",\"target\",\"n\",\"agree\",\"unjudged\",\"alignment_rate\",\"decision\",\"decision_reason\",\"lower\",\"upper\",\"bounds_reason\",\"drift\",\"items_needed\",\"items_needed_reason\",\"estimator\",\"estimator_labels\",\"labels_pending\",\"active_alignment_rate\",\"active_lower\",\"active_upper\"\r\n",
-      "\"gpt, \"\"fast\"\"\",2,true,\"overall\",0.8,40,33,2,0.825,\"certified\",,0.81,0.9,,true,0,,\"confidence_sequence\",40,,,,\r\n",
+      '"judge","sample","lenient","criterion","target","n","agree","unjudged","alignment_rate","decision","decision_reason","lower","upper","bounds_reason","drift","items_needed","items_needed_reason","estimator","estimator_labels","labels_pending","active_alignment_rate","active_lower","active_upper"\r\n',
+      '"gpt, ""fast""",2,true,"overall",0.8,40,33,2,0.825,"certified",,0.81,0.9,,true,0,,"confidence_sequence",40,,,,\r\n',
     ]);
     expect(reportCsv('rubric-certify', 'path', rubric)).toEqual([
-      "\"judge\",\"sample\",\"lenient\",\"criterion\",\"t\",\"item\",\"settled_at\",\"agree\",\"lower\",\"upper\"\r\n",
-      "\"gpt, \"\"fast\"\"\",2,true,\"overall\",1,\"i1\",\"2026-11-01T10:00:00.000Z\",1,0.1,1\r\n",
-      "\"gpt, \"\"fast\"\"\",2,true,\"overall\",2,\"'=cmd\",\"2026-11-01T10:05:00.000Z\",0,,\r\n",
+      '"judge","sample","lenient","criterion","t","item","settled_at","agree","lower","upper"\r\n',
+      '"gpt, ""fast""",2,true,"overall",1,"i1","2026-11-01T10:00:00.000Z",1,0.1,1\r\n',
+      '"gpt, ""fast""",2,true,"overall",2,"\'=cmd","2026-11-01T10:05:00.000Z",0,,\r\n',
     ]);
     expect(reportCsv('rubric-certify', 'alt-test', rubric)).toEqual([
-      "\"judge\",\"sample\",\"lenient\",\"criterion\",\"epsilon\",\"annotator\",\"items\",\"tested\",\"rho_judge\",\"rho_judge_reason\",\"rho_human\",\"rho_human_reason\",\"t\",\"t_reason\",\"p_value\",\"p_value_reason\",\"p_adjusted_by\",\"p_adjusted_by_reason\",\"judge_wins\",\"winning_rate\",\"advantage_probability\",\"judge_can_replace\"\r\n",
-      "\"gpt, \"\"fast\"\"\",2,true,\"overall\",0.15,\"ann\",48,true,0.75,,0.5,,2.5,,0.01,,0.02,,true,1,0.7,true\r\n",
-      "\"gpt, \"\"fast\"\"\",2,true,\"overall\",0.15,\"bob\",4,false,,\"no_items\",,\"no_items\",,\"no_items\",,\"no_items\",,\"no_items\",,1,0.7,true\r\n",
+      '"judge","sample","lenient","criterion","epsilon","annotator","items","tested","rho_judge","rho_judge_reason","rho_human","rho_human_reason","t","t_reason","p_value","p_value_reason","p_adjusted_by","p_adjusted_by_reason","judge_wins","winning_rate","advantage_probability","judge_can_replace"\r\n',
+      '"gpt, ""fast""",2,true,"overall",0.15,"ann",48,true,0.75,,0.5,,2.5,,0.01,,0.02,,true,1,0.7,true\r\n',
+      '"gpt, ""fast""",2,true,"overall",0.15,"bob",4,false,,"no_items",,"no_items",,"no_items",,"no_items",,"no_items",,1,0.7,true\r\n',
     ]);
   });
 });
@@ -164,7 +164,7 @@ describe('certification CSV under an active draw (issue 28)', () => {
     expect(cells).toMatchObject({ n: '40', alignment_rate: '0.825' });
   });
 
-  it("says on every corrected cell of the leaderboard which estimator gave it and on how many labels", () => {
+  it('says on every corrected cell of the leaderboard which estimator gave it and on how many labels', () => {
     const base: Omit<CorrectedCellDto, 'estimator'> = {
       model: 'm',
       criterion: 'overall',

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import { rubricJudgeSamples } from '@/db/queries/rubric-analytics';
+import { rubricJudgeSamples } from '@/db/queries/analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { UNCERTAINTY_SOURCES } from '@/db/schema/active';
 import { OVERALL } from '@/lib/validation/common';
@@ -8,7 +8,7 @@ import { invalid } from '../errors';
 import { loadRubricConfidences } from './confidences';
 import { judgeRunNamed, loadFrame } from './data';
 import { confidenceUncertainty, uncertaintyOf } from './review-queue-active';
-import { type RubricFrame, dimensionIndex, loadRubricFrame, loadRubricJudge } from './rubric-data';
+import { type RubricFrame, dimensionIndex, loadRubricFrame, loadRubricJudge } from './dimension-frame';
 
 /*
  * What an active draw (`review-queue-active.ts`) needs of a kind of study: the catalog entry the draw is on (a

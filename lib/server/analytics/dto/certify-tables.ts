@@ -21,7 +21,8 @@ const text = <R>(id: string, header: string, get: Plain<R>['get'], csv = id): Pl
 const count = <R>(id: string, header: string, get: Plain<R>['get'], csv = id): Plain<R> => ({ id, csv, header, value: 'count', get });
 const csvOnly = <R>(c: Plain<R>): Plain<R> => ({ ...c, csvOnly: true });
 /** A bound or rate written as a bare number (no reason column), from either form of the row. */
-const bare = (v: { value?: number | null } | number | null | undefined) => (v !== null && typeof v === 'object' ? (v.value ?? null) : (v ?? null));
+const bare = (v: { value?: number | null } | number | null | undefined) =>
+  v !== null && typeof v === 'object' ? (v.value ?? null) : (v ?? null);
 
 export type CertifyTables<D> = {
   decision: TableSpec<D, D>;
@@ -33,9 +34,12 @@ export function certifyTables<D extends CertifyReportDto>(scope: CertifyScope<D>
   /** The judge's name, then the kind's columns, on every row of `R` that reaches its report through `of`. */
   const head = <R>(of: (row: R) => D): Plain<R>[] => [
     text<R>('judge', 'Judge', (r) => of(r).judge),
-    ...scope.extra.map(
-      (c): Plain<R> => ({ ...c, get: (r) => c.get(of(r)), display: c.display && ((r) => c.display!(of(r))), note: undefined }),
-    ),
+    ...scope.extra.map((c): Plain<R> => ({
+      ...c,
+      get: (r) => c.get(of(r)),
+      display: c.display && ((r) => c.display!(of(r))),
+      note: undefined,
+    })),
   ];
   const decision: ColumnSpec<D>[] = [
     ...head<D>((r) => r),
