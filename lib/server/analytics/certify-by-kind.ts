@@ -4,7 +4,6 @@ import type { Db } from '@/db/client';
 import * as cq from '@/db/queries/certify';
 import { OVERALL } from '@/lib/validation/common';
 import type { Actor } from '../actor';
-import { invalid } from '../errors';
 import type { ItemIndex } from '../packs/item-index';
 import { parseInput } from '../parse';
 import type { CertifyInput } from './certify';
@@ -19,6 +18,7 @@ import {
   loadGold,
   loadHumanLabels,
   loadJudge,
+  criterionIndex,
 } from './data';
 import { uncertaintyOf } from './review-queue-active';
 import { rubricUncertainty } from './review-queue-active-by-kind';
@@ -132,11 +132,7 @@ function pairwise(db: Db, actor: Actor, studyId: number, opts: CertifyOptions): 
   );
   const run = judgeRunNamed(db, studyId, judge);
   const frame = loadFrame(db, study);
-  const c = frame.criterionIds.indexOf(criterion);
-  if (c < 0)
-    throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
-      criterion: 'Unknown criterion',
-    });
+  const c = criterionIndex(frame, criterion);
   const { n } = frame;
   const goldAll = loadGold(db, frame).gold;
   const verdictAll = loadJudge(db, frame, run.id).verdict;

@@ -9,7 +9,7 @@ import { OVERALL } from '@/lib/validation/common';
 import type { Criterion } from '@/lib/validation/pairwise';
 import type { Actor } from '../actor';
 import { staffStudyOfKind } from '../review/access';
-import { notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import { type ReviewerCodes, codeMap, groundTruthCodes, reviewerCodes } from '../ground-truth/ground-truth';
 import { type ItemIndex, readItemIndex } from '../packs/item-index';
 import { Segments, itemRanges } from '../packs/pack-text';
@@ -144,6 +144,16 @@ export function loadFrame(db: Db, study: StudyRow): Frame {
   const items = readItemIndex(db, study.id);
   const sources = itemSources(db, study.id, items);
   return { study, criteria, criterionIds: criteria.map((c) => c.id), n: items.n, items, models: sources.names, modelOf: sources.of };
+}
+
+/** The criterion an option names; an unknown one is refused with the study's criteria (`dimensionIndex` for a rubric). */
+export function criterionIndex(frame: Frame, criterion: string): number {
+  const c = frame.criterionIds.indexOf(criterion);
+  if (c < 0)
+    throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
+      criterion: 'Unknown criterion',
+    });
+  return c;
 }
 
 /** A judge run of the study by name; an unknown name is "not found". */

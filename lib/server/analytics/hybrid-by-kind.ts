@@ -3,10 +3,9 @@ import * as z from 'zod';
 import type { Db } from '@/db/client';
 import type { StudyRow } from '@/db/queries/studies';
 import { OVERALL } from '@/lib/validation/common';
-import { invalid } from '../errors';
 import { loadRubricConfidences, loadVerdictConfidences } from './confidences';
 import { rubricDimensions } from '../ground-truth/rubric-codes';
-import { LABEL_SET, judgeRunNamed, loadFrame, loadGold, loadJudge, studyCriteria } from './data';
+import { LABEL_SET, criterionIndex, judgeRunNamed, loadFrame, loadGold, loadJudge, studyCriteria } from './data';
 import type { HybridChoicesDto, HybridReportDto, RubricHybridReportDto } from './dto';
 import { ACTIVE_BY_KIND } from './review-queue-active-by-kind';
 import {
@@ -98,11 +97,7 @@ const pairwise: HybridKindPart = {
     const criterion = o.criterion ?? OVERALL;
     const run = judgeRunNamed(db, study.id, o.judge);
     const frame = loadFrame(db, study);
-    const c = frame.criterionIds.indexOf(criterion);
-    if (c < 0)
-      throw invalid(`"${criterion}" is not a criterion of this study; use one of: ${frame.criterionIds.join(', ')}.`, {
-        criterion: 'Unknown criterion',
-      });
+    const c = criterionIndex(frame, criterion);
     const { n } = frame;
     const judged = loadJudge(db, frame, run.id);
     const part = (a: Int8Array | Float64Array) => a.subarray(c * n, (c + 1) * n);

@@ -6,7 +6,7 @@ import type { UNCERTAINTY_SOURCES } from '@/db/schema/active';
 import { OVERALL } from '@/lib/validation/common';
 import { invalid } from '../errors';
 import { loadRubricConfidences } from './confidences';
-import { judgeRunNamed, loadFrame } from './data';
+import { criterionIndex, judgeRunNamed, loadFrame } from './data';
 import { confidenceUncertainty, uncertaintyOf } from './review-queue-active';
 import { type RubricFrame, dimensionIndex, loadRubricFrame, loadRubricJudge } from './dimension-frame';
 
@@ -50,8 +50,7 @@ const pairwise: ActiveKindPart = {
   load(db, study, o) {
     const criterion = o.criterion ?? OVERALL;
     const frame = loadFrame(db, study);
-    const c = frame.criterionIds.indexOf(criterion);
-    if (c < 0) throw invalid(`"${criterion}" is not a criterion of this study.`, { criterion: 'Unknown criterion' });
+    const c = criterionIndex(frame, criterion);
     const run = judgeRunNamed(db, study.id, o.judge);
     const second = secondRun(db, study.id, run.id, o);
     return {
