@@ -195,3 +195,40 @@ test('a lead draws by the judge’s own confidence, and the reports name that so
   expect(api).toEqual(cli);
   await context.close();
 });
+
+test('the HTTP API opens a queue in either order, as the form and the command line do', async ({ request }) => {
+  const bearer = (user: string) => {
+    const { token } = JSON.parse(concord(['token', 'create', '--user', user, '--name', `queues-${user}`, '--json'])) as { token: string };
+    return { authorization: `Bearer ${token}` };
+  };
+  const url = `/api/v1/studies/${study}/review-queues`;
+  const lead = bearer('lead');
+  expect((await request.post(url, { headers: bearer('ann1'), data: { judge: RUN, usernames: ['ann1'] } })).status()).toBe(403);
+
+  const mixed = await request.post(url, { headers: lead, data: { judge: RUN, usernames: ['ann2'], order: 'active', plan: 'guaranteed' } });
+  expect(mixed.status()).toBe(422);
+  expect(JSON.stringify(await mixed.json())).toContain('plan: not an option of the active order');
+
+  const active = await request.post(url, {
+    headers: lead,
+    data: { judge: RUN, usernames: ['ann2'], order: 'active', budget: 0.5, tau: 0.5 },
+  });
+  expect(active.status()).toBe(200);
+  const draw = (await active.json()) as { source: string; pool: number; drawn: number; assignments: { username: string; items: number }[] };
+  expect(draw.source).toBe('orders');
+  expect(draw.drawn).toBeGreaterThan(0);
+  expect(draw.assignments).toEqual([{ username: 'ann2', items: draw.drawn }]);
+  // The draw is the one the reports now weight.
+  const board = JSON.parse(concord(['report', 'leaderboard', '--study', String(study), '--bootstrap', '0', '--json']));
+  expect(board.corrected[0].cells[0]).toMatchObject({
+    estimator: 'active_ipw',
+    active: { pool: draw.pool, drawn: draw.drawn, source: 'orders' },
+  });
+
+  // ε = 1 % accepts no class on so few labels: every judged item not yet sent goes to people.
+  const uniform = await request.post(url, { headers: lead, data: { judge: RUN, usernames: ['ann1'], plan: 'guaranteed', epsilon: 0.01 } });
+  expect(uniform.status()).toBe(200);
+  const queued = (await uniform.json()) as { routed: number; extra: number; assignments: { username: string; items: number }[] };
+  expect(queued.routed).toBeGreaterThan(0);
+  expect(queued.assignments).toEqual([{ username: 'ann1', items: queued.routed + queued.extra }]);
+});

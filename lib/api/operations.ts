@@ -140,6 +140,24 @@ const examplesVersionSchema = z
   })
   .describe('The new template version and the items it carries as worked examples.');
 
+export const reviewQueueBody = z
+  .looseObject({
+    order: z
+      .enum(['uniform', 'active'])
+      .optional()
+      .describe("`uniform` (the default): the hybrid plan's order; `active`: a draw by the judge's uncertainty."),
+    judge: z.string().min(1).max(200).describe('The judge run whose items are sent.'),
+    usernames: z.array(usernameSchema).min(1).max(500).describe('The people who get the items, one review each.'),
+  })
+  .describe(
+    'The options of `concord queue open`, named in camel case: `criterion`, and for the uniform order `plan` (pado | guaranteed), `target`, `epsilon`, `delta`, `lenient`, `sample`, `perTutor`; for the active order `source` (orders | samples | confidence | second_judge), `secondJudge`, `budget`, `tau`. An option of the other order is refused.',
+  );
+const reviewQueueSchema = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'What `concord queue open --json` prints: the items routed and checked (uniform) or the stored draw (active), and how many each person got.',
+  );
+
 const goldSettingsBody = z
   .object({
     ratePct: z
@@ -290,6 +308,19 @@ export const OPERATIONS = {
     query: judgeRunQuery,
     upload: { mediaTypes: FILE_TYPES, description: 'The judge file.' },
     response: { status: 200, schema: judgeImportSchema, description: 'The run as imported.' },
+  },
+  openReviewQueue: {
+    operationId: 'openReviewQueue',
+    method: 'POST',
+    path: '/api/v1/studies/{id}/review-queues',
+    tag: 'Studies',
+    summary: "Send a judge run's items to people: in the hybrid plan's order or by an active draw (pairwise and rubric studies)",
+    description:
+      "As the Hybrid tab's queue form and `concord queue open` do: the uniform order sends what the plan leaves to people (Padó's plan with its random checks, or what error-bounded acceptance does not accept); the active order draws items with probabilities from the judge's uncertainty and stores the draw, which the corrected leaderboard and the certification then weight.",
+    roles: STAFF,
+    params: studyParams,
+    body: reviewQueueBody,
+    response: { status: 200, schema: reviewQueueSchema, description: 'The queue opened.' },
   },
   judgeExamples: {
     operationId: 'createTemplateFromDisagreements',

@@ -229,7 +229,7 @@ describe('concord queue open', () => {
     );
     expect(refused([String(pairwise), 'nobody', '--judge', 'judge'])).toContain('No active account named "nobody".');
     expect(refused([String(active), 'r1', '--judge', 'judge', '--order', 'active', '--plan', 'guaranteed'])).toContain(
-      '--plan: not an option of the active order',
+      'plan: not an option of the active order',
     );
   });
 

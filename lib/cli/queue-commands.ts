@@ -1,7 +1,5 @@
-import { type HybridQueueDto, uncertaintySourceText } from '@/lib/server/analytics/dto';
-import { openHybridQueue } from '@/lib/server/analytics/hybrid-queue';
-import { openActiveQueue } from '@/lib/server/analytics/review-queue-active';
-import { invalid } from '@/lib/server/errors';
+import { uncertaintySourceText } from '@/lib/server/analytics/dto';
+import { openReviewQueue } from '@/lib/server/analytics/review-queue-open';
 import { parseStudyId } from '@/lib/server/studies/studies';
 import { cliActor } from '@/lib/server/system/system';
 import type { Command } from './commands';
@@ -14,46 +12,34 @@ import { type Values, out, printJson, str } from './format';
  * the browser's.
  */
 
-/** The options each order reads; one of the other order is refused rather than silently ignored. */
-const PLAN_FLAGS = ['plan', 'target', 'epsilon', 'delta', 'lenient', 'sample', 'per-tutor'] as const;
-const ACTIVE_FLAGS = ['source', 'second-judge', 'budget', 'tau'] as const;
-
-const given = (v: Values, flags: readonly string[]) => flags.filter((f) => v[f] !== undefined && v[f] !== false);
-
 const assignmentsText = (d: { assignments: { username: string; items: number }[] }) =>
   d.assignments.map((a) => `${a.username} ${a.items}`).join(', ');
 
-function openPlanQueue(v: Values, studyId: number, usernames: string[]) {
-  const dto: HybridQueueDto = openHybridQueue(cliActor(), studyId, {
+/** The command's options as the use-case names them; a switch not given is left out, as an absent option is. */
+function queueInput(v: Values, usernames: string[]) {
+  return {
+    order: str(v, 'order'),
     judge: str(v, 'judge') ?? '',
     criterion: str(v, 'criterion'),
+    plan: str(v, 'plan'),
     target: str(v, 'target'),
     epsilon: str(v, 'epsilon'),
     delta: str(v, 'delta'),
-    plan: str(v, 'plan'),
     sample: str(v, 'sample'),
-    lenient: v.lenient === true,
-    perTutor: v['per-tutor'] === true,
-    usernames,
-  });
-  if (v.json) return printJson(dto);
-  out(`Queued ${dto.routed + dto.extra} item(s) (${dto.routed} routed, ${dto.extra} random checks): ${assignmentsText(dto)}.\n`);
-}
-
-function openActive(v: Values, studyId: number, usernames: string[]) {
-  const dto = openActiveQueue(cliActor(), studyId, {
-    judge: str(v, 'judge') ?? '',
-    criterion: str(v, 'criterion'),
+    lenient: v.lenient === true || undefined,
+    perTutor: v['per-tutor'] === true || undefined,
     source: str(v, 'source'),
     secondJudge: str(v, 'second-judge'),
     budget: str(v, 'budget'),
     tau: str(v, 'tau'),
     usernames,
-  });
-  if (v.json) return printJson(dto);
-  out(
-    `Drew ${dto.drawn} of ${dto.pool} item(s) (${dto.expectedLabels.toFixed(1)} expected, seed ${dto.seed}) by ${uncertaintySourceText(dto)}: ${assignmentsText(dto)}.\n`,
-  );
+  };
+}
+
+function queuedText(dto: ReturnType<typeof openReviewQueue>) {
+  if ('drawn' in dto)
+    return `Drew ${dto.drawn} of ${dto.pool} item(s) (${dto.expectedLabels.toFixed(1)} expected, seed ${dto.seed}) by ${uncertaintySourceText(dto)}: ${assignmentsText(dto)}.\n`;
+  return `Queued ${dto.routed + dto.extra} item(s) (${dto.routed} routed, ${dto.extra} random checks): ${assignmentsText(dto)}.\n`;
 }
 
 export const QUEUE_COMMANDS: Command[] = [
@@ -86,16 +72,9 @@ export const QUEUE_COMMANDS: Command[] = [
       json: { type: 'boolean' },
     },
     run(v, [study, ...usernames]) {
-      const studyId = parseStudyId(study ?? '');
-      const order = str(v, 'order') ?? 'uniform';
-      if (order !== 'uniform' && order !== 'active') throw invalid('--order is uniform or active.');
-      const wrong = given(v, order === 'active' ? PLAN_FLAGS : ACTIVE_FLAGS);
-      if (wrong.length)
-        throw invalid(
-          `${wrong.map((f) => `--${f}`).join(', ')}: not an option of the ${order} order (--order ${order === 'active' ? 'uniform' : 'active'}).`,
-        );
-      if (order === 'active') openActive(v, studyId, usernames);
-      else openPlanQueue(v, studyId, usernames);
+      const dto = openReviewQueue(cliActor(), parseStudyId(study ?? ''), queueInput(v, usernames));
+      if (v.json) return printJson(dto);
+      out(queuedText(dto));
     },
   },
 ];
