@@ -206,7 +206,7 @@ test('the HTTP API opens a queue in either order, as the form and the command li
   expect((await request.post(url, { headers: bearer('ann1'), data: { judge: RUN, usernames: ['ann1'] } })).status()).toBe(403);
 
   const mixed = await request.post(url, { headers: lead, data: { judge: RUN, usernames: ['ann2'], order: 'active', plan: 'guaranteed' } });
-  expect(mixed.status()).toBe(422);
+  expect(mixed.status()).toBe(400);
   expect(JSON.stringify(await mixed.json())).toContain('plan: not an option of the active order');
 
   const active = await request.post(url, {
