@@ -102,8 +102,8 @@ test('a reviewer is added to the open study, once', async ({ browser }) => {
   await expect(page.getByRole('status')).toContainText('ann3 is now a reviewer of this study.');
   await page.reload();
   await page.getByText('Edit study: name, guidelines, deadline, reviewers').click();
-  await expect(page.getByRole('combobox', { name: /^Reviewer/ }).getByRole('option', { name: 'ann3' })).toHaveCount(1);
-  await expect(page.getByRole('combobox', { name: /^Account/ }).getByRole('option', { name: 'ann3' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: /^Reviewer/ }).getByRole('option', { name: 'ann3', exact: true })).toHaveCount(1);
+  await expect(page.getByRole('combobox', { name: /^Account/ }).getByRole('option', { name: 'ann3', exact: true })).toHaveCount(0);
   await context.close();
 });
 
