@@ -125,11 +125,27 @@ export class OwnServer {
       if (i === 50) throw new Error(`port ${this.port} is already in use; is an old crash-test server still running?`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const next = path.join('node_modules', 'next', 'dist', 'bin', 'next');
-    this.proc = new Killable([...this.nodeArgs, next, 'start', '-p', String(this.port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000'], {
-      ...envFor(this.db),
-      ...this.env,
-    });
+    // With CONCORD_PROCESSES the server runs as `npm start` does, through the launcher that forks the workers.
+    const next = this.env.CONCORD_PROCESSES
+      ? path.join('lib', 'cli', 'serve.mjs')
+      : path.join('node_modules', 'next', 'dist', 'bin', 'next');
+    this.proc = new Killable(
+      [
+        ...this.nodeArgs,
+        next,
+        ...(this.env.CONCORD_PROCESSES ? [] : ['start']),
+        '-p',
+        String(this.port),
+        '-H',
+        '127.0.0.1',
+        '--keepAliveTimeout',
+        '65000',
+      ],
+      {
+        ...envFor(this.db),
+        ...this.env,
+      },
+    );
     this.starts++;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
