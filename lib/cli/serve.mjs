@@ -1,58 +1,100 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the production server (`next start`) in one or several processes on one port.
+ * `npm start`: the production server (`next start`) in one or several processes on one port (decision 0049).
  *
- *   node lib/cli/serve.mjs [next start's options…]        processes: CONCORD_PROCESSES (default 1)
+ *   node lib/cli/serve.mjs [next start's options…]
  *
- * With CONCORD_PROCESSES=N > 1 this process forks N workers with node:cluster; each runs `next start` with the same
- * options and the kernel's listening socket is shared, the primary handing connections round-robin. SQLite in WAL
- * mode is safe across processes and every guarantee of a submission lives in its transaction, so any worker can
- * answer any request. What must happen once per server, not once per worker (the backup schedule), runs in worker 0
- * only: each worker gets CONCORD_PROCESS_INDEX. A worker that dies is started again; SIGTERM or SIGINT stops them
- * all and ends when they have ended.
+ * CONCORD_PROCESSES sets how many processes: a whole number from 1 to 64, or unset for one per core up to 4. With one,
+ * this process simply is `next start`. With N > 1 it forks N workers with node:cluster, each running `next start` with
+ * the same options; they share the listening socket and the primary hands connections round-robin. SQLite in WAL mode
+ * is safe across processes and every guarantee of a submission lives in its transaction, so any worker can answer any
+ * request; sessions are re-checked against the database on each request, and sign-in limits are kept in it.
+ *
+ * Start order: worker 0 opens (and migrates) the database and clears what a killed server left in the uploads and
+ * backup folders (CONCORD_CLEARS_LEFTOVERS); only when it says so are the others started, so no worker can be
+ * receiving an upload that is then deleted, and only one process ever migrates. Worker 0 also keeps the backup
+ * schedule (lib/server/system/server-process.ts). A worker that dies is started again without clearing anything;
+ * one that dies within 10 s of its start (a database that cannot be opened) stops the whole server instead of
+ * looping. SIGTERM or SIGINT stops every worker and ends when they have ended.
  */
 import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 
-const count = Number(process.env.CONCORD_PROCESSES ?? '1');
-if (!Number.isInteger(count) || count < 1 || count > 64) {
-  process.stderr.write(`CONCORD_PROCESSES must be a whole number from 1 to 64, not "${process.env.CONCORD_PROCESSES}".\n`);
-  process.exit(2);
+const DEFAULT_MAX = 4;
+const QUICK_DEATH_MS = 10_000;
+
+function processCount() {
+  const given = process.env.CONCORD_PROCESSES;
+  if (given === undefined || given === '') return Math.max(1, Math.min(availableParallelism(), DEFAULT_MAX));
+  const n = Number(given);
+  if (!/^\d+$/.test(given) || n < 1 || n > 64) {
+    process.stderr.write(`CONCORD_PROCESSES must be a whole number from 1 to 64, not "${given}".\n`);
+    process.exit(2);
+  }
+  return n;
 }
 
-if (count > 1 && cluster.isPrimary) {
-  let stopping = false;
-  const fork = (index) =>
-    cluster.fork({ CONCORD_PROCESS_INDEX: String(index) }).on('exit', (code, signal) => {
-      if (stopping) return;
-      process.stderr.write(`Concord: server process ${index} ended (${signal ?? `exit ${code}`}); starting it again.\n`);
-      // A worker that cannot start at all (a failed migration) would be restarted in a loop: after a quick death, stop.
-      if (Date.now() - started[index] < 10_000) {
-        process.stderr.write('Concord: it ended within 10 s of starting; stopping the server.\n');
-        stop(1);
-        return;
-      }
-      started[index] = Date.now();
-      fork(index);
-    });
-  const started = Array.from({ length: count }, () => Date.now());
-  for (let i = 0; i < count; i++) fork(i);
-  const stop = (code) => {
-    if (stopping) return;
-    stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    const done = () => process.exit(code);
-    if (Object.keys(cluster.workers ?? {}).length === 0) done();
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) done();
-    });
-  };
-  process.on('SIGTERM', () => stop(0));
-  process.on('SIGINT', () => stop(0));
-} else {
-  process.env.CONCORD_PROCESS_INDEX ??= '0';
-  // Exactly `next start` with the options given, in this process.
+/** Runs exactly `next start` with the options given, in this process. */
+function nextStart() {
   const require = createRequire(import.meta.url);
   process.argv = [process.argv[0], require.resolve('next/dist/bin/next'), 'start', ...process.argv.slice(2)];
   require('next/dist/bin/next');
+}
+
+const say = (line) => process.stderr.write(`Concord: ${line}\n`);
+
+if (cluster.isWorker) {
+  nextStart();
+} else {
+  const count = processCount();
+  if (count === 1) nextStart();
+  else launch(count);
+}
+
+function launch(count) {
+  let stopping = false;
+  const startedAt = new Map();
+
+  const fork = (index, clearsLeftovers) => {
+    const env = { CONCORD_PROCESS_INDEX: String(index), CONCORD_PROCESSES: String(count) };
+    if (clearsLeftovers) env.CONCORD_CLEARS_LEFTOVERS = '1';
+    startedAt.set(index, Date.now());
+    const worker = cluster.fork(env);
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      const how = signal ?? `exit ${code}`;
+      if (Date.now() - startedAt.get(index) < QUICK_DEATH_MS) {
+        say(`server process ${index} ended within ${QUICK_DEATH_MS / 1000} s of starting (${how}); stopping the server.`);
+        stop(1);
+        return;
+      }
+      say(`server process ${index} ended (${how}); starting server process ${index} again.`);
+      fork(index, false);
+    });
+    return worker;
+  };
+
+  const first = fork(0, true);
+  const onMessage = (message) => {
+    if (message?.concord !== 'leftovers-cleared') return;
+    first.off('message', onMessage);
+    for (let i = 1; i < count; i++) fork(i, false);
+  };
+  first.on('message', onMessage);
+  say(`starting ${count} server processes on one port (CONCORD_PROCESSES).`);
+
+  function stop(code) {
+    if (stopping) return;
+    stopping = true;
+    const alive = () => Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+    const end = () => {
+      if (alive().length === 0) process.exit(code);
+    };
+    cluster.on('exit', end);
+    for (const w of alive()) w.process.kill('SIGTERM');
+    end();
+  }
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0));
 }

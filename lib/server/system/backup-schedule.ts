@@ -4,6 +4,7 @@ import type { Actor } from '../actor';
 import { forbidden } from '../errors';
 import { runTsxChild } from '../imports/tsx-child';
 import { goodBackups, lastBackupRun } from './backup';
+import { serverProcess } from './server-process';
 import type { BackupRunDto, BackupStatusDto, GoodBackupDto, HealthBackupDto } from './dto';
 
 export type ScheduleConfig = { source: string; every: string | null; everyMs: number | null; keep: number; dir: string };
@@ -28,14 +29,29 @@ export class BackupSchedule {
   constructor(
     readonly config: ScheduleConfig,
     private readonly attempt: (source: string, dir: string, keep: number, now: Date) => Promise<BackupRunDto> = inChild,
+    /**
+     * False in a server process other than the one with the timer: that process writes the backups, so what this
+     * one knows is read again from the backup folder (at most once a second) when asked, not kept from start-up.
+     */
+    readonly keepsTimer = true,
   ) {
     this.newest = goodBackups(config.dir)[0] ?? null;
     this.last = lastBackupRun(config.dir);
   }
 
-  /** Starts the timer (no-op when no schedule is configured). */
+  private readAt = Date.now();
+
+  /** In a process without the timer: the newest good backup and attempt as the folder has them now. */
+  private refresh(now = Date.now()) {
+    if (this.keepsTimer || this.running || now - this.readAt < 1000) return;
+    this.readAt = now;
+    this.newest = goodBackups(this.config.dir)[0] ?? null;
+    this.last = lastBackupRun(this.config.dir);
+  }
+
+  /** Starts the timer (no-op when no schedule is configured, or in a process that does not keep it). */
   start(now = Date.now()) {
-    if (!this.config.everyMs) return;
+    if (!this.config.everyMs || !this.keepsTimer) return;
     this.stopped = false;
     const since = this.newest ? now - Date.parse(this.newest.at) : Infinity;
     this.arm(Math.max(0, Math.min(this.config.everyMs, this.config.everyMs - since)));
@@ -82,7 +98,10 @@ export class BackupSchedule {
   }
 
   status(): BackupStatusDto {
+    this.refresh();
     const { every, everyMs, keep, dir } = this.config;
+    // Without the timer, the next attempt is the timer's: a period after the newest good backup.
+    const nextAt = this.keepsTimer ? this.nextAt : everyMs && this.newest ? new Date(Date.parse(this.newest.at) + everyMs) : null;
     return {
       scheduled: !!everyMs,
       every,
@@ -92,12 +111,13 @@ export class BackupSchedule {
       newest: this.newest,
       last: this.last,
       running: !!this.running,
-      nextAt: this.nextAt?.toISOString() ?? null,
+      nextAt: nextAt?.toISOString() ?? null,
     };
   }
 
   /** What `/api/health` shows (see `HealthBackupDto`); `admin` adds the file's name and size. */
   health(admin: boolean, now = Date.now()): HealthBackupDto {
+    this.refresh(now);
     const scheduled = !!this.config.everyMs;
     const state = !scheduled ? 'off' : this.last && !this.last.ok ? 'failing' : this.newest ? 'ok' : 'none';
     const out: HealthBackupDto = {
@@ -116,14 +136,19 @@ const globalForBackups = globalThis as unknown as { concordBackups?: BackupSched
 /** The process's schedule, from the environment (CONCORD_BACKUP_EVERY, _KEEP, _DIR). */
 export function backupSchedule(): BackupSchedule {
   if (!globalForBackups.concordBackups) {
-    globalForBackups.concordBackups = new BackupSchedule({ source: databasePath(), ...backupConfig() });
+    const keepsTimer = serverProcess().keepsSchedule;
+    globalForBackups.concordBackups = new BackupSchedule({ source: databasePath(), ...backupConfig() }, inChild, keepsTimer);
   }
   return globalForBackups.concordBackups;
 }
 
-/** For the server's start-up: begins the schedule when one is configured. */
+/**
+ * For the server's start-up: begins the schedule when one is configured, in the one process of the server that
+ * keeps it (server-process.ts); the others read its results from the backup folder.
+ */
 export function startBackupSchedule() {
   const schedule = backupSchedule();
+  if (!schedule.keepsTimer) return;
   schedule.start();
   if (schedule.config.everyMs) {
     console.log(

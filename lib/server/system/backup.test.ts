@@ -155,6 +155,27 @@ describe('scheduled backups', () => {
     expect(goodBackups(d).length).toBe(1);
   });
 
+  it('are seen by a server process without the timer from the folder, within a second, and never written by it', async () => {
+    const d = sub('reader');
+    const config = { source: databasePath(), every: '1h', everyMs: 3_600_000, keep: 3, dir: d };
+    let attempts = 0;
+    const reader = new BackupSchedule(config, async (...args) => (attempts++, scheduledBackup(...args)), false);
+    reader.start();
+    expect(reader.status().nextAt).toBeNull(); // no timer here, and no backup yet to count a period from
+    expect(reader.health(false).state).toBe('none');
+    // The process with the timer writes one.
+    const run = await scheduledBackup(databasePath(), d, 3);
+    expect(run.ok).toBe(true);
+    // Read again at most once a second: just after start it still answers what it read then.
+    expect(reader.health(false, Date.now()).state).toBe('none');
+    await new Promise((r) => setTimeout(r, 1100));
+    const health = reader.health(false);
+    expect(health).toMatchObject({ state: 'ok', newestAt: goodBackups(d)[0].at });
+    expect(Date.parse(reader.status().nextAt!)).toBe(Date.parse(goodBackups(d)[0].at) + 3_600_000);
+    reader.stop();
+    expect(attempts).toBe(0);
+  });
+
   it('are off without CONCORD_BACKUP_EVERY', () => {
     const schedule = new BackupSchedule({ source: databasePath(), every: null, everyMs: null, keep: 3, dir: sub('off') });
     schedule.start();

@@ -4,6 +4,7 @@ import { recoverAbandonedImports, recoverAbandonedImportsInBackground, undoAband
 import { clearStaleUploads } from '../imports/upload-dir';
 import { resumeAbandonedJudgeRuns } from '../judges/judges';
 import { clearStaleBackupPartials } from './backup';
+import { serverProcess } from './server-process';
 
 let closesAtExit = false;
 
@@ -15,7 +16,9 @@ let closesAtExit = false;
  * and sign-ins are answered within seconds of a restart even when a crash left a large import behind. The server
  * also owns the uploads folder and the scheduled backups' folder, and clears what a killed server left in them
  * (uploads, half-written backups); the command line leaves them alone, since a running server may be receiving an
- * upload or writing a backup. The server also resumes the
+ * upload or writing a backup (of a server run as several processes, only the first process of a start clears them:
+ * server-process.ts). Imports and judge runs are claimed by the process that owns them (its pid and a heartbeat),
+ * so every server process may undo or resume what a dead one left. The server also resumes the
  * judge runs left running whose runner process is gone (a new runner sends only what has no answer yet); the
  * command line resumes a run only when asked (`judge run` with the run's name).
  */
@@ -28,8 +31,13 @@ export function openConcord({ server = false }: { server?: boolean } = {}): Db {
     recoverAbandonedImports(db);
     return db;
   }
-  clearStaleUploads();
-  clearStaleBackupPartials(backupConfig().dir);
+  const me = serverProcess();
+  if (me.clearsLeftovers) {
+    clearStaleUploads();
+    clearStaleBackupPartials(backupConfig().dir);
+    // The launcher starts the other server processes only now (lib/cli/serve.mjs).
+    if (me.launched) process.send?.({ concord: 'leftovers-cleared' });
+  }
   undoAbandonedImportsInBackground();
   void recoverAbandonedImportsInBackground(db).then((n) => {
     if (n) console.log(`Concord: undid ${n} import(s) left unfinished by a process that died.`);
