@@ -19,7 +19,7 @@ import { createStudy, listMyStudies, openStudy, setStudyCriteria, setStudyMember
 import { getAdjudicationItem, getAdjudicationQueue, getAdjudicationView } from './adjudication';
 import { adjudicatorSwapped, toCanonical, toScreen } from './blinding';
 import type { ScreenChoice } from './dto';
-import { getRubricItem } from '../studies/rubric-items';
+import { getRubricItem } from '../studies/item-dimensions';
 import { getAssignmentView, getMySubmission, getQueue } from './flow-review';
 import { getSubmissionHistory, setComment, setFlag } from './item-actions';
 import { getJudgeAssignment, submitJudgment } from './judging';
@@ -29,7 +29,7 @@ import { goldAccuracy, setGoldSettings, setItemGold } from './gold';
 import { annotatorsReport } from '../analytics/annotators';
 import { findStudy } from '@/db/queries/studies';
 import { groundTruth, summarize } from '../ground-truth/ground-truth';
-import { listPairwiseItems } from '../studies/pairwise-items';
+import { listPairwiseItems } from '../studies/items';
 import { agreementReport } from '../analytics/agreement';
 
 // One database for the file: each describe below makes its own accounts and study in it.
