@@ -163,6 +163,25 @@ const EQUALITY = new Set([
   ts.SyntaxKind.ExclamationEqualsToken,
 ]);
 
+/** Files named for a kind beside the plain file or beside another kind's file of the same name, in one folder. */
+function kindTwins(paths: string[]): string[] {
+  const all = new Set(paths);
+  const KINDS = ['pairwise', 'rubric', 'flow-review'];
+  return paths.flatMap((f) => {
+    const slash = f.lastIndexOf('/');
+    const dir = f.slice(0, slash + 1);
+    const m = /^(rubric|pairwise|flow-review)-(.+)$/.exec(f.slice(slash + 1));
+    if (!m) return [];
+    const plain = `${dir}${m[2]}`;
+    if (all.has(plain)) return [`${f}  twin of ${plain}`];
+    // Each pair of kinds once: a file is compared with the kinds after its own.
+    const other = KINDS.slice(KINDS.indexOf(m[1]) + 1)
+      .map((k) => `${dir}${k}-${m[2]}`)
+      .find((g) => all.has(g));
+    return other ? [`${f}  twin of ${other}`] : [];
+  });
+}
+
 /**
  * The lines of a source text that branch on a study's kind: a kind compared with a kind id (`study.kind === 'rubric'`)
  * or with another kind (`study.kind === kind`), and a `case 'rubric':` of a switch on a kind.
@@ -351,18 +370,18 @@ describe('architecture', () => {
     expect(studyKindBranches(example)).toEqual([1, 2, 3, 4]);
   });
 
-  it('(j) what differs by kind has no twins: no file named for a kind (`rubric-X`) beside a plain `X` in the same folder', () => {
-    // Issue 22 counts these: a kind's copy of a shared file drifts from it. A kind's part lives behind the kind
-    // contract or in a module named for what it holds (`dimension-frame.ts`), the shared part in the plain file.
+  it('(j) what differs by kind has no twins: no file named for a kind (`rubric-X`) beside a plain `X` or a `pairwise-X` in the same folder', () => {
+    // Issue 22 counts these: a kind's copy of a shared file drifts from it, and two kinds' copies of one feature
+    // drift from each other. A kind's part lives behind the kind contract or in a module named for what it holds
+    // (`dimension-frame.ts`), the shared part in the plain file.
     const all = new Set([...files.app, ...files.components, ...files.db, ...files.lib]);
-    const twins = [...all]
-      .filter((f) => !isTest(f))
-      .flatMap((f) => {
-        const slash = f.lastIndexOf('/');
-        const m = /^(rubric|pairwise|flow-review)-(.+)$/.exec(f.slice(slash + 1));
-        const plain = m ? `${f.slice(0, slash + 1)}${m[2]}` : null;
-        return plain && all.has(plain) ? [`${f}  twin of ${plain}`] : [];
-      });
+    const twins = kindTwins([...all].filter((f) => !isTest(f)));
+    expect(fail(twins)).toBe('');
+    // The rule has something to hold: both forms of a twin are seen, a file named for one kind alone is not.
+    expect(kindTwins(['a/rubric-x.ts', 'a/x.ts', 'b/pairwise-y.ts', 'b/rubric-y.ts', 'c/flow-review-z.ts', 'd/rubric-z.ts'])).toEqual([
+      'a/rubric-x.ts  twin of a/x.ts',
+      'b/pairwise-y.ts  twin of b/rubric-y.ts',
+    ]);
     expect(fail(twins)).toBe('');
   });
 });

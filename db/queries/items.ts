@@ -2,7 +2,7 @@ import { stmt, type Db } from '../client';
 
 /*
  * Reads for the lead's list of a pairwise study's items. The states come from the packed labels (see
- * lib/server/studies/pairwise-items.ts); these only fetch what one page shows, by item id, so a page of a study of
+ * lib/server/studies/items-by-kind.ts); these only fetch what one page shows, by item id, so a page of a study of
  * 150,000 items reads 50 rows, never the payloads of the others.
  */
 

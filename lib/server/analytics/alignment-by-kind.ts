@@ -43,6 +43,7 @@ function loadPairwise(db: Db, study: ReportStudy, run: ReportRun) {
     gold,
     codes,
     labels: { n: frame.n, entries: frame.criteria.length, gold: gold.gold, verdict: codes.verdict },
+    itemIds: frame.items.ids,
   };
 }
 
@@ -142,7 +143,7 @@ function loadRubric(db: Db, study: ReportStudy, run: ReportRun, o: RubricOptions
   const frame = loadRubricFrame(db, study);
   const gt = loadRubricGold(db, frame);
   const verdict = loadRubricJudge(db, frame, run, o.sample);
-  return { frame, gt, labels: { n: frame.n, entries: frame.D, gold: gt.gold, verdict } };
+  return { frame, gt, labels: { n: frame.n, entries: frame.D, gold: gt.gold, verdict }, itemIds: frame.items.ids };
 }
 
 const rubric = {

@@ -146,8 +146,13 @@ export type ScoredGroups = ReturnType<typeof alignmentGroups>;
 export type AlignmentKindPart<O, L, S, D> = {
   /** The kind's own options beside the judge and the bootstrap (a rubric run's sample). */
   options: z.ZodRawShape;
-  /** The study's labels of this run: read after the study, the options and the run are checked. */
-  load: (db: ReturnType<typeof getDb>, study: ReportStudy, run: ReportRun, o: O) => L & { labels: AlignmentLabels };
+  /** The study's labels of this run, and the item id of each item index: read after the study, the options and the run are checked. */
+  load: (
+    db: ReturnType<typeof getDb>,
+    study: ReportStudy,
+    run: ReportRun,
+    o: O,
+  ) => L & { labels: AlignmentLabels; itemIds: readonly number[] };
   /** The families of groups after "everything" and "each entry". */
   families: (l: L) => GroupFamily[];
   /** The scorings, the first being the plain one: strict, and lenient where the kind folds labels. */
@@ -171,6 +176,14 @@ export type AlignmentKindPart<O, L, S, D> = {
   }) => D;
 };
 
+/** The labels with the ground truth of the items in `leftOut` (ids) taken away, so that no group counts them. */
+function withoutItems(labels: AlignmentLabels, itemIds: readonly number[], leftOut: ReadonlySet<number>): AlignmentLabels {
+  const { n, entries } = labels;
+  const gold = labels.gold.slice();
+  for (let i = 0; i < n; i++) if (leftOut.has(itemIds[i])) for (let e = 0; e < entries; e++) gold[e * n + i] = -1;
+  return { ...labels, gold };
+}
+
 export type ReportStudy = ReturnType<typeof staffStudyOfKind>;
 export type ReportRun = ReturnType<typeof judgeRunNamed>;
 export type AlignmentReportName = 'alignment' | 'rubric-alignment';
@@ -183,6 +196,10 @@ const baseOptions = z.object({ judge: judgeNameSchema, bootstrap: replicatesSche
  * annotator and position consistency; rubric: accuracy, macro-F1, class-wise accuracy and recall, strict and
  * lenient) overall, per catalog entry and per group the kind adds, with bootstrap intervals for the coefficients.
  * `report` is the registered report the study's kind serves alignment with; another kind of study is refused.
+ * `leftOut` (item ids) leaves those items' labels out of every summary of the judge against the ground truth (and the
+ * unjudged counts) — the
+ * judge comparison scores runs without the worked examples a template showed (decision 0033) — while the counts of
+ * the ground truth, the judge beside the annotators and position consistency still read every item.
  * Leads and admins only.
  */
 export function alignmentReport<R extends AlignmentReportName>(
@@ -190,6 +207,7 @@ export function alignmentReport<R extends AlignmentReportName>(
   studyId: number,
   report: R,
   opts: { judge: string; bootstrap?: number | string; sample?: number | string },
+  leftOut?: ReadonlySet<number>,
 ): ReportDtos[R] {
   const db = getDb();
   const kind = ALL_KINDS.find((k) => k.reports.byRole.alignment === report);
@@ -200,7 +218,8 @@ export function alignmentReport<R extends AlignmentReportName>(
   const run = judgeRunNamed(db, studyId, o.judge);
   const loaded = part.load(db, study, run, o);
   const families = part.families(loaded);
-  const scored = part.scorings(loaded).map((s) => alignmentGroups(loaded.labels, families, s));
+  const labels = leftOut?.size ? withoutItems(loaded.labels, loaded.itemIds, leftOut) : loaded.labels;
+  const scored = part.scorings(loaded).map((s) => alignmentGroups(labels, families, s));
 
   const seed = bootstrapSeed(study.seed, part.seedPurpose(run, o));
   const w = new Int32Array(loaded.labels.n);

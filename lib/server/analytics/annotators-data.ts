@@ -1,14 +1,12 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import * as packs from '@/db/queries/packs';
 import type { StudyRow } from '@/db/queries/studies';
 import { pairwiseLabels } from '@/lib/kinds/pairwise/labels';
 import { LABELS, type StudyKind } from '@/lib/validation/labels';
 import { codeMap } from '../ground-truth/ground-truth';
 import { rubricDimensions, rubricGroundTruthCodes } from '../ground-truth/rubric-codes';
 import { readItemIndex, type ItemIndex } from '../packs/item-index';
-import { Segments, itemRanges } from '../packs/pack-text';
-import { rubricRulingCodes } from '@/db/queries/analytics';
+import { pairwiseRulings, readRulings, rubricRulings } from '../ground-truth/packed-rulings';
 import { rubricLabels } from '@/lib/kinds/rubric/labels';
 import { loadFrame, loadGold } from './data';
 
@@ -32,21 +30,9 @@ export type AnnotatorUnits = {
 
 function pairwiseUnits(db: Db, study: StudyRow): AnnotatorUnits {
   const frame = loadFrame(db, study);
-  const { n, items, criterionIds } = frame;
+  const { items, criterionIds } = frame;
   const codes = codeMap(db, study.id, criterionIds);
-  const rulings = new Int8Array(criterionIds.length * n).fill(-1);
-  for (const [from, to] of itemRanges(items)) {
-    const seg = new Segments(packs.adjudicationPackText(db, study.id, from, to));
-    while (seg.next()) {
-      const i = items.of(seg.fields[0]);
-      if (i < 0) continue;
-      for (let p = seg.start; p < seg.end; p++) {
-        const v = seg.text.charCodeAt(p) - 48;
-        const c = codes.indexOf(pairwiseLabels.packedUnit(v));
-        if (c >= 0) rulings[c * n + i] = pairwiseLabels.packedLabel(v);
-      }
-    }
-  }
+  const rulings = readRulings(db, study, pairwiseRulings, pairwiseLabels, items, criterionIds.length, (code) => codes.indexOf(code));
   return {
     items,
     units: criterionIds.map((id) => ({ id, labels: LABELS })),
@@ -61,17 +47,7 @@ function rubricUnits(db: Db, study: StudyRow): AnnotatorUnits {
   const dims = rubricDimensions(study);
   const items = readItemIndex(db, study.id);
   const D = dims.length;
-  const n = items.n;
-  const rulings = new Int8Array(D * n).fill(-1);
-  // In item, dimension and revision order: the last value read is the newest ruling.
-  for (const [from, to] of itemRanges(items)) {
-    for (const code of rubricRulingCodes(db, from, to)) {
-      const low = code % 1024;
-      const i = items.of((code - low) / 1024);
-      const d = rubricLabels.packedUnit(low);
-      if (i >= 0 && d < D) rulings[d * n + i] = rubricLabels.packedLabel(low);
-    }
-  }
+  const rulings = readRulings(db, study, rubricRulings, rubricLabels, items, D, (d) => (d < D ? d : -1));
   return {
     items,
     units: dims.map((d) => ({ id: d.id, labels: d.labels })),

@@ -5,8 +5,8 @@ import type { StudyRow } from '@/db/queries/studies';
 import { pairwiseLabels } from '@/lib/kinds/pairwise/labels';
 import { LABELS } from '@/lib/validation/labels';
 import type { ItemIndex } from '../packs/item-index';
-import { Segments, itemRanges } from '../packs/pack-text';
 import { decideGold, readReviewerPacks, type PackedReviewerLabels } from './packed-labels';
+import { pairwiseRulings, readRulings } from './packed-rulings';
 import { MODEL, NO_RULING, OPEN, decide, outcomeProvenance } from './rule';
 
 /** Ground truth as codes for the dashboards: the same rules as `groundTruth`, without an object per label. */
@@ -126,28 +126,21 @@ export function groundTruthCodes(db: Db, study: StudyRow, criterionIds: readonly
 
   // The newest ruling of each item and criterion; rulings on criteria outside `criterionIds` by item and name.
   const codes = codeMap(db, study.id, criterionIds);
-  const ruled = new Int8Array(C * n).fill(-1);
   const otherRuled = new Map<number, Map<string, number>>();
-  for (const [from, to] of itemRanges(items)) {
-    const seg = new Segments(packs.adjudicationPackText(db, study.id, from, to));
-    const text = seg.text;
-    while (seg.next()) {
-      const i = items.of(seg.fields[0]);
-      if (i < 0) continue;
-      for (let p = seg.start; p < seg.end; p++) {
-        const v = text.charCodeAt(p) - 48;
-        const code = pairwiseLabels.packedUnit(v);
-        const c = codes.indexOf(code);
-        if (c >= 0) {
-          ruled[c * n + i] = pairwiseLabels.packedLabel(v);
-        } else {
-          let byName = otherRuled.get(i);
-          if (!byName) otherRuled.set(i, (byName = new Map()));
-          byName.set(codes.name(code), pairwiseLabels.packedLabel(v));
-        }
-      }
-    }
-  }
+  const ruled = readRulings(
+    db,
+    study,
+    pairwiseRulings,
+    pairwiseLabels,
+    items,
+    C,
+    (code) => codes.indexOf(code),
+    (i, code, label) => {
+      let byName = otherRuled.get(i);
+      if (!byName) otherRuled.set(i, (byName = new Map()));
+      byName.set(codes.name(code), label);
+    },
+  );
 
   const rule = study.groundTruthRule;
   // Criteria outside `criterionIds` still decide whether an item is complete, and count in `allLabels`.

@@ -59,16 +59,19 @@ export function readReviewerPacks<P extends LabelPlacement>(
   let S = Math.max(1, study.reviewersPerItem);
   for (const [, slot] of pendingRows) if (slot > S) S = slot;
   for (;;) {
-    const read = onePass(db, study.id, codec, units, index, pendingRows, S, placement(S));
+    const packText = (from: number, to: number) => packs.annotationPackText(db, study.id, from, to);
+    const read = walkPacks(packText, codec, units, index, pendingRows, S, placement(S));
     if (typeof read !== 'number') return read;
     S = read; // a slot beyond the plan (the plan changed after the reviews): read again with room for it
   }
 }
 
-/** One pass with `S` slots per item; returns the highest slot seen instead when one exceeds `S`. */
-function onePass<P extends LabelPlacement>(
-  db: Db,
-  studyId: number,
+/**
+ * One pass over the pack texts (`packText(from, to)`: the segments of items `from..to`, `db/queries/packs.ts`
+ * `annotationPackText`) with `S` slots per item; returns the highest slot seen instead when one exceeds `S`.
+ */
+export function walkPacks<P extends LabelPlacement>(
+  packText: (from: number, to: number) => string,
   codec: LabelsFacet,
   U: number,
   index: ItemIndex,
@@ -91,7 +94,7 @@ function onePass<P extends LabelPlacement>(
   const labelled = new Uint8Array(n * S);
   let beyond = 0;
   for (const [from, to] of itemRanges(index)) {
-    const seg = new Segments(packs.annotationPackText(db, studyId, from, to));
+    const seg = new Segments(packText(from, to));
     const text = seg.text;
     const f = seg.fields;
     // Segments come in no guaranteed order: the highest revision of a slot wins wherever it appears.

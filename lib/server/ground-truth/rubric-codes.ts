@@ -1,13 +1,11 @@
 import 'server-only';
 import type { Db } from '@/db/client';
-import { rubricRulingCodes } from '@/db/queries/analytics';
 import type { StudyRow } from '@/db/queries/studies';
 import type { RubricDimension } from '@/lib/validation/rubric';
 import { rubricLabels } from '@/lib/kinds/rubric/labels';
 import type { ItemIndex } from '../packs/item-index';
-import { itemRanges } from '../packs/pack-text';
 import { decideGold, readReviewerPacks, type PackedGold, type PackedReviewerLabels } from './packed-labels';
-import { NO_RULING } from './rule';
+import { readRulings, rubricRulings } from './packed-rulings';
 
 /*
  * A rubric study's labels as codes for the dashboards (docs/decisions/0010-rubric-labels.md): the reviewers' labels
@@ -47,16 +45,8 @@ export function rubricReviewerCodes(db: Db, study: StudyRow, items?: ItemIndex):
  */
 export function rubricGroundTruthCodes(db: Db, study: StudyRow, read?: RubricReviewerCodes): RubricGroundTruthCodes {
   const r = read ?? rubricReviewerCodes(db, study);
-  const { n, D, items } = r;
+  const { D, items } = r;
   const dims = rubricDimensions(study);
-  const ruled = new Int8Array(D * n).fill(NO_RULING);
-  for (const [from, to] of itemRanges(items)) {
-    for (const code of rubricRulingCodes(db, from, to)) {
-      const low = code % 1024;
-      const i = items.of((code - low) / 1024);
-      const d = rubricLabels.packedUnit(low);
-      if (i >= 0 && d < D) ruled[d * n + i] = rubricLabels.packedLabel(low);
-    }
-  }
+  const ruled = readRulings(db, study, rubricRulings, rubricLabels, items, D, (d) => (d < D ? d : -1));
   return decideGold(r, D, ruled, study.groundTruthRule, (d) => dims[d].labels.length);
 }

@@ -2,18 +2,13 @@ import 'server-only';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import * as examplesQ from '@/db/queries/judge-examples';
-import type { StudyRow } from '@/db/queries/studies';
-import { alignmentSummary, contingencyTable } from '@/lib/stats';
-import { alignmentFromConfusion } from '@/lib/stats/rubric';
 import type { Actor } from '../actor';
 import { alignmentReport } from '../analytics/alignment';
-import { Q, judgeRunNamed } from '../analytics/data';
 import { studyForStaff } from '../review/access';
 import type { RubricAlignmentSummaryDto } from '../analytics/dto';
 import { invalid } from '../errors';
 import type { JudgeComparisonDto, LeftOutDto, RubricComparisonScoresDto, RubricJudgeComparisonDto, StudyJudgeRunDto } from './dto';
 import { exampleItemsOf } from './examples';
-import { type Graded, gradedRun } from './graded';
 import { gradingOf } from './graded-kinds';
 import { listStudyJudgeRuns } from './judges';
 
@@ -53,15 +48,13 @@ export function compareJudgeRuns(actor: Actor, studyId: number, names: readonly 
   });
   const criteria = new Map<string, string>();
   for (const c of columns) for (const k of c.criteria) criteria.set(k.id, k.name);
-  const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
   const left = leftOutOf(
-    db,
+    getDb(),
     studyId,
     names.map((n) => runs.get(n)!),
     'alignment and κ',
   );
-  if (left) for (const c of columns) Object.assign(c, scoresWithout(db, study, c.name, left.itemIds));
+  if (left) for (const c of columns) Object.assign(c, scoresWithout(actor, studyId, c.name, left.itemIds));
   return {
     studyId,
     criteria: [...criteria].map(([id, name]) => ({ id, name })),
@@ -95,31 +88,15 @@ function leftOutOf(db: Db, studyId: number, runs: StudyJudgeRunDto[], scores: st
   return { itemIds: new Set(ids.values()), dto: { items: all.size, because, note } };
 }
 
-/** A run's alignment and κ, overall and per criterion, on the ground truth of every item but `left` (lib/stats'). */
-function scoresWithout(db: Db, study: StudyRow, name: string, left: Set<number>) {
-  const g = gradedRun(db, study, judgeRunNamed(db, study.id, name));
-  const keep = g.itemIds.map((id) => !left.has(id));
-  const pairs = (cs: number[]) => {
-    const gold: number[] = [];
-    const judge: number[] = [];
-    for (const c of cs)
-      for (let i = 0; i < g.n; i++) {
-        const x = g.gold[c * g.n + i];
-        const v = g.verdict[c * g.n + i];
-        if (keep[i] && x >= 0 && v >= 0) {
-          gold.push(x);
-          judge.push(v);
-        }
-      }
-    return alignmentSummary(contingencyTable(Int8Array.from(gold), Int8Array.from(judge), Q));
-  };
-  const overall = pairs(g.criteria.map((_, c) => c));
+/** A run's alignment and κ, overall and per criterion, on the ground truth of every item but `left`, as the alignment report scores them. */
+function scoresWithout(actor: Actor, studyId: number, name: string, left: Set<number>) {
+  const r = alignmentReport(actor, studyId, 'alignment', { judge: name, bootstrap: 0 }, left);
   return {
-    n: overall.rate.total,
-    alignment: overall.rate.rate.value,
-    alignmentNoTies: overall.withoutTies.rate.value,
-    kappa: overall.kappa.value,
-    byCriterion: Object.fromEntries(g.criteria.map((c, k) => [c.id, pairs([k]).rate.rate.value])),
+    n: r.overall.n,
+    alignment: stat(r.overall.alignmentRate),
+    alignmentNoTies: stat(r.overall.alignmentRateNoTies),
+    kappa: stat(r.overall.cohenKappa),
+    byCriterion: Object.fromEntries(r.byCriterion.map((c) => [c.criterion, stat(c.alignmentRate)])),
   };
 }
 
@@ -161,66 +138,28 @@ export function compareRubricJudgeRuns(actor: Actor, studyId: number, names: rea
       byDimension: Object.fromEntries(r.byCriterion.map((c) => [c.criterion, scores(c)])),
     };
   });
-  const db = getDb();
-  const study = studyForStaff(db, actor, studyId);
   const left = leftOutOf(
-    db,
+    getDb(),
     studyId,
     names.map((n) => runs.get(n)!),
     'accuracy, macro-F1 and κ',
   );
-  if (left)
-    for (const c of columns)
-      Object.assign(c, rubricScoresWithout(gradedRun(db, study, judgeRunNamed(db, studyId, c.name), sample), left.itemIds));
+  if (left) for (const c of columns) Object.assign(c, rubricScoresWithout(actor, studyId, c.name, sample, left.itemIds));
   return { studyId, sample, dimensions, leftOut: left?.dto ?? null, runs: columns };
 }
 
-const sameLabels = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, k) => x === b[k]);
-
 /**
- * A rubric run's scores on every item but `left`, as the rubric alignment report scores them (lib/stats'
- * `alignmentFromConfusion`): per dimension, strict and — where the dimension has a lenient map — lenient; pooled over
- * the dimensions, with macro-F1 and κ only when the pooled dimensions share one label set (else null, as the report's
- * `mixed_label_sets`), and lenient only when every dimension has a map.
+ * A rubric run's scores on every item but `left`, as the rubric alignment report scores them (its pooling over
+ * dimensions with different label sets and its lenient maps). The fields keep the order the comparison has always
+ * written a rescored run in.
  */
-function rubricScoresWithout(g: Graded, left: Set<number>) {
-  const keep = g.itemIds.map((id) => !left.has(id));
-  /** Accuracy, macro-F1 and κ of dimensions `ds`, their codes folded by the lenient map when `lenient`. */
-  const score = (ds: number[], lenient: boolean) => {
-    const labelsOf = (d: number) => (lenient ? g.criteria[d].lenient!.labels : g.criteria[d].labels);
-    const gold: number[] = [];
-    const judge: number[] = [];
-    for (const d of ds) {
-      const fold = lenient ? g.criteria[d].lenient!.codes : null;
-      for (let i = 0; i < g.n; i++) {
-        const x = g.gold[d * g.n + i];
-        const v = g.verdict[d * g.n + i];
-        if (!keep[i] || x < 0 || v < 0) continue;
-        gold.push(fold ? fold[x] : x);
-        judge.push(fold ? fold[v] : v);
-      }
-    }
-    const labels = ds.every((d) => sameLabels(labelsOf(d), labelsOf(ds[0]))) ? labelsOf(ds[0]) : null;
-    if (!labels) {
-      const agree = gold.filter((x, r) => x === judge[r]).length;
-      return { n: gold.length, alignment: gold.length ? agree / gold.length : null, macroF1: null, kappa: null };
-    }
-    const a = alignmentFromConfusion(contingencyTable(Int8Array.from(gold), Int8Array.from(judge), labels.length), labels);
-    return { n: a.n, alignment: stat(a.alignmentRate), macroF1: stat(a.macroF1), kappa: stat(a.cohenKappa) };
+function rubricScoresWithout(actor: Actor, studyId: number, name: string, sample: number, left: Set<number>) {
+  const r = alignmentReport(actor, studyId, 'rubric-alignment', { judge: name, sample, bootstrap: 0 }, left);
+  const inOrder = (s: RubricAlignmentSummaryDto) => {
+    const { n, alignment, macroF1, kappa, macroF1Lenient, kappaLenient } = scores(s);
+    return { n, alignment, macroF1, kappa, macroF1Lenient, kappaLenient };
   };
-  const both = (ds: number[], hasLenient: boolean): RubricComparisonScoresDto => {
-    const strict = score(ds, false);
-    const lenient = hasLenient ? score(ds, true) : null;
-    return { ...strict, macroF1Lenient: lenient?.macroF1 ?? null, kappaLenient: lenient?.kappa ?? null };
-  };
-  const all = g.criteria.map((_, d) => d);
-  return {
-    ...both(
-      all,
-      g.criteria.every((c) => c.lenient !== null),
-    ),
-    byDimension: Object.fromEntries(g.criteria.map((c, d) => [c.id, both([d], c.lenient !== null)])),
-  };
+  return { ...inOrder(r.overall), byDimension: Object.fromEntries(r.byCriterion.map((c) => [c.criterion, inOrder(c)])) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { canGrade, gradingOf } from './graded-kinds';
  * truth from the ground-truth core's codes (the study's rule), a pairwise verdict in the order a, b, the swapped one
  * only where it is the only one, a rubric verdict of one sample. Read through the same loaders as the alignment
  * reports, so "the judge disagreed here" and "the judge's alignment" can never count differently. Worked examples
- * and the comparison that leaves them out read this.
+ * read this.
  */
 
 export type GradedCriterion = {

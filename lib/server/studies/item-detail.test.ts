@@ -10,7 +10,7 @@ import { getAdjudicationItem, submitAdjudication } from '../review/adjudication'
 import { getQueue, submitFlowReview, undoLastSubmission } from '../review/flow-review';
 import { listFlowDecisions } from './flow-report';
 import { itemDetail } from './item-detail';
-import { listPairwiseItems } from './pairwise-items';
+import { listPairwiseItems } from './items';
 import { createStudy, openStudy, setStudyMembers } from './studies';
 
 /* One item as its leads see it, and the items list's "judge disagrees with ground truth" filter. */

@@ -14,7 +14,7 @@ import { studyForStaff } from '../review/access';
 import { criteriaForItem } from '../review/judging';
 import type { ItemDetailDto, ItemReviewerDto, PairwiseCriterionDetailDto } from './dto';
 import { NO_REMARKS, itemRemarksBySlot } from './item-remarks';
-import { getRubricItem } from './rubric-items';
+import { getRubricItem } from './item-dimensions';
 
 /**
  * One item as its study's leads see it: the content reviewers saw (and the reply sources, which reviewers never
@@ -25,7 +25,7 @@ import { getRubricItem } from './rubric-items';
 export function itemDetail(actor: Actor, studyId: number, itemId: number): ItemDetailDto {
   const db = getDb();
   const study = studyForStaff(db, actor, studyId);
-  // Kind branch (why): a rubric item's detail is its own DTO (rubric-items.ts); folding it into the item-detail
+  // Kind branch (why): a rubric item's detail is its own DTO (item-dimensions.ts); folding it into the item-detail
   // facet is a follow-up of decision 0020.
   if (study.kind === 'rubric') return { kind: 'rubric', studyId, rubric: getRubricItem(actor, studyId, itemId) };
   const row = Number.isInteger(itemId) ? pq.itemRow(db, itemId) : undefined;

@@ -3,8 +3,8 @@ import { makeUser, useTestDatabase } from '@/test/db';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { exportFlows } from './exports';
-import { listPairwiseItems } from './pairwise-items';
-import { getRubricItem, listRubricItems } from './rubric-items';
+import { listPairwiseItems, listRubricItems } from './items';
+import { getRubricItem } from './item-dimensions';
 import { createStudy, getStudy, setStudyCriteria } from './studies';
 
 // What a kind allows is the kind's to say: who may replace a catalog (a pairwise draft's criteria, yes; a rubric

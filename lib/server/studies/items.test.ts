@@ -7,7 +7,7 @@ import { importItems } from '../imports/imports';
 import { getQueue } from '../review/flow-review';
 import { setComment, setFlag } from '../review/item-actions';
 import { itemDetail } from './item-detail';
-import { listPairwiseItems } from './pairwise-items';
+import { listPairwiseItems } from './items';
 import { importAnnotations } from '../imports/prior-annotations';
 import { createStudy, openStudy, setGroundTruthRule, setStudyMembers } from './studies';
 
