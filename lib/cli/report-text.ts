@@ -5,8 +5,9 @@ import {
   type ReportDtos,
   type ReportName,
   type StatDto,
-  type TableSpec,
+  type AnyTableSpec,
   REPORT_SPECS,
+  columnsOf,
   isStatColumn,
   readStat,
 } from '@/lib/server/analytics/dto';
@@ -26,8 +27,8 @@ const numberText = (value: number, kind: string) =>
  * One table as text: a title line, then a line per row — its text columns as the row's name (with their notes),
  * then every count and statistic as "header value [interval]", or "header — (reason)" when undefined.
  */
-export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
-  const columns = spec.columns.filter((c) => !c.csvOnly);
+export function specText<D, R>(spec: AnyTableSpec<D, R>, report: D): string {
+  const columns = columnsOf(spec, report).filter((c) => !c.csvOnly);
   const rows = spec.rows(report);
   let text = `\n${spec.title} (${rows.length})\n`;
   for (const row of rows) {
@@ -55,7 +56,7 @@ export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
 
 const allTables = (name: keyof typeof REPORT_SPECS, report: unknown) =>
   Object.values(REPORT_SPECS[name])
-    .map((spec) => specText(spec as TableSpec<unknown, unknown>, report))
+    .map((spec) => specText(spec as AnyTableSpec<unknown, unknown>, report))
     .join('');
 
 /* ----- written out ----- */
