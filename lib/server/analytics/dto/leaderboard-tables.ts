@@ -65,14 +65,15 @@ const tiePolicyColumn = <R extends Tied>(): PlainColumnSpec<R> => ({
   get: (r) => r.tiePolicy,
 });
 
-/** The grader of a row: a judge run by its name, the people's settled labels as the ground truth. */
+/** A grader as a reader sees it: a judge run by its name, the people's settled labels as the ground truth. */
+export const graderName = (grader: string) => (grader === 'ground truth' ? 'Ground truth' : grader);
 const graderColumn = <R extends { grader: string }>(): PlainColumnSpec<R> => ({
   id: 'grader',
   csv: 'grader',
   header: 'Grader',
   value: 'text',
   get: (r) => r.grader,
-  display: (r) => (r.grader === 'ground truth' ? 'Ground truth' : r.grader),
+  display: (r) => graderName(r.grader),
 });
 
 /** A principle or criterion that a row has nothing labelled for is missing from its record: nothing to average. */
@@ -80,7 +81,7 @@ const NO_VALUE: StatDto = { value: null, reason: 'no_items' };
 const NO_INTERVAL: IntervalDto = { method: 'bootstrap', lower: null, upper: null, reason: 'no_items' };
 
 /** Every principle that appears in any row, in order of first appearance (the catalog's order). */
-export function leaderboardPrinciples(dto: Pick<LeaderboardReportDto, 'rows'>): string[] {
+export function leaderboardPrinciples(dto: { rows: readonly { principleLevelAcc: object }[] }): string[] {
   const seen = new Set<string>();
   for (const row of dto.rows) for (const p of Object.keys(row.principleLevelAcc)) seen.add(p);
   return [...seen];
@@ -180,7 +181,7 @@ export const pairwiseLeaderboardTables = {
       { id: 'labelled', csv: 'labelled', header: 'Labelled', value: 'count', get: (c) => c.labelled },
       { id: 'unlabelled', csv: 'unlabelled', header: 'Unlabelled', value: 'count', get: (c) => c.unlabelled },
       { id: 'labelled_unjudged', csv: 'labelled_unjudged', header: 'Labelled, unjudged', value: 'count', get: (c) => c.labelledUnjudged },
-      { ...stat('corrected', 'corrected', 'Judge-corrected', 'percent'), testId: 'corrected-rate' },
+      stat('corrected', 'corrected', 'Judge-corrected', 'percent'),
       stat('humanOnly', 'human_only', 'Human only', 'percent'),
       stat('judgeOnly', 'judge_only', 'Judge alone', 'percent'),
       stat('lambda', 'lambda', 'λ', 'ratio', { interval: false }),
