@@ -95,7 +95,7 @@ export function PairwiseCards({ data, params, set, criteria, csv, error, retry }
               actions={csv('leaderboard')}
               padded={false}
             >
-              <p className="px-4 pt-3 text-sm text-slate-600">
+              <p className="px-4 py-3 text-sm text-slate-600">
                 Each model’s reply a is scored against reply b, graded by the human ground truth and by every judge run. Win rates of reply
                 a; General-Level Acc is the mean of the general criteria, each Principle-Level Acc the mean of that principle’s criteria,
                 and Overall Acc = ½ (General-Level Acc + mean of the Principle-Level Accs). The alignment rate is the share of the model’s
