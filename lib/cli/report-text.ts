@@ -4,17 +4,20 @@ import {
   type CertifyReportDto,
   type ReportDtos,
   type ReportName,
-  type StatDto,
-  type TableSpec,
+  type HybridReportDto,
+  type RubricHybridReportDto,
+  type AnyTableSpec,
   REPORT_SPECS,
+  columnsOf,
   isStatColumn,
   readStat,
 } from '@/lib/server/analytics/dto';
 import { ci, num, pct, withCi } from './format';
 
 /*
- * What `concord report …` prints without `--json`, per report. A report whose tables are column specs is printed
- * from them (`specText`), the same columns the dashboard and the CSV show; the others are written out here.
+ * What `concord report …` prints without `--json`, per report: a line naming the report, then its tables printed from
+ * their column specs (`specText`), the same columns the dashboard and the CSV show, and the few sentences that are
+ * not a table (below, "written out").
  */
 
 /* ----- from the column specs ----- */
@@ -22,56 +25,65 @@ import { ci, num, pct, withCi } from './format';
 const numberText = (value: number, kind: string) =>
   kind === 'percent' ? `${(100 * value).toFixed(1)} %` : kind === 'p-value' ? value.toFixed(4) : value.toFixed(3);
 
+/** A count as it is; a value a spec gives as a plain number (a share, a bound) with three decimals. */
+const plainText = (v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v ?? '—'));
+
 /**
- * One table as text: a title line, then a line per row — its text columns as the row's name (with their notes),
- * then every count and statistic as "header value [interval]", or "header — (reason)" when undefined.
+ * One table as text: a title line with the number of rows, a line naming the text columns, then a line per row — its
+ * text columns as the row's name (with their notes), then every count and statistic as "header value [interval]", or
+ * "header — (reason)" when undefined. A long table may show only its `last` rows (the path of a confidence sequence,
+ * whose end is what decided), saying so; its CSV holds every row.
  */
-export function specText<D, R>(spec: TableSpec<D, R>, report: D): string {
-  const columns = spec.columns.filter((c) => !c.csvOnly);
+export function specText<D, R>(spec: AnyTableSpec<D, R>, report: D, { last }: { last?: number } = {}): string {
+  const columns = columnsOf(spec, report).filter((c) => !c.csvOnly);
   const rows = spec.rows(report);
-  let text = `\n${spec.title} (${rows.length})\n`;
-  for (const row of rows) {
+  const shown = last !== undefined && rows.length > last ? rows.slice(-last) : rows;
+  let text = `\n${spec.title} (${rows.length}${shown.length < rows.length ? `, the last ${shown.length} shown` : ''})\n`;
+  const names = columns.filter((c) => !isStatColumn(c) && c.value === 'text').map((c) => c.header);
+  if (names.length && shown.length) text += `  [${names.join(', ')}]\n`;
+  for (const row of shown) {
     const name: string[] = [];
     const values: string[] = [];
     for (const c of columns) {
       if (isStatColumn(c)) {
         const s = readStat(row, c.key);
         const i = s.interval;
-        const shown =
+        const cell =
           s.value === null
             ? `— (${s.reason})`
             : numberText(s.value, c.value) +
               (i && i.lower !== null && i.upper !== null ? ` [${numberText(i.lower, c.value)}, ${numberText(i.upper, c.value)}]` : '');
-        values.push(`${c.header} ${shown}`);
+        values.push(`${c.header} ${cell}`);
       } else if (c.value === 'text') {
         const note = c.note?.(row);
-        name.push(`${(c.display ? c.display(row) : c.get(row)) ?? '—'}${note ? ` (${note})` : ''}`);
-      } else values.push(`${c.header} ${c.get(row) ?? '—'}`);
+        const v = c.display ? c.display(row) : c.get(row);
+        name.push(`${v === null || v === '' ? '—' : v}${note ? ` (${note})` : ''}`);
+      } else values.push(`${c.header} ${plainText(c.get(row))}`);
     }
     text += `  ${name.join(', ')}: ${values.join(', ')}\n`;
   }
   return text;
 }
 
-const allTables = (name: keyof typeof REPORT_SPECS, report: unknown) =>
-  Object.values(REPORT_SPECS[name])
-    .map((spec) => specText(spec as TableSpec<unknown, unknown>, report))
+/** Every table of a report, in the order of its specs; `last` limits the tables it names to their last rows. */
+export const allTables = (name: keyof typeof REPORT_SPECS, report: unknown, last: Record<string, number> = {}) =>
+  Object.entries(REPORT_SPECS[name])
+    .map(([id, spec]) => specText(spec as AnyTableSpec<unknown, unknown>, report, { last: last[id] }))
     .join('');
 
-/* ----- written out ----- */
+/*
+ * ----- written out -----
+ * Only what is not a table: the line naming a report and its options, the hybrid plan's and the guarantee's
+ * sentences (what to accept and what it saves, set against each other), the certification's decision and the
+ * alternative annotator test's verdict per criterion, and why a table of the bias report is empty. Each sentence
+ * reads several columns together, which a row of a table cannot say.
+ */
 
-type PlanLine = {
-  n: number;
-  accJudge: StatDto;
-  accHybrid: StatDto;
-  effortSaved: StatDto;
-  extraReviewsExpected: number;
-  acceptedClass: string | null;
-};
-
-const planLine = (label: string, p: PlanLine) =>
-  `${label}: n ${p.n}, judge alone ${pct(p.accJudge)}, accept "${p.acceptedClass ?? '—'}" → hybrid ${pct(p.accHybrid)}, effort saved ${pct(p.effortSaved)}, ` +
-  `extra reviews ${p.extraReviewsExpected}\n`;
+/** What reaching the target takes, after the plan's tables. */
+const planText = (p: HybridReportDto | RubricHybridReportDto) =>
+  p.extraReviewsExpected
+    ? `to reach the target: about ${p.extraReviewsExpected} more random review(s) of "${p.acceptedClass}" (worst case ${p.extraReviewsWorstCase}), effort saved then ${pct(p.effortSavedExpectedAfter)}\n`
+    : 'the target is reached without further reviews\n';
 
 /** Error-bounded acceptance beside Padó's plan, in two lines. */
 const acceptanceText = (a: AcceptanceDto) =>
@@ -81,16 +93,8 @@ const acceptanceText = (a: AcceptanceDto) =>
   `  Padó's plan on the same data accepts "${a.pado.acceptedClass ?? '—'}" = ${pct(a.pado.acceptedShare)}, observed error ${pct(a.pado.observedError)} ` +
   `(bound at ${pct({ value: 1 - a.delta })}: ${pct(a.pado.errorUpper)})${a.pado.guaranteed ? ', guaranteed too' : ', not guaranteed'}\n`;
 
-/** The calibration of the judges with several samples per item, and the runs without. */
-const calibrationText = (r: CalibrationPartDto) => {
-  let text = "\nCalibration (confidence = share of the modal verdict among an item's samples):\n";
-  for (const c of r.calibration)
-    text +=
-      `  ${c.judge} / ${c.criterion}: ${c.n} items, ${c.samplesMin === c.samplesMax ? c.samplesMin : `${c.samplesMin}–${c.samplesMax}`} samples each, ` +
-      `accuracy ${pct(c.accuracy)}, mean confidence ${pct(c.meanConfidence)}, Brier ${num(c.brierTopLabel)}, ECE ${num(c.ece)} (equal mass ${num(c.adaptiveEce)})\n`;
-  if (r.uncalibrated.length) text += `  ${r.uncalibrated.join(', ')}: ${UNCALIBRATED}\n`;
-  return text;
-};
+/** The judge runs without a calibration, and what would give them one. */
+const uncalibratedText = (r: CalibrationPartDto) => (r.uncalibrated.length ? `\n${r.uncalibrated.join(', ')}: ${UNCALIBRATED}\n` : '');
 
 /** What makes a judge run's calibration appear, in one line (the Bias tab says the same). */
 export const UNCALIBRATED =
@@ -113,8 +117,14 @@ function activeText(r: CertifyReportDto): string {
   );
 }
 
-/** A certification of either kind; a rubric one says which sample it read and whether it folded labels. */
-function certifyText(r: CertifyReportDto, what = ''): string {
+/** The rows of the confidence sequence the text shows: its end, which decided; the CSV holds every step. */
+const PATH_STEPS = 10;
+
+/**
+ * A certification of either kind; a rubric one says which sample it read and whether it folded labels. The decision
+ * and each criterion's verdict of the alternative annotator test are sentences; the tables follow.
+ */
+function certifyText(r: CertifyReportDto, name: 'certify' | 'rubric-certify', what = ''): string {
   let text =
     `Certifying "${r.judge}" on ${r.criterion}${what} against a target alignment of ${r.target} (study ${r.studyId}):\n` +
     `  ${r.agree} of ${r.n} ground-truth labels matched (${num(r.alignmentRate)}), ${r.unjudged} without a verdict\n` +
@@ -124,8 +134,8 @@ function certifyText(r: CertifyReportDto, what = ''): string {
     '\n' +
     (r.drift ? '  the observed rate lies outside the bounds: the alignment changed along the settle order\n' : '') +
     activeText(r);
-  text += `\nAlternative annotator test (ε ${r.altTest.epsilon}, items with ≥ ${r.altTest.minReviewers} reviewers):\n`;
-  for (const c of r.altTest.criteria) {
+  text += `\nCan the judge replace an annotator? (alternative annotator test, ε ${r.altTest.epsilon}, items with ≥ ${r.altTest.minReviewers} reviewers)\n`;
+  for (const c of r.altTest.criteria)
     text +=
       `  ${c.criterion}: ${c.itemsUsed} items, ${c.annotatorsTested} annotator(s) tested, ω ${num(c.winningRate)}, ρ ${num(c.advantageProbability)} → ` +
       (c.judgeCanReplace === null
@@ -134,10 +144,7 @@ function certifyText(r: CertifyReportDto, what = ''): string {
           ? 'the judge can replace an annotator'
           : 'the judge cannot replace an annotator') +
       '\n';
-    for (const a of c.annotators)
-      text += `    ${a.annotator}: ${a.items} items, ρ judge ${num(a.rhoJudge)}, ρ human ${num(a.rhoHuman)}, p ${num(a.pValue, 4)}, BY ${num(a.pAdjusted, 4)}${a.judgeWins ? ' (judge wins)' : ''}\n`;
-  }
-  return text;
+  return text + allTables(name, r, { path: PATH_STEPS });
 }
 
 /** Every report's text: a report added to ReportName without its text here does not compile. */
@@ -167,89 +174,39 @@ export const REPORT_TEXT: { [R in ReportName]: (r: ReportDtos[R]) => string } = 
     `${r.groundTruth.labels} ground-truth labels, ${r.unjudged} without a verdict, ${r.groundTruth.incompleteItems} item(s) not settled\n` +
     allTables('rubric-alignment', r),
 
-  leaderboard: (r) => {
-    let text = `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n`;
-    for (const row of r.rows) {
-      const principles = Object.entries(row.principleLevelAcc)
-        .map(([p, s]) => `${p} ${num(s)}`)
-        .join(', ');
-      text +=
-        `\n${row.model} — graded by ${row.grader} (${row.items} item(s))\n` +
-        `  Overall Judgement ${withCi(row.overallJudgement, row.intervals.overallJudgement)}, Overall Acc ${withCi(row.overallAcc, row.intervals.overallAcc)}, ` +
-        `General-Level Acc ${withCi(row.generalLevelAcc, row.intervals.generalLevelAcc)}\n` +
-        (principles ? `  Principle-Level Acc: ${principles}\n` : '') +
-        (row.alignmentRate.value === null
-          ? ''
-          : `  alignment with ground truth ${withCi(row.alignmentRate, row.intervals.alignmentRate)}\n`);
-    }
-    return text;
-  },
-  'rubric-leaderboard': (r) => {
-    let text = `Share of desired labels per tutor, rubric study ${r.studyId} (judge sample ${r.sample})\n`;
-    for (const row of r.rows) {
-      text += `\n${row.model} — graded by ${row.grader} (${row.items} repl${row.items === 1 ? 'y' : 'ies'})\n`;
-      for (const d of r.dimensions) {
-        const lenient = row.lenient[d.id];
-        text +=
-          `  ${d.id}: ${pct(row.perCriterion[d.id])}${ci(row.intervals.perCriterion[d.id])}` +
-          (lenient ? `, lenient ${pct(lenient)}${ci(row.intervals.lenient[d.id])}` : '') +
-          '\n';
-      }
-    }
-    return text;
-  },
+  leaderboard: (r) => `Leaderboard of study ${r.studyId}, ties counted as: ${r.tiePolicy}\n` + allTables('leaderboard', r),
+  'rubric-leaderboard': (r) =>
+    `Share of desired labels per tutor, rubric study ${r.studyId} (judge sample ${r.sample})\n` + allTables('rubric-leaderboard', r),
 
-  hybrid: (r) => {
-    let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}, calibration sample of ${r.n} items (target ${pct({ value: r.target })})\n`;
-    for (const c of r.classes)
-      text += `  ${c.label}: predicted ${c.predicted}, correct ${c.correct}, class-wise accuracy ${pct(c.classwiseAccuracy)} → ${c.decision}\n`;
-    text +=
-      `judge alone ${pct(r.accJudge)}; review ${r.reviewed} item(s) → hybrid ${pct(r.accHybrid)}, effort saved ${pct(r.effortSaved)}\n` +
-      (r.extraReviewsExpected
-        ? `to reach the target: about ${r.extraReviewsExpected} more random review(s) of "${r.acceptedClass}" (worst case ${r.extraReviewsWorstCase}), effort saved then ${pct(r.effortSavedExpectedAfter)}\n`
-        : 'the target is reached without further reviews\n');
-    text += acceptanceText(r.acceptance);
-    return text;
-  },
-  'rubric-hybrid': (r) => {
-    let text = `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n`;
-    text += planLine('all tutors', r);
-    text += acceptanceText(r.acceptance);
-    for (const m of r.byModel) text += planLine(`  ${m.model}`, m);
-    text += '\nEvery dimension:\n';
-    for (const c of r.byCriterion) text += planLine(`  ${c.criterion}${c.lenient ? ' (lenient)' : ''}`, c);
-    return text;
-  },
+  hybrid: (r) =>
+    `Hybrid review plan for "${r.judge}" on ${r.criterion}, calibration sample of ${r.n} items (target ${pct({ value: r.target })})\n` +
+    allTables('hybrid', r) +
+    '\n' +
+    planText(r) +
+    acceptanceText(r.acceptance),
+  'rubric-hybrid': (r) =>
+    `Hybrid review plan for "${r.judge}" on ${r.criterion}${r.lenient ? ' (lenient)' : ''}, target ${pct({ value: r.target })}\n` +
+    allTables('rubric-hybrid', r) +
+    '\nall tutors: ' +
+    planText(r) +
+    acceptanceText(r.acceptance),
 
-  certify: (r) => certifyText(r),
-  'rubric-certify': (r) => certifyText(r, ` (judge sample ${r.sample}${r.lenient ? ', labels folded leniently' : ''})`),
+  certify: (r) => certifyText(r, 'certify'),
+  'rubric-certify': (r) => certifyText(r, 'rubric-certify', ` (judge sample ${r.sample}${r.lenient ? ', labels folded leniently' : ''})`),
 
-  bias: (r) => {
-    let text = `Biases in study ${r.studyId}\n\nJudge position bias (items judged in both orders):\n`;
-    for (const j of r.judgePosition)
-      text += `  ${j.judge} / ${j.criterion}: ${j.itemsBothOrders} of ${j.items} items in both orders, flip rate ${num(j.flipRate)}, first shown preferred ${num(j.firstPreferred.rate)}${ci(j.firstPreferred.interval)}\n`;
-    text += '\nReviewers preferring the reply shown first:\n';
-    if (r.humanPositionReason) text += `  — (${r.humanPositionReason})\n`;
-    for (const h of r.humanPosition)
-      text += `  ${h.criterion} / ${h.reviewer ?? 'all reviewers'}: ${num(h.firstPreferred.rate)}${ci(h.firstPreferred.interval)} of ${h.firstPreferred.decisive} decisive labels, p ${num(h.firstPreferred.pValue, 4)}\n`;
-    text += '\nLength bias (logistic slope of a winning on sign(d)·ln(1 + |d|)):\n';
-    for (const l of r.length)
-      text += `  ${l.grader} / ${l.criterion}: ${l.n} items, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text + calibrationText(r);
-  },
+  bias: (r) =>
+    `Biases in study ${r.studyId}\n` +
+    allTables('bias', r) +
+    (r.humanPositionReason ? `\nReviewers preferring the reply shown first: — (${r.humanPositionReason})\n` : '') +
+    uncalibratedText(r),
   'rubric-bias': (r) => {
     const desired = r.lenient ? 'the desired label or one folded into it' : 'the desired label';
-    let text = `Biases in rubric study ${r.studyId} (judge sample ${r.sample}; "desired" is ${desired})\n\n`;
-    text += 'Leniency: share of desired labels, judge vs ground truth on the same replies (McNemar exact test):\n';
-    if (!r.leniency.length) text += '  — (no judge verdict on a reply with ground truth)\n';
-    for (const l of r.leniency)
-      text +=
-        `  ${l.judge} / ${l.criterion}: ${l.n} replies, judge ${num(l.judgeShare)} vs ground truth ${num(l.groundTruthShare)}; ` +
-        `${l.judgeOnly} desired only by the judge, ${l.groundTruthOnly} only by the ground truth, p ${num(l.judgeMoreLenient.pValue, 4)}\n`;
-    text += '\nLength bias (logistic slope of the desired label on ln(1 + reply length)):\n';
-    if (r.lengthReason) text += `  — (${r.lengthReason})\n`;
-    for (const l of r.length)
-      text += `  ${l.grader} / ${l.criterion}: ${l.n} replies, slope ${num(l.slope)}${ci(l.intervals.slope)}, p ${num(l.pValue, 4)}\n`;
-    return text + calibrationText(r);
+    return (
+      `Biases in rubric study ${r.studyId} (judge sample ${r.sample}; "desired" is ${desired})\n` +
+      allTables('rubric-bias', r) +
+      (r.leniency.length ? '' : '\nLeniency: — (no judge verdict on a reply with ground truth)\n') +
+      (r.lengthReason ? `\nLength bias: — (${r.lengthReason})\n` : '') +
+      uncalibratedText(r)
+    );
   },
 };

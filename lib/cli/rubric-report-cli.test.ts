@@ -135,8 +135,9 @@ describe('concord report on a rubric study', () => {
       ['ground truth', 6],
       ['judge', 6],
     ]);
+    // The leniency table's row: the judge's and the ground truth's share on the same 6 replies, 1 desired only by the judge.
     expect(concord(['report', 'bias', '--study', study]).out).toMatch(
-      /judge \/ mi: 6 replies, judge 0.500 vs ground truth 0.500; 1 desired only by the judge/,
+      /judge, false, mi: Sample 1, Replies 6, .*Judge share 0\.500, Ground-truth share 0\.500, .*Only the judge 1, /,
     );
     const bad = concord(['report', 'certify', '--study', study, '--judge', 'judge', '--criterion', 'overall']);
     expect(bad.code).not.toBe(0);

@@ -60,6 +60,18 @@ export type TableSpec<D, R> = {
   rowKey: (row: R) => string;
 };
 
+/**
+ * A table as the CSV writer and the CLI's text read it: its columns a list, or drawn from the report where the
+ * report decides them (the pairwise leaderboard has a column per principle of the study's catalog).
+ */
+export type AnyTableSpec<D, R> = Omit<TableSpec<D, R>, 'columns'> & {
+  columns: readonly ColumnSpec<R>[] | ((report: D) => readonly ColumnSpec<R>[]);
+};
+
+/** The columns of a table for one report. */
+export const columnsOf = <D, R>(spec: AnyTableSpec<D, R>, report: D): readonly ColumnSpec<R>[] =>
+  typeof spec.columns === 'function' ? spec.columns(report) : spec.columns;
+
 /** A statistic read from either form of a row (see StatColumnSpec). */
 export type StatCell = { value: number | null; reason?: Reason; interval?: IntervalDto };
 

@@ -11,7 +11,7 @@ import { agreementTables } from './agreement-tables';
 import { annotatorsTables } from './annotators-tables';
 import type { AnnotatorsReportDto } from './annotators';
 import { pairwiseAlignmentTables, rubricAlignmentTables } from './alignment-tables';
-import { rubricLeaderboardTables } from './leaderboard-tables';
+import { pairwiseLeaderboardTables, rubricLeaderboardTables } from './leaderboard-tables';
 import { pairwiseBiasTables, rubricBiasTables } from './bias-tables';
 import { certifyTables } from './certify-tables';
 import { hybridTables } from './hybrid-tables';
@@ -40,6 +40,7 @@ export const REPORT_SPECS = {
   'rubric-bias': rubricBiasTables,
   alignment: pairwiseAlignmentTables,
   'rubric-alignment': rubricAlignmentTables,
+  leaderboard: pairwiseLeaderboardTables,
   'rubric-leaderboard': rubricLeaderboardTables,
   gold: goldTables,
   annotators: annotatorsTables,
@@ -54,7 +55,7 @@ export const BIAS_TABLES = tableIds(REPORT_SPECS.bias);
 export const REPORT_TABLES = {
   agreement: tableIds(REPORT_SPECS.agreement),
   alignment: tableIds(REPORT_SPECS.alignment),
-  leaderboard: ['leaderboard', 'criteria', 'corrected', 'ranks'],
+  leaderboard: tableIds(REPORT_SPECS.leaderboard),
   hybrid: ['classes', 'plan', 'acceptance', 'strata'],
   certify: CERTIFY_TABLES,
   bias: BIAS_TABLES,
@@ -97,5 +98,3 @@ export const isReportName = (x: string): x is ReportName => Object.hasOwn(REPORT
 export function isReportTable<R extends ReportName>(report: R, table: string): table is ReportTable<R> {
   return (REPORT_TABLES[report] as readonly string[]).includes(table);
 }
-
-export const hasSpecs = (report: ReportName): report is keyof typeof REPORT_SPECS => Object.hasOwn(REPORT_SPECS, report);

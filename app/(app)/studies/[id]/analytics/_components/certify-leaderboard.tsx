@@ -1,12 +1,24 @@
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
-import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportJson } from '@/lib/query/analytics';
+import { type LeaderboardCorrectedRow, type LeaderboardReportDto, REPORT_SPECS } from '@/lib/server/analytics/dto';
 import { count, formatInterval, formatValue, policyText } from './format';
-import { Th } from './th';
+import { StatTable, specColumns } from './stat-table';
 import { Value } from './value';
 
 type Report = ReportJson['leaderboard'];
+
+const { corrected, ranks } = REPORT_SPECS.leaderboard;
+
+/**
+ * The corrected table's columns as the CSV and the CLI's text have them, but for the run (the heading of its table)
+ * and the caution, which the corrected value says in words under itself.
+ */
+const correctedColumns = specColumns(corrected.columns.filter((c) => c.id !== 'judge' && c.id !== 'caution')).map((column) =>
+  column.key === 'corrected'
+    ? { ...column, cell: (c: LeaderboardCorrectedRow) => <CorrectedValue cell={c as unknown as CorrectedCell} testId="corrected-rate" /> }
+    : column,
+);
 
 /**
  * The judge-corrected win rates (PPI++) of each judge run: its verdicts on every item, corrected by the items people
@@ -49,52 +61,14 @@ export function CorrectedLeaderboard({ data, csv }: { data: Report; csv: ReactNo
               )}
             </p>
           ))}
-          <Table caption={`Judge-corrected win rates, run ${run.judge}`} captionHidden wrapperClassName="rounded-none border-0">
-            <THead>
-              <TR>
-                <Th>Model · criterion</Th>
-                <Th numeric>Labelled</Th>
-                <Th numeric>Unlabelled</Th>
-                <Th numeric>Judge-corrected</Th>
-                <Th numeric>Human only</Th>
-                <Th numeric>Judge alone</Th>
-                <Th numeric>Worth (human labels)</Th>
-              </TR>
-            </THead>
-            <TBody>
-              {run.cells.map((c) => (
-                <TR key={`${c.model}\u0000${c.criterion}`} data-testid="corrected-row">
-                  <TD className="whitespace-nowrap">
-                    <span className="font-medium">{c.model}</span>
-                    <span className="block text-xs text-slate-500">{c.criterion}</span>
-                  </TD>
-                  <TD numeric>
-                    {count(c.labelled)}
-                    {c.labelledUnjudged ? (
-                      <span className="block text-xs text-slate-500">+{count(c.labelledUnjudged)} unjudged</span>
-                    ) : null}
-                  </TD>
-                  <TD numeric>{count(c.unlabelled)}</TD>
-                  <TD numeric>
-                    <CorrectedValue cell={c} testId="corrected-rate" />
-                  </TD>
-                  <TD numeric>
-                    <Value value={c.humanOnly} reason={c.humanOnlyReason} kind="rate" interval={c.intervals.humanOnly} />
-                  </TD>
-                  <TD numeric>
-                    <Value value={c.judgeOnly} reason={c.judgeOnlyReason} kind="rate" interval={c.intervals.judgeOnly} />
-                  </TD>
-                  <TD numeric>
-                    {c.effectiveLabels === null
-                      ? c.estimator === 'active_ipw'
-                        ? 'active draw'
-                        : 'n/a'
-                      : count(Math.round(c.effectiveLabels))}
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <StatTable
+            caption={`Judge-corrected win rates, run ${run.judge}`}
+            wrapperClassName="rounded-none border-0"
+            columns={correctedColumns}
+            rows={corrected.rows(data as unknown as LeaderboardReportDto).filter((c) => c.judge === run.judge)}
+            rowKey={corrected.rowKey}
+            rowTestId="corrected-row"
+          />
         </div>
       ))}
       <p className="px-4 py-2 text-xs text-slate-500">
@@ -175,44 +149,14 @@ export function RankAgreement({ data, csv }: { data: Report; csv: ReactNode }) {
         models ranked again, once the intervals are computed): how far the agreement could move with other items. With few models the
         p-value only says whether there is any association. Pairs of models ordered the same way / oppositely are counted beside τ.
       </p>
-      <Table caption="Rank agreement with the ground truth" captionHidden wrapperClassName="rounded-none border-0">
-        <THead>
-          <TR>
-            <Th>Judge run</Th>
-            <Th>Ranking by</Th>
-            <Th numeric>Models</Th>
-            <Th numeric>Kendall τ-b</Th>
-            <Th numeric>p</Th>
-            <Th numeric>Spearman ρ</Th>
-            <Th numeric>p</Th>
-          </TR>
-        </THead>
-        <TBody>
-          {data.rankAgreement.map((r) => (
-            <TR key={`${r.grader}\u0000${r.scope}`} data-testid="rank-row">
-              <TD>{r.grader}</TD>
-              <TD>{r.scope === 'overallAcc' ? 'Overall Acc' : r.scope}</TD>
-              <TD numeric>{r.models}</TD>
-              <TD numeric>
-                <Value value={r.tauB} reason={r.tauBReason} kind="coef" interval={r.intervals.tauB} testId="rank-tau" />
-                <span className="block text-xs text-slate-500">
-                  {r.concordant} same / {r.discordant} opposite
-                </span>
-              </TD>
-              <TD numeric>
-                <Value value={r.tauBPValue} reason={r.tauBPValueReason} kind="coef" />
-                {r.kendallMethod ? <span className="block text-xs text-slate-500">{r.kendallMethod}</span> : null}
-              </TD>
-              <TD numeric>
-                <Value value={r.spearmanRho} reason={r.spearmanRhoReason} kind="coef" interval={r.intervals.spearmanRho} />
-              </TD>
-              <TD numeric>
-                <Value value={r.spearmanPValue} reason={r.spearmanPValueReason} kind="coef" />
-              </TD>
-            </TR>
-          ))}
-        </TBody>
-      </Table>
+      <StatTable
+        caption="Rank agreement with the ground truth"
+        wrapperClassName="rounded-none border-0"
+        columns={specColumns(ranks.columns)}
+        rows={ranks.rows(data as unknown as LeaderboardReportDto)}
+        rowKey={ranks.rowKey}
+        rowTestId="rank-row"
+      />
     </Card>
   );
 }

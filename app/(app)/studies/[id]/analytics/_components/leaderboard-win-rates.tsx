@@ -1,14 +1,13 @@
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { cn } from '@/components/ui/cn';
-import { TBody, TD, THead, TR, Table } from '@/components/ui/table';
 import type { ReportJson } from '@/lib/query/analytics';
+import { type LeaderboardReportDto, REPORT_SPECS, graderName, leaderboardPrinciples } from '@/lib/server/analytics/dto';
 import { CorrectedLeaderboard, RankAgreement } from './certify-leaderboard';
-import { TIE_POLICIES, count, policyText } from './format';
+import { TIE_POLICIES, policyText } from './format';
 import { IntervalsPanel } from './intervals-panel';
-import { Th } from './th';
+import { StatTable, specColumns } from './stat-table';
 import { INTERVAL_REPLICATES } from './use-report';
-import { Value } from './value';
 import type { CriterionInfo, Own, Shown } from './leaderboard-parts';
 
 /*
@@ -17,9 +16,6 @@ import type { CriterionInfo, Own, Shown } from './leaderboard-parts';
  */
 
 type Pairwise = ReportJson['leaderboard'];
-type Row = Pairwise['rows'][number];
-
-const GROUND_TRUTH = 'ground truth';
 
 /** The labels behind the report: up to AUTO_BOOTSTRAP_MAX_LABELS its intervals are computed without asking. */
 export const labelCount = (data: Pairwise) =>
@@ -62,10 +58,12 @@ export function PairwiseCards({ data, params, set, criteria, csv, error, retry }
   // nothing to average: one line says so instead of a column of n/a.
   const general = criteria.some((c) => c.level === 'general');
   const models = new Set(data.rows.map((r) => r.model)).size;
-  const principles = [...new Set(data.rows.flatMap((r) => Object.keys(r.principleLevelAcc)))];
-  const shownCriteria = criteria.filter((c) => data.rows.some((r) => c.id in r.counts));
-  const firstOfModel = (i: number) => i === 0 || data.rows[i - 1].model !== data.rows[i].model;
-  const rowsOfModel = (model: string) => data.rows.filter((r) => r.model === model).length;
+  // The tables are the report's column specs, as the CSV and `concord report leaderboard` write them; the model
+  // heads its rows, and the levels a catalog without general criteria cannot average are left out.
+  const { leaderboard: board, criteria: perCriterion } = REPORT_SPECS.leaderboard;
+  const shape = data as unknown as LeaderboardReportDto;
+  const hiddenOnBoard = ['model', ...(general ? [] : ['generalLevelAcc', 'overallAcc'])];
+  const criterionName = (id: string) => criteria.find((c) => c.id === id)?.name ?? id;
   const policyLabel = (testId?: string) => (
     <span data-testid={testId} className="font-normal">
       Tie policy: <strong>{policyText(data.tiePolicy)}</strong>
@@ -93,107 +91,33 @@ export function PairwiseCards({ data, params, set, criteria, csv, error, retry }
           <div className={stale ? 'space-y-5 opacity-50' : 'space-y-5'} aria-busy={stale || undefined}>
             <Card
               title="Leaderboard"
-              description="KMP-Bench Tables 1 and 3, per model and grader."
+              description={<>KMP-Bench Tables 1 and 3, per model and grader. {policyLabel('tie-policy-label')}</>}
               actions={csv('leaderboard')}
               padded={false}
             >
-              <p className="px-4 pt-3 text-sm text-slate-600">
+              <p className="px-4 py-3 text-sm text-slate-600">
                 Each model’s reply a is scored against reply b, graded by the human ground truth and by every judge run. Win rates of reply
                 a; General-Level Acc is the mean of the general criteria, each Principle-Level Acc the mean of that principle’s criteria,
                 and Overall Acc = ½ (General-Level Acc + mean of the Principle-Level Accs). The alignment rate is the share of the model’s
                 ground-truth labels the judge matched.
               </p>
-              <Table
-                caption={<>Leaderboard per model and grader — {policyLabel('tie-policy-label')}</>}
+              <StatTable
+                caption={`Leaderboard per model and grader, ties counted as: ${policyText(data.tiePolicy)}`}
+                testId="leaderboard-table"
                 wrapperClassName="rounded-none border-0"
-                data-testid="leaderboard-table"
-                data-tie-policy={data.tiePolicy}
-              >
-                <THead>
-                  <TR>
-                    <Th>Model</Th>
-                    <Th>Grader</Th>
-                    <Th numeric>Items</Th>
-                    <Th numeric>Overall Judgement</Th>
-                    {general ? <Th numeric>General-Level Acc</Th> : null}
-                    {principles.map((p) => (
-                      <Th key={p} numeric>
-                        <span className="block text-[10px] font-normal text-slate-500">Principle-Level Acc</span>
-                        {p}
-                      </Th>
-                    ))}
-                    {general ? <Th numeric>Overall Acc</Th> : null}
-                    <Th numeric>Alignment rate</Th>
-                  </TR>
-                </THead>
-                <TBody>
-                  {data.rows.map((r, i) => (
-                    <TR
-                      key={`${r.model}\u0000${r.grader}`}
-                      className={r.grader === GROUND_TRUTH ? 'bg-slate-50/70' : undefined}
-                      data-testid="leaderboard-row"
-                    >
-                      {firstOfModel(i) ? (
-                        <th
-                          scope="rowgroup"
-                          rowSpan={rowsOfModel(r.model)}
-                          className="px-3 py-2 text-left align-top text-sm font-medium whitespace-nowrap text-slate-900"
-                        >
-                          {r.model}
-                        </th>
-                      ) : null}
-                      <TD className={r.grader === GROUND_TRUTH ? 'font-medium whitespace-nowrap' : 'whitespace-nowrap'}>
-                        {r.grader === GROUND_TRUTH ? 'Ground truth' : r.grader}
-                      </TD>
-                      <TD numeric>{count(r.items)}</TD>
-                      <TD numeric>
-                        <Value
-                          value={r.overallJudgement}
-                          reason={r.overallJudgementReason}
-                          kind="rate"
-                          interval={r.intervals.overallJudgement}
-                          testId="overall-judgement"
-                        />
-                      </TD>
-                      {general ? (
-                        <TD numeric>
-                          <Value
-                            value={r.generalLevelAcc}
-                            reason={r.generalLevelAccReason}
-                            kind="rate"
-                            interval={r.intervals.generalLevelAcc}
-                          />
-                        </TD>
-                      ) : null}
-                      {principles.map((p) => (
-                        <TD key={p} numeric>
-                          <Value
-                            value={r.principleLevelAcc[p] ?? null}
-                            reason={p in r.principleLevelAcc ? r.principleLevelAccReasons?.[p] : 'no_items'}
-                            kind="rate"
-                            interval={r.intervals.principleLevelAcc[p]}
-                          />
-                        </TD>
-                      ))}
-                      {general ? (
-                        <TD numeric>
-                          <Value value={r.overallAcc} reason={r.overallAccReason} kind="rate" interval={r.intervals.overallAcc} />
-                        </TD>
-                      ) : null}
-                      <TD numeric>
-                        <Value value={r.alignmentRate} reason={r.alignmentRateReason} kind="rate" interval={r.intervals.alignmentRate} />
-                      </TD>
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
+                columns={specColumns(board.columns(shape).filter((c) => !hiddenOnBoard.includes(c.id)))}
+                rows={board.rows(shape)}
+                rowKey={board.rowKey}
+                rowTestId="leaderboard-row"
+                groupBy={{ key: (r) => r.model, label: (r) => r.model }}
+              />
               {!general ? (
                 <p className="px-4 py-2 text-xs text-slate-500" data-testid="no-general-level">
                   This study has no general-level criteria, so there is no General-Level Acc nor Overall Acc (which averages it with the
                   Principle-Level Accs): Overall Judgement is each model’s score.
                 </p>
               ) : null}
-              {principles.length === 0 ? (
+              {leaderboardPrinciples(data).length === 0 ? (
                 <p className="px-4 py-2 text-xs text-slate-500">
                   This study has no principle-level criteria, so there is no Principle-Level Acc.
                 </p>
@@ -202,40 +126,19 @@ export function PairwiseCards({ data, params, set, criteria, csv, error, retry }
 
             <Card
               title="Win rate per criterion"
-              description={<>Under each rate: wins / ties / losses of reply a. {policyLabel()}.</>}
+              description={<>Wins, ties and losses of reply a, per model and grader. {policyLabel()}.</>}
               actions={csv('criteria')}
               padded={false}
             >
-              <Table
-                caption={<>Win rate per criterion — {policyLabel()}</>}
-                captionHidden
+              <StatTable
+                caption={`Win rate per criterion, ties counted as: ${policyText(data.tiePolicy)}`}
+                testId="criteria-table"
                 wrapperClassName="rounded-none border-0"
-                data-testid="criteria-table"
-              >
-                <THead>
-                  <TR>
-                    <Th>Model · grader</Th>
-                    {shownCriteria.map((c) => (
-                      <Th key={c.id} numeric className="min-w-28">
-                        {c.name}
-                      </Th>
-                    ))}
-                  </TR>
-                </THead>
-                <TBody>
-                  {data.rows.map((r) => (
-                    <TR key={`${r.model}\u0000${r.grader}`}>
-                      <TD className="whitespace-nowrap">
-                        <span className="font-medium">{r.model}</span>
-                        <span className="block text-xs text-slate-500">{r.grader === GROUND_TRUTH ? 'Ground truth' : r.grader}</span>
-                      </TD>
-                      {shownCriteria.map((c) => (
-                        <CriterionCell key={c.id} row={r} id={c.id} />
-                      ))}
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
+                columns={specColumns(perCriterion.columns.filter((c) => c.id !== 'model' && c.id !== 'grader'))}
+                rows={perCriterion.rows(shape).map((r) => ({ ...r, criterion: criterionName(r.criterion) }))}
+                rowKey={perCriterion.rowKey}
+                groupBy={{ key: (r) => `${r.model}\u0000${r.grader}`, label: (r) => `${r.model} · ${graderName(r.grader)}` }}
+              />
             </Card>
 
             {nothingToCorrect(data) ? (
@@ -281,25 +184,6 @@ function withCriterionNames(data: Pairwise, criteria: CriterionInfo[]): Pairwise
     corrected: data.corrected.map((run) => ({ ...run, cells: run.cells.map((c) => ({ ...c, criterion: name(c.criterion) })) })),
     rankAgreement: data.rankAgreement.map((r) => (r.scope === 'overallAcc' ? r : { ...r, scope: name(r.scope) })),
   };
-}
-
-function CriterionCell({ row, id }: { row: Row; id: string }) {
-  const c = row.counts[id];
-  return (
-    <TD numeric>
-      <Value
-        value={row.perCriterion[id] ?? null}
-        reason={id in row.perCriterion ? row.perCriterionReasons?.[id] : 'no_items'}
-        kind="rate"
-        interval={row.intervals.perCriterion[id]}
-      />
-      {c ? (
-        <span className="block text-xs text-slate-500" title="wins / ties / losses">
-          {c.win}/{c.tie}/{c.loss}
-        </span>
-      ) : null}
-    </TD>
-  );
 }
 
 /* ----- rubric: the share of desired labels per tutor ----- */
