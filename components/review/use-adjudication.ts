@@ -6,42 +6,44 @@ import type { ActionResult } from '@/lib/auth/handlers';
 import { adjudicationItemKey, adjudicationQueueKey } from '@/lib/query/review';
 import type { AdjudicationQueueDto } from '@/lib/server/review/dto';
 import { newRequestId } from './request-id';
-import { rowMove } from './rows';
+import { nextWithout, rowMove, rulingsOf } from './rows';
+import { type DisputedRow, type RulingState, initialRulings, overrules, problemsHint, rulingProblems } from './rulings';
 import { useDraftState } from './use-draft-state';
 import { useReviewKeys, type ReviewKeys } from './use-review-keys';
 
 const UNREACHABLE = 'The server could not be reached; your labels are kept. Press Enter to try again.';
 
-/** Something that keeps a disputed row from being settled. */
-export type AdjudicationProblem = { index: number; id: string; message: string };
-
-export type AdjudicationOptions<S extends { focus: number }, P extends AdjudicationProblem> = {
+export type AdjudicationOptions<V, R extends DisputedRow<V>> = {
   studyId: number;
   itemId: number;
   /** The rows the adjudicator must settle, in screen order. */
-  disputed: readonly { id: string }[];
-  initial: () => S;
-  /** Everything that keeps the item from being settled, in row order. */
-  problemsOf: (s: S) => P[];
-  /** The hint shown when Enter is pressed with problems left. */
-  problemsHint: (problems: P[]) => string;
+  disputed: readonly R[];
+  /** The answer a key stands for on `row` (1, 2, 3… on the row's options), or null. */
+  valueForKey: (e: KeyboardEvent, row: R) => V | null;
+  /** i: the row's details. */
+  toggleDetails: (id: string) => void;
+  /** r: into the row's rationale field (opening it first where it is folded away). */
+  focusRationale: (id: string) => void;
   /** Sends the settled item once, under the request id of this view of the item. */
-  send: (s: S, requestId: string) => Promise<ActionResult<{ queue: AdjudicationQueueDto }>>;
-  /** The panel's own keys; j, k, ↑, ↓ and Enter are handled here, and no key acts while nothing is disputed. */
-  onKey: (e: KeyboardEvent, s: S) => void;
+  send: (
+    rulings: { answers: Record<string, V>; rationales: Record<string, string> },
+    requestId: string,
+  ) => Promise<ActionResult<{ queue: AdjudicationQueueDto }>>;
   onLeaveField: NonNullable<ReviewKeys['onLeaveField']>;
 };
 
 /**
- * The settling of one disputed item on an adjudication screen: the labels and rationales chosen (also in a ref, so
- * key handlers act on the newest), the errors per row, the hint, and the submission, sent once per view of the
- * item: one request id for its retries and double clicks, none after it has gone through. A settled item makes
- * way for the next in the adjudication queue.
+ * The settling of one disputed item on an adjudication screen, for every kind of study: the answers and rationales
+ * chosen (also in a ref, so key handlers act on the newest), the rule that overruling every reviewer needs a
+ * rationale, the errors per row, the hint, the keys (j/k and arrows move, i details, r rationale, the row's answer
+ * keys choose and move on to the next row without one, Enter settles) and the submission, sent once per view of the
+ * item: one request id for its retries and double clicks, none after it has gone through. A settled item makes way
+ * for the next in the adjudication queue. The kind gives its rows, its answer keys and how its rationale field opens.
  */
-export function useAdjudication<S extends { focus: number }, P extends AdjudicationProblem>(options: AdjudicationOptions<S, P>) {
+export function useAdjudication<V, R extends DisputedRow<V>>(options: AdjudicationOptions<V, R>) {
   const { studyId, itemId, disputed } = options;
   const qc = useQueryClient();
-  const [state, stateRef, change] = useDraftState(options.initial);
+  const [state, stateRef, change] = useDraftState((): RulingState<V> => initialRulings(disputed));
   const [errors, setErrors] = useState<Readonly<Record<string, string>>>({});
   const [hint, setHint] = useState<string | null>(null);
   // One id per item view: a retried or double-clicked settle is recognised by the server and written once.
@@ -63,7 +65,7 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
   }, []);
 
   const submit = useMutation({
-    mutationFn: (s: S) => latest.current.send(s, requestId.current),
+    mutationFn: (s: RulingState<V>) => latest.current.send(rulingsOf(disputed, s.answers, s.rationales), requestId.current),
     onSuccess: (res) => {
       if (!res.ok) {
         submitting.current = false;
@@ -88,12 +90,11 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
 
   const trySubmit = useCallback(() => {
     if (submitting.current || done.current) return;
-    const { problemsOf, problemsHint } = latest.current;
     const s = stateRef.current;
-    const problems = problemsOf(s);
+    const problems = rulingProblems(disputed, s);
     if (problems.length > 0) {
       setErrors(Object.fromEntries(problems.map((p) => [p.id, p.message])));
-      setHint(problemsHint(problems));
+      setHint(problemsHint(disputed, problems));
       // Only the row takes the focus: the keys pressed next must stay shortcuts, never land in a rationale field.
       const first = problems[0].index;
       change((x) => (x.focus === first ? x : { ...x, focus: first }));
@@ -103,7 +104,32 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
     setErrors({});
     submitting.current = true;
     submitMutate(s);
-  }, [change, submitMutate, stateRef]);
+  }, [change, submitMutate, stateRef, disputed]);
+
+  const onChoose = useCallback(
+    (index: number, value: V, advance = false) => {
+      const row = disputed[index];
+      if (!row) return;
+      clearError(row.id);
+      const mustExplain = overrules(row, value) && !stateRef.current.rationales[row.id]?.trim();
+      setHint(mustExplain ? `${row.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
+      // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
+      // shown and asked for, never focused: only r or a click enters the field, so no shortcut lands in a text box.
+      change((s) => {
+        const answers = { ...s.answers, [row.id]: value };
+        return { ...s, answers, focus: advance ? (nextWithout(disputed, answers, index) ?? index) : index };
+      });
+    },
+    [disputed, change, clearError, stateRef],
+  );
+
+  const onRationale = useCallback(
+    (id: string, text: string) => {
+      if (text.trim()) clearError(id);
+      change((s) => ({ ...s, rationales: { ...s.rationales, [id]: text } }));
+    },
+    [change, clearError],
+  );
 
   const onFocusRow = useCallback((index: number) => change((s) => (s.focus === index ? s : { ...s, focus: index })), [change]);
 
@@ -119,10 +145,28 @@ export function useAdjudication<S extends { focus: number }, P extends Adjudicat
         onFocusRow(to);
         return;
       }
-      options.onKey(e, s);
+      const row = disputed[s.focus];
+      switch (e.key) {
+        case 'i':
+          e.preventDefault();
+          latest.current.toggleDetails(row.id);
+          return;
+        case 'r':
+          // preventDefault keeps the "r" out of the field that is about to take the focus.
+          e.preventDefault();
+          latest.current.focusRationale(row.id);
+          return;
+        default: {
+          const value = latest.current.valueForKey(e, row);
+          if (value === null) return;
+          e.preventDefault();
+          onChoose(s.focus, value, true);
+        }
+      }
     },
   });
 
   const generalError = submit.data && !submit.data.ok ? submit.data.error : submit.error ? UNREACHABLE : null;
-  return { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending: submit.isPending, generalError };
+  const open = rulingProblems(disputed, state).length;
+  return { state, errors, hint, trySubmit, onChoose, onRationale, onFocusRow, open, pending: submit.isPending, generalError };
 }

@@ -2,51 +2,19 @@
 
 import { ChoiceActionBar } from '@/components/kinds/pairwise/action-bar';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AdjudicationRow, overrules } from '@/components/kinds/pairwise/adjudication-row';
-import { CHOICE_LABEL, choiceForKey, type ScreenChoice } from '@/components/kinds/pairwise/choices';
+import { AdjudicationRow } from '@/components/kinds/pairwise/adjudication-row';
+import { CHOICE_LABEL, choiceForKey } from '@/components/kinds/pairwise/choices';
 import { CriterionGroupList, groupCriteria } from '@/components/kinds/pairwise/criteria-groups';
 import { ItemContext } from '@/components/kinds/pairwise/item-context';
 import { useFollowFocus } from '@/components/review/follow-focus';
 import { ResponsePair } from '@/components/kinds/pairwise/response-pair';
-import { nextWithout, rulingsOf } from '@/components/review/rows';
 import { useAdjudication } from '@/components/review/use-adjudication';
 import { useToggleSet } from '@/components/review/use-toggle-set';
 import type { AdjudicationCriterionDto, AdjudicationItemDto } from '@/lib/server/review/dto';
 import { AdjudicationItemLabel, settleStatus } from '@/components/review/adjudication-screen';
 import { submitAdjudicationAction } from '@/app/(app)/studies/[id]/adjudicate/actions';
-type State = {
-  choices: Readonly<Record<string, ScreenChoice>>;
-  rationales: Readonly<Record<string, string>>;
-  /** Index into the disagreeing criteria. */
-  focus: number;
-};
-
-type Problem = { index: number; id: string; kind: 'choice' | 'rationale'; message: string };
-
 /** Criteria the adjudicator must settle: the reviewers differ (and there are labels to differ). */
 const isDisputed = (c: AdjudicationCriterionDto) => !c.agreed && c.reviewers.length > 0;
-
-function initialState(disputed: readonly AdjudicationCriterionDto[]): State {
-  const choices: Record<string, ScreenChoice> = {};
-  const rationales: Record<string, string> = {};
-  for (const c of disputed) {
-    if (c.ruling) choices[c.id] = c.ruling;
-    if (c.rationale) rationales[c.id] = c.rationale;
-  }
-  return { choices, rationales, focus: nextWithout(disputed, choices, -1) ?? 0 };
-}
-
-/** Everything that keeps the item from being settled, in row order. */
-function problemsOf(disputed: readonly AdjudicationCriterionDto[], s: State): Problem[] {
-  const out: Problem[] = [];
-  disputed.forEach((c, index) => {
-    const choice = s.choices[c.id] ?? null;
-    if (choice === null) out.push({ index, id: c.id, kind: 'choice', message: 'Choose a final label.' });
-    else if (overrules(c, choice) && !s.rationales[c.id]?.trim())
-      out.push({ index, id: c.id, kind: 'rationale', message: 'Explain why you overrule the reviewers.' });
-  });
-  return out;
-}
 
 export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
   const { itemId, studyId } = item;
@@ -75,21 +43,14 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
     [noteField],
   );
 
-  const { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
+  const { state, errors, hint, trySubmit, onChoose, onRationale, onFocusRow, open, pending, generalError } = useAdjudication({
     studyId,
     itemId,
     disputed,
-    initial: () => initialState(disputed),
-    problemsOf: (s: State) => problemsOf(disputed, s),
-    problemsHint: (problems) => {
-      const first = problems[0];
-      const name = disputed[first.index].name;
-      return `${problems.length === 1 ? 'One thing is' : `${problems.length} things are`} still open. First: ${name} — ${first.kind === 'choice' ? 'choose a final label' : 'write a rationale (press r to open the field)'}.`;
-    },
-    send: (s, requestId) => {
-      const { answers: choices, rationales } = rulingsOf(disputed, s.choices, s.rationales);
-      return submitAdjudicationAction({ studyId, itemId, requestId, choices, rationales });
-    },
+    valueForKey: choiceForKey,
+    toggleDetails: onToggleDetails,
+    focusRationale,
+    send: ({ answers: choices, rationales }, requestId) => submitAdjudicationAction({ studyId, itemId, requestId, choices, rationales }),
     onLeaveField: (field, e) => {
       if (!listRef.current?.contains(field)) return;
       // Back to the criteria list, on the field's row, so j/k, 1/2/3 and Enter are shortcuts again.
@@ -101,50 +62,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
       if (radio) radio.focus();
       else field.blur();
     },
-    onKey: (e, s) => {
-      switch (e.key) {
-        case 'i':
-          e.preventDefault();
-          onToggleDetails(disputed[s.focus].id);
-          return;
-        case 'r':
-          // preventDefault keeps the "r" out of the field that is about to take the focus.
-          e.preventDefault();
-          focusRationale(disputed[s.focus].id);
-          return;
-        default: {
-          const value = choiceForKey(e);
-          if (value === null) return;
-          e.preventDefault();
-          onChoose(s.focus, value, true);
-        }
-      }
-    },
   });
-
-  const onChoose = useCallback(
-    (index: number, value: ScreenChoice, advance = false) => {
-      const c = disputed[index];
-      if (!c) return;
-      clearError(c.id);
-      const mustExplain = overrules(c, value) && !stateRef.current.rationales[c.id]?.trim();
-      setHint(mustExplain ? `${c.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
-      // The keys behave as on the judging screen: on to the next row without a label. A rationale still owed is
-      // shown and asked for, never focused: only r or a click enters the field, so no shortcut lands in a text box.
-      change((s) => {
-        const choices = { ...s.choices, [c.id]: value };
-        return { ...s, choices, focus: advance ? (nextWithout(disputed, choices, index) ?? index) : index };
-      });
-    },
-    [disputed, change, clearError, setHint, stateRef],
-  );
-  const onRationale = useCallback(
-    (id: string, text: string) => {
-      if (text.trim()) clearError(id);
-      change((s) => ({ ...s, rationales: { ...s.rationales, [id]: text } }));
-    },
-    [change, clearError],
-  );
 
   useFollowFocus(listRef, state.focus, itemId);
   // After useFollowFocus, so a rationale asked for wins over the row's radio.
@@ -159,7 +77,6 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
   });
 
   const groups = useMemo(() => groupCriteria(disputed), [disputed]);
-  const open = problemsOf(disputed, state).length;
   const focused = disputed[state.focus];
 
   return (
@@ -191,7 +108,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
                     key={criterion.id}
                     criterion={criterion}
                     index={index}
-                    choice={state.choices[criterion.id] ?? null}
+                    choice={state.answers[criterion.id] ?? null}
                     rationale={state.rationales[criterion.id] ?? ''}
                     noteOpen={openNotes.has(criterion.id)}
                     focused={state.focus === index}
@@ -234,7 +151,7 @@ export function AdjudicationPanel({ item }: { item: AdjudicationItemDto }) {
 
       <ChoiceActionBar
         action="Settle"
-        focused={focused ? { name: focused.name, choice: state.choices[focused.id] } : null}
+        focused={focused ? { name: focused.name, choice: state.answers[focused.id] } : null}
         unset="no final label yet"
         extraKey={{ key: 'r', label: 'rationale' }}
         moreKeys={[

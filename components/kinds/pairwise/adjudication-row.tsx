@@ -3,14 +3,10 @@
 import { memo, useMemo } from 'react';
 import { Textarea } from '@/components/ui/textarea';
 import { Kbd } from '@/components/ui/kbd';
+import { overrules } from '@/components/review/rulings';
 import type { AdjudicationCriterionDto } from '@/lib/server/review/dto';
 import { CHOICE_LABEL, CHOICES, type ScreenChoice } from './choices';
 import { CriterionRow } from './criterion-row';
-
-/** True when a final label matches no reviewer, which the server accepts only with a rationale. */
-export function overrules(criterion: Pick<AdjudicationCriterionDto, 'reviewers'>, choice: ScreenChoice | null): boolean {
-  return choice !== null && !criterion.reviewers.includes(choice);
-}
 
 /** "Reviewer 1", "Reviewers 1 & 3": who picked each option, as a caption under it. */
 function notesFor(reviewers: readonly ScreenChoice[]): Partial<Record<ScreenChoice, string>> {

@@ -1,8 +1,7 @@
 'use client';
 
-import { useCallback, useMemo, useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { useFollowFocus } from '@/components/review/follow-focus';
-import { nextWithout, rulingsOf } from '@/components/review/rows';
 import { useAdjudication } from '@/components/review/use-adjudication';
 import { useToggleSet } from '@/components/review/use-toggle-set';
 import { DimensionRow, labelForKey } from '@/components/kinds/rubric/dimension-row';
@@ -11,21 +10,6 @@ import { RubricDialogue, RubricReply } from '@/components/kinds/rubric/dialogue'
 import type { RubricAdjudicationDimensionDto, RubricAdjudicationItemDto } from '@/lib/server/review/dto';
 import { AdjudicationItemLabel, settleStatus } from '@/components/review/adjudication-screen';
 import { submitRubricAdjudicationAction } from '@/app/(app)/studies/[id]/adjudicate/actions';
-
-type State = { labels: Readonly<Record<string, string>>; rationales: Readonly<Record<string, string>>; focus: number };
-
-const overrules = (d: RubricAdjudicationDimensionDto, label: string) => !d.reviewers.includes(label);
-
-function problemsOf(disputed: readonly RubricAdjudicationDimensionDto[], s: State) {
-  const out: { index: number; id: string; message: string }[] = [];
-  disputed.forEach((d, index) => {
-    const label = s.labels[d.id];
-    if (!label) out.push({ index, id: d.id, message: 'Choose a final label.' });
-    else if (overrules(d, label) && !s.rationales[d.id]?.trim())
-      out.push({ index, id: d.id, message: 'Explain why you overrule the reviewers.' });
-  });
-  return out;
-}
 
 /** Which reviewers gave each label of a dimension: "R1", "R1 R2", … as captions under the labels. */
 function reviewerNotes(d: RubricAdjudicationDimensionDto): Record<string, string> {
@@ -44,63 +28,22 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
   const listRef = useRef<HTMLOListElement>(null);
   const [expanded, toggleDetails] = useToggleSet();
 
-  const { state, stateRef, change, errors, clearError, hint, setHint, trySubmit, onFocusRow, pending, generalError } = useAdjudication({
+  const { state, errors, hint, trySubmit, onChoose, onRationale, onFocusRow, open, pending, generalError } = useAdjudication({
     studyId,
     itemId,
     disputed,
-    initial: (): State => {
-      const labels = Object.fromEntries(disputed.filter((d) => d.ruling).map((d) => [d.id, d.ruling!]));
-      const rationales = Object.fromEntries(disputed.filter((d) => d.rationale).map((d) => [d.id, d.rationale!]));
-      // On the first dimension still without a final label, as on the pairwise screen.
-      return { labels, rationales, focus: nextWithout(disputed, labels, -1) ?? 0 };
-    },
-    problemsOf: (s) => problemsOf(disputed, s),
-    problemsHint: (problems) => `${problems.length} still open. First: ${disputed[problems[0].index].name} — ${problems[0].message}`,
-    send: (s, requestId) => {
-      const { answers: labels, rationales } = rulingsOf(disputed, s.labels, s.rationales);
-      return submitRubricAdjudicationAction({ studyId, itemId, requestId, labels, rationales });
-    },
+    valueForKey: (e, d) => labelForKey(e.key, d.labels),
+    toggleDetails,
+    focusRationale: (id) => listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(id)}"]`)?.focus(),
+    send: ({ answers: labels, rationales }, requestId) =>
+      submitRubricAdjudicationAction({ studyId, itemId, requestId, labels, rationales }),
     onLeaveField: (field, e) => {
       e.preventDefault();
       field.blur();
     },
-    onKey: (e, s) => {
-      switch (e.key) {
-        case 'i':
-          e.preventDefault();
-          toggleDetails(disputed[s.focus].id);
-          return;
-        case 'r':
-          e.preventDefault();
-          listRef.current?.querySelector<HTMLTextAreaElement>(`textarea[data-rationale="${CSS.escape(disputed[s.focus].id)}"]`)?.focus();
-          return;
-        default: {
-          const label = labelForKey(e.key, disputed[s.focus].labels);
-          if (label === null) return;
-          e.preventDefault();
-          onChoose(s.focus, label, true);
-        }
-      }
-    },
   });
-
-  const onChoose = useCallback(
-    (index: number, label: string, advance = false) => {
-      const d = disputed[index];
-      if (!d) return;
-      clearError(d.id);
-      const mustExplain = overrules(d, label) && !stateRef.current.rationales[d.id]?.trim();
-      setHint(mustExplain ? `${d.name}: your label differs from every reviewer, so it needs a rationale (press r to write it).` : null);
-      change((s) => {
-        const labels = { ...s.labels, [d.id]: label };
-        return { ...s, labels, focus: advance ? (nextWithout(disputed, labels, index) ?? index) : index };
-      });
-    },
-    [disputed, change, clearError, setHint, stateRef],
-  );
   useFollowFocus(listRef, state.focus, itemId);
 
-  const open = problemsOf(disputed, state).length;
   const focused = disputed[state.focus];
 
   return (
@@ -127,7 +70,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
                   key={d.id}
                   dimension={d}
                   index={index}
-                  value={state.labels[d.id] ?? null}
+                  value={state.answers[d.id] ?? null}
                   focused={state.focus === index}
                   expanded={expanded.has(d.id)}
                   problem={errors[d.id] ?? null}
@@ -146,10 +89,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
                         rows={1}
                         maxLength={5000}
                         value={state.rationales[d.id] ?? ''}
-                        onChange={(e) => {
-                          const text = e.target.value;
-                          change((s) => ({ ...s, rationales: { ...s.rationales, [d.id]: text } }));
-                        }}
+                        onChange={(e) => onRationale(d.id, e.target.value)}
                         className="block w-full rounded-md border border-slate-300 px-2 py-1 text-xs"
                       />
                     </div>
@@ -183,7 +123,7 @@ export function RubricAdjudicationPanel({ item }: { item: RubricAdjudicationItem
           { key: 'r', label: 'rationale' },
           { key: 'Esc', label: 'leave it' },
         ]}
-        focused={focused ? { name: focused.name, value: state.labels[focused.id] ?? null } : null}
+        focused={focused ? { name: focused.name, value: state.answers[focused.id] ?? null } : null}
         labelCount={Math.max(2, ...disputed.map((d) => d.labels.length))}
         onAction={trySubmit}
         pending={pending}
