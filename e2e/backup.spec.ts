@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getQueue, newRequestId, postSubmission } from './support/load';
-import { OwnServer, cliOn, pool, signInOverHttp, withReadonlyDb, writeFlowsFile } from './support/server';
+import { OwnServer, cliOn, cliProcessOn, pool, signInOverHttp, withReadonlyDb, writeFlowsFile } from './support/server';
 
 // Scheduled backups on a server of this spec's own (port 3522) while annotators submit: what /api/health shows to
 // the signed-out and to an admin, the admin page, and the newest backup restored with `concord restore` into a
@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-backup-'));
   db = path.join(dir, 'data', 'concord.db');
   cliOn(db, ['user', 'add', 'bk-admin', '--role', 'admin'], `${PASSWORD}\n`);
-  await pool(ANNOTATORS, 2, async (u) => cliOn(db, ['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`));
+  for (const u of ANNOTATORS) cliOn(db, ['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`);
   study = (
     JSON.parse(cliOn(db, ['study', 'create', '--kind', 'flow_review', '--name', 'Backed up', '--reviewers', '1', '--json'])) as {
       id: number;
@@ -113,7 +113,8 @@ test('backups taken while people submit hold every acknowledged submission; heal
   const before = acked.filter((a) => a.at < takenAt);
   expect(before.length).toBeGreaterThan(0);
   const fresh = path.join(fs.mkdtempSync(path.join(dir, 'fresh-')), 'concord.db');
-  expect(cliOn(db, ['restore', kept, '--to', fresh])).toContain('Restored');
+  // As an operator runs it: `concord restore` in a process of its own beside the running server.
+  expect(cliProcessOn(db, ['restore', kept, '--to', fresh])).toContain('Restored');
   const missing = withReadonlyDb(fresh, (sql) => {
     const has = sql.prepare(
       'SELECT count(*) FROM annotations an JOIN users u ON u.id = an.created_by WHERE u.username = ? AND an.assignment_id = ? AND an.request_id = ?',

@@ -10,7 +10,6 @@ import {
   flowsJsonl,
   integrityCheck,
   killableCli,
-  pool,
   seededRandom,
   signInOverHttp,
   withReadonlyDb,
@@ -47,9 +46,10 @@ let workers: APIRequestContext[] = [];
 const expectedSubmitted = new Map(annotators.map((u) => [u, 0]));
 const outcomes: string[] = [];
 
-const cli = (args: string[], input?: string) => cliOnAsync(dbFile, args, input);
-const createStudy = async (name: string) =>
-  (JSON.parse(await cli(['study', 'create', '--kind', 'flow_review', '--name', name, '--reviewers', '1', '--json'])) as { id: number }).id;
+/** Set-up and checks: one `concord batch` process for the spec's database. */
+const cli = (args: string[], input?: string) => cliOn(dbFile, args, input);
+const createStudy = (name: string) =>
+  (JSON.parse(cli(['study', 'create', '--kind', 'flow_review', '--name', name, '--reviewers', '1', '--json'])) as { id: number }).id;
 
 /** New request contexts with the same session cookies: sockets kept alive to a killed server are not reused. */
 async function renewContexts() {
@@ -114,17 +114,18 @@ test.beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-crash-'));
   dbFile = path.join(dir, 'concord.db');
   server = new OwnServer(dbFile, PORT);
-  // The first command creates and migrates the file; the rest can run side by side.
-  cliOn(dbFile, ['user', 'add', 'crash-lead', '--role', 'lead'], `${PASSWORD}\n`);
-  await pool(annotators, 2, (u) => cli(['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`));
-  [submitStudy, importStudy] = await Promise.all([createStudy('Crash: submit load'), createStudy('Crash: imports')]);
-  await cli(['import', 'items', '--study', String(submitStudy), writeFlowsFile(dir, 'sub', SUBMIT_ITEMS)]);
-  await cli(['study', 'members', String(submitStudy), ...annotators]);
-  await cli(['study', 'open', String(submitStudy)]);
+  cli(['user', 'add', 'crash-lead', '--role', 'lead'], `${PASSWORD}\n`);
+  for (const u of annotators) cli(['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`);
+  submitStudy = createStudy('Crash: submit load');
+  importStudy = createStudy('Crash: imports');
+  cli(['import', 'items', '--study', String(submitStudy), writeFlowsFile(dir, 'sub', SUBMIT_ITEMS)]);
+  cli(['study', 'members', String(submitStudy), ...annotators]);
+  cli(['study', 'open', String(submitStudy)]);
 
-  // How long an unhurried import takes, so kills can be spread over the whole of one.
+  // How long an unhurried import takes, so kills can be spread over the whole of one: a process of its own, as the
+  // killed imports are (start-up included).
   let t0 = Date.now();
-  await cli(['import', 'items', '--study', String(importStudy), writeFlowsFile(dir, 'cal-cli', FILE_FLOWS)]);
+  await cliOnAsync(dbFile, ['import', 'items', '--study', String(importStudy), writeFlowsFile(dir, 'cal-cli', FILE_FLOWS)]);
   cliImportMs = Date.now() - t0;
   expectAllOrNothing('cal-cli', true);
 
@@ -161,9 +162,10 @@ async function cliImportRound(round: number) {
   await proc.kill9();
   const { code } = await proc.exited;
   fs.rmSync(file);
-  // Batches a killed import had committed are undone by the next start of the CLI or the server (here: a report).
+  // Batches a killed import had committed are undone by the next start of the CLI or the server (here: a report, in
+  // a process of its own, as the operator's next command would be).
   const staged = importedCount(prefix).items;
-  await cli(['report', 'flows', '--study', String(importStudy), '--json']);
+  await cliOnAsync(dbFile, ['report', 'flows', '--study', String(importStudy), '--json']);
   const result = expectAllOrNothing(prefix, code === 0);
   // The server, which had the file open throughout, still answers and can write.
   expect((await fetch(`${server.baseURL}/api/health`)).status).toBe(200);

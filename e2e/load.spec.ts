@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { latencySummary, runAnnotator, type AnnotatorResult } from './support/load';
-import { cliOnAsync, integrityCheck, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from './support/server';
+import { concord } from './support/cli';
+import { integrityCheck, pool, seededRandom, signInOverHttp, withReadonlyDb, writeFlowsFile } from './support/server';
 
 // Fifty annotators submit at once against the shared production server, each in their own queue of one flow
 // study; some submits are retried or sent twice at once with the same request id. Nothing may be lost or doubled.
@@ -16,7 +17,6 @@ const PASSWORD = 'load-test-password';
 const SEED = Number(process.env.CONCORD_LOAD_SEED ?? 20261122);
 
 const db = () => process.env.CONCORD_E2E_DB!;
-const cli = (args: string[], input?: string) => cliOnAsync(db(), args, input);
 const usernames = Array.from({ length: ANNOTATORS }, (_, i) => `load-ann-${String(i + 1).padStart(2, '0')}`);
 
 test.describe.configure({ mode: 'serial' });
@@ -26,20 +26,20 @@ let contexts: APIRequestContext[] = [];
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(150_000);
-  await pool(usernames, 3, (u) => cli(['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`));
+  for (const u of usernames) concord(['user', 'add', u, '--role', 'annotator'], `${PASSWORD}\n`);
   studyId = (
-    JSON.parse(await cli(['study', 'create', '--kind', 'flow_review', '--name', 'Load test', '--reviewers', '1', '--json'])) as {
+    JSON.parse(concord(['study', 'create', '--kind', 'flow_review', '--name', 'Load test', '--reviewers', '1', '--json'])) as {
       id: number;
     }
   ).id;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-load-'));
   try {
-    await cli(['import', 'items', '--study', String(studyId), '--format', 'concord', writeFlowsFile(dir, 'load', ITEMS)]);
+    concord(['import', 'items', '--study', String(studyId), '--format', 'concord', writeFlowsFile(dir, 'load', ITEMS)]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  await cli(['study', 'members', String(studyId), ...usernames]);
-  await cli(['study', 'open', String(studyId)]);
+  concord(['study', 'members', String(studyId), ...usernames]);
+  concord(['study', 'open', String(studyId)]);
   contexts = await pool(usernames, 5, (u) => signInOverHttp(baseURL!, u, PASSWORD));
 });
 
@@ -131,7 +131,7 @@ test(`${ANNOTATORS} annotators submit ${ANNOTATORS * PER_ANNOTATOR} reviews at o
   expect(queues.map((q: { submitted: number; total: number }) => [q.submitted, q.total])).toEqual(
     usernames.map(() => [PER_ANNOTATOR, PER_ANNOTATOR + 2]),
   );
-  const report = JSON.parse(await cli(['report', 'flows', '--study', String(studyId), '--json'])) as {
+  const report = JSON.parse(concord(['report', 'flows', '--study', String(studyId), '--json'])) as {
     items: number;
     submitted: number;
     verified: number;
@@ -139,7 +139,7 @@ test(`${ANNOTATORS} annotators submit ${ANNOTATORS * PER_ANNOTATOR} reviews at o
   };
   expect([report.items, report.submitted, report.verified]).toEqual([ITEMS, ANNOTATORS * PER_ANNOTATOR, ANNOTATORS * PER_ANNOTATOR]);
   expect(report.reviewers.filter((r) => r.submitted !== PER_ANNOTATOR)).toEqual([]);
-  const raw = await cli(['export', 'flows', '--study', String(studyId), '--what', 'decisions', '--format', 'csv']);
+  const raw = concord(['export', 'flows', '--study', String(studyId), '--what', 'decisions', '--format', 'csv']);
   const csv = raw.trim().split(/\r?\n/);
   expect(csv).toHaveLength(1 + ANNOTATORS * PER_ANNOTATOR);
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { OwnServer, cliOn, integrityCheck, signInOverHttp, withReadonlyDb } from './support/server';
+import { OwnServer, cliOn, cliProcessOn, integrityCheck, signInOverHttp, withReadonlyDb } from './support/server';
 
 // Issue 21, points 4, 11 and 12, on servers and databases of this spec's own (ports 3741 and 3742): a server
 // restarted after a crash in the middle of a large import answers at once while it undoes the import; a server
@@ -150,7 +150,8 @@ test('a running server holds its database: restore --force is refused; after SIG
     const admin = await signInOverHttp(server.baseURL, 'st-admin', PASSWORD); // writes (sign-in attempts) go to the WAL
     cliOn(db, ['user', 'add', 'st-later', '--role', 'annotator'], `${PASSWORD}\n`); // a row the backup does not have
     expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`), mode(data), mode(backup)]).toEqual([0o600, 0o600, 0o600, 0o700, 0o600]);
-    expect(() => cliOn(db, ['restore', backup, '--to', db, '--force'])).toThrow(/in use/);
+    // Restore in a process of its own: "in use" is SQLite's lock, which only another process's connection holds.
+    expect(() => cliProcessOn(db, ['restore', backup, '--to', db, '--force'])).toThrow(/in use/);
     expect((await admin.get('/api/health')).status()).toBe(200); // refused, and the server goes on
     await admin.dispose();
 
@@ -165,7 +166,7 @@ test('a running server holds its database: restore --force is refused; after SIG
   expect(fs.existsSync(`${db}-wal`) ? fs.statSync(`${db}-wal`).size : 0).toBe(0);
   withReadonlyDb(db, (sql) => expect(sql.prepare("SELECT count(*) FROM users WHERE username = 'st-later'").pluck().get()).toBe(1));
 
-  const out = cliOn(db, ['restore', backup, '--to', db, '--force']);
+  const out = cliProcessOn(db, ['restore', backup, '--to', db, '--force']);
   expect(out).toContain('Restored');
   withReadonlyDb(db, (sql) => expect(sql.prepare("SELECT count(*) FROM users WHERE username = 'st-later'").pluck().get()).toBe(0));
   expect(mode(db)).toBe(0o600);

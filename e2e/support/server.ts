@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { request, type APIRequestContext } from '@playwright/test';
 import { mulberry32 } from '../../lib/assign/random';
+import { cliInBatch } from '../../test/cli-batch';
 
 export const AUTH_SECRET = 'e2e-crash-secret-not-for-production-use';
 
@@ -14,12 +15,25 @@ function envFor(db: string): NodeJS.ProcessEnv {
   return { ...process.env, CONCORD_DB: db, AUTH_SECRET, NODE_ENV: 'production' };
 }
 
-/** Runs the CLI to completion on `db`; returns stdout (throws on a non-zero exit). */
+/**
+ * Runs the CLI to completion on `db`; returns stdout (throws on a non-zero exit). The commands go to one
+ * `concord batch` process per database (test/cli-batch.ts, decision 0043), each run as it would run alone, so a
+ * spec's set-up costs one start-up of the CLI instead of one per command.
+ */
 export function cliOn(db: string, args: string[], input?: string): string {
+  return cliInBatch(envFor(db), args, input);
+}
+
+/**
+ * The CLI as a process of its own on `db`, for what is about that process: a command whose start is part of what is
+ * tested (an abandoned import is undone when the CLI starts) or whose check is per process (restore's "in use" is
+ * SQLite's lock, which a process's own connections never refuse).
+ */
+export function cliProcessOn(db: string, args: string[], input?: string): string {
   return execFileSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: envFor(db), input, encoding: 'utf8' });
 }
 
-/** Runs the CLI on `db` without blocking; `code` is null when the process was killed. */
+/** Runs the CLI on `db` as a process of its own without blocking; `code` is null when the process was killed. */
 export function cliOnAsync(db: string, args: string[], input?: string): Promise<string> {
   const child = spawn(process.execPath, ['lib/cli/bin.mjs', ...args], { env: envFor(db), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';

@@ -1,12 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/server/actor';
 import { reportForRequest } from '@/lib/server/analytics/report-process';
+import { runInBatch } from '@/test/cli-batch';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
 /*
- * `concord report annotators` and `concord annotator exclude|include`, run as real processes on the test's database,
+ * `concord report annotators` and `concord annotator exclude|include`, run by a real CLI process on the test's database,
  * on a rubric study: ann1 and ann2 give the gold labels, ann3 says Yes every time. Under the study's rule (agreed,
  * else adjudicated) ann3's Yes on a2, a3 and b3 leaves those items open; excluded, ann3 no longer holds them back.
  */
@@ -14,9 +14,10 @@ useTestDatabase();
 let studyId: number;
 let lead: Actor;
 
+/** One `concord batch` process for the file (test/cli-batch.ts): each command runs as it would alone. */
 function concord(args: string[]) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: process.env, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(process.env, args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 beforeAll(async () => {

@@ -1,14 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRWISE_CRITERION_TEMPLATE } from '@/lib/validation/judge-templates';
+import { runInBatch } from '@/test/cli-batch';
 import { startStandIn, type StandIn } from '@/test/judge-standin';
 
-// `judge disagreements`, `judge examples` and `judge compare` as a lead runs them: the real CLI in a process of its
-// own, a run judged by the local stand-in, a new version with worked examples from its disagreements, a run of that
-// version, and the comparison that leaves the examples' items out.
+// `judge disagreements`, `judge examples` and `judge compare` as a lead runs them: the real CLI, a run judged by the
+// local stand-in, a new version with worked examples from its disagreements, a run of that version, and the
+// comparison that leaves the examples' items out.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-judge-examples-'));
 const env = { ...process.env, CONCORD_DB: path.join(dir, 'examples.db') };
@@ -17,9 +18,10 @@ let standIn: StandIn;
 let study: string;
 
 type Result = { code: number | null; out: string; err: string };
+/** A command that needs nothing from this process: in one `concord batch` process for the file (test/cli-batch.ts). */
 const concord = (args: string[]): Result => {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(env, args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 };
 /** The CLI without blocking this process (the stand-in answers from here). */
 const concordAsync = (args: string[]) =>

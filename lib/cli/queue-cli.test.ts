@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +8,12 @@ import { openActiveQueue } from '@/lib/server/analytics/review-queue-active';
 import { openStudy } from '@/lib/server/studies/studies';
 import type { RubricCatalog } from '@/lib/validation/rubric';
 import { buildStudy } from '@/test/analytics-fixtures';
+import { runInBatch } from '@/test/cli-batch';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
 /*
- * `concord queue open` (issue 28), run as a real process on a copy of the test's database, against the use-cases the
+ * `concord queue open` (issue 28), run by a real CLI process on a copy of the test's database, against the use-cases the
  * dashboard's forms call, run in this process on the original: both start from the same rows, so the same queue
  * must put the same items, in the same order, in the same people's queues, and print the use-case's answer.
  *   - pairwise: Padó's calibration sample (the judge's "win" 266 of 281 right, its "lose" 8 of 19) and 100 items only
@@ -29,9 +29,10 @@ let active: number;
 let rubric: number;
 let rubricActive: number;
 
+/** One `concord batch` process on the copy (test/cli-batch.ts): each command runs as it would alone. */
 function concord(args: string[]) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: { ...process.env, CONCORD_DB: COPY }, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch({ ...process.env, CONCORD_DB: COPY }, args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 const CAL: ['win' | 'lose', 'win' | 'lose', number][] = [

@@ -1,21 +1,22 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicDataPath } from '@/lib/io/public-data';
+import { runInBatch } from '@/test/cli-batch';
 
-// The rubric commands as a user runs them, on a temporary database. Each command is a process of its own that
-// starts tsx, so a test of several commands gets a generous time limit on a busy machine.
+// The rubric commands as a user runs them, on a temporary database, answered by one `concord batch` process for the
+// file (test/cli-batch.ts), each command as it would run alone. The MRBench imports and reports take seconds on a
+// busy machine, so a test of several commands keeps a generous time limit.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-rubric-cli-'));
 const dbFile = path.join(dir, 'cli.db');
 const env = { ...process.env, CONCORD_DB: dbFile };
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function concord(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, input, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(env, args, input);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 function count(sql: string, ...args: unknown[]): number {

@@ -1,20 +1,21 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/lib/server/actor';
 import { errorBoundedAcceptance } from '@/lib/stats';
+import { runInBatch } from '@/test/cli-batch';
 import { makeUser, useTestDatabase } from '@/test/db';
 import { buildRubricStudy } from '@/test/rubric-fixtures-reports';
 
 /*
- * `concord report agreement|alignment|leaderboard|hybrid|certify|bias` on a rubric study, run as a real process on the test's
+ * `concord report agreement|alignment|leaderboard|hybrid|certify|bias` on a rubric study, run by a real CLI process on the test's
  * database: the commands read the study as a rubric study and print the documented JSON (docs/cli.md).
  */
 useTestDatabase();
 let studyId: number;
 
+/** One `concord batch` process for the file (test/cli-batch.ts): each command runs as it would alone. */
 function concord(args: string[]) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: process.env, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(process.env, args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runInBatch } from '@/test/cli-batch';
 
 /* Editing a study from the command line: the same use-cases, and the same audit entries, as the study page. */
 
@@ -12,9 +12,12 @@ const db = path.join(dir, 'cli.db');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 
+const env = { ...process.env, CONCORD_DB: db };
+
+/** One `concord batch` process for the file (test/cli-batch.ts): each command runs as it would alone. */
 function concord(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env: { ...process.env, CONCORD_DB: db }, input, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(env, args, input);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 const read = <T>(sql: string, ...args: unknown[]) => {
   const conn = new Database(db, { readonly: true });

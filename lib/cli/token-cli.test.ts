@@ -1,17 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runInBatch } from '@/test/cli-batch';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-token-cli-'));
 const env = { ...process.env, CONCORD_DB: path.join(dir, 'cli.db') };
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** One `concord batch` process for the file (test/cli-batch.ts): each command runs as it would alone. */
 function concord(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['lib/cli/bin.mjs', ...args], { env, input, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runInBatch(env, args, input);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe('concord token', () => {
