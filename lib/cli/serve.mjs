@@ -11,18 +11,18 @@
  * request; sessions are re-checked against the database on each request, and sign-in limits are kept in it.
  *
  * Start order: worker 0 opens (and migrates) the database and clears what a killed server left in the uploads and
- * backup folders (CONCORD_CLEARS_LEFTOVERS); only when it says so are the others started, so no worker can be
+ * backup folders (CONCORD_CLEARS_LEFTOVERS); only when it says it has are the others started, so no worker can be
  * receiving an upload that is then deleted, and only one process ever migrates. Worker 0 also keeps the backup
- * schedule (lib/server/system/server-process.ts). A worker that dies is started again without clearing anything;
- * one that dies within 10 s of its start (a database that cannot be opened) stops the whole server instead of
- * looping. SIGTERM or SIGINT stops every worker and ends when they have ended.
+ * schedule (lib/server/system/server-process.ts). A worker that dies after it has opened the database is started
+ * again, clearing nothing; one that dies before (a database that cannot be opened or migrated) stops the whole
+ * server with exit code 1, as `next start` alone would stop, instead of being started again in a loop. SIGTERM or
+ * SIGINT stops every worker and ends when they have ended.
  */
 import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 
 const DEFAULT_MAX = 4;
-const QUICK_DEATH_MS = 10_000;
 
 function processCount() {
   const given = process.env.CONCORD_PROCESSES;
@@ -54,34 +54,35 @@ if (cluster.isWorker) {
 
 function launch(count) {
   let stopping = false;
-  const startedAt = new Map();
+  let othersStarted = false;
 
   const fork = (index, clearsLeftovers) => {
     const env = { CONCORD_PROCESS_INDEX: String(index), CONCORD_PROCESSES: String(count) };
     if (clearsLeftovers) env.CONCORD_CLEARS_LEFTOVERS = '1';
-    startedAt.set(index, Date.now());
     const worker = cluster.fork(env);
+    let opened = false;
+    worker.on('message', (message) => {
+      if (message?.concord !== 'database-open') return;
+      opened = true;
+      if (index === 0 && !othersStarted) {
+        othersStarted = true;
+        for (let i = 1; i < count; i++) fork(i, false);
+      }
+    });
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       const how = signal ?? `exit ${code}`;
-      if (Date.now() - startedAt.get(index) < QUICK_DEATH_MS) {
-        say(`server process ${index} ended within ${QUICK_DEATH_MS / 1000} s of starting (${how}); stopping the server.`);
+      if (!opened) {
+        say(`server process ${index} ended before it had opened the database (${how}); stopping the server.`);
         stop(1);
         return;
       }
       say(`server process ${index} ended (${how}); starting server process ${index} again.`);
       fork(index, false);
     });
-    return worker;
   };
 
-  const first = fork(0, true);
-  const onMessage = (message) => {
-    if (message?.concord !== 'leftovers-cleared') return;
-    first.off('message', onMessage);
-    for (let i = 1; i < count; i++) fork(i, false);
-  };
-  first.on('message', onMessage);
+  fork(0, true);
   say(`starting ${count} server processes on one port (CONCORD_PROCESSES).`);
 
   function stop(code) {

@@ -14,7 +14,7 @@ export type ServerProcess = {
    * process is writing at that moment.
    */
   clearsLeftovers: boolean;
-  /** Started by the launcher as one of several processes (which waits to hear that the leftovers are cleared). */
+  /** Started by the launcher as one of several processes (which waits to hear that it has opened the database). */
   launched: boolean;
 };
 

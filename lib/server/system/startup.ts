@@ -35,9 +35,10 @@ export function openConcord({ server = false }: { server?: boolean } = {}): Db {
   if (me.clearsLeftovers) {
     clearStaleUploads();
     clearStaleBackupPartials(backupConfig().dir);
-    // The launcher starts the other server processes only now (lib/cli/serve.mjs).
-    if (me.launched) process.send?.({ concord: 'leftovers-cleared' });
   }
+  // To the launcher (lib/cli/serve.mjs): this process could open the database (and, if it was its task, has cleared
+  // the leftovers), so the other processes may start, and should this one die later it is started again.
+  if (me.launched) process.send?.({ concord: 'database-open' });
   undoAbandonedImportsInBackground();
   void recoverAbandonedImportsInBackground(db).then((n) => {
     if (n) console.log(`Concord: undid ${n} import(s) left unfinished by a process that died.`);
