@@ -29,6 +29,8 @@ test('a lead reads the rubric agreement, alignment, leaderboard and hybrid plan,
 
   // Agreement per dimension (i7's second review is pending, so 7 replies carry two labels).
   await page.goto(`/studies/${study}/analytics/agreement`);
+  // The header names the ground-truth rule the study chose, as a pairwise study's does.
+  await expect(page.getByText(/ · ground truth: agreed, else adjudicated$/)).toBeVisible();
   const agreement = page.getByTestId('criteria-table');
   await expect(agreement.getByRole('row', { name: /Notices the mistake/ })).toContainText('71.4 %');
   await expect(agreement.getByRole('row', { name: /Notices the mistake/ })).toContainText('No < To some extent < Yes');

@@ -319,15 +319,11 @@ describe('architecture', () => {
     const ALLOWED: Record<string, { count: number; reason: string }> = {
       'app/(app)/studies/[id]/analytics/_components/annotators-dashboard.tsx': {
         count: 2,
-        reason: "the pairwise-only first-order columns of the annotator dashboard; they go when the analytics dashboards' folds land",
-      },
-      'app/(app)/studies/[id]/analytics/layout.tsx': {
-        count: 1,
-        reason: 'the ground-truth rule named in the analytics header of pairwise studies; goes with the analytics folds',
+        reason: 'the first-shown column of the annotator dashboard: only a pairwise reviewer sees two replies in an order',
       },
       'lib/server/studies/item-detail.ts': {
         count: 2,
-        reason: 'the item page of a rubric study and of a flow; that file is being rewritten by another change, which can ask the kind',
+        reason: 'the item page of a rubric study (its own DTO, item-dimensions.ts) and of a flow (no criteria), before the pairwise part',
       },
       'lib/server/studies/studies.ts': {
         count: 1,

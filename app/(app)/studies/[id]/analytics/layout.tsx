@@ -7,6 +7,7 @@ import { annotatorExclusions } from '@/lib/server/analytics/annotators-exclusion
 import { AnalyticsTabs } from './_components/tabs';
 import { analyticsContext } from './_lib/context';
 import { GROUND_TRUTH_RULE_NAMES } from '@/lib/validation/studies';
+import { studyKind } from '@/lib/kinds/registry';
 
 export default async function AnalyticsLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { actor, studyId, study } = await analyticsContext((await params).id);
@@ -25,8 +26,8 @@ export default async function AnalyticsLayout({ children, params }: { children: 
         <h1 className="mt-1 text-2xl font-semibold">Dashboards</h1>
         <p className="text-sm text-slate-600">
           {study.name} · {study.itemCount.toLocaleString('en-US')} items
-          {/* Only a pairwise study chooses its ground-truth rule; the other kinds have one rule each. */}
-          {study.kind === 'pairwise' ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}` : null}
+          {/* A kind with ground truth settles it by the rule the study chose (a flow review has none). */}
+          {studyKind(study.kind).groundTruth ? ` · ground truth: ${GROUND_TRUTH_RULE_NAMES[study.groundTruthRule]}` : null}
         </p>
       </div>
       <AnalyticsTabs studyId={studyId} />
