@@ -147,12 +147,14 @@ function streamFile(
   });
 }
 
-test("a 96 MiB import streams through: the server's memory does not grow by the body's size", async () => {
+test("a 256 MiB import streams through: the server's memory does not grow by the body's size", async () => {
   test.setTimeout(240_000);
   const lead = tokenOf(LEAD, 'large');
   const id = await createStudy(lead, { kind: 'flow_review', name: 'API large import', reviewersPerItem: 1 });
-  // 98,304 flows of exactly 1 KiB each, written a few MiB at a time.
-  const n = 96 * KiB;
+  // 262,144 flows of exactly 1 KiB each, written a few MiB at a time. Large beside what the server lets pile up
+  // between two garbage collections while a body streams through (up to 88 MiB seen on a slow day), so that the
+  // peak tells holding the body from streaming it.
+  const n = 256 * KiB;
   const file = path.join(spec.dir, 'large.jsonl');
   const fd = fs.openSync(file, 'w');
   const pad = 'Let us look at what the question asks before we compute anything. '.repeat(20);
@@ -168,7 +170,7 @@ test("a 96 MiB import streams through: the server's memory does not grow by the 
   }
   fs.writeSync(fd, chunk);
   fs.closeSync(fd);
-  expect(fs.statSync(file).size).toBe(96 * MiB);
+  expect(fs.statSync(file).size).toBe(256 * MiB);
 
   // Settle first: the route is compiled and loaded by a small import, so what follows measures the upload alone.
   const warm = await api.post(`/api/v1/studies/${id}/items`, {
@@ -186,10 +188,10 @@ test("a 96 MiB import streams through: the server's memory does not grow by the 
   } finally {
     clearInterval(sampler);
   }
-  // Holding the body would add at least its 96 MiB; streamed to disk, the server grows by well under half of it
+  // Holding the body would add at least its 256 MiB; streamed to disk, the server grows by well under half of it
   // (the garbage collector lets some of the chunks that went through pile up before it runs).
   console.log(`server RSS ${before / MiB} MiB before, peak ${peak / MiB} MiB`);
-  expect(peak - before).toBeLessThan(48 * MiB);
+  expect(peak - before).toBeLessThan(128 * MiB);
   expect(sql<number>('SELECT count(*) FROM items WHERE study_id = ?', id)).toBe(n + 1);
 });
 
