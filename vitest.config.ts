@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
 /*
- * Two lanes by cost. "fast": pure and service tests; every service test file makes its own SQLite file
- * (test/db.ts), so files run in parallel. "heavy": files that measure their own memory, read whole public
- * datasets, or start processes (the CLI, import and report children, concurrent writers); they run one at a time,
- * after the fast lane, so a memory test's peak RSS is its own and spawned processes do not fight the fast lane for
- * the two cores. `npm run test:fast` runs the first lane, `npm run test:unit` both.
+ * Three lanes by cost, one after the other. "fast": pure and service tests; every service test file makes its own
+ * SQLite file (test/db.ts), so files run in parallel. "heavy": files that read whole public datasets or start
+ * processes (the CLI, import and report children, concurrent writers); two at a time, after the fast lane, with
+ * longer limits: a file that waits on a child process leaves a core idle that the other file uses. "memory": the
+ * files that measure their own peak RSS, last and one at a time, with nothing beside them.
+ * `npm run test:fast` runs the first lane, `npm run test:unit` all three.
  */
 
 /** Files that measure their own peak RSS: nothing may run beside them. */
@@ -54,7 +55,7 @@ const PROCESSES = [
   'lib/server/studies/exports.test.ts',
 ];
 
-const HEAVY = [...MEMORY, ...PUBLIC_DATA, ...PROCESSES];
+const HEAVY = [...PUBLIC_DATA, ...PROCESSES];
 
 export default defineConfig({
   resolve: {
@@ -75,7 +76,7 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: HEAVY,
+          exclude: [...HEAVY, ...MEMORY],
           // Both cores: Vitest's default leaves one free, which on two cores is no parallelism at all.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -86,12 +87,23 @@ export default defineConfig({
         test: {
           name: 'heavy',
           include: HEAVY,
-          fileParallelism: false,
+          maxWorkers: 2,
           // A whole dataset seeded in a beforeAll (all of MRBench) or a process started per command takes more than
           // the fast lane's limits on a busy two-core machine.
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'memory',
+          include: MEMORY,
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
