@@ -139,7 +139,9 @@ async function main() {
       event('load ended');
 
       // --- the checks, on the database the server wrote, then on the newest backup
-      const health = (await (await fetch(`${server.baseURL}/api/health`)).json()) as { backup: { newestAt: string | null } };
+      // The backup state is told only to someone signed in (lib/server/system/health.ts): ask as the lead.
+      const health = (await lead.get('/api/health')).body as { backup?: { newestAt: string | null } } | null;
+      if (!health?.backup) throw new Error(`GET /api/health as the lead told no backup state: ${JSON.stringify(health)}`);
       const memEnd = serverMemory(server);
       await server.kill9();
       const database = checkDatabase(db, { flowStudy, bigStudy, pairStudy });

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { type HttpPerson, sleep } from '../own-server';
-import { check, counters, data, now, record } from './measures';
+import { check, counters, data, now, pages as pageTimes, record } from './measures';
 
 /** The demo's pairwise study with people's labels, a judge and a ground truth. */
 export const PANDALM = 5;
@@ -82,6 +82,7 @@ export async function leadWork(w: LeadWork) {
     for (const url of pages) {
       const r = await lead.get(url);
       record('dashboard', r);
+      pageTimes.set(url, [...(pageTimes.get(url) ?? []), r.ms]);
       counters.dashboards++;
       check('lead', `dashboard ${url}`, r);
     }

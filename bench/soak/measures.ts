@@ -19,6 +19,8 @@ export const samples: Record<string, Sample[]> = {
   health: [],
   export: [],
 };
+/** The lead's dashboard timings by page (the path with each study's number), to name the costly pages. */
+export const pages = new Map<string, number[]>();
 export const failures: Failure[] = [];
 /** Every submission the server acknowledged, checked against the database and the newest backup at the end. */
 export const acks: Ack[] = [];

@@ -5,7 +5,7 @@
 import { percentile } from '@/e2e/support/load';
 import { HttpPerson, conditions } from '../own-server';
 import type { DatabaseCheck } from './checks';
-import { acks, counters, failures, samples } from './measures';
+import { acks, counters, failures, pages, samples } from './measures';
 import type { Watch } from './monitor';
 
 export type SoakOutcome = {
@@ -42,6 +42,29 @@ export function printReport(log: (s: string) => void, o: SoakOutcome): boolean {
   log('| request | n | p50 ms | p95 ms | p99 ms | max ms |');
   log('|---|---|---|---|---|---|');
   for (const kind of Object.keys(samples)) log(sum(kind));
+  log('');
+  // When the slow answers came: the same percentiles minute by minute, to tell a steady cost from a burst (the
+  // upload at its minute, the lead's dashboards every 30 s, a backup).
+  const kinds = ['submit', 'next item', 'draft', 'dashboard'];
+  log(`| minute | ${kinds.map((k) => `${k} n / p95 ms`).join(' | ')} |`);
+  log(`|---|${kinds.map(() => '---').join('|')}|`);
+  for (let m = 0; m * 60_000 < wall; m++) {
+    const cell = (kind: string) => {
+      const s = samples[kind]
+        .filter((x) => x.at >= m * 60_000 && x.at < (m + 1) * 60_000)
+        .map((x) => x.ms)
+        .sort((a, b) => a - b);
+      return s.length ? `${s.length.toLocaleString('en')} / ${percentile(s, 95).toFixed(0)}` : '—';
+    };
+    log(`| ${m} | ${kinds.map(cell).join(' | ')} |`);
+  }
+  log('');
+  log('| dashboard page | n | p50 ms | p95 ms | max ms |');
+  log('|---|---|---|---|---|');
+  const byPage = [...pages].map(([url, ms]) => ({ url, ms: [...ms].sort((a, b) => a - b) }));
+  for (const { url, ms } of byPage.sort((a, b) => percentile(b.ms, 50) - percentile(a.ms, 50))) {
+    log(`| ${url} | ${ms.length} | ${percentile(ms, 50).toFixed(0)} | ${percentile(ms, 95).toFixed(0)} | ${ms.at(-1)!.toFixed(0)} |`);
+  }
   log('');
   log('| minute | server RSS MB | with children MB | database MB | WAL MB | acknowledged | load 1 min |');
   log('|---|---|---|---|---|---|---|');
