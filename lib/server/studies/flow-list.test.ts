@@ -20,7 +20,7 @@ const ITEMS = 2 * FLOW_LIST_PAGE_SIZE + 17;
 let lead: Actor, ann: Actor, ben: Actor;
 let studyId: number;
 
-/** `n` flows, the demo's examples under new ids in a shuffled import order, so position order is not id order. */
+/** `n` flows, the demo's examples under new external ids in a shuffled order, so the list's order is not theirs. */
 function flowsFile(n: number): string {
   const base = fs.readFileSync(KMP, 'utf8').trim().split('\n');
   const lines = Array.from({ length: n }, (_, i) => ({
