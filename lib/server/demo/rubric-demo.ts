@@ -18,6 +18,7 @@ import { importJudge } from '@/lib/server/imports/judge-import';
 import { submitRubric } from '@/lib/server/review/rubric';
 import { createStudy, openStudy, setStudyMembers } from '@/lib/server/studies/studies';
 import type { DemoStudy } from './demo-study';
+import { demoGuidelines } from './guidelines';
 
 /*
  * The rubric part of the demo. From the public data (CONCORD_PUBLIC_DATA): the MRBench V3 dev set as a rubric study
@@ -145,7 +146,6 @@ export function importMrbenchV1Run(actor: Actor, studyId: number, catalog: Rubri
   return { replies: lines.length, changed, missing };
 }
 
-const rubricGuidelines = () => fs.readFileSync(path.join(here, 'rubric-guidelines.md'), 'utf8');
 const mrbenchFile = () => path.join(publicDataDir(), 'mrbench', 'mrbench_v3_devset.json');
 const evalkitSample = () => path.join(publicDataDir(), 'aitutor-evalkit', 'test_sample.json');
 const evalkitJudges = () => EVALKIT_JUDGE_FILES.map((f) => path.join(publicDataDir(), 'aitutor-evalkit', f));
@@ -163,7 +163,7 @@ export const RUBRIC_DEMO_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'rubric',
         name: 'MRBench V3 dev set',
-        guidelines: rubricGuidelines(),
+        guidelines: demoGuidelines('rubric'),
         dimensions: 'mrbench-v3',
         payRate: 0.3,
         reviewersPerItem: 3,
@@ -202,7 +202,7 @@ export const RUBRIC_DEMO_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'rubric',
         name: 'Rubric example (hand-written)',
-        guidelines: rubricGuidelines(),
+        guidelines: demoGuidelines('rubric'),
         dimensions: 'mrbench-v3',
         payRate: 0.3,
         seed: 6,
@@ -223,7 +223,7 @@ export const RUBRIC_DEMO_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'rubric',
         name: 'AITutor-EvalKit sample',
-        guidelines: rubricGuidelines(),
+        guidelines: demoGuidelines('rubric'),
         dimensions: 'mrbench-v3',
         payRate: 0.3,
         seed: 7,

@@ -15,6 +15,7 @@ import { invalid } from '@/lib/server/errors';
 import { RUBRIC_DEMO_STUDIES } from './rubric-demo';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemo, markDemo } from './accounts';
 import type { DemoStudy } from './demo-study';
+import { demoGuidelines } from './guidelines';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 
@@ -25,7 +26,6 @@ const PANDALM_JUDGES = ['gpt-3.5-turbo-testset-v1.json', 'pandalm-7b-testset-v1.
 
 /** The first of `paths` that does not exist, if any. */
 const firstMissing = (paths: string[]) => paths.find((p) => !fs.existsSync(p));
-const guidelines = (file: string) => fs.readFileSync(path.join(here, file), 'utf8');
 const mathdialFile = () => path.join(publicDataDir(), 'mathdial', 'test.jsonl');
 const bridgeDir = () => path.join(publicDataDir(), 'bridge');
 const pandalmFile = () => path.join(publicDataDir(), 'pandalm', 'testset-v1.json');
@@ -46,7 +46,7 @@ const FLOW_AND_PAIRWISE_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'flow_review',
         name: 'KMP-style flows',
-        guidelines: guidelines('flow-guidelines.md'),
+        guidelines: demoGuidelines('flow_review'),
         payRate: 0.5,
         reviewersPerItem: 2,
         seed: 1,
@@ -66,7 +66,7 @@ const FLOW_AND_PAIRWISE_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'flow_review',
         name: 'MathDial flows',
-        guidelines: guidelines('flow-guidelines.md'),
+        guidelines: demoGuidelines('flow_review'),
         payRate: 0.4,
         reviewersPerItem: 1,
         seed: 2,
@@ -87,7 +87,7 @@ const FLOW_AND_PAIRWISE_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'pairwise',
         name: 'KMP-style pairwise',
-        guidelines: guidelines('pairwise-guidelines.md'),
+        guidelines: demoGuidelines('pairwise'),
         payRate: 1,
         reviewersPerItem: 2,
         seed: 3,
@@ -108,7 +108,7 @@ const FLOW_AND_PAIRWISE_STUDIES: DemoStudy[] = [
       const study = createStudy(actor, {
         kind: 'pairwise',
         name: 'Bridge: replies to student mistakes',
-        guidelines: guidelines('pairwise-guidelines.md'),
+        guidelines: demoGuidelines('pairwise'),
         payRate: 1,
         reviewersPerItem: 2,
         seed: 4,
