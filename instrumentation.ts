@@ -12,6 +12,11 @@ export async function register() {
     // Scheduled, verified backups (CONCORD_BACKUP_EVERY), written by a child process while people work.
     const { startBackupSchedule } = await import('./lib/server/system/backup-schedule');
     startBackupSchedule();
+    // The review screens' per-item requests are answered before Next sees them (decision 0051). Installed first, so
+    // that the two hooks below still run before it.
+    const { installDirectRoutes } = await import('./lib/auth/direct-routes');
+    const { assignmentDirectRoutes } = await import('./app/api/assignments/direct');
+    installDirectRoutes(assignmentDirectRoutes);
     // Before the first request: sign-in throttling needs the socket's address, which a client cannot forge.
     const { installPeerAddressHeader } = await import('./lib/auth/peer-address');
     installPeerAddressHeader();

@@ -1,13 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { SESSION_COOKIES } from '@/lib/auth/cookies';
+import { SIGN_IN_FIRST, hasSessionCookie } from '@/lib/auth/cookies';
 
 // A first gate only: it sends visitors without a session cookie to sign in. Every page, action and route
 // still checks the session and the caller's rights itself.
 export function proxy(request: NextRequest) {
-  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
-  if (hasSession) return NextResponse.next();
+  if (hasSessionCookie((name) => request.cookies.has(name))) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/api/')) {
-    return NextResponse.json({ ok: false, error: 'Please sign in.' }, { status: 401 });
+    return NextResponse.json({ ok: false, error: SIGN_IN_FIRST }, { status: 401 });
   }
   const url = new URL('/sign-in', request.url);
   url.searchParams.set('next', request.nextUrl.pathname + request.nextUrl.search);

@@ -203,6 +203,22 @@ test('pages and API answers carry the security headers', async ({ browser, reque
   await context.close();
 });
 
+test("the review screens' per-item requests are answered before Next, with the same headers and a size limit", async ({ browser }) => {
+  // Only the direct routes (decision 0051) limit a draft's size: Next's route would read it all and let the
+  // use-case refuse the note. A 413 with its message shows the production server answers them before Next.
+  const { context, page } = await asUser(browser, 'ann3');
+  const url = '/api/assignments/1/draft';
+  const huge = await page.request.post(url, { data: { draft: { note: 'x'.repeat(2 << 20) }, activeMs: 1 } });
+  expect(huge.status()).toBe(413);
+  expect((await huge.json()).error).toBe(`POST ${url} takes at most 1024 KiB of JSON.`);
+  expectSecurityHeaders(huge.headers(), `${url} (413)`);
+  expect(huge.headers()['cache-control']).toBe('no-store, no-transform');
+  const mine = await page.request.get('/api/assignments/999999999');
+  expect(mine.status()).toBe(404);
+  expectSecurityHeaders(mine.headers(), '/api/assignments/999999999 (404)');
+  await context.close();
+});
+
 test('another site cannot frame the judging screen', async ({ browser, baseURL }) => {
   // A page on another origin that frames the judging screen; the browser sends the session cookie along (same
   // host, other port), so only the app's headers keep it from rendering.

@@ -1,14 +1,15 @@
 import 'server-only';
+import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Actor } from '@/lib/server/actor';
 import { DomainError } from '@/lib/server/errors';
 import { loadActor } from '@/lib/server/accounts/users';
-import { readSession } from './session';
+import { sessionFromCookies } from './session';
 
 /** The signed-in actor, re-read from the database (role, active flag and session version), or null. */
 export const currentActor = cache(async (): Promise<Actor | null> => {
-  const session = await readSession();
+  const session = await sessionFromCookies((await cookies()).getAll());
   if (!session) return null;
   return loadActor(session.uid, session.sv);
 });

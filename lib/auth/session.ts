@@ -1,8 +1,8 @@
 import 'server-only';
-import { cookies } from 'next/headers';
 import { decode } from 'next-auth/jwt';
 import { authSecret } from '@/lib/env';
 import { SESSION_COOKIES } from './cookies';
+import { percentDecoded } from './request-rules';
 
 export type SessionClaims = { uid: number; sv: number };
 
@@ -15,12 +15,14 @@ type Decoded = SessionClaims & { exp: number };
 const decodedTokens = new Map<string, Decoded>();
 const MAX_CACHED = 10_000;
 
+/** A cookie as a request carries it. */
+export type Cookie = { name: string; value: string };
+
 /** Reassembles a cookie Auth.js had to split into `name.0`, `name.1`, … (tokens above ~4 kB). */
-function tokenFrom(jar: Awaited<ReturnType<typeof cookies>>, name: string): string | undefined {
-  const whole = jar.get(name)?.value;
+function tokenFrom(cookies: readonly Cookie[], name: string): string | undefined {
+  const whole = cookies.find((c) => c.name === name)?.value;
   if (whole) return whole;
-  const chunks = jar
-    .getAll()
+  const chunks = cookies
     .filter((c) => c.name.startsWith(`${name}.`) && /^\d+$/.test(c.name.slice(name.length + 1)))
     .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
   return chunks.length ? chunks.map((c) => c.value).join('') : undefined;
@@ -53,17 +55,34 @@ export async function decodeSessionToken(token: string, salt: string): Promise<D
 }
 
 /**
- * The claims of the caller's session cookie, or null. This reads the cookie Auth.js issued at sign-in directly
- * instead of running Auth.js's whole session endpoint on every call (which also re-encrypts a fresh token that a
- * server component or route cannot set anyway); the caller still re-reads the account from the database.
+ * The claims of the session cookie among a request's cookies, or null. This reads the cookie Auth.js issued at
+ * sign-in directly instead of running Auth.js's whole session endpoint on every call (which also re-encrypts a fresh
+ * token that a server component or route cannot set anyway); the caller still re-reads the account from the
+ * database. Free of Next, so that the direct routes (`direct-routes.ts`), which answer before Next sees the request,
+ * read the session exactly as the guards do.
  */
-export async function readSession(): Promise<SessionClaims | null> {
-  const jar = await cookies();
+export async function sessionFromCookies(cookies: readonly Cookie[]): Promise<SessionClaims | null> {
   for (const name of SESSION_COOKIES) {
-    const token = tokenFrom(jar, name);
+    const token = tokenFrom(cookies, name);
     if (!token) continue;
     const decoded = await decodeSessionToken(token, name);
     return decoded && { uid: decoded.uid, sv: decoded.sv };
   }
   return null;
+}
+
+/**
+ * The cookies of a `Cookie` request header (RFC 6265 §5.4: `name=value` pairs joined by `; `), values
+ * percent-decoded as Next's own cookie reader decodes them (a value that does not decode is kept as sent).
+ */
+export function parseCookieHeader(header: string | undefined): Cookie[] {
+  if (!header) return [];
+  const cookies: Cookie[] = [];
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    const name = pair.slice(0, eq).trim();
+    if (name) cookies.push({ name, value: percentDecoded(pair.slice(eq + 1).trim()) });
+  }
+  return cookies;
 }
