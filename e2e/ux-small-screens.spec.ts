@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
-import { DEMO_PASSWORD, signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Issue 26, point 2, at the sizes where it failed: at 1280×720 every rubric dimension's buttons can be pressed above
 // the action bar (MRBench V3, 4 dimensions and more); a 390 px window without touch has no sideways scrolling; on a
@@ -43,11 +43,8 @@ test.beforeAll(() => {
   expect(fs.existsSync(path.join(SEED, 'flows.jsonl'))).toBe(true);
 });
 
-async function open(browser: Browser, username: string, options: Parameters<Browser['newContext']>[0]) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await signIn(page, username, DEMO_PASSWORD);
-  return { context, page };
+function open(browser: Browser, username: string, options: Parameters<Browser['newContext']>[0]) {
+  return asUser(browser, username, DEMO_PASSWORD, options);
 }
 
 const barTop = async (page: Page, name: string) => (await page.getByRole('region', { name }).boundingBox())!.y;
