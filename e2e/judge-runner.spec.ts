@@ -96,7 +96,10 @@ test('an admin configures an endpoint; a lead starts a judge run on it, watches 
     // finish, and then lets go of the run (its owner is cleared); from then on no process sends for it
     const owner = () =>
       withReadonlyDb(process.env.CONCORD_E2E_DB!, (db) =>
-        db.prepare('SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? AND r.study_id = ?').pluck().get('browser-run', study),
+        db
+          .prepare('SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? AND r.study_id = ?')
+          .pluck()
+          .get('browser-run', study),
       );
     await expect.poll(owner, { timeout: 15_000 }).toBeNull();
     const atPause = standIn.total();

@@ -25,9 +25,28 @@ test.beforeAll(() => {
   const guidelines = path.join(dir, 'guidelines.md');
   fs.writeFileSync(guidelines, '# Labelling\n\nLabel each dimension on the reply alone.\n');
   const items = path.join(dir, 'items.jsonl');
-  fs.writeFileSync(items, mrbenchSlice(1, ['Sonnet', 'GPT4']).map((i) => JSON.stringify(i)).join('\n') + '\n');
+  fs.writeFileSync(
+    items,
+    mrbenchSlice(1, ['Sonnet', 'GPT4'])
+      .map((i) => JSON.stringify(i))
+      .join('\n') + '\n',
+  );
   rubric8 = JSON.parse(
-    concord(['study', 'create', '--kind', 'rubric', '--dimensions', 'mrbench-v1', '--reviewers', '1', '--name', 'UX eight', '--guidelines', guidelines, '--json']),
+    concord([
+      'study',
+      'create',
+      '--kind',
+      'rubric',
+      '--dimensions',
+      'mrbench-v1',
+      '--reviewers',
+      '1',
+      '--name',
+      'UX eight',
+      '--guidelines',
+      guidelines,
+      '--json',
+    ]),
   ).id;
   concord(['import', 'items', '--study', String(rubric8), items]);
   concord(['study', 'members', String(rubric8), 'ann1']);
@@ -49,7 +68,9 @@ function open(browser: Browser, username: string, options: Parameters<Browser['n
 
 const barTop = async (page: Page, name: string) => (await page.getByRole('region', { name }).boundingBox())!.y;
 
-test('at 1280×720 every rubric dimension can be labelled by pointer above the action bar, guidelines closed and open', async ({ browser }) => {
+test('at 1280×720 every rubric dimension can be labelled by pointer above the action bar, guidelines closed and open', async ({
+  browser,
+}) => {
   const { page, context } = await open(browser, 'ann1', { viewport: { width: 1280, height: 720 } });
   for (const [study, panel] of [
     [rubric, false],
@@ -65,8 +86,14 @@ test('at 1280×720 every rubric dimension can be labelled by pointer above the a
     expect(n).toBeGreaterThanOrEqual(4);
     for (let i = 0; i < n; i++) {
       const k = await rows.nth(i).getByRole('radio').count();
-      const radio = rows.nth(i).getByRole('radio').nth(k - 1);
-      const button = rows.nth(i).locator('label').nth(k - 1);
+      const radio = rows
+        .nth(i)
+        .getByRole('radio')
+        .nth(k - 1);
+      const button = rows
+        .nth(i)
+        .locator('label')
+        .nth(k - 1);
       // A click lands only on what is on top: a button under the bar or the panel times out here.
       await button.click({ timeout: 5_000 });
       await expect(radio).toBeChecked();
