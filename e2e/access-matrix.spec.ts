@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { concord } from './support/cli';
+import { signInContext } from './support/session';
 
 /*
  * Who may reach what: every page and API route, for six kinds of caller, on their own object, someone else's and
@@ -270,13 +271,7 @@ test.beforeAll(async ({ browser }) => {
   for (const role of ROLES) {
     if (role === 'signedOut') continue;
     const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto('/sign-in');
-    await page.getByLabel('Username').fill(PEOPLE[role].username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByTestId('signed-in-as')).toBeVisible();
-    await page.close();
+    await signInContext(context, PEOPLE[role].username, PASSWORD);
     contexts.set(role, context);
   }
   const other = await asOther(browser);
@@ -317,13 +312,7 @@ test.beforeAll(async ({ browser }) => {
 
 async function asOther(browser: import('@playwright/test').Browser) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await page.getByLabel('Username').fill(PEOPLE.other.username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
-  await page.close();
+  await signInContext(context, PEOPLE.other.username, PASSWORD);
   return { request: context.request, close: () => context.close() };
 }
 

@@ -5,6 +5,7 @@ test('disabling an account or changing a role takes effect on the next request',
   const admin = await asUser(browser, 'admin');
   const ann3 = await asUser(browser, 'ann3');
   const ann4 = await asUser(browser, 'ann4');
+  await Promise.all([ann3.page.goto('/'), ann4.page.goto('/')]);
   await expect(ann3.page.getByRole('link', { name: 'Studies' })).toHaveCount(0);
 
   await admin.page.goto('/admin/users');

@@ -124,13 +124,7 @@ test('the next flow shows while a submit is on its way; a lost answer brings the
   concord(['study', 'members', String(studyId), 'swift']);
   concord(['study', 'open', String(studyId)]);
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await page.getByLabel('Username').fill('swift');
-  await page.getByLabel('Password').fill('swift-password-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  const { context, page } = await asUser(browser, 'swift', 'swift-password-1');
 
   // Every submit passes through here; `hold` decides what happens to it.
   const sent: { requestId: string; body: string }[] = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Prompts from disagreements (issue 28, point 4) in the browser: a lead runs a judge, makes a new template version
 // from the items it got wrong ("New version from disagreements": k drawn with a seed, or ticked), runs that version,
@@ -62,7 +62,7 @@ test('a lead makes a new template version from a run’s disagreements, runs it 
       '2',
     ]);
 
-    await signIn(page, 'lead');
+    await signInContext(page.context(), 'lead');
     await page.goto(`/studies/${study}/judges`);
     const form = page.getByRole('form', { name: 'Start a judge run' });
     const startRun = async (name: string) => {
@@ -196,7 +196,7 @@ test('a lead makes a new template version from a rubric run’s disagreements an
     concord(['import', 'annotations', '--study', String(study), path.join(dir, 'annotations.jsonl')]);
     concord(['judge', 'endpoint', 'add', '--name', 'stand-in-rubric-examples', '--url', standIn.url, '--models', 'm']);
 
-    await signIn(page, 'lead');
+    await signInContext(page.context(), 'lead');
     await page.goto(`/studies/${study}/judges`);
     await page.getByRole('textbox', { name: /^Template/ }).fill(
       JSON.stringify({

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
 import { makeReportsRubricStudy } from './support/rubric-study';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 /*
  * A lead runs a judge on a rubric study from the browser against a local OpenAI-compatible stand-in (port 3682),
@@ -44,7 +44,7 @@ test('a lead runs a judge on a rubric study, watches it, compares it with anothe
       '--price-out',
       '15',
     ]);
-    await signIn(page, 'lead');
+    await signInContext(page.context(), 'lead');
     await page.goto(`/studies/${study}/judges`);
     await expect(page.getByRole('heading', { name: 'Judge runs' })).toBeVisible();
     await page.getByLabel(/^Template \(JSON/).fill(JSON.stringify(TEMPLATE, null, 2));

@@ -6,7 +6,7 @@ import { PAIRWISE_CRITERION_TEMPLATE } from '../lib/validation/judge-templates';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
 import { withReadonlyDb } from './support/server';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 21, point 3, from the browser: a template whose answer pattern would need backtracking is refused when it is
 // saved, naming the field; and Cancel ends the process running the judge (the web server's detached runner) before
@@ -57,7 +57,7 @@ test('a backtracking answer pattern is refused at save, and Cancel ends the runn
     // the endpoint is an admin's setting (here through the command line); the lead chooses it by name
     concord(['judge', 'endpoint', 'add', '--name', 'stand-in-safety', '--url', standIn.url, '--models', 'stand-in']);
 
-    await signIn(page, 'lead');
+    await signInContext(page.context(), 'lead');
     await page.goto(`/studies/${study}/judges`);
     const editor = page.getByLabel('Template (JSON: name, criteria, together, system, user, answer)');
     await editor.fill(JSON.stringify({ ...PAIRWISE_CRITERION_TEMPLATE, answer: { pattern: '(?<=winner": ")(first|second|tie)' } }));

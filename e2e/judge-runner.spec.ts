@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startStandIn } from '../test/judge-standin';
 import { concord } from './support/cli';
 import { withReadonlyDb } from './support/server';
-import { asUser, signIn } from './support/session';
+import { asUser, signInContext } from './support/session';
 
 // An admin configures a local OpenAI-compatible stand-in as a judge endpoint; a lead chooses it by name and runs a
 // judge from the browser: starts it, watches its progress, pauses and resumes it, reads its unreadable answers, and
@@ -36,6 +36,7 @@ test('an admin configures an endpoint; a lead starts a judge run on it, watches 
 
     // The admin's page refuses an endpoint that would reach another path of a service, then adds the stand-in.
     const admin = await asUser(browser, 'admin');
+    await admin.page.goto('/');
     await admin.page.getByRole('link', { name: 'Judge endpoints' }).click();
     const add = admin.page.getByRole('form', { name: 'New judge endpoint' });
     await add.getByLabel('Name', { exact: true }).fill('stand-in-runner');
@@ -54,7 +55,7 @@ test('an admin configures an endpoint; a lead starts a judge run on it, watches 
     await expect(admin.page.getByRole('row', { name: 'Endpoint stand-in-runner' })).toContainText('stand-in, stand-in-large');
     await admin.context.close();
 
-    await signIn(page, 'lead');
+    await signInContext(page.context(), 'lead');
     await page.goto(`/studies/${study}/judges`);
     await expect(page.getByRole('heading', { name: 'Judge runs' })).toBeVisible();
 
@@ -95,7 +96,10 @@ test('an admin configures an endpoint; a lead starts a judge run on it, watches 
     // finish, and then lets go of the run (its owner is cleared); from then on no process sends for it
     const owner = () =>
       withReadonlyDb(process.env.CONCORD_E2E_DB!, (db) =>
-        db.prepare('SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? AND r.study_id = ?').pluck().get('browser-run', study),
+        db
+          .prepare('SELECT owner_pid FROM judge_launches l JOIN judge_runs r ON r.id = l.run_id WHERE r.name = ? AND r.study_id = ?')
+          .pluck()
+          .get('browser-run', study),
       );
     await expect.poll(owner, { timeout: 15_000 }).toBeNull();
     const atPause = standIn.total();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { concord } from './support/cli';
-import { DEMO_PASSWORD, signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // The review screens' tools for every kind of item: what is judged in view at 1440×900, the guidelines panel and
 // criterion definitions (issue point 4), skip/flag/comment (5), "Review my submissions" with revising (6), the
@@ -58,16 +58,13 @@ test.beforeAll(() => {
   concord(['study', 'open', String(flowStudy)]);
 });
 
-async function open(
+function open(
   browser: Browser,
   username: string,
   options: Parameters<Browser['newContext']>[0] = { viewport: DESKTOP },
   password = PASSWORD,
 ) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return { context, page };
+  return asUser(browser, username, password, options);
 }
 
 /** The item label of the pairwise screen once a fresh item is on it ("Item 3"). */

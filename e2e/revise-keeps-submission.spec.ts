@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { withReadonlyDb } from './support/server';
-import { DEMO_PASSWORD, signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Issue 21, point 6b: Revise (history → Revise) withdraws nothing. The lead's counts and the payout stay while the
 // reviewer revises; the screen says which submission is being revised and that it counts until the revision is
@@ -25,11 +25,8 @@ test.beforeAll(() => {
   concord(['study', 'open', String(studyId)]);
 });
 
-async function open(browser: Browser, username: string, password: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return { context, page };
+function open(browser: Browser, username: string, password: string) {
+  return asUser(browser, username, password, { viewport: { width: 1440, height: 900 } });
 }
 
 /** The lead's study page, read afresh: verified and discarded flows, and the reviewer's "done / assigned" and payout. */

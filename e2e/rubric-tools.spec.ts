@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
-import { signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // The shared review tools on the rubric screen (skip, flag, comment, guidelines panel, history and revise), what
 // leads see of flags on the rubric items list and item page, and combining rubric judge runs in the browser.
@@ -25,11 +25,8 @@ function tmpFile(name: string, content: string) {
   return file;
 }
 
-async function at1440(browser: Browser, username: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, username);
-  return { context, page };
+function at1440(browser: Browser, username: string) {
+  return asUser(browser, username, DEMO_PASSWORD, { viewport: { width: 1440, height: 900 } });
 }
 
 async function freshItem(page: Page) {

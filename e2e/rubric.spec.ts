@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { parseCsv } from '../test/csv';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
-import { signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -11,11 +11,8 @@ const DIMS = ['mistake_identification', 'mistake_location', 'providing_guidance'
 // Two MRBench V3 dialogues, three tutors each: six replies in two groups of three.
 const ITEMS = mrbenchSlice(2, ['Sonnet', 'GPT4', 'Llama31405B']);
 
-async function at1440(browser: Browser, username: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, username);
-  return { context, page };
+function at1440(browser: Browser, username: string) {
+  return asUser(browser, username, DEMO_PASSWORD, { viewport: { width: 1440, height: 900 } });
 }
 
 /** Waits for an item with nothing labelled yet. */

@@ -229,6 +229,7 @@ test('another site cannot frame the judging screen', async ({ browser, baseURL }
   await new Promise<void>((resolve) => framer.listen(FRAMER_PORT, '127.0.0.1', resolve));
   const { context, page } = await asUser(browser, 'ann3');
   try {
+    await page.goto('/');
     await expect(page.getByTestId('signed-in-as')).toBeVisible();
     const framing = await context.newPage();
     const frameAnswer = framing.waitForResponse((r) => r.url().endsWith('/studies/4/review'));

@@ -88,6 +88,7 @@ test('a deadline is added, then moved; the reviewer sees it on their home page',
   await page.getByRole('button', { name: 'Move deadline' }).click();
   await expect(page.getByRole('status')).toContainText('2031-04-15');
   const ann = await asUser(browser, 'ann1');
+  await ann.page.goto('/');
   await expect(ann.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` })).toContainText('Due 2031-04-15');
   await ann.context.close();
   await context.close();
@@ -109,6 +110,7 @@ test('a reviewer is added to the open study, once', async ({ browser }) => {
 
 test("a departed reviewer's pending items move to the replacement, who finds them in their queue", async ({ browser }) => {
   const ann2 = await asUser(browser, 'ann2');
+  await ann2.page.goto('/');
   const card = ann2.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` });
   await expect(card.getByRole('progressbar')).toBeVisible();
   const pending = Number(await card.getByRole('progressbar').getAttribute('aria-valuemax'));
@@ -123,6 +125,7 @@ test("a departed reviewer's pending items move to the replacement, who finds the
   await expect(page.getByRole('status')).toContainText(`${pending} pending item(s) moved from ann2 to ${REPLACEMENT}`);
 
   const replacer = await asUser(browser, REPLACEMENT);
+  await replacer.page.goto('/');
   const theirs = replacer.page.getByRole('listitem').filter({ hasText: `${NAME} (v2)` });
   await expect(theirs.getByRole('progressbar')).toHaveAttribute('aria-valuemax', String(pending));
   await theirs.getByRole('link', { name: 'Start' }).click();

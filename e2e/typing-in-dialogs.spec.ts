@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { concord } from './support/cli';
 import { mrbenchSlice } from './support/rubric-study';
 import { withReadonlyDb } from './support/server';
-import { signIn } from './support/session';
+import { asUser } from './support/session';
 
 // Issue 21, point 6a: what a reviewer types into a dialog or a text field stays there. The Flag and Comment dialogs
 // open with the focus in their text box, and while any dialog or text field is open no review shortcut fires: on
@@ -64,11 +64,8 @@ test.beforeAll(() => {
   studies.rubricAdj = study([...rubric, '--name', 'Typing rubric to settle', '--reviewers', '2'], reply, adjudicated);
 });
 
-async function open(browser: Browser, username: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, username, PASSWORD);
-  return { context, page };
+function open(browser: Browser, username: string) {
+  return asUser(browser, username, PASSWORD, { viewport: { width: 1440, height: 900 } });
 }
 
 /** What the reviewer has written in a study: annotations (every revision), and the flag, comment and draft of one assignment. */

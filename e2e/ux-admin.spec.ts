@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { concord } from './support/cli';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 8, on the admin's accounts page at 1440×900: "Back up now" writes a verified backup at once, and an
 // account that cannot sign in (the command line's) offers no "Reset password".
@@ -8,7 +8,7 @@ import { signIn } from './support/session';
 test('the admin backs up now, and a pseudo-account has no Reset password', async ({ page }) => {
   concord(['user', 'add', 'uxadm-person', '--role', 'annotator'], 'ux-admin-2026');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin');
+  await signInContext(page.context(), 'admin');
   await page.goto('/admin/users');
 
   const accounts = page.getByTestId('accounts');

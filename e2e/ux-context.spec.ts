@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 1: the pairwise screen opens its context column at the student's last turn (what the first
 // criterion asks about), with the guidelines panel closed and open, at 1440×900 where it was hidden.
@@ -54,7 +54,7 @@ test('the pairwise context opens at the last turn at 1440×900, with the guideli
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'uxctx', PASSWORD);
+  await signInContext(page.context(), 'uxctx', PASSWORD);
   await page.goto(`/studies/${study}/review`);
   await expect(page.getByTestId('criterion-overall').getByRole('radio')).toHaveCount(3);
   await expect(page.getByTestId('guidelines-panel')).toBeHidden();
@@ -75,7 +75,7 @@ test('the pairwise context opens at the last turn at 1440×900, with the guideli
 test('inline code in the guidelines has no backticks drawn around it', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await signIn(page, 'uxctx', PASSWORD);
+  await signInContext(page.context(), 'uxctx', PASSWORD);
   await page.goto(`/studies/${study}/review`);
   const panel = page.getByTestId('guidelines-panel');
   if (!(await panel.isVisible())) await page.keyboard.press('g');

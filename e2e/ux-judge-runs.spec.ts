@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PAIRWISE_CRITERION_TEMPLATE } from '../lib/validation/judge-templates';
 import { concord } from './support/cli';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 4 (the rest), at 1440×900: a judge run that got no verdicts (every request failed) sorted first by
 // name, crowded the judge selector and became the alignment page's default. The dashboards open on the newest run
@@ -61,7 +61,7 @@ test.beforeAll(() => {
 
 test('the alignment and hybrid dashboards open on the run with verdicts and list the empty run last, marked', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'lead');
+  await signInContext(page.context(), 'lead');
   for (const dashboard of ['alignment', 'hybrid']) {
     await page.goto(`/studies/${study}/analytics/${dashboard}`);
     const select = page.getByTestId('judge-select');

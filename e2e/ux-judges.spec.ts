@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { concord } from './support/cli';
 import { makeReportsRubricStudy } from './support/rubric-study';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 4: the judge runs page of a rubric study, at 1280×720 where it was tried. It opens on a template
 // of the study's kind, refuses a pairwise template before any request, says what is missing in words next to the
@@ -18,7 +18,7 @@ test.beforeAll(() => {
 
 test('a rubric study opens on a rubric template, and a pairwise one is refused before any run starts', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await signIn(page, 'lead');
+  await signInContext(page.context(), 'lead');
   await page.goto(`/studies/${study}/judges`);
   const template = page.getByLabel(/^Template \(JSON/);
   await expect(template).toHaveValue(/\{\{reply\}\}/);
@@ -48,7 +48,7 @@ test('a rubric study opens on a rubric template, and a pairwise one is refused b
 
 test('the preview needs no item id, and a comparison opens in view', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await signIn(page, 'lead');
+  await signInContext(page.context(), 'lead');
   await page.goto(`/studies/${study}/judges`);
   await page.getByRole('button', { name: 'Preview on a random item' }).click();
   await expect(page.getByTestId('preview-user')).toContainText('Tutor reply');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 5, at 1440×900 where it was seen: the judge-corrected shares of the demo's MRBench study showed
 // "83.3 % [53.5 %, 113.2 %]" and "50.0 % [−19.3 %, 119.3 %]", named the dimensions by id, and a p-value printed
@@ -14,7 +14,7 @@ const PERCENT_INTERVAL = /\[(-?[\d.]+) %, (-?[\d.]+) %\]/g;
 
 test.beforeEach(async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'lead');
+  await signInContext(page.context(), 'lead');
 });
 
 test('the judge-corrected shares keep every interval within 0–100 %, say where one was cut, and name the dimensions', async ({ page }) => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import { concord } from './support/cli';
-import { DEMO_PASSWORD, signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Issue 26, point 8 (the rest), at 1440×900 where they were seen: history rows name rubric items and flows; the
 // rubric item page's table stays inside its card and the page has previous/next and revisions; "Undo last" never
@@ -30,11 +30,8 @@ test.beforeAll(() => {
   concord(['study', 'open', String(flows)]);
 });
 
-async function as(browser: Browser, username: string, password = DEMO_PASSWORD) {
-  const context = await browser.newContext(WIDE);
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return { context, page };
+function as(browser: Browser, username: string, password = DEMO_PASSWORD) {
+  return asUser(browser, username, password, WIDE);
 }
 
 test('"Undo last" on a reviewer\'s first item does not offer to take back a label the seed submitted', async ({ browser }) => {
@@ -120,6 +117,7 @@ test('"Guidelines updated" goes only to the reviewer who worked under the earlie
   const early = await as(browser, EARLY, PASSWORD);
   const late = await as(browser, LATE, PASSWORD);
   const card = (page: typeof early.page) => page.getByRole('listitem').filter({ hasText: 'UX details flows' });
+  await early.page.goto('/');
   await expect(card(early.page)).toBeVisible();
   // EARLY worked on a flow in the test before; they submit one here too, so this test stands alone.
   await early.page.goto(`/studies/${flows}/review`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
-import { DEMO_PASSWORD, signIn } from './support/session';
+import { asUser, DEMO_PASSWORD } from './support/session';
 
 // Issue 26, point 2, at the sizes where it failed: at 1280×720 every rubric dimension's buttons can be pressed above
 // the action bar (MRBench V3, 4 dimensions and more); a 390 px window without touch has no sideways scrolling; on a
@@ -25,9 +25,28 @@ test.beforeAll(() => {
   const guidelines = path.join(dir, 'guidelines.md');
   fs.writeFileSync(guidelines, '# Labelling\n\nLabel each dimension on the reply alone.\n');
   const items = path.join(dir, 'items.jsonl');
-  fs.writeFileSync(items, mrbenchSlice(1, ['Sonnet', 'GPT4']).map((i) => JSON.stringify(i)).join('\n') + '\n');
+  fs.writeFileSync(
+    items,
+    mrbenchSlice(1, ['Sonnet', 'GPT4'])
+      .map((i) => JSON.stringify(i))
+      .join('\n') + '\n',
+  );
   rubric8 = JSON.parse(
-    concord(['study', 'create', '--kind', 'rubric', '--dimensions', 'mrbench-v1', '--reviewers', '1', '--name', 'UX eight', '--guidelines', guidelines, '--json']),
+    concord([
+      'study',
+      'create',
+      '--kind',
+      'rubric',
+      '--dimensions',
+      'mrbench-v1',
+      '--reviewers',
+      '1',
+      '--name',
+      'UX eight',
+      '--guidelines',
+      guidelines,
+      '--json',
+    ]),
   ).id;
   concord(['import', 'items', '--study', String(rubric8), items]);
   concord(['study', 'members', String(rubric8), 'ann1']);
@@ -43,16 +62,15 @@ test.beforeAll(() => {
   expect(fs.existsSync(path.join(SEED, 'flows.jsonl'))).toBe(true);
 });
 
-async function open(browser: Browser, username: string, options: Parameters<Browser['newContext']>[0]) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await signIn(page, username, DEMO_PASSWORD);
-  return { context, page };
+function open(browser: Browser, username: string, options: Parameters<Browser['newContext']>[0]) {
+  return asUser(browser, username, DEMO_PASSWORD, options);
 }
 
 const barTop = async (page: Page, name: string) => (await page.getByRole('region', { name }).boundingBox())!.y;
 
-test('at 1280×720 every rubric dimension can be labelled by pointer above the action bar, guidelines closed and open', async ({ browser }) => {
+test('at 1280×720 every rubric dimension can be labelled by pointer above the action bar, guidelines closed and open', async ({
+  browser,
+}) => {
   const { page, context } = await open(browser, 'ann1', { viewport: { width: 1280, height: 720 } });
   for (const [study, panel] of [
     [rubric, false],
@@ -68,8 +86,14 @@ test('at 1280×720 every rubric dimension can be labelled by pointer above the a
     expect(n).toBeGreaterThanOrEqual(4);
     for (let i = 0; i < n; i++) {
       const k = await rows.nth(i).getByRole('radio').count();
-      const radio = rows.nth(i).getByRole('radio').nth(k - 1);
-      const button = rows.nth(i).locator('label').nth(k - 1);
+      const radio = rows
+        .nth(i)
+        .getByRole('radio')
+        .nth(k - 1);
+      const button = rows
+        .nth(i)
+        .locator('label')
+        .nth(k - 1);
       // A click lands only on what is on top: a button under the bar or the panel times out here.
       await button.click({ timeout: 5_000 });
       await expect(radio).toBeChecked();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { makeReportsRubricStudy } from './support/rubric-study';
-import { signIn } from './support/session';
+import { signInContext } from './support/session';
 
 // Issue 26, point 3: a rubric study's page has the pairwise page's shape — progress, links to every dashboard, the
 // reviewers with their payout — and both link the Bias dashboard.
@@ -34,7 +34,7 @@ async function expectSameShape(page: Page, study: number) {
 
 test('a rubric study page shows progress, its dashboards and the reviewers with payout, as the pairwise page does', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'lead');
+  await signInContext(page.context(), 'lead');
   const table = await expectSameShape(page, rubric);
   // The fixture's two reviewers (the demo's ann1 and ann2) each labelled the study's replies.
   await expect(table.locator('tbody tr')).toHaveCount(2);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
+import { asUser } from './support/session';
 
 /*
  * Imported data and names typed by staff are rendered as text (DESIGN "Non-negotiables"): each payload below tries
@@ -184,17 +185,6 @@ function seed(): Seeded {
   return { flow, pair, studyNames, accounts };
 }
 
-async function signIn(browser: Browser, username: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
-  return { context, page };
-}
-
 /** What a page did that it must not: dialogs opened, and the page-side state read after it settled. */
 function watch(page: Page) {
   const dialogs: string[] = [];
@@ -238,13 +228,22 @@ test.beforeAll(() => {
   seeded = seed();
 });
 
+/**
+ * The flow review screen has fetched and drawn its flow. The flow arrives by a request the page makes after it has
+ * hydrated, which on a busy machine can start after the network has been idle for a while (its scripts not yet cached
+ * when the review screen is the first page the context opens).
+ */
+const flowShown = async (page: Page) => {
+  await expect(page.getByTestId('flow-id')).toBeVisible();
+};
+
 /** Visits each URL as `username`: no payload ran or left a link, and the expected text is shown. */
 async function visit(
   browser: Browser,
   username: string,
   pages: { url: string; visible: string[]; settle?: (page: Page) => Promise<void> }[],
 ) {
-  const { context, page } = await signIn(browser, username);
+  const { context, page } = await asUser(browser, username, PASSWORD);
   const dialogs = watch(page);
   const problems: string[] = [];
   let checks = 0;
@@ -287,7 +286,7 @@ test('an annotator sees every payload as text on the review and judging screens,
     // Home: the study names and the reviewer's own display name (plain text, shown whole).
     { url: '/', visible: [studyNames[0], studyNames[1], accounts.member.name] },
     // Flow review: guidelines, problem, solution, materials and steps all carry every payload.
-    { url: `/studies/${flow}/review`, visible: [...MARKERS, accounts.member.name] },
+    { url: `/studies/${flow}/review`, visible: [...MARKERS, accounts.member.name], settle: flowShown },
     // Judging: guidelines, problem, instructions, history, both replies, criteria names and descriptions.
     { url: `/studies/${pair}/review`, visible: [...MARKERS, ...NAME_PAYLOADS.slice(0, 12)] },
   ]);
@@ -298,7 +297,7 @@ test('the other flow (materials: error analysis and clarification turns) shows t
   test.setTimeout(120_000);
   const { flow, accounts } = seeded;
   // The second reviewer of the flow study got the other flow (one reviewer per flow, balanced).
-  await visit(browser, accounts.other.username, [{ url: `/studies/${flow}/review`, visible: MARKERS }]);
+  await visit(browser, accounts.other.username, [{ url: `/studies/${flow}/review`, visible: MARKERS, settle: flowShown }]);
 });
 
 test('the adjudicator sees the disputed item with every payload as text, and none runs', async ({ browser }) => {
@@ -309,7 +308,7 @@ test('the adjudicator sees the disputed item with every payload as text, and non
     [accounts.member.username, 'tie'],
     [accounts.other.username, 'r1'],
   ] as const) {
-    const { context, page } = await signIn(browser, who);
+    const { context, page } = await asUser(browser, who, PASSWORD);
     const queue = await (await page.request.get(`/api/studies/${pair}/queue`)).json();
     for (const [i, id] of [queue.currentId, queue.nextId].entries()) {
       const view = await (await page.request.get(`/api/assignments/${id}`)).json();
