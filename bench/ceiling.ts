@@ -3,6 +3,7 @@
  * p95 under 100 ms, as the number of simulated annotators grows (docs/decisions/0011-scale.md).
  * Run (after `npx next build`):
  *   npx tsx --conditions=react-server bench/ceiling.ts [--steps 25,50,100,200,400] [--seconds 30] [--port 3521]
+ *     [--processes N] [--client http|fetch]
  *
  * (1) The file alone: one process calls the submit use-case (`submitFlowReview`, the same transaction the route
  *     runs: read the assignment, write the annotation, its packed labels, the queue counts and the audit entry,
@@ -13,6 +14,9 @@
  *     people), POST the submission — for `--seconds`. Offered load ≈ annotators submissions/s. Reported per step:
  *     submissions/s achieved, the submit's p50/p95/p99, the next item's p95, failures. The ceiling is the highest
  *     rate whose submit p95 stays under 100 ms.
+ *     The annotators are one process beside the server, on the same cores: `--client http` (the default) sends
+ *     their requests with node:http, `--client fetch` with `fetch`, as every run before 2026-11-29 did (about
+ *     twice the generator's CPU per request, taken from the cores the server is measured on).
  * Afterwards every acknowledged submission is checked against the database (once each).
  * With `--cpu-prof DIR` the server runs under `node --cpu-prof` and is stopped with SIGTERM at the end, leaving its
  * `.cpuprofile` in DIR for `bench/cpu-profile.ts` (where the server's milliseconds per request go).
@@ -34,6 +38,7 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '3521' },
     'cpu-prof': { type: 'string' },
     processes: { type: 'string' },
+    client: { type: 'string', default: 'http' },
   },
 });
 const STEPS = args.steps!.split(',').map(Number);
@@ -44,6 +49,9 @@ const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof']) : undefine
 const PASSWORD = 'ceiling-password';
 /** Server processes (lib/cli/serve.mjs, CONCORD_PROCESSES); unset: `next start` itself. */
 const PROCESSES = args.processes;
+/** How the simulated annotators send their requests: `http` (node:http, the lighter) or `fetch`, as before 2026-11-29. */
+if (args.client !== 'http' && args.client !== 'fetch') throw new Error(`--client is http or fetch, not ${args.client}`);
+HttpPerson.nodeHttp = args.client === 'http';
 
 type Queue = { currentId: number | null };
 
@@ -85,7 +93,9 @@ async function main() {
     'ceiling',
     PORT,
     async ({ dir, db, server }) => {
-      const lines = [`Concord ceiling — ${conditions()} at the start; server processes: ${PROCESSES ?? '1 (next start)'}`];
+      const lines = [
+        `Concord ceiling — ${conditions()} at the start; server processes: ${PROCESSES ?? '1 (next start)'}; client: ${args.client}`,
+      ];
       console.log(lines[0]);
       lines.push(fileAlone(dir, SECONDS));
       console.log(lines.at(-1));

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { OwnServer, pool, signInOverHttp } from '@/e2e/support/server';
@@ -91,6 +92,16 @@ export class HttpPerson {
   static resent = 0;
 
   /**
+   * Send JSON and body-less requests with node:http over kept-alive connections instead of `fetch`. The load
+   * generator shares the machine's cores with the server it measures: at 400 annotators against two server
+   * processes, `fetch` (undici, Web streams) cost the generator ~0.7 ms of CPU a request, half of what the server
+   * spent, and node:http ~0.37 ms (BENCHMARKS "Direct routes"). Off by default, so that every other benchmark keeps
+   * the client it was measured with; `bench/ceiling.ts` turns it on unless given `--client fetch`.
+   */
+  static nodeHttp = false;
+  private static readonly agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+
+  /**
    * One request. A connection reset before any byte of the answer (a pooled keep-alive connection the server closed
    * just as it was reused, which happens when both sides are slow to run) is retried once on a new connection, as
    * browsers do; counted in `HttpPerson.resent`. Any other failure, and a second reset, is a status 0.
@@ -111,6 +122,7 @@ export class HttpPerson {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
+    if (HttpPerson.nodeHttp && (body === undefined || typeof body === 'string')) return this.overNodeHttp(method, url, headers, body, t0);
     let res: Response;
     try {
       res = await fetch(`${this.baseURL}${url}`, {
@@ -142,6 +154,34 @@ export class HttpPerson {
       }
     }
     return { status: res.status, body: parsed, text, ms };
+  }
+
+  /** `once` over node:http (`nodeHttp`): the same reply, status 0 with the error's text when no answer came. */
+  private overNodeHttp(method: string, url: string, headers: Record<string, string>, body: string | undefined, t0: number): Promise<Reply> {
+    return new Promise((resolve) => {
+      const failed = (e: Error & { code?: string }) =>
+        resolve({ status: 0, body: null, text: `${e.message}: ${e.code ?? ''}`, ms: performance.now() - t0 });
+      const req = http.request(`${this.baseURL}${url}`, { method, headers, agent: HttpPerson.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', failed);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const ms = performance.now() - t0;
+          let parsed: unknown = null;
+          if ((res.headers['content-type'] ?? '').includes('json')) {
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              parsed = null;
+            }
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, text, ms });
+        });
+      });
+      req.on('error', failed);
+      req.end(body);
+    });
   }
 
   get(url: string) {
