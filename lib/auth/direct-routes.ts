@@ -2,7 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import type { Actor } from '@/lib/server/actor';
 import { loadActor } from '@/lib/server/accounts/users';
-import { DomainError } from '@/lib/server/errors';
+import { signInAgain } from '@/lib/server/errors';
 import { securityHeaders } from '@/lib/security-headers';
 import { SIGN_IN_FIRST, hasSessionCookie } from './cookies';
 import { JSON_CACHE_CONTROL, percentDecoded, refusal, toFailure, type RequestHead } from './request-rules';
@@ -77,7 +77,7 @@ async function serve(route: DirectRoute, params: string[], head: RequestHead, re
   try {
     const session = await sessionFromCookies(cookies);
     const actor = session && loadActor(session.uid, session.sv);
-    if (!actor) throw new DomainError('unauthenticated', 'Please sign in again.');
+    if (!actor) throw signInAgain();
     const body = route.method === 'POST' ? await readJson(req) : null;
     answer(res, 200, route.run(actor, params, body));
   } catch (e) {

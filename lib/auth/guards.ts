@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Actor } from '@/lib/server/actor';
-import { DomainError } from '@/lib/server/errors';
+import { signInAgain } from '@/lib/server/errors';
 import { loadActor } from '@/lib/server/accounts/users';
 import { sessionFromCookies } from './session';
 
@@ -24,6 +24,6 @@ export async function requireUserPage(): Promise<Actor> {
 /** For actions and routes: throws an `unauthenticated` DomainError. */
 export async function requireUser(): Promise<Actor> {
   const actor = await currentActor();
-  if (!actor) throw new DomainError('unauthenticated', 'Please sign in again.');
+  if (!actor) throw signInAgain();
   return actor;
 }

@@ -18,6 +18,8 @@ export const forbidden = (message = 'You do not have access to this.') => new Do
 export const invalid = (message: string, fieldErrors?: Record<string, string>, details?: unknown) =>
   new DomainError('invalid', message, fieldErrors, details);
 export const conflict = (message: string) => new DomainError('conflict', message);
+/** The session is gone: expired, ended, or its account disabled. */
+export const signInAgain = () => new DomainError('unauthenticated', 'Please sign in again.');
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   unauthenticated: 401,

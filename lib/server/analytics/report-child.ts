@@ -9,7 +9,7 @@ import readline from 'node:readline';
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import type { ReportName } from './dto';
-import { DomainError } from '../errors';
+import { signInAgain } from '../errors';
 import { answerOf } from '../imports/tsx-child';
 import { computeReport, type ReportOptions } from './report';
 
@@ -18,7 +18,7 @@ type Job = { userId: number; studyId: number; name: ReportName; options: ReportO
 function compute(job: Job) {
   // The server checked the caller's session; the account is read again, as on every call.
   const user = users.findUserById(getDb(), job.userId);
-  if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
+  if (!user || !user.active) throw signInAgain();
   const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
   return computeReport(actor, job.studyId, job.name, job.options);
 }

@@ -7,7 +7,7 @@
  */
 import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
-import { DomainError } from '../errors';
+import { DomainError, signInAgain } from '../errors';
 import { checkBeforeEachCommit } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';
@@ -31,7 +31,7 @@ checkBeforeEachCommit(() => {
 function run(job: Job) {
   // The server checked the caller's session; the account is read again, as on every call.
   const user = users.findUserById(getDb(), job.userId);
-  if (!user || !user.active) throw new DomainError('unauthenticated', 'Please sign in again.');
+  if (!user || !user.active) throw signInAgain();
   const actor = { id: user.id, username: user.username, displayName: user.displayName, role: user.role };
   if (job.kind === 'judge') return importJudge(actor, job.studyId, job.file, job.format, job.judge, job.filename);
   if (job.kind === 'annotations') return importAnnotations(actor, job.studyId, job.file, job.format, job.filename);
