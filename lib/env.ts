@@ -40,15 +40,22 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-let cached: Env | undefined;
+const NAMES = Object.keys(envSchema.shape) as (keyof Env)[];
+let cached: { key: string; env: Env } | undefined;
 
+/**
+ * The environment, parsed again only when one of its variables changed: a server reads the same values on every
+ * call, while a process that points itself at another database (the tests of one worker, one file after another)
+ * gets that one.
+ */
 export function env(): Env {
-  if (!cached) {
+  const key = NAMES.map((name) => process.env[name] ?? '\u0000').join('\u0001');
+  if (cached?.key !== key) {
     const parsed = envSchema.safeParse(process.env);
     if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
-    cached = parsed.data;
+    cached = { key, env: parsed.data };
   }
-  return cached;
+  return cached.env;
 }
 
 export function databasePath(): string {

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { importJudge } from '@/lib/server/imports/judge-import';
 import type { Actor } from '../actor';
@@ -144,6 +146,33 @@ describe('the report process', () => {
     process.kill(pid, 'SIGKILL');
     expect(((await dying) as Error).message).toMatch(/report-child\.ts ended \(SIGKILL\) without an answer/);
     expect(await job()).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'agreement', { bootstrap: '200' }))));
+  }, 60_000);
+});
+
+describe('the report process of a process that changes database', () => {
+  it('is started again on the database now in use, never answering from the one it was started on', async () => {
+    await reportForRequest(lead, studyId, 'agreement', { bootstrap: '50' });
+    const pid = reportWorker(10).pid!;
+    const first = process.env.CONCORD_DB!;
+    const other = path.join(dir, 'other.db');
+    getDb().$client.exec(`VACUUM INTO '${other}'`);
+    closeDb();
+    process.env.CONCORD_DB = other;
+    try {
+      const lines = Array.from({ length: 60 }, (_, k) => JSON.stringify({ item: `p${k}`, judge: 'judge-other', labels: labels(CRITERIA, 'T') }));
+      importJudge(lead, studyId, writeTemp(dir, 'judge-other.jsonl', `${lines.join('\n')}\n`), 'concord');
+      const options = { judge: 'judge-other', bootstrap: '50' };
+      expect(await reportForRequest(lead, studyId, 'alignment', options)).toEqual(
+        JSON.parse(JSON.stringify(computeReport(lead, studyId, 'alignment', options))),
+      );
+      expect(reportWorker(10).pid).not.toBe(pid);
+      await waitUntil(() => processGone(pid));
+    } finally {
+      closeDb();
+      process.env.CONCORD_DB = first;
+    }
+    const back = await reportForRequest(lead, studyId, 'alignment', { judge: 'judge-other', bootstrap: '50' }).catch((e: unknown) => e);
+    expect((back as DomainError).code).toBe('not_found');
   }, 60_000);
 });
 

@@ -3,6 +3,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { databasePath } from '@/lib/env';
 
 /**
  * The web server's report process: one long-lived child (`report-child.ts` through tsx) that computes reports one
@@ -23,7 +24,8 @@ type Pending = { resolve: (a: unknown) => void; reject: (e: Error) => void };
 
 const SCRIPT = 'analytics/report-child.ts';
 
-type Child = { process: ChildProcessWithoutNullStreams; pending: Map<number, Pending>; stderr: string };
+/** `database`: the file the child was started on (it reads CONCORD_DB from the environment it was given). */
+type Child = { process: ChildProcessWithoutNullStreams; pending: Map<number, Pending>; stderr: string; database: string };
 
 class ReportWorker {
   private child: Child | null = null;
@@ -51,7 +53,7 @@ class ReportWorker {
       }
     }
     // Each child answers only its own jobs: a child that dies fails those, never a newer child's.
-    const me: Child = { process: child, pending: new Map(), stderr: '' };
+    const me: Child = { process: child, pending: new Map(), stderr: '', database: databasePath() };
     child.stderr.on('data', (d: Buffer) => (me.stderr = (me.stderr + d.toString()).slice(-4000)));
     child.stdin.on('error', () => {}); // a child that died is noticed on 'exit'
     // A child that could not be started: its jobs fail with the reason (an unhandled 'error' would end the server).
@@ -84,15 +86,25 @@ class ReportWorker {
     return me;
   }
 
+  /**
+   * The running child if it serves the database this process uses now, else a new one. A server never changes its
+   * database; a process that does (one test file after another in the same worker) must not be answered from the
+   * previous file's database by a child started for it.
+   */
+  private current(): Child {
+    if (this.child && this.child.database !== databasePath()) this.stop();
+    return this.child ?? this.start();
+  }
+
   /** Starts the child now if none is running, so that the next job does not wait for it. */
   warm() {
-    if (!this.child) this.start();
+    this.current();
   }
 
   /** Computes one job in the child; a caller's abort kills the child (it is busy with this job). */
   run<A>(job: unknown, signal?: AbortSignal): Promise<A> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    const child = this.child ?? this.start();
+    const child = this.current();
     const id = this.nextId++;
     return new Promise<A>((resolve, reject) => {
       const onAbort = () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
 import { codeOf } from '@/test/errors';
@@ -11,8 +11,8 @@ import { undoAbandonedImportsInBackground } from './import-staging';
 import { importItems } from './imports';
 
 // In the server (after its start has called undoAbandonedImportsInBackground), an abandoned import found when someone
-// imports into its study is undone in the background, not in that person's request: a file of its own, since the
-// switch holds for the rest of the process.
+// imports into its study is undone in the background, not in that person's request. The switch holds for the rest
+// of the process: it is turned back at the end, for the files that run after this one in the same worker.
 const { dir } = useTestDatabase();
 const sql = () => getDb().$client;
 const count = (q: string, ...a: unknown[]) =>
@@ -26,6 +26,7 @@ beforeAll(async () => {
   lead = await makeUser('lead', 'lead');
   undoAbandonedImportsInBackground();
 });
+afterAll(() => undoAbandonedImportsInBackground(false));
 
 describe('an abandoned import found by an import into its study, in the server', () => {
   it('is undone in the background while the request is told to try again, and the import then goes in', async () => {

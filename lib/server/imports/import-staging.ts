@@ -151,10 +151,11 @@ let servesRequests = false;
 /**
  * Called by the server's start: from then on an abandoned import found before an import into its study (or its
  * opening) is undone in the background as well, and that request is told another import is still running, rather
- * than being held while the undo runs.
+ * than being held while the undo runs. `false` goes back to undoing them before going on, as the command line does
+ * (a test file that played the server, for the files that run after it in the same process).
  */
-export function undoAbandonedImportsInBackground() {
-  servesRequests = true;
+export function undoAbandonedImportsInBackground(inBackground = true) {
+  servesRequests = inBackground;
 }
 
 /**
