@@ -61,7 +61,7 @@ export async function pool<T, R>(inputs: readonly T[], limit: number, fn: (input
   return results;
 }
 
-/** A process started in its own process group, so SIGKILL reaches it and every child it started (bin.mjs runs tsx). */
+/** A process started in its own process group, so SIGKILL reaches it and every child it started (bin.mjs runs the CLI in a child). */
 export class Killable {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI with tsx. The react-server condition lets modules marked 'server-only' load outside Next.
+// Runs the CLI, bundled from its TypeScript sources (cli-bundle.mjs), in a child process. The react-server condition
+// lets modules marked 'server-only' load outside Next.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliBundle } from './cli-bundle.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx');
+let bundle;
+try {
+  bundle = cliBundle(path.join(here, '..', '..'));
+} catch (e) {
+  process.stderr.write(`concord: the command line could not be built from its sources:\n${e.message}\n`);
+  process.exit(1);
+}
 const child = spawn(
   process.execPath,
-  ['--conditions=react-server', '--import', tsx, path.join(here, 'main.ts'), ...process.argv.slice(2)],
+  ['--conditions=react-server', bundle, ...process.argv.slice(2)],
   {
     stdio: 'inherit',
     cwd: process.cwd(),

@@ -32,8 +32,11 @@ const SKIP_FILE = /(\.test\.[cm]?[jt]sx?|\.md)$/;
 
 export const HASH_FILE = path.join('.next', 'concord-source-hash');
 
-/** The fingerprint of the source tree under `root`: paths sorted, each path and its bytes hashed. */
-export function sourceHash(root) {
+/**
+ * The fingerprint of the source tree under `root`: paths sorted, each path and its bytes hashed. `dirs` and `files`
+ * name what is hashed (by default what the web server's build reads).
+ */
+export function sourceHash(root, dirs = SOURCE_DIRS, rootFiles = SOURCE_FILES) {
   const files = [];
   const walk = (rel) => {
     for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -43,8 +46,8 @@ export function sourceHash(root) {
       } else if (entry.isFile() && !SKIP_FILE.test(entry.name)) files.push(child);
     }
   };
-  for (const dir of SOURCE_DIRS) if (fs.existsSync(path.join(root, dir))) walk(dir);
-  for (const file of SOURCE_FILES) if (fs.existsSync(path.join(root, file))) files.push(file);
+  for (const dir of dirs) if (fs.existsSync(path.join(root, dir))) walk(dir);
+  for (const file of rootFiles) if (fs.existsSync(path.join(root, file))) files.push(file);
   files.sort();
   const hash = crypto.createHash('sha256');
   for (const file of files) {

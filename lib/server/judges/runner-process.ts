@@ -52,7 +52,9 @@ function isRunnerOf(pid: number, run: { runId: number; name: string }, heartbeat
       return false;
     }
   }
-  const cli = args.findIndex((a) => /cli[/\\]main\.ts$/.test(a));
+  // The CLI runs as its bundle (lib/cli/cli-bundle.mjs: node_modules/.cache/concord-cli/main-HASH.mjs) or, as
+  // before the bundle, as lib/cli/main.ts under tsx.
+  const cli = args.findIndex((a) => /concord-cli[/\\]main-[0-9a-f]+\.mjs$/.test(a) || /cli[/\\]main\.ts$/.test(a));
   if (cli < 0 || args[cli + 1] !== 'judge' || args[cli + 2] !== 'run') return false;
   return args.some((a, i) => a === `--name=${run.name}` || (a === '--name' && args[i + 1] === run.name));
 }
