@@ -9,8 +9,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3199);
  * browser without its windowing layers. The browser is most of the suite's CPU, and on this machine the shell took
  * a third less CPU than the full browser for the same specs. The full browser otherwise; CHROMIUM_PATH overrides both.
  */
-const CHROMIUM =
-  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file));
 // One temporary database for the run. Set here, in the runner, so that test workers (which inherit the
 // environment) can prepare data with the CLI on the same file the server uses.
 process.env.CONCORD_E2E_DB ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-')), 'concord.db');

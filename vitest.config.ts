@@ -76,9 +76,10 @@ export default defineConfig({
         test: {
           name: 'fast',
           // The files one worker runs share the modules it has loaded instead of loading them again for each file:
-          // loading was most of this lane's time (124 s → 48 s). They stay apart because each makes its own database
-          // (test/db.ts; closeDb at its end) and env() parses the environment again when a variable changed
-          // (lib/env.ts). A file that needs a fresh module state belongs in another lane.
+          // loading was most of this lane's time (124 s → 48 s; decision 0052). They stay apart because each makes
+          // its own database (test/db.ts; closeDb at its end), env() parses the environment again when a variable
+          // changed (lib/env.ts) and the report process follows the database (report-worker.ts). A file that turns
+          // on a setting of the whole process turns it off at its end (import-staging-server.test.ts).
           isolate: false,
           include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: [...HEAVY, ...MEMORY],
@@ -91,7 +92,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'heavy',
-          isolate: false,
+          isolate: false, // as the fast lane
           include: HEAVY,
           maxWorkers: 2,
           // A whole dataset seeded in a beforeAll (all of MRBench) or a process started per command takes more than

@@ -14,18 +14,14 @@ try {
   process.stderr.write(`concord: the command line could not be built from its sources:\n${e.message}\n`);
   process.exit(1);
 }
-const child = spawn(
-  process.execPath,
-  ['--conditions=react-server', bundle, ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      CONCORD_MIGRATIONS: process.env.CONCORD_MIGRATIONS ?? path.join(here, '..', '..', 'db', 'migrations'),
-      // The child stops an import if this process is killed on its own (main.ts).
-      CONCORD_CLI_WRAPPER: String(process.pid),
-    },
+const child = spawn(process.execPath, ['--conditions=react-server', bundle, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: process.cwd(),
+  env: {
+    ...process.env,
+    CONCORD_MIGRATIONS: process.env.CONCORD_MIGRATIONS ?? path.join(here, '..', '..', 'db', 'migrations'),
+    // The child stops an import if this process is killed on its own (main.ts).
+    CONCORD_CLI_WRAPPER: String(process.pid),
   },
-);
+});
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

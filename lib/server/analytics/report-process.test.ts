@@ -159,7 +159,9 @@ describe('the report process of a process that changes database', () => {
     closeDb();
     process.env.CONCORD_DB = other;
     try {
-      const lines = Array.from({ length: 60 }, (_, k) => JSON.stringify({ item: `p${k}`, judge: 'judge-other', labels: labels(CRITERIA, 'T') }));
+      const lines = Array.from({ length: 60 }, (_, k) =>
+        JSON.stringify({ item: `p${k}`, judge: 'judge-other', labels: labels(CRITERIA, 'T') }),
+      );
       importJudge(lead, studyId, writeTemp(dir, 'judge-other.jsonl', `${lines.join('\n')}\n`), 'concord');
       const options = { judge: 'judge-other', bootstrap: '50' };
       expect(await reportForRequest(lead, studyId, 'alignment', options)).toEqual(
