@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempTree } from '@/test/temp-tree';
 
 /*
  * `npm run demo`'s build step on a small source tree of its own, with a stand-in build command that writes
@@ -10,13 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  */
 
 const SCRIPT = path.resolve(import.meta.dirname, 'build-if-changed.mjs');
-let root: string;
-
-const write = (rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), text);
-};
-const builds = () => (fs.existsSync(path.join(root, 'builds.log')) ? fs.readFileSync(path.join(root, 'builds.log'), 'utf8').length : 0);
+const tree = useTempTree('concord-build-', {
+  'app/page.tsx': 'export default 1;\n',
+  'lib/server/x.ts': 'export const x = 1;\n',
+  'package-lock.json': '{"lockfileVersion":3}\n',
+});
+const write = tree.write;
+const builds = () =>
+  fs.existsSync(path.join(tree.root, 'builds.log')) ? fs.readFileSync(path.join(tree.root, 'builds.log'), 'utf8').length : 0;
 
 const BUILD = `
 const fs = require('fs');
@@ -27,17 +28,9 @@ fs.writeFileSync('.next/BUILD_ID', 'b');
 `;
 
 function run() {
-  const r = spawnSync(process.execPath, [SCRIPT, '--root', root, '--', process.execPath, '-e', BUILD], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [SCRIPT, '--root', tree.root, '--', process.execPath, '-e', BUILD], { encoding: 'utf8' });
   return { status: r.status, out: r.stdout + r.stderr };
 }
-
-beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-build-'));
-  write('app/page.tsx', 'export default 1;\n');
-  write('lib/server/x.ts', 'export const x = 1;\n');
-  write('package-lock.json', '{"lockfileVersion":3}\n');
-});
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('build-if-changed', () => {
   it('builds the first time, then not again while nothing changed', () => {
@@ -81,15 +74,15 @@ describe('build-if-changed', () => {
     const failed = run();
     expect(failed.status).toBe(3);
     expect(failed.out).toContain('Build failed');
-    expect(fs.existsSync(path.join(root, '.next', 'concord-source-hash'))).toBe(false);
-    fs.rmSync(path.join(root, 'fail-build'));
+    expect(fs.existsSync(path.join(tree.root, '.next', 'concord-source-hash'))).toBe(false);
+    fs.rmSync(path.join(tree.root, 'fail-build'));
     expect(run().out).toContain('the last build has no recorded source fingerprint');
     expect(builds()).toBe(3);
   });
 
   it('builds when the build output is gone even if its fingerprint matches', () => {
     run();
-    fs.rmSync(path.join(root, '.next', 'BUILD_ID'));
+    fs.rmSync(path.join(tree.root, '.next', 'BUILD_ID'));
     expect(run().out).toContain('there is no build yet');
     expect(builds()).toBe(2);
   });

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempTree } from '@/test/temp-tree';
 import { cliBundle } from './cli-bundle.mjs';
 
 /*
@@ -10,47 +10,40 @@ import { cliBundle } from './cli-bundle.mjs';
  * each case builds in well under a second. The real CLI runs from it in every CLI test.
  */
 
-let root: string;
-const write = (rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), text);
-};
-const bundles = () => fs.readdirSync(path.join(root, 'node_modules', '.cache', 'concord-cli')).sort();
-const runBundle = (file: string) => spawnSync(process.execPath, [file, 'a', 'b'], { encoding: 'utf8' });
-
-beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-cli-bundle-'));
-  write('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['./*'] } } }));
-  write('package.json', '{"type":"module"}\n');
-  write('lib/words.ts', "export const greeting: string = 'hello';\n");
-  write('lib/cli/main.ts', "import { greeting } from '@/lib/words';\nconsole.log([greeting, ...process.argv.slice(2)].join(' '));\n");
+const tree = useTempTree('concord-cli-bundle-', {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['./*'] } } }),
+  'package.json': '{"type":"module"}\n',
+  'lib/words.ts': "export const greeting: string = 'hello';\n",
+  'lib/cli/main.ts': "import { greeting } from '@/lib/words';\nconsole.log([greeting, ...process.argv.slice(2)].join(' '));\n",
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+const write = tree.write;
+const bundles = () => fs.readdirSync(path.join(tree.root, 'node_modules', '.cache', 'concord-cli')).sort();
+const runBundle = (file: string) => spawnSync(process.execPath, [file, 'a', 'b'], { encoding: 'utf8' });
 
 describe('the CLI bundle', () => {
   it('is built once for the same sources, runs as the sources would, and is built again when one changes', () => {
-    const first = cliBundle(root);
+    const first = cliBundle(tree.root);
     expect(runBundle(first).stdout).toBe('hello a b\n');
     const builtAt = fs.statSync(first).mtimeMs;
-    expect(cliBundle(root)).toBe(first);
+    expect(cliBundle(tree.root)).toBe(first);
     expect(fs.statSync(first).mtimeMs).toBe(builtAt);
 
     write('lib/words.ts', "export const greeting: string = 'bonjour';\n");
-    const second = cliBundle(root);
+    const second = cliBundle(tree.root);
     expect(second).not.toBe(first);
     expect(runBundle(second).stdout).toBe('bonjour a b\n');
     // the older bundle is removed when the new one is written; nothing half-written is left
     expect(bundles()).toEqual([path.basename(second)]);
 
     write('package.json', '{"type":"module","name":"x"}\n');
-    expect(cliBundle(root)).not.toBe(second);
+    expect(cliBundle(tree.root)).not.toBe(second);
   });
 
   it('gives commands started at once the same whole bundle', async () => {
     const script = `import { cliBundle } from ${JSON.stringify(path.resolve('lib/cli/cli-bundle.mjs'))}; console.log(cliBundle(process.argv[1]));`;
     const start = () =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, root]);
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, tree.root]);
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d));
         child.on('error', reject);
@@ -64,7 +57,7 @@ describe('the CLI bundle', () => {
 
   it('says what failed when the sources do not build, and leaves no bundle', () => {
     write('lib/words.ts', "export const greeting: string = 'hello;\n");
-    expect(() => cliBundle(root)).toThrow(/lib\/words\.ts:1:\d+: ERROR: Unterminated string literal/);
-    expect(fs.existsSync(path.join(root, 'node_modules', '.cache', 'concord-cli')) ? bundles() : []).toEqual([]);
+    expect(() => cliBundle(tree.root)).toThrow(/lib\/words\.ts:1:\d+: ERROR: Unterminated string literal/);
+    expect(fs.existsSync(path.join(tree.root, 'node_modules', '.cache', 'concord-cli')) ? bundles() : []).toEqual([]);
   });
 });
