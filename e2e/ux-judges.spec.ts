@@ -58,3 +58,27 @@ test('the preview needs no item id, and a comparison opens in view', async ({ pa
   const table = page.getByRole('table', { name: 'Judge runs compared' });
   await expect(table).toBeInViewport();
 });
+
+test('the template editor takes no typing before the page is live, so nothing typed is mixed with the template it opens on', async ({
+  browser,
+}) => {
+  // The server's HTML alone (no script runs): the editor shows the template, read-only.
+  const still = await browser.newContext({ javaScriptEnabled: false });
+  await signInContext(still, 'lead');
+  const page = await still.newPage();
+  await page.goto(`/studies/${study}/judges`);
+  const template = page.getByLabel(/^Template \(JSON/);
+  await expect(template).toHaveValue(/\{\{reply\}\}/);
+  await expect(template).not.toBeEditable();
+  await still.close();
+
+  // Once React runs the page, the editor takes what is typed, and only that.
+  const live = await browser.newContext();
+  await signInContext(live, 'lead');
+  const livePage = await live.newPage();
+  await livePage.goto(`/studies/${study}/judges`);
+  const editor = livePage.getByLabel(/^Template \(JSON/);
+  await editor.fill('{"name": "typed"}');
+  await expect(editor).toHaveValue('{"name": "typed"}');
+  await live.close();
+});

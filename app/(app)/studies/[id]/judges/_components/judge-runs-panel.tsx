@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { judgeRulesOf, unfilledMessage, unfilledPlaceholders } from '@/lib/kinds/judge-rules';
 import { judgeRunsKey, judgeRunsOptions } from '@/lib/query/judges';
 import type { StudyKind } from '@/lib/validation/labels';
@@ -85,6 +86,7 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
   ].map((t) => ({ ...t, fits: unfilledOf(kind, t.body).length === 0 }));
   const choices = [...all.filter((t) => t.fits), ...all.filter((t) => !t.fits).map((t) => ({ ...t, label: `${t.label}, not for ${kind} studies` }))];
   const [template, setTemplate] = useState(choices[0]?.body ?? '');
+  const hydrated = useHydrated();
   const [item, setItem] = useState('');
   const [preview, setPreview] = useState<TemplatePreviewDto | null>(null);
   const [templateMessage, setTemplateMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
@@ -164,6 +166,7 @@ export function JudgeRunsPanel({ studyId, kind, initialRuns, templates, shipped,
             rows={14}
             value={template}
             onChange={(e) => setTemplate(e.target.value)}
+            readOnly={!hydrated}
             spellCheck={false}
             aria-invalid={misfit ? true : undefined}
             aria-describedby={misfit ? `template-misfit-${studyId}` : undefined}
