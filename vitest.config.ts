@@ -41,6 +41,7 @@ const PUBLIC_DATA = [
 
 /** Files that start processes: the CLI, import and report children, concurrent writers. */
 const PROCESSES = [
+  'lib/bundle/process-bundle.test.ts',
   'lib/cli/*.test.ts',
   'lib/server/analytics/report-process.test.ts',
   'lib/server/analytics/rubric-certify.test.ts',

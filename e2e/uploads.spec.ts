@@ -136,7 +136,7 @@ function importChildren(): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes('import-child.ts') && cmd.includes(dir) && !exited(Number(entry))) pids.push(Number(entry));
+      if (/import-child\.(mjs|ts)\0/.test(cmd) && cmd.includes(dir) && !exited(Number(entry))) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }

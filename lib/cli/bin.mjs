@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// Runs the CLI, bundled from its TypeScript sources (cli-bundle.mjs), in a child process. The react-server condition
-// lets modules marked 'server-only' load outside Next.
+// Runs the CLI, bundled from its TypeScript sources (lib/bundle/process-bundle.mjs), in a child process. The
+// react-server condition lets modules marked 'server-only' load outside Next.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliBundle } from './cli-bundle.mjs';
+import { bundledProcess } from '../bundle/process-bundle.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let bundle;
 try {
-  bundle = cliBundle(path.join(here, '..', '..'));
+  bundle = bundledProcess(path.join(here, '..', '..'), 'cli');
 } catch (e) {
   process.stderr.write(`concord: the command line could not be built from its sources:\n${e.message}\n`);
   process.exit(1);

@@ -9,10 +9,10 @@
  *   node lib/cli/build-if-changed.mjs [--root DIR] [-- COMMAND ARGS…]   (default command: next build)
  */
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceHash } from '../bundle/source-hash.mjs';
 
 /** Folders whose files go into the build. */
 export const SOURCE_DIRS = ['app', 'components', 'lib', 'db', 'public'];
@@ -26,41 +26,13 @@ export const SOURCE_FILES = [
   'proxy.ts',
   'instrumentation.ts',
 ];
-const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'data', '.test-reports']);
-/** Tests and notes do not reach the build. */
-const SKIP_FILE = /(\.test\.[cm]?[jt]sx?|\.md)$/;
-
 export const HASH_FILE = path.join('.next', 'concord-source-hash');
 
-/**
- * The fingerprint of the source tree under `root`: paths sorted, each path and its bytes hashed. `dirs` and `files`
- * name what is hashed (by default what the web server's build reads).
- */
-export function sourceHash(root, dirs = SOURCE_DIRS, rootFiles = SOURCE_FILES) {
-  const files = [];
-  const walk = (rel) => {
-    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const child = path.posix.join(rel, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(child);
-      } else if (entry.isFile() && !SKIP_FILE.test(entry.name)) files.push(child);
-    }
-  };
-  for (const dir of dirs) if (fs.existsSync(path.join(root, dir))) walk(dir);
-  for (const file of rootFiles) if (fs.existsSync(path.join(root, file))) files.push(file);
-  files.sort();
-  const hash = crypto.createHash('sha256');
-  for (const file of files) {
-    hash.update(file);
-    hash.update('\0');
-    hash.update(fs.readFileSync(path.join(root, file)));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
+/** The fingerprint of what the web server's build reads under `root` (source-hash.mjs). */
+export const buildSourceHash = (root) => sourceHash(root, SOURCE_DIRS, SOURCE_FILES);
 
 /** Why a build is needed, or null when the last build is of this very source. */
-export function buildNeeded(root, hash = sourceHash(root)) {
+export function buildNeeded(root, hash = buildSourceHash(root)) {
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) return 'there is no build yet';
   const stored = path.join(root, HASH_FILE);
   if (!fs.existsSync(stored)) return 'the last build has no recorded source fingerprint';
@@ -89,7 +61,7 @@ function main(argv) {
       return 2;
     }
   }
-  const hash = sourceHash(root);
+  const hash = buildSourceHash(root);
   const why = buildNeeded(root, hash);
   if (!why) {
     console.log(`Build is up to date (source ${hash.slice(0, 12)}); not rebuilding.`);

@@ -21,6 +21,7 @@
 import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { processBundle } from '../bundle/process-bundle.mjs';
 
 const DEFAULT_MAX = 4;
 
@@ -44,9 +45,24 @@ function nextStart() {
 
 const say = (line) => process.stderr.write(`Concord: ${line}\n`);
 
+/**
+ * Builds the bundle of the processes the server starts (imports, reports, judge runs, backups) now, if the sources
+ * changed since it was last built, so that the first large upload or dashboard does not wait for it. A bundle that
+ * cannot be built is said here; the server still starts (what it serves in-process works), and each child it then
+ * starts fails with the same message.
+ */
+function prepareChildren() {
+  try {
+    processBundle(process.cwd());
+  } catch (e) {
+    say(`the server's child processes could not be built from their sources:\n${e.message}`);
+  }
+}
+
 if (cluster.isWorker) {
   nextStart();
 } else {
+  prepareChildren();
   const count = processCount();
   if (count === 1) nextStart();
   else launch(count);

@@ -10,7 +10,7 @@ import { closeDb, getDb } from '@/db/client';
 import * as users from '@/db/queries/users';
 import type { ReportName } from './dto';
 import { signInAgain } from '../errors';
-import { answerOf } from '../imports/tsx-child';
+import { answerOf } from '../imports/child-process';
 import { computeReport, type ReportOptions } from './report';
 
 type Job = { userId: number; studyId: number; name: ReportName; options: ReportOptions };

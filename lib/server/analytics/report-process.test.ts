@@ -144,7 +144,7 @@ describe('the report process', () => {
     const pid = reportWorker(10).pid!;
     const dying = reportForRequest(lead, studyId, 'agreement', { bootstrap: '10000' }).catch((e: unknown) => e);
     process.kill(pid, 'SIGKILL');
-    expect(((await dying) as Error).message).toMatch(/report-child\.ts ended \(SIGKILL\) without an answer/);
+    expect(((await dying) as Error).message).toMatch(/report-child ended \(SIGKILL\) without an answer/);
     expect(await job()).toEqual(JSON.parse(JSON.stringify(computeReport(lead, studyId, 'agreement', { bootstrap: '200' }))));
   }, 60_000);
 });

@@ -4,13 +4,13 @@ import { getDb } from '@/db/client';
 import type { ReportDtos, ReportName } from './dto';
 import type { Actor } from '../actor';
 import { parseInput } from '../parse';
-import { type ChildAnswer, unwrapAnswer } from '../imports/tsx-child';
+import { type ChildAnswer, unwrapAnswer } from '../imports/child-process';
 import { replicatesSchema } from './data';
 import { computeReport, reportKinds, type ReportOptions } from './report';
 import { reportWorker } from './report-worker';
 import { staffStudyOfKind, studyForStaff } from '../review/access';
 
-const CHILD = 'analytics/report-child.ts';
+const CHILD = 'report-child';
 /**
  * A report child only reads, so it can yield the CPU to the server without holding anyone up: with two cores and
  * annotators submitting, the bootstrap then takes what the server leaves.

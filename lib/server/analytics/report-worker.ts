@@ -1,15 +1,15 @@
 import 'server-only';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 import { databasePath } from '@/lib/env';
+import { childCommand } from '../imports/child-process';
 
 /**
- * The web server's report process: one long-lived child (`report-child.ts` through tsx) that computes reports one
- * after another, so that a dashboard's intervals wait only for their bootstrap, not for a new process to start and
- * compile its TypeScript (measured 3–6 s of the 5–7 s the demo's dashboards took to show intervals; the bootstrap
- * itself is 0.1–1 s of CPU on the demo's studies). Jobs go in as JSON lines on its stdin, answers come back as JSON
+ * The web server's report process: one long-lived child (`report-child`, started from its bundle by `childCommand`)
+ * that computes reports one after another, so that a dashboard's intervals wait only for their bootstrap, not for a
+ * new process to start (measured 3–6 s of the 5–7 s the demo's dashboards took to show intervals when each report
+ * started a process under tsx; the bootstrap itself is 0.1–1 s of CPU on the demo's studies). Jobs go in as JSON lines on its stdin, answers come back as JSON
  * lines `{ id, answer }` on its stdout.
  *
  * - One job at a time (the caller queues them): the child is single-threaded and two cores are shared with the server.
@@ -22,7 +22,7 @@ import { databasePath } from '@/lib/env';
 
 type Pending = { resolve: (a: unknown) => void; reject: (e: Error) => void };
 
-const SCRIPT = 'analytics/report-child.ts';
+const NAME = 'report-child';
 
 /** `database`: the file the child was started on (it reads CONCORD_DB from the environment it was given). */
 type Child = { process: ChildProcessWithoutNullStreams; pending: Map<number, Pending>; stderr: string; database: string };
@@ -39,8 +39,8 @@ class ReportWorker {
   }
 
   private start(): Child {
-    const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', SCRIPT);
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file], {
+    const command = childCommand(NAME);
+    const child = spawn(command.file, command.args, {
       cwd: process.cwd(),
       env: process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -75,7 +75,7 @@ class ReportWorker {
     });
     child.on('exit', (code, signal) => {
       if (this.child === me) this.child = null;
-      const why = new Error(`${SCRIPT} ended (${signal ?? `exit ${code}`}) without an answer: ${me.stderr.slice(-2000)}`);
+      const why = new Error(`${NAME} ended (${signal ?? `exit ${code}`}) without an answer: ${me.stderr.slice(-2000)}`);
       for (const p of me.pending.values()) p.reject(why);
       me.pending.clear();
     });

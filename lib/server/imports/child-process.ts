@@ -1,7 +1,7 @@
 import 'server-only';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
+import { type BundledProcess, bundledProcess } from '@/lib/bundle/process-bundle.mjs';
 import { DomainError, type ErrorCode } from '../errors';
 
 /** What a child script prints as its last line (see `printAnswer`). */
@@ -10,18 +10,28 @@ export type ChildAnswer<T> =
   | { ok: false; code: ErrorCode | 'internal'; message: string; fieldErrors?: Record<string, string>; details?: unknown };
 
 /**
- * Runs `lib/server/<script>` (TypeScript, through tsx, with the server's conditions) in a process of its own with
- * `job` as its argument and resolves with the answer it prints as its last line (`ChildAnswer` for scripts that
- * use `printAnswer`). The web server is bundled by Next, so CPU-heavy
- * work cannot simply be handed to a worker thread of the same code; a child process runs the same source, opens
- * the same database (WAL: readers and the one writer never block each other), and leaves the server's event loop
- * free. The child's stdin stays open for as long as this process lives, so a child can tell when the server died.
- * `nice` lowers the child's scheduling priority, so that on a busy machine the server's requests come first.
+ * The command that starts Concord process `name` as a child of this one: Node with the server's import conditions
+ * (modules marked 'server-only' load, as in Next's server) and the process's bundled file
+ * (`lib/bundle/process-bundle.mjs`, made from the sources the first time they are needed), then `args`.
  */
-export function runTsxChild<A>(script: string, job: unknown, opts: { signal?: AbortSignal; nice?: number } = {}): Promise<A> {
-  const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', script);
+export function childCommand(name: BundledProcess, args: string[] = []): { file: string; args: string[] } {
+  const bundle = bundledProcess(/*turbopackIgnore: true*/ process.cwd(), name);
+  return { file: process.execPath, args: ['--conditions=react-server', bundle, ...args] };
+}
+
+/**
+ * Runs Concord process `name` (one of `lib/server`'s child scripts, bundled) in a process of its own with `job` as
+ * its argument and resolves with the answer it prints as its last line (`ChildAnswer` for scripts that use
+ * `printAnswer`). The web server is bundled by Next, so CPU-heavy work cannot simply be handed to a worker thread
+ * of the same code; a child process runs the same source, opens the same database (WAL: readers and the one writer
+ * never block each other), and leaves the server's event loop free. The child's stdin stays open for as long as
+ * this process lives, so a child can tell when the server died. `nice` lowers the child's scheduling priority, so
+ * that on a busy machine the server's requests come first.
+ */
+export function runChild<A>(name: BundledProcess, job: unknown, opts: { signal?: AbortSignal; nice?: number } = {}): Promise<A> {
+  const command = childCommand(name, [JSON.stringify(job)]);
   return new Promise<A>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify(job)], {
+    const child = spawn(command.file, command.args, {
       cwd: process.cwd(),
       env: process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -46,16 +56,16 @@ export function runTsxChild<A>(script: string, job: unknown, opts: { signal?: Ab
       try {
         resolve(JSON.parse(line) as A);
       } catch {
-        reject(new Error(`${script} ended (exit ${code}) without an answer: ${err.slice(-2000)}`));
+        reject(new Error(`${name} ended (exit ${code}) without an answer: ${err.slice(-2000)}`));
       }
     });
   });
 }
 
 /** The child's result, or its expected failure thrown again here as the same DomainError. */
-export function unwrapAnswer<T>(script: string, answer: ChildAnswer<T>): T {
+export function unwrapAnswer<T>(name: string, answer: ChildAnswer<T>): T {
   if (answer.ok) return answer.result;
-  if (answer.code === 'internal') throw new Error(`${script} failed: ${answer.message}`);
+  if (answer.code === 'internal') throw new Error(`${name} failed: ${answer.message}`);
   throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
 }
 

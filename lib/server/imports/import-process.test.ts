@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { makeUser, useTestDatabase, writeTemp } from '@/test/db';
@@ -10,6 +9,7 @@ import { DomainError } from '../errors';
 import { importItemsForRequest } from './import-process';
 import { ImportRejected } from './imports';
 import { createStudy } from '../studies/studies';
+import { childCommand } from './child-process';
 
 const { dir } = useTestDatabase();
 const count = (q: string, ...a: unknown[]) =>
@@ -92,7 +92,8 @@ async function until(what: string, check: () => boolean, timeoutMs: number) {
 // prints its pid and waits. Killing it alone is what an OOM kill of the server does.
 const STAND_IN_SERVER = `
 const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', ${JSON.stringify(path.join('lib', 'server', 'imports', 'import-child.ts'))}, process.argv[1]], { stdio: ['ignore', 'pipe', 'pipe'] });
+const command = JSON.parse(process.argv[1]);
+const child = spawn(command.file, command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
 child.stdout.resume();
 child.stderr.resume();
 process.stdout.write(child.pid + '\\n');
@@ -104,7 +105,8 @@ describe('an import process whose server is killed on its own', () => {
     const studyId = newStudy('Orphan');
     const file = writeTemp(dir, 'orphan.jsonl', flowsJsonl('orphan', 30_000));
     const job = { userId: lead.id, studyId, file, format: 'concord', filename: 'orphan.jsonl' };
-    const server = spawn(process.execPath, ['-e', STAND_IN_SERVER, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const command = childCommand('import-child', [JSON.stringify(job)]);
+    const server = spawn(process.execPath, ['-e', STAND_IN_SERVER, JSON.stringify(command)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const serverExited = new Promise((resolve) => server.once('exit', resolve));
     let childPid = 0;
     try {

@@ -1,7 +1,5 @@
 import 'server-only';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { getDb } from '@/db/client';
 import { findImportFormat, formatIdsOf } from '@/lib/kinds/import-formats';
 import type { Actor } from '../actor';
@@ -12,7 +10,7 @@ import { importItems } from './imports';
 import type { ImportReportDto, JudgeImportReportDto } from './dto';
 import { importJudge } from './judge-import';
 import { importAnnotations } from './prior-annotations';
-import { runTsxChild } from './tsx-child';
+import { runChild } from './child-process';
 import type { ImportError } from '@/lib/validation/import-errors';
 
 /** Files up to this size (about 1,000–2,000 flows) are imported in the server's own process: well under a second of work. */
@@ -54,28 +52,7 @@ export async function importItemsForRequest(
 ): Promise<ImportReportDto> {
   checkItemUpload(actor, studyId, format);
   if (fs.statSync(file).size <= inProcessBytes) return importItems(actor, studyId, file, format, filename);
-  const job = JSON.stringify({ userId: actor.id, studyId, file, format, filename });
-  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'imports', 'import-child.ts');
-  const answer = await new Promise<ChildAnswer>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script, job], {
-      cwd: process.cwd(),
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(line) as ChildAnswer);
-      } catch {
-        reject(new Error(`the import process ended (exit ${code}) without an answer: ${err.slice(-2000)}`));
-      }
-    });
-  });
+  const answer = await runChild<ChildAnswer>('import-child', { userId: actor.id, studyId, file, format, filename });
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
@@ -102,10 +79,7 @@ export async function importJudgeForRequest(
 ): Promise<JudgeImportReportDto> {
   if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
   const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
-  const answer = await runTsxChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>(
-    'imports/import-child.ts',
-    job,
-  );
+  const answer = await runChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('import-child', job);
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
@@ -128,7 +102,7 @@ export async function importAnnotationsForRequest(
   if (fs.statSync(file).size <= inProcessBytes) return importAnnotations(actor, studyId, file, format, filename);
   const job = { kind: 'annotations', userId: actor.id, studyId, file, format, filename };
   type Report = { records: number; inserted: number; unchanged: number };
-  const answer = await runTsxChild<{ ok: true; report: Report } | Exclude<ChildAnswer, { ok: true }>>('imports/import-child.ts', job);
+  const answer = await runChild<{ ok: true; report: Report } | Exclude<ChildAnswer, { ok: true }>>('import-child', job);
   if (answer.ok) return answer.report;
   if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
   const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;

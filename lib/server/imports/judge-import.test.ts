@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb, inTransaction } from '@/db/client';
 import * as aq from '@/db/queries/analytics';
@@ -14,6 +13,7 @@ import { recoverAbandonedImports } from './import-staging';
 import { importItems } from './imports';
 import { importJudge } from './judge-import';
 import { createStudy, setStudyCriteria } from '../studies/studies';
+import { childCommand } from './child-process';
 
 // Judge runs are written like items: a 'staging' run filled by short batches, which nobody reads, made 'done' by
 // one last transaction, and removed again if the import fails or its process dies.
@@ -174,14 +174,9 @@ describe('a judge run imported in batches', () => {
     const before = footprint();
     const file = writeTemp(dir, 'killed.jsonl', judgeLines('killed-judge', ITEMS));
     const job = JSON.stringify({ kind: 'judge', userId: lead.id, studyId, file, format: 'concord', filename: 'killed.jsonl' });
-    const child = spawn(
-      process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', path.join('lib', 'server', 'imports', 'import-child.ts'), job],
-      {
-        env: process.env,
-        stdio: 'ignore',
-      },
-    );
+    // The import process as the server starts it (child-process.ts), killed in the middle.
+    const command = childCommand('import-child', [job]);
+    const child = spawn(command.file, command.args, { env: process.env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     let written = 0;
     for (let i = 0; i < 3_000 && written === 0; i++) {

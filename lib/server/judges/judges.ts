@@ -1,6 +1,5 @@
 import 'server-only';
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { getDb, type Db } from '@/db/client';
 import * as q from '@/db/queries/judge-launches';
 import * as examplesQ from '@/db/queries/judge-examples';
@@ -12,6 +11,7 @@ import { judgeLaunchSchema, type JudgeTemplate } from '@/lib/validation/judge-te
 import * as z from 'zod';
 import type { Actor } from '../actor';
 import { audit } from '../accounts/audit';
+import { childCommand } from '../imports/child-process';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { parseInput } from '../parse';
 import { studyForStaff } from '../review/access';
@@ -420,8 +420,8 @@ export function unreadableJudgeAnswers(actor: Actor, runId: number, limit = 100)
  * run's claim then holds (tests wait for its exit).
  */
 export function startJudgeRunner(runId: number): ChildProcess {
-  const file = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'server', 'judges', 'runner-child.ts');
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, JSON.stringify({ runId })], {
+  const command = childCommand('runner-child', [JSON.stringify({ runId })]);
+  const child = spawn(command.file, command.args, {
     cwd: process.cwd(),
     // Only what the runner needs and the run's one key: never the server's environment (issue 21).
     env: runnerEnvironment(getDb(), q.findLaunch(getDb(), runId) ?? { endpointId: null, endpoint: '', apiKeyEnv: null, model: '' }),

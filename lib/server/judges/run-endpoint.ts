@@ -47,7 +47,7 @@ export function shownTextOf(db: Db, launch: Parameters<typeof runTarget>[1], fro
 }
 
 /**
- * The whole environment of a runner process the web server starts: what Node, tsx and the database need, and the
+ * The whole environment of a runner process the web server starts: what Node and the database need, and the
  * run's key under RUNNER_KEY_ENV — never the server's environment, which holds AUTH_SECRET and every other secret.
  */
 export function runnerEnvironment(db: Db, launch: Parameters<typeof runTarget>[1], from: NodeJS.ProcessEnv = process.env) {

@@ -44,7 +44,9 @@ function isRunnerOf(pid: number, run: { runId: number; name: string }, heartbeat
   } catch {
     return (heartbeatAt ?? 0) >= Date.now() - staleMs;
   }
-  const child = args.findIndex((a) => /runner-child\.ts$/.test(a));
+  // The server's runner: bundled (lib/bundle/process-bundle.mjs: …/concord-bundle/HASH/runner-child.mjs), or the
+  // source under tsx as before the bundle.
+  const child = args.findIndex((a) => /concord-bundle[/\\][0-9a-f]{16}[/\\]runner-child\.mjs$/.test(a) || /runner-child\.ts$/.test(a));
   if (child >= 0) {
     try {
       return (JSON.parse(args[child + 1] ?? '') as { runId?: unknown }).runId === run.runId;
@@ -52,9 +54,13 @@ function isRunnerOf(pid: number, run: { runId: number; name: string }, heartbeat
       return false;
     }
   }
-  // The CLI runs as its bundle (lib/cli/cli-bundle.mjs: node_modules/.cache/concord-cli/main-HASH.mjs) or, as
-  // before the bundle, as lib/cli/main.ts under tsx.
-  const cli = args.findIndex((a) => /concord-cli[/\\]main-[0-9a-f]+\.mjs$/.test(a) || /cli[/\\]main\.ts$/.test(a));
+  // The CLI: bundled (…/concord-bundle/HASH/cli.mjs; an older checkout's …/concord-cli/main-HASH.mjs) or the source under tsx.
+  const cli = args.findIndex(
+    (a) =>
+      /concord-bundle[/\\][0-9a-f]{16}[/\\]cli\.mjs$/.test(a) ||
+      /concord-cli[/\\]main-[0-9a-f]+\.mjs$/.test(a) ||
+      /cli[/\\]main\.ts$/.test(a),
+  );
   if (cli < 0 || args[cli + 1] !== 'judge' || args[cli + 2] !== 'run') return false;
   return args.some((a, i) => a === `--name=${run.name}` || (a === '--name' && args[i + 1] === run.name));
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { backupConfig, databasePath } from '@/lib/env';
 import type { Actor } from '../actor';
 import { forbidden } from '../errors';
-import { runTsxChild } from '../imports/tsx-child';
+import { runChild } from '../imports/child-process';
 import { goodBackups, lastBackupRun } from './backup';
 import { serverProcess } from './server-process';
 import type { BackupRunDto, BackupStatusDto, GoodBackupDto, HealthBackupDto } from './dto';
@@ -11,7 +11,7 @@ export type ScheduleConfig = { source: string; every: string | null; everyMs: nu
 
 /** One attempt in a child process (see backup-child.ts), at a lower priority than the server's requests. */
 const inChild = (source: string, dir: string, keep: number, now: Date) =>
-  runTsxChild<BackupRunDto>('system/backup-child.ts', { source, dir, keep, now: now.toISOString() }, { nice: 10 });
+  runChild<BackupRunDto>('backup-child', { source, dir, keep, now: now.toISOString() }, { nice: 10 });
 
 /**
  * The server's backup schedule: a verified backup every `everyMs` (the first one at once when the newest good
