@@ -49,6 +49,17 @@ export default tseslint.config(
     },
   },
   {
+    // Links prefetch their page when reached for, not whenever on screen (components/ui/link.tsx says why).
+    files: ['app/**/*.tsx', 'components/**/*.tsx'],
+    ignores: ['components/ui/link.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'next/link', message: "Use Link from '@/components/ui/link': it prefetches on intent, not on sight." }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs'],
     languageOptions: { globals: nodeGlobals },
   },

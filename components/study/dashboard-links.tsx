@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 
 /** Every kind's dashboards have the same tabs (app/(app)/studies/[id]/analytics), so every study page links them alike. */
 const DASHBOARDS = [

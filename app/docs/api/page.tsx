@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { openApiDocument } from '@/lib/api/openapi';
 import { PROBLEM_TITLES } from '@/lib/api/problem';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import type { FlowListDto, StudyDto } from '@/lib/server/studies/dto';
 import { ItemsHeader, Pager, itemsPageHref } from '@/components/study/items-frame';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { StackedBar } from '@/components/charts/stacked-bar';
 import { TimeSeriesChart } from '@/components/charts/time-series';
 import { ProgressBar } from '@/components/ui/progress-bar';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 
 /** Under a rubric study's name: its judge runs, reachable from the draft on (pairwise links them from its overview). */
 export function RubricHeaderLinks({ studyId }: { studyId: number }) {

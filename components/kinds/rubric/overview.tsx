@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import type { JudgeRunDto } from '@/lib/server/analytics/dto';
 import type { RubricGroundTruthSummaryDto } from '@/lib/server/ground-truth/dto';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useState, useTransition } from 'react';
 import type { GoldListItemDto } from '@/lib/server/review/dto';
 import { setItemGoldAction } from '../gold-actions';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { after } from 'next/server';
 import type { ReactNode } from 'react';
 import { warmReportProcess } from '@/lib/server/analytics/report-process';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { compareStudyJudgeRuns } from '@/lib/server/judges/compare';
 import { judgeEndpointChoices } from '@/lib/server/judges/endpoints';
 import { canGrade } from '@/lib/server/judges/graded-kinds';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { EmptyState } from '@/components/ui/empty-state';
 import { kindName } from '@/lib/kinds/names';
 import type { StudyKind } from '@/lib/validation/labels';
