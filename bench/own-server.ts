@@ -58,8 +58,9 @@ export function serverMemory(server: OwnServer): { serverMB: number; groupMB: nu
     if (!m) continue;
     const kb = Number(m[2]);
     groupKB += kb;
-    // `next start` and the server process it runs (next-server); children (imports, reports, backups) run tsx.
-    if (!/--import tsx|lib\/server\//.test(m[3])) serverKB += kb;
+    // `next start` and the server process it runs (next-server); children (imports, reports, backups) run from
+    // their bundle (lib/bundle/process-bundle.mjs), or under tsx in an older checkout.
+    if (!/concord-bundle\/|--import tsx|lib\/server\//.test(m[3])) serverKB += kb;
   }
   return { serverMB: serverKB / 1024, groupMB: groupKB / 1024 };
 }
