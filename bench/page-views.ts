@@ -26,7 +26,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell
  * children that have ended (cutime, cstime).
  */
 function groupCpu(pgid: number): number {
-  const pids = execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' }).trim().split(/\s+/);
+  const pids = execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
+    .trim()
+    .split(/\s+/);
   let ticks = 0;
   for (const pid of pids) {
     try {
