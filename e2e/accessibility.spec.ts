@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { asUser } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 /*
  * Accessibility: axe-core on every screen, as the person who uses it, with the data it shows. Serious and critical
@@ -30,7 +30,7 @@ function create(args: string[]): number {
 }
 
 function jsonl(rows: object[]): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'a11y-')), 'prior.jsonl');
+  const file = path.join(tempDir('concord-a11y-'), 'prior.jsonl');
   fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return file;
 }

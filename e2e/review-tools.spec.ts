@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { asUser, DEMO_PASSWORD } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // The review screens' tools for every kind of item: what is judged in view at 1440×900, the guidelines panel and
 // criterion definitions (issue point 4), skip/flag/comment (5), "Review my submissions" with revising (6), the
@@ -21,7 +21,7 @@ let pairStudy = 0;
 let flowStudy = 0;
 
 test.beforeAll(() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-review-tools-'));
+  const dir = tempDir('concord-review-tools-');
   const write = (name: string, text: string) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text);

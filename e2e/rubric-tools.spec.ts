@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
 import { asUser, DEMO_PASSWORD } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // The shared review tools on the rubric screen (skip, flag, comment, guidelines panel, history and revise), what
 // leads see of flags on the rubric items list and item page, and combining rubric judge runs in the browser.
@@ -20,7 +20,7 @@ const COMMENT = 'Location is arguable here.';
 let studyId = 0;
 
 function tmpFile(name: string, content: string) {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-e2e-rtools-')), name);
+  const file = path.join(tempDir('concord-e2e-rtools-'), name);
   fs.writeFileSync(file, content);
   return file;
 }

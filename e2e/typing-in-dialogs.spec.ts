@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { mrbenchSlice } from './support/rubric-study';
 import { withReadonlyDb } from './support/server';
 import { asUser } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // Issue 21, point 6a: what a reviewer types into a dialog or a text field stays there. The Flag and Comment dialogs
 // open with the focus in their text box, and while any dialog or text field is open no review shortcut fires: on
@@ -23,7 +23,7 @@ const NO_QUESTION = SENTENCE.replace('?', '');
 const studies = { flow: 0, pair: 0, rubric: 0, pairAdj: 0, rubricAdj: 0 };
 
 function tmpFile(name: string, text: string) {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'concord-typing-')), name);
+  const file = path.join(tempDir('concord-typing-'), name);
   fs.writeFileSync(file, text);
   return file;
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { signInContext } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // Issue 26, point 1: the pairwise screen opens its context column at the student's last turn (what the first
 // criterion asks about), with the guidelines panel closed and open, at 1440×900 where it was hidden.
@@ -13,7 +13,7 @@ const SEED = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp
 let study = 0;
 
 test.beforeAll(() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-ux-context-'));
+  const dir = tempDir('concord-ux-context-');
   concord(['user', 'add', 'uxctx', '--role', 'annotator'], PASSWORD);
   const guidelines = path.join(dir, 'guidelines.md');
   fs.writeFileSync(guidelines, '# How to judge\n\nPrefer the reply that moves the student on. Press `i` for a definition.\n');

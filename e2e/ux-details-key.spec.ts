@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { makeReportsRubricStudy } from './support/rubric-study';
 import { asUser } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // Issue 26, point 8: `i` (show what the focused row means) works on both adjudication screens, so it is named in
 // the rubric adjudication's `?` list and in the pairwise adjudication's footer, at 1440×900 where it was missing.
@@ -36,7 +36,7 @@ async function judge(page: Page, key: string) {
 }
 
 test('the pairwise adjudication footer names i', async ({ browser }) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-ux-details-'));
+  const dir = tempDir('concord-ux-details-');
   const one = path.join(dir, 'one.jsonl');
   fs.writeFileSync(one, fs.readFileSync(PAIRS, 'utf8').split('\n')[0] + '\n');
   for (const u of ['uxd1', 'uxd2']) concord(['user', 'add', u, '--role', 'annotator'], PASSWORD);

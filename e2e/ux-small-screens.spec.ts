@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { concord } from './support/cli';
 import { createRubricStudy, mrbenchSlice } from './support/rubric-study';
 import { asUser, DEMO_PASSWORD } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 // Issue 26, point 2, at the sizes where it failed: at 1280×720 every rubric dimension's buttons can be pressed above
 // the action bar (MRBench V3, 4 dimensions and more); a 390 px window without touch has no sideways scrolling; on a
@@ -21,7 +21,7 @@ test.beforeAll(() => {
   // The rubric study's reviewers are the demo's ann1 and ann2 (e2e/support/rubric-study.ts); the others' too.
   rubric = createRubricStudy('UX small rubric', mrbenchSlice(1, ['Sonnet', 'GPT4']));
   // MRBench V1: eight dimensions, with guidelines, so the panel can take the right of the screen.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-ux-small-'));
+  const dir = tempDir('concord-ux-small-');
   const guidelines = path.join(dir, 'guidelines.md');
   fs.writeFileSync(guidelines, '# Labelling\n\nLabel each dimension on the reply alone.\n');
   const items = path.join(dir, 'items.jsonl');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 /**
  * A small source tree of a test's own: a fresh temporary folder before each test, holding `files` (path → text),
@@ -21,4 +21,14 @@ export function useTempTree(prefix: string, files: Record<string, string>) {
   });
   afterEach(() => fs.rmSync(tree.root, { recursive: true, force: true }));
   return tree;
+}
+
+/** A temporary folder for a whole test file's files: made before its first test, removed after its last. */
+export function useTempDir(prefix: string) {
+  const tmp = { dir: '' };
+  beforeAll(() => {
+    tmp.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterAll(() => fs.rmSync(tmp.dir, { recursive: true, force: true }));
+  return tmp;
 }

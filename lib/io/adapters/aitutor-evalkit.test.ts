@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publicDataPath } from '../public-data';
@@ -7,8 +6,10 @@ import { rubricItemRecords, rubricJudgeRecords } from '@/lib/kinds/rubric/record
 import { MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import type { RubricJudgeLine } from '@/lib/validation/rubric';
 import { EVALKIT_AUTO_JUDGE, evalkitDefaultJudge, evalkitJudgeNames } from './aitutor-evalkit';
+import { useTempDir } from '@/test/temp-tree';
 
 const kit = (name: string) => publicDataPath('aitutor-evalkit', name);
+const tmp = useTempDir('concord-evalkit-');
 const sample = kit('test_sample.json');
 const PROMETHEUS = 'prometheus-eval/prometheus-7b-v2.0';
 
@@ -98,8 +99,7 @@ describe('AITutor-EvalKit predictions → judge lines', () => {
   });
 
   it('lists unreadable and missing verdicts without guessing, and keeps the readable ones', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-evalkit-'));
-    const file = path.join(dir, 'gpt5_model_predictions.json');
+    const file = path.join(tmp.dir, 'gpt5_model_predictions.json');
     fs.writeFileSync(
       file,
       JSON.stringify([

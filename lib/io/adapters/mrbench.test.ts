@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publicDataPath } from '../public-data';
 import { rubricAnnotationRecords, rubricItemRecords } from '@/lib/kinds/rubric/records';
 import { MRBENCH_V1_CATALOG, MRBENCH_V3_CATALOG } from '@/lib/validation/rubric-catalogs';
 import { mrbenchHistory, mrbenchItemId, mrbenchRunLines, mrbenchSafeId } from './mrbench';
+import { useTempDir } from '@/test/temp-tree';
 
 const v3File = publicDataPath('mrbench', 'mrbench_v3_devset.json');
 const v1File = publicDataPath('mrbench', 'MRBench_V1.json');
@@ -16,9 +16,13 @@ type Raw = { conversation_id: string; conversation_history: string } & Record<
 >;
 const raw = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Raw[];
 
+const tmp = useTempDir('concord-mrbench-');
+let written = 0;
+
 function tmpJson(value: unknown): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-mrbench-'));
-  const file = path.join(dir, 'data.json');
+  // data.json, as the messages name it, in a folder of its own each time
+  const file = path.join(tmp.dir, String(++written), 'data.json');
+  fs.mkdirSync(path.dirname(file));
   fs.writeFileSync(file, JSON.stringify(value));
   return file;
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -13,21 +12,25 @@ import { createStudy, openStudy, setStudyMembers } from './studies';
 // The lead's flow list pages its items before it reads their reviews when no filter is on the reviews; with one it
 // groups every item. Both must show the same rows, counts and order as the tables hold.
 
-useTestDatabase();
+const { dir } = useTestDatabase();
 const KMP = path.join(process.cwd(), 'lib', 'server', 'demo', 'seed-data', 'kmp-style', 'flows.jsonl');
 const ITEMS = 2 * FLOW_LIST_PAGE_SIZE + 17;
 
 let lead: Actor, ann: Actor, ben: Actor;
+let flowsFiles = 0;
 let studyId: number;
 
-/** `n` flows, the demo's examples under new external ids in a shuffled order, so the list's order is not theirs. */
+/**
+ * `n` flows, the demo's examples under new external ids in a shuffled order, so the list's order is not theirs; in the
+ * test database's folder, removed with it.
+ */
 function flowsFile(n: number): string {
   const base = fs.readFileSync(KMP, 'utf8').trim().split('\n');
   const lines = Array.from({ length: n }, (_, i) => ({
     ...JSON.parse(base[i % base.length]),
     id: `list-${String((i * 37) % n).padStart(4, '0')}`,
   }));
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flow-list-')), 'flows.jsonl');
+  const file = path.join(dir, `flows-${++flowsFiles}.jsonl`);
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return file;
 }
