@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cliOn, OwnServer } from './support/server';
 import { asUser, DEMO_PASSWORD } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 /*
  * A newcomer's first minutes on the demo: the sign-in page names the demo accounts (and a real deployment's never
@@ -83,7 +83,7 @@ test('no demo study title tells annotators which sources compete', async ({ brow
 
 test.describe('a database not made by the demo seed', () => {
   // Its own server on its own database, on a port of this spec's own.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-real-'));
+  const dir = tempDir('concord-real-');
   const server = new OwnServer(path.join(dir, 'concord.db'), 3541);
   test.beforeAll(async () => {
     cliOn(server.db, ['user', 'add', 'rita', '--role', 'lead', '--name', 'Rita Lead'], 'a-long-password-1\n');

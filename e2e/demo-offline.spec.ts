@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { publicDataDir } from '../lib/io/public-data';
 import { AUTH_SECRET, OwnServer } from './support/server';
 import { DEMO_PASSWORD } from './support/session';
+import { tempDir } from '../test/temp-dir';
 
 /*
  * The demo on a machine without the public datasets: the sign-in page says what this database holds and what is
@@ -13,7 +13,7 @@ import { DEMO_PASSWORD } from './support/session';
  * reaches the running demo through the seed.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'concord-offline-'));
+const dir = tempDir('concord-offline-');
 const none = path.join(dir, 'no-public-data');
 const some = path.join(dir, 'some-public-data');
 const db = path.join(dir, 'concord.db');
