@@ -16,9 +16,23 @@ import type { ImportError } from '@/lib/validation/import-errors';
 /** Files up to this size (about 1,000–2,000 flows) are imported in the server's own process: well under a second of work. */
 export const IN_PROCESS_IMPORT_BYTES = 4 << 20;
 
-type ChildAnswer =
-  | { ok: true; report: ImportReportDto }
+type ChildAnswer<R> =
+  | { ok: true; report: R }
   | { ok: false; code: ErrorCode | 'internal'; message: string; fieldErrors?: Record<string, string>; details?: unknown };
+
+/**
+ * Runs one import in the import process (`import-child.ts`) and gives its report, or throws its failure again here
+ * as the import in this process would have thrown it: a file's errors as `ImportRejected`, a refusal as its
+ * `DomainError`.
+ */
+async function importInChild<R>(job: object): Promise<R> {
+  const answer = await runChild<ChildAnswer<R>>('import-child', job);
+  if (answer.ok) return answer.report;
+  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
+  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
+  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
+  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+}
 
 /**
  * Who may upload items to the study, and in which formats (the kind's item formats but those read from a dataset's
@@ -52,12 +66,7 @@ export async function importItemsForRequest(
 ): Promise<ImportReportDto> {
   checkItemUpload(actor, studyId, format);
   if (fs.statSync(file).size <= inProcessBytes) return importItems(actor, studyId, file, format, filename);
-  const answer = await runChild<ChildAnswer>('import-child', { userId: actor.id, studyId, file, format, filename });
-  if (answer.ok) return answer.report;
-  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
-  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
-  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
-  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+  return importInChild<ImportReportDto>({ userId: actor.id, studyId, file, format, filename });
 }
 
 /**
@@ -78,13 +87,7 @@ export async function importJudgeForRequest(
   inProcessBytes = IN_PROCESS_JUDGE_BYTES,
 ): Promise<JudgeImportReportDto> {
   if (fs.statSync(file).size <= inProcessBytes) return importJudge(actor, studyId, file, format, judge, filename);
-  const job = { kind: 'judge', userId: actor.id, studyId, file, format, filename, judge };
-  const answer = await runChild<{ ok: true; report: JudgeImportReportDto } | Exclude<ChildAnswer, { ok: true }>>('import-child', job);
-  if (answer.ok) return answer.report;
-  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
-  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
-  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
-  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+  return importInChild<JudgeImportReportDto>({ kind: 'judge', userId: actor.id, studyId, file, format, filename, judge });
 }
 
 /**
@@ -100,12 +103,12 @@ export async function importAnnotationsForRequest(
   inProcessBytes = IN_PROCESS_IMPORT_BYTES,
 ): Promise<{ records: number; inserted: number; unchanged: number }> {
   if (fs.statSync(file).size <= inProcessBytes) return importAnnotations(actor, studyId, file, format, filename);
-  const job = { kind: 'annotations', userId: actor.id, studyId, file, format, filename };
-  type Report = { records: number; inserted: number; unchanged: number };
-  const answer = await runChild<{ ok: true; report: Report } | Exclude<ChildAnswer, { ok: true }>>('import-child', job);
-  if (answer.ok) return answer.report;
-  if (answer.code === 'internal') throw new Error(`the import process failed: ${answer.message}`);
-  const details = answer.details as { errors?: ImportError[]; errorCount?: number } | undefined;
-  if (details?.errors && typeof details.errorCount === 'number') throw new ImportRejected(details.errors, details.errorCount);
-  throw new DomainError(answer.code, answer.message, answer.fieldErrors, answer.details);
+  return importInChild<{ records: number; inserted: number; unchanged: number }>({
+    kind: 'annotations',
+    userId: actor.id,
+    studyId,
+    file,
+    format,
+    filename,
+  });
 }
