@@ -5,10 +5,9 @@ import type { ComponentProps } from 'react';
 
 /**
  * Next's link, prefetching its page when the pointer or the keyboard focus reaches it rather than whenever it is on
- * screen. Next's own default asked the server for every page linked from the screen: 18 prefetches per page view on
- * the studies and items pages, which cost the server twice the page itself (measured: 25 page views, 5.5–7.8 s of
- * server CPU with them, 2.2–2.7 s without). A lab's server serves many reviewers at once; a page someone reaches for
- * is still fetched before the click.
+ * screen. Next's own default asked the server for every page linked from the screen, some 18 per view of the studies
+ * or items page: about ten times the server's work for the pages themselves (bench/page-views.ts, decision 0054). A
+ * lab's server serves many reviewers at once; a page someone reaches for is still fetched before the click.
  */
 export function Link({ href, onMouseEnter, onFocus, onTouchStart, ...props }: Omit<ComponentProps<typeof NextLink>, 'prefetch'>) {
   const router = useRouter();
